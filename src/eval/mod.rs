@@ -1,0 +1,210 @@
+//! `trawl eval`: extraction quality and speed on a dataset with ground truth,
+//! with the metric the peers were measured with, so the numbers compare.
+//! Speed is the summed per-page extraction time (decode, parse, extract,
+//! render) of pages read beforehand, i.e. per-core throughput.
+
+pub mod dataset;
+pub mod score;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::error::EvalError;
+use crate::extract::{extract_bytes, Algorithm, Options};
+use crate::input::read_input;
+pub use dataset::Case;
+pub use score::{prf, Prf};
+
+/// One page's result.
+#[derive(Debug, Clone)]
+pub struct PageResult {
+    pub id: String,
+    pub kind: String,
+    pub predicted_type: Option<&'static str>,
+    pub score: Prf,
+    pub text: String,
+    pub error: Option<String>,
+}
+
+/// Aggregates of one row of the report.
+#[derive(Debug, Clone, Default)]
+pub struct Row {
+    pub n: usize,
+    pub p: f64,
+    pub r: f64,
+    pub f1: f64,
+}
+
+impl Row {
+    fn add(&mut self, s: Prf) {
+        self.n += 1;
+        self.p += s.p;
+        self.r += s.r;
+        self.f1 += s.f1;
+    }
+
+    fn mean(&self) -> Row {
+        let n = self.n.max(1) as f64;
+        Row {
+            n: self.n,
+            p: self.p / n,
+            r: self.r / n,
+            f1: self.f1 / n,
+        }
+    }
+}
+
+/// The outcome of evaluating one algorithm on one dataset.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub algorithm: Algorithm,
+    pub all: Row,
+    pub by_kind: BTreeMap<String, Row>,
+    pub pages: Vec<PageResult>,
+    pub bytes: u64,
+    /// Summed per-page extraction time.
+    pub busy: Duration,
+    pub errors: usize,
+}
+
+impl Report {
+    pub fn pages_per_sec(&self) -> f64 {
+        self.pages.len() as f64 / self.busy.as_secs_f64().max(1e-9)
+    }
+
+    pub fn mb_per_sec(&self) -> f64 {
+        self.bytes as f64 / 1e6 / self.busy.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A page read into memory.
+pub struct Loaded {
+    pub case: Case,
+    pub bytes: Result<Vec<u8>, String>,
+}
+
+/// Reads a dataset's pages (and truth) into memory.
+pub fn load(dir: &Path, limit: Option<usize>) -> Result<Vec<Loaded>, EvalError> {
+    let mut cases = dataset::load(dir)?;
+    if let Some(l) = limit {
+        cases.truncate(l);
+    }
+    Ok(cases
+        .into_par_iter()
+        .map(|case| {
+            let bytes =
+                read_input(&case.html.to_string_lossy(), 64 << 20).map_err(|e| e.to_string());
+            Loaded { case, bytes }
+        })
+        .collect())
+}
+
+/// Evaluates one algorithm on loaded pages with `threads` workers.
+pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize) -> Report {
+    let opts = Options {
+        algorithm,
+        ..Options::default()
+    };
+    let work = || -> Vec<(PageResult, Duration, u64)> {
+        pages
+            .par_iter()
+            .map(|page| {
+                let case = &page.case;
+                let (text, ptype, error, took, size) = match &page.bytes {
+                    Ok(bytes) => {
+                        let start = Instant::now();
+                        let res = extract_bytes(bytes, case.url.as_deref(), &opts);
+                        let took = start.elapsed();
+                        match res {
+                            Ok(rec) => (
+                                rec.text,
+                                Some(rec.page_type.name()),
+                                None,
+                                took,
+                                bytes.len() as u64,
+                            ),
+                            Err(e) => (
+                                String::new(),
+                                None,
+                                Some(e.to_string()),
+                                took,
+                                bytes.len() as u64,
+                            ),
+                        }
+                    }
+                    Err(e) => (String::new(), None, Some(e.clone()), Duration::ZERO, 0),
+                };
+                let score = prf(&text, &case.truth);
+                (
+                    PageResult {
+                        id: case.id.clone(),
+                        kind: case.kind.clone(),
+                        predicted_type: ptype,
+                        score,
+                        text,
+                        error,
+                    },
+                    took,
+                    size,
+                )
+            })
+            .collect()
+    };
+    let results = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    };
+    let mut all = Row::default();
+    let mut by_kind: BTreeMap<String, Row> = BTreeMap::new();
+    let mut busy = Duration::ZERO;
+    let mut bytes = 0;
+    let mut errors = 0;
+    let mut out = Vec::with_capacity(results.len());
+    for (r, took, size) in results {
+        all.add(r.score);
+        by_kind.entry(r.kind.clone()).or_default().add(r.score);
+        busy += took;
+        bytes += size;
+        errors += usize::from(r.error.is_some());
+        out.push(r);
+    }
+    Report {
+        algorithm,
+        all: all.mean(),
+        by_kind: by_kind.into_iter().map(|(k, v)| (k, v.mean())).collect(),
+        pages: out,
+        bytes,
+        busy,
+        errors,
+    }
+}
+
+/// Formats a report as a table.
+pub fn format(report: &Report, dataset: &str) -> String {
+    let mut s = format!(
+        "{dataset} · {}: {} pages, {} errors, {:.1} pages/s, {:.1} MB/s per core\n",
+        report.algorithm.name(),
+        report.pages.len(),
+        report.errors,
+        report.pages_per_sec(),
+        report.mb_per_sec()
+    );
+    s.push_str(&format!(
+        "{:<16}{:>6}{:>8}{:>8}{:>8}\n",
+        "type", "n", "F1", "P", "R"
+    ));
+    let mut line = |label: &str, r: &Row| {
+        s.push_str(&format!(
+            "{label:<16}{:>6}{:>8.3}{:>8.3}{:>8.3}\n",
+            r.n, r.f1, r.p, r.r
+        ));
+    };
+    line("all", &report.all);
+    for (k, r) in &report.by_kind {
+        line(k, r);
+    }
+    s
+}

@@ -1,0 +1,147 @@
+//! `auto`: trawl's own extractor, built on the papers' measures.
+//!
+//! 1. Remove boilerplate with the full noise model (tags, class/id/role
+//!    vocabulary, link density).
+//! 2. Find the main region: a semantic container (`<article>`, `<main>`,
+//!    `role=main`) that holds most of the clean text, else the block with the
+//!    highest CETD-TPC score (paper 000) computed on the cleaned tree.
+//! 3. For list-like page types widen the region to the container of the
+//!    repeated records (paper 002's list ranking).
+//! 4. Output the region minus noise and minus link-dense blocks (kept on
+//!    listing pages, whose records are links).
+
+use super::classify::PageType;
+use super::{cetd_tpc, list_rank, noise, Extractor};
+use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
+
+pub struct Auto;
+
+/// Share of the clean body text a semantic container must hold to be taken.
+const SEMANTIC_SHARE: f64 = 0.5;
+
+fn semantic_container(doc: &Doc, agg: &[Agg], noise: &[bool]) -> Option<NodeId> {
+    let body = doc.body();
+    let total = f64::from(agg[body as usize].chars.max(1));
+    let mut best: Option<NodeId> = None;
+    for (i, n) in doc.nodes.iter().enumerate() {
+        if n.kind != Kind::Element || noise[i] {
+            continue;
+        }
+        let id = i as NodeId;
+        let semantic =
+            matches!(n.tag, Tag::Article | Tag::Main) || doc.attr(id, "role") == Some("main");
+        if !semantic || f64::from(agg[i].chars) / total < SEMANTIC_SHARE {
+            continue;
+        }
+        // The innermost qualifying container wins: <article> inside <main>.
+        best = Some(id);
+    }
+    best
+}
+
+fn main_region(doc: &Doc, agg: &[Agg], noise: &[bool]) -> NodeId {
+    if let Some(c) = semantic_container(doc, agg, noise) {
+        return c;
+    }
+    let s = cetd_tpc::scores(doc, agg, Some(noise), cetd_tpc::LAMBDA);
+    cetd_tpc::best_block(&s).unwrap_or_else(|| doc.body())
+}
+
+/// Smallest subtree containing all `ids`.
+fn common_ancestor(doc: &Doc, ids: &[NodeId]) -> Option<NodeId> {
+    let (&first, rest) = ids.split_first()?;
+    let mut anc = first;
+    for &id in rest {
+        while !doc.contains(anc, id) {
+            let p = doc.nodes[anc as usize].parent;
+            if p == u32::MAX {
+                return Some(0);
+            }
+            anc = p;
+        }
+    }
+    Some(anc)
+}
+
+/// Auto extraction for a known page type.
+pub fn select_typed(doc: &Doc, page_type: PageType) -> Selection {
+    let noise = noise::full(doc);
+    let agg = noise::clean_agg(doc, &noise);
+    let mut region = main_region(doc, &agg, &noise);
+    let list_like = matches!(
+        page_type,
+        PageType::Listing | PageType::Collection | PageType::Forum
+    );
+    if list_like {
+        let records = list_rank::records(doc, &noise);
+        if let Some(anc) = common_ancestor(doc, &records) {
+            if !doc.contains(anc, region) || agg[anc as usize].chars >= agg[region as usize].chars {
+                region = if doc.contains(anc, region) {
+                    anc
+                } else {
+                    region_union(doc, anc, region)
+                };
+            }
+        }
+    }
+    let mut sel = Selection::subtree(doc, region);
+    let end = doc.nodes[region as usize].end;
+    let mut i = region;
+    while i < end {
+        let iu = i as usize;
+        let node = &doc.nodes[iu];
+        let drop = noise[iu]
+            || (!list_like
+                && i != region
+                && node.kind == Kind::Element
+                && !node.tag.is_inline()
+                && agg[iu].links >= 2
+                && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1)));
+        if drop {
+            sel.exclude(doc, i);
+            i = node.end;
+        } else {
+            i += 1;
+        }
+    }
+    sel
+}
+
+fn region_union(doc: &Doc, a: NodeId, b: NodeId) -> NodeId {
+    common_ancestor(doc, &[a, b]).unwrap_or_else(|| doc.body())
+}
+
+impl Extractor for Auto {
+    fn name(&self) -> &'static str {
+        "auto"
+    }
+
+    fn select(&self, doc: &Doc) -> Selection {
+        let meta = super::metadata::collect(doc);
+        select_typed(doc, super::classify::classify(doc, None, &meta))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::render;
+
+    #[test]
+    fn article_without_boilerplate() {
+        let html = format!(
+            "<body><header class=site-header><a href=/>Logo</a></header><nav>{}</nav>\
+             <main><article><h1>Headline</h1>{}<div class=share>Share on X</div></article></main>\
+             <aside>Popular posts</aside><footer>Copyright 2024</footer></body>",
+            "<a href=/s>Section</a>".repeat(6),
+            "<p>Body paragraph with enough words to look like real article text here.</p>"
+                .repeat(5)
+        );
+        let doc = Doc::parse_str(&html);
+        let text = render(&doc, &Auto.select(&doc));
+        assert!(text.starts_with("Headline"), "{text}");
+        for noise in ["Logo", "Section", "Share", "Popular", "Copyright"] {
+            assert!(!text.contains(noise), "{noise} in {text}");
+        }
+    }
+}

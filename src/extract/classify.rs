@@ -1,0 +1,270 @@
+//! Page typing from structure, URL and metadata (paper 002 classifies
+//! screenshots with a CNN; we have no browser, so we read the DOM).
+//! Signals, strongest first: JSON-LD `@type`, `og:type`, URL path tokens, then
+//! the shape of the page (paragraph text vs. repeated link cards, code blocks,
+//! prices).
+
+use serde::Serialize;
+
+use super::metadata::Meta;
+use crate::html::{Doc, Kind, Tag};
+
+/// The seven page types of WCXB.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageType {
+    #[default]
+    Article,
+    Forum,
+    Product,
+    Collection,
+    Listing,
+    Documentation,
+    Service,
+}
+
+impl PageType {
+    pub const ALL: [PageType; 7] = [
+        PageType::Article,
+        PageType::Forum,
+        PageType::Product,
+        PageType::Collection,
+        PageType::Listing,
+        PageType::Documentation,
+        PageType::Service,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PageType::Article => "article",
+            PageType::Forum => "forum",
+            PageType::Product => "product",
+            PageType::Collection => "collection",
+            PageType::Listing => "listing",
+            PageType::Documentation => "documentation",
+            PageType::Service => "service",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<PageType> {
+        match s {
+            "category" => Some(PageType::Collection),
+            _ => PageType::ALL.into_iter().find(|t| t.name() == s),
+        }
+    }
+
+    /// Article-like pages: one main text body.
+    pub fn is_article_like(self) -> bool {
+        matches!(
+            self,
+            PageType::Article | PageType::Documentation | PageType::Service
+        )
+    }
+}
+
+/// Structural counts the classifier (and `auto`) look at.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Shape {
+    pub chars: u32,
+    pub link_chars: u32,
+    /// Characters in `<p>` elements.
+    pub p_chars: u32,
+    pub paragraphs: u32,
+    pub code_blocks: u32,
+    pub prices: u32,
+}
+
+pub fn shape(doc: &Doc) -> Shape {
+    let body = doc.body();
+    let a = doc.agg[body as usize];
+    let mut s = Shape {
+        chars: a.chars,
+        link_chars: a.link_chars,
+        ..Shape::default()
+    };
+    for (i, n) in doc.nodes.iter().enumerate() {
+        match n.tag {
+            Tag::P => {
+                let c = doc.agg[i].chars - doc.agg[i].link_chars;
+                if c >= 80 {
+                    s.paragraphs += 1;
+                    s.p_chars += c;
+                }
+            }
+            Tag::Pre => s.code_blocks += 1,
+            _ => {}
+        }
+        if n.kind == Kind::Text && n.chars < 40 {
+            let t = doc.text(i as u32);
+            if t.contains(['$', '€', '£', '¥']) && t.chars().any(|c| c.is_ascii_digit()) {
+                s.prices += 1;
+            }
+        }
+    }
+    s
+}
+
+fn url_type(url: &str) -> Option<PageType> {
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, r)| r.find('/').map_or("", |i| &r[i..]))
+        .to_ascii_lowercase();
+    let has = |tokens: &[&str]| {
+        path.split(['/', '-', '_', '.', '?', '=', '&'])
+            .any(|seg| tokens.contains(&seg))
+    };
+    if has(&[
+        "forum",
+        "forums",
+        "thread",
+        "threads",
+        "topic",
+        "topics",
+        "community",
+        "discussion",
+        "discussions",
+        "viewtopic",
+        "showthread",
+        "questions",
+    ]) {
+        return Some(PageType::Forum);
+    }
+    if has(&[
+        "docs",
+        "doc",
+        "documentation",
+        "manual",
+        "reference",
+        "api",
+        "guide",
+        "guides",
+        "tutorial",
+        "kb",
+        "wiki",
+    ]) {
+        return Some(PageType::Documentation);
+    }
+    if has(&["product", "products", "dp", "item", "p"]) {
+        return Some(PageType::Product);
+    }
+    if has(&[
+        "category",
+        "categories",
+        "collections",
+        "collection",
+        "shop",
+        "catalog",
+        "c",
+        "department",
+    ]) {
+        return Some(PageType::Collection);
+    }
+    if has(&[
+        "tag",
+        "tags",
+        "search",
+        "archive",
+        "archives",
+        "jobs",
+        "events",
+        "page",
+        "listing",
+        "directory",
+    ]) {
+        return Some(PageType::Listing);
+    }
+    if has(&[
+        "blog", "news", "article", "articles", "story", "post", "posts",
+    ]) {
+        return Some(PageType::Article);
+    }
+    if has(&[
+        "services",
+        "service",
+        "pricing",
+        "solutions",
+        "features",
+        "about",
+        "contact",
+    ]) {
+        return Some(PageType::Service);
+    }
+    None
+}
+
+/// Classifies a page.
+pub fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
+    for t in &meta.ld_types {
+        let pt = match t.as_str() {
+            "product" | "productgroup" | "offer" => Some(PageType::Product),
+            "discussionforumposting" | "qapage" | "question" => Some(PageType::Forum),
+            "techarticle" | "apireference" => Some(PageType::Documentation),
+            "newsarticle" | "blogposting" | "article" | "report" | "liveblogposting" => {
+                Some(PageType::Article)
+            }
+            "collectionpage" | "itemlist" | "offercatalog" | "searchresultspage" => {
+                Some(PageType::Collection)
+            }
+            "service" | "faqpage" | "localbusiness" | "professionalservice" => {
+                Some(PageType::Service)
+            }
+            _ => None,
+        };
+        if let Some(pt) = pt {
+            return pt;
+        }
+    }
+    match meta.og_type.as_deref() {
+        Some("product" | "og:product" | "product.item") => return PageType::Product,
+        Some("article") => return PageType::Article,
+        _ => {}
+    }
+    if let Some(pt) = url.and_then(url_type) {
+        return pt;
+    }
+    let s = shape(doc);
+    let text = f64::from(s.chars.max(1));
+    if s.code_blocks >= 2 {
+        return PageType::Documentation;
+    }
+    if f64::from(s.link_chars) / text > 0.45 && s.paragraphs < 5 {
+        return PageType::Listing;
+    }
+    if s.prices >= 3 && s.paragraphs < 5 {
+        return PageType::Collection;
+    }
+    PageType::Article
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::metadata;
+
+    fn typed(html: &str, url: Option<&str>) -> PageType {
+        let doc = Doc::parse_str(html);
+        classify(&doc, url, &metadata::collect(&doc))
+    }
+
+    #[test]
+    fn json_ld_and_url_signals() {
+        let ld = r#"<script type="application/ld+json">{"@type":"Product","name":"Lamp"}</script>"#;
+        assert_eq!(typed(ld, None), PageType::Product);
+        assert_eq!(
+            typed("<p>x</p>", Some("https://x.org/forum/thread-12")),
+            PageType::Forum
+        );
+        assert_eq!(
+            typed("<p>x</p>", Some("https://x.org/docs/install")),
+            PageType::Documentation
+        );
+    }
+
+    #[test]
+    fn link_heavy_page_is_a_listing() {
+        let html = "<ul>".to_string()
+            + &"<li><a href=/x>Some linked headline here</a></li>".repeat(20)
+            + "</ul>";
+        assert_eq!(typed(&html, None), PageType::Listing);
+    }
+}

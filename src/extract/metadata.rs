@@ -1,0 +1,344 @@
+//! Page metadata: title, author, published date, canonical URL, description,
+//! site name and language. Sources in order of trust: JSON-LD, OpenGraph,
+//! other `<meta>` tags, then the visible page (`<h1>`, `<time>`, bylines).
+
+use serde_json::Value;
+
+use crate::html::{Doc, Kind, NodeId, Tag};
+
+/// Metadata of one page.
+#[derive(Debug, Default, Clone)]
+pub struct Meta {
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub date: Option<String>,
+    pub canonical: Option<String>,
+    pub description: Option<String>,
+    pub site_name: Option<String>,
+    pub html_lang: Option<String>,
+    /// Every `@type` found in JSON-LD, lower-cased.
+    pub ld_types: Vec<String>,
+    /// `og:type`, lower-cased.
+    pub og_type: Option<String>,
+}
+
+fn clean(s: &str) -> Option<String> {
+    let t: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!t.is_empty()).then_some(t)
+}
+
+/// Flattens JSON-LD documents (arrays, `@graph`) into their objects.
+fn ld_objects(doc: &Doc) -> Vec<Value> {
+    let mut out = Vec::new();
+    for raw in &doc.meta.json_ld {
+        let Ok(v) = serde_json::from_str::<Value>(raw.trim()) else {
+            continue;
+        };
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Array(items) => stack.extend(items),
+                Value::Object(mut map) => {
+                    if let Some(g) = map.remove("@graph") {
+                        stack.push(g);
+                    }
+                    out.push(Value::Object(map));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn types(v: &Value) -> Vec<String> {
+    match v.get("@type") {
+        Some(Value::String(s)) => vec![s.to_ascii_lowercase()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_ascii_lowercase)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn name_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => clean(s),
+        Value::Object(m) => m.get("name").and_then(name_of),
+        Value::Array(a) => {
+            let names: Vec<String> = a.iter().filter_map(name_of).collect();
+            (!names.is_empty()).then(|| names.join(", "))
+        }
+        _ => None,
+    }
+}
+
+const ARTICLE_TYPES: &[&str] = &[
+    "article",
+    "newsarticle",
+    "blogposting",
+    "report",
+    "techarticle",
+    "scholarlyarticle",
+    "webpage",
+    "discussionforumposting",
+    "posting",
+    "liveblogposting",
+    "qapage",
+    "howto",
+    "recipe",
+    "product",
+];
+
+fn meta_get<'a>(doc: &'a Doc, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|k| {
+        doc.meta
+            .metas
+            .iter()
+            .find(|(name, v)| name == k && !v.trim().is_empty())
+            .map(|(_, v)| v.as_str())
+    })
+}
+
+/// Collects all metadata of a page.
+pub fn collect(doc: &Doc) -> Meta {
+    let ld = ld_objects(doc);
+    let mut m = Meta {
+        html_lang: doc.meta.lang.clone(),
+        ..Meta::default()
+    };
+    for obj in &ld {
+        m.ld_types.extend(types(obj));
+    }
+    let main_ld = ld
+        .iter()
+        .find(|o| {
+            types(o)
+                .iter()
+                .any(|t| ARTICLE_TYPES.contains(&t.as_str()) && t != "webpage")
+        })
+        .or_else(|| ld.iter().find(|o| types(o).iter().any(|t| t == "webpage")));
+    let ld_str = |key: &str| main_ld.and_then(|o| o.get(key)).and_then(name_of);
+
+    m.title = ld_str("headline")
+        .or_else(|| ld_str("name"))
+        .or_else(|| meta_get(doc, &["og:title", "twitter:title"]).and_then(clean))
+        .or_else(|| doc.meta.title.as_deref().and_then(clean))
+        .or_else(|| first_text(doc, Tag::H1));
+    m.author = main_ld
+        .and_then(|o| o.get("author").or_else(|| o.get("creator")))
+        .and_then(name_of)
+        .or_else(|| {
+            meta_get(
+                doc,
+                &[
+                    "author",
+                    "article:author",
+                    "dc.creator",
+                    "parsely-author",
+                    "sailthru.author",
+                ],
+            )
+            .filter(|a| !a.starts_with("http"))
+            .and_then(clean)
+        })
+        .or_else(|| visible_author(doc));
+    m.date = ld_str("datePublished")
+        .or_else(|| ld_str("dateCreated"))
+        .or_else(|| {
+            meta_get(
+                doc,
+                &[
+                    "article:published_time",
+                    "og:published_time",
+                    "datepublished",
+                    "date",
+                    "pubdate",
+                    "publishdate",
+                    "dc.date",
+                    "dc.date.issued",
+                    "sailthru.date",
+                    "parsely-pub-date",
+                ],
+            )
+            .map(str::to_string)
+        })
+        .or_else(|| time_element(doc))
+        .and_then(|d| normalize_date(&d));
+    m.canonical = doc
+        .meta
+        .links
+        .iter()
+        .find(|(rel, _)| rel.split_whitespace().any(|r| r == "canonical"))
+        .map(|(_, h)| h.trim().to_string())
+        .or_else(|| meta_get(doc, &["og:url"]).map(str::to_string));
+    m.description = meta_get(
+        doc,
+        &["og:description", "description", "twitter:description"],
+    )
+    .and_then(clean)
+    .or_else(|| ld_str("description"));
+    m.site_name = meta_get(doc, &["og:site_name", "application-name"])
+        .and_then(clean)
+        .or_else(|| main_ld.and_then(|o| o.get("publisher")).and_then(name_of));
+    m.og_type = meta_get(doc, &["og:type"]).map(str::to_ascii_lowercase);
+    m
+}
+
+fn first_text(doc: &Doc, tag: Tag) -> Option<String> {
+    let id = doc.nodes.iter().position(|n| n.tag == tag)?;
+    clean(&doc.plain_text(id as NodeId))
+}
+
+fn time_element(doc: &Doc) -> Option<String> {
+    doc.nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.tag == Tag::Time)
+        .find_map(|(i, _)| doc.attr(i as NodeId, "datetime").map(str::to_string))
+}
+
+fn visible_author(doc: &Doc) -> Option<String> {
+    for (i, n) in doc.nodes.iter().enumerate() {
+        if n.kind != Kind::Element {
+            continue;
+        }
+        let id = i as NodeId;
+        let rel_author =
+            n.tag == Tag::A && doc.attr(id, "rel").is_some_and(|r| r.contains("author"));
+        let named = doc.attr(id, "itemprop") == Some("author")
+            || doc.class_id(id).0.is_some_and(|c| {
+                c.split_whitespace()
+                    .any(|t| matches!(t, "author" | "byline" | "author-name" | "byline__name"))
+            });
+        if rel_author || named {
+            let t = doc.plain_text(id);
+            let t = t.trim_start_matches("By ").trim_start_matches("by ");
+            if !t.is_empty() && t.chars().count() <= 80 {
+                return clean(t);
+            }
+        }
+    }
+    None
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// Normalises a date to ISO 8601: keeps `YYYY-MM-DD[Thh:mm[:ss][zone]]` as is
+/// and converts "March 5, 2024", "5 March 2024", "2024/03/05".
+pub fn normalize_date(raw: &str) -> Option<String> {
+    let s = raw.trim();
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .is_some_and(|x| x.iter().all(u8::is_ascii_digit))
+    };
+    if digits(0..4)
+        && matches!(b.get(4), Some(b'-' | b'/' | b'.'))
+        && digits(5..7)
+        && b.get(7) == b.get(4)
+        && digits(8..10)
+    {
+        let date = format!("{}-{}-{}", &s[0..4], &s[5..7], &s[8..10]);
+        if b.get(10) == Some(&b'T') && s.len() > 11 {
+            let rest: String = s[10..].chars().take_while(|c| !c.is_whitespace()).collect();
+            return Some(format!("{date}{rest}"));
+        }
+        return Some(date);
+    }
+    // Word dates.
+    let lower = s.to_ascii_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '.')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let month = words
+        .iter()
+        .position(|w| w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m)))?;
+    let m = MONTHS.iter().position(|mm| words[month].starts_with(mm))? + 1;
+    let num = |w: &str| {
+        w.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse::<u32>()
+            .ok()
+    };
+    let year = words
+        .iter()
+        .filter_map(|w| num(w))
+        .find(|&n| (1900..2200).contains(&n))?;
+    let day = words
+        .iter()
+        .filter_map(|w| num(w))
+        .find(|&n| (1..=31).contains(&n))?;
+    Some(format!("{year:04}-{m:02}-{day:02}"))
+}
+
+/// Language of the extracted text (ISO 639-3, whatlang), falling back to the
+/// page's `lang` attribute when the text is too short to tell.
+pub fn language(text: &str, html_lang: Option<&str>) -> Option<String> {
+    let sample: String = text.chars().take(2000).collect();
+    match whatlang::detect(&sample) {
+        Some(info) if info.is_reliable() || sample.chars().count() > 200 => {
+            Some(info.lang().code().to_string())
+        }
+        _ => html_lang
+            .map(|l| l.split(['-', '_']).next().unwrap_or(l).to_ascii_lowercase())
+            .filter(|l| !l.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_ld_beats_opengraph_beats_title() {
+        let doc = Doc::parse_str(
+            r#"<html><head><title>Page title</title><meta property="og:title" content="OG title">
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle",
+            "headline":"LD headline","author":[{"@type":"Person","name":"Ann Lee"}],"datePublished":"2024-03-05T10:00:00Z"}]}</script>
+            <link rel="canonical" href="https://example.org/a"></head><body><h1>H1</h1></body></html>"#,
+        );
+        let m = collect(&doc);
+        assert_eq!(m.title.as_deref(), Some("LD headline"));
+        assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+        assert_eq!(m.date.as_deref(), Some("2024-03-05T10:00:00Z"));
+        assert_eq!(m.canonical.as_deref(), Some("https://example.org/a"));
+        assert!(m.ld_types.contains(&"newsarticle".to_string()));
+    }
+
+    #[test]
+    fn visible_fallbacks() {
+        let doc = Doc::parse_str(
+            r#"<body><h1>Visible</h1><span class="byline">By Jo Ray</span><time datetime="2023-11-02">Nov 2</time></body>"#,
+        );
+        let m = collect(&doc);
+        assert_eq!(m.title.as_deref(), Some("Visible"));
+        assert_eq!(m.author.as_deref(), Some("Jo Ray"));
+        assert_eq!(m.date.as_deref(), Some("2023-11-02"));
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(
+            normalize_date("March 5, 2024").as_deref(),
+            Some("2024-03-05")
+        );
+        assert_eq!(
+            normalize_date("5th Sept 2021").as_deref(),
+            Some("2021-09-05")
+        );
+        assert_eq!(normalize_date("2020/01/31").as_deref(), Some("2020-01-31"));
+        assert_eq!(normalize_date("yesterday"), None);
+    }
+
+    #[test]
+    fn language_detection() {
+        let en = "This is plainly an English sentence about the weather and the news of the day.";
+        assert_eq!(language(en, None).as_deref(), Some("eng"));
+        assert_eq!(language("ok", Some("de-DE")).as_deref(), Some("de"));
+    }
+}

@@ -1,0 +1,278 @@
+//! Boilerplate recognition shared by the extractors: navigation, footers,
+//! sidebars, share widgets, comment forms, link farms. The papers all begin
+//! with "remove noise"; this module is that step, in two strengths:
+//! [`structural`] (tags and link density only, what the papers describe) and
+//! [`full`] (adds class/id/role vocabulary, used by `auto`).
+
+use crate::html::{Agg, Doc, Kind, NodeId, Tag};
+
+/// Class/id/role fragments that mark boilerplate.
+const NEGATIVE: &[&str] = &[
+    "nav",
+    "menu",
+    "footer",
+    "sidebar",
+    "side-bar",
+    "breadcrumb",
+    "cookie",
+    "consent",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "recommend",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "sign-up",
+    "popup",
+    "modal",
+    "banner",
+    "advert",
+    "ads",
+    "sponsor",
+    "promo",
+    "widget",
+    "masthead",
+    "skip",
+    "pagination",
+    "pager",
+    "toolbar",
+    "login",
+    "search",
+    "disqus",
+    "outbrain",
+    "taboola",
+    "comment-form",
+    "respond",
+    "byline-share",
+    "tags",
+    "tagcloud",
+    "author-box",
+    "print",
+    "rating",
+    "follow",
+    "copyright",
+    "legal",
+    "site-header",
+    "site-footer",
+    "topbar",
+    "announcement",
+    "trending",
+    "most-popular",
+    "read-more",
+    "more-stories",
+    "toc",
+    "table-of-contents",
+];
+
+/// Fragments that mark main content and veto a negative match.
+const POSITIVE: &[&str] = &[
+    "article",
+    "content",
+    "entry",
+    "post-body",
+    "story",
+    "main",
+    "text",
+    "body",
+    "blog",
+    "product",
+    "description",
+    "thread",
+    "message",
+    "forum",
+    "answer",
+    "question",
+    "docs",
+    "documentation",
+    "markdown",
+    "prose",
+];
+
+/// Lower-cased class, id and role of an element, space separated.
+pub fn class_id_role(doc: &Doc, id: NodeId) -> String {
+    let (class, ident) = doc.class_id(id);
+    let mut s = String::new();
+    for part in [class, ident, doc.attr(id, "role")].into_iter().flatten() {
+        s.push_str(&part.to_ascii_lowercase());
+        s.push(' ');
+    }
+    s
+}
+
+/// Whether a class/id/role string names boilerplate (and not content).
+pub fn negative_name(names: &str) -> bool {
+    if names.is_empty() {
+        return false;
+    }
+    let neg = NEGATIVE.iter().any(|n| matches_token(names, n));
+    neg && !POSITIVE.iter().any(|p| matches_token(names, p))
+}
+
+/// Whether a class/id/role string names main content.
+pub fn positive_name(names: &str) -> bool {
+    POSITIVE.iter().any(|p| matches_token(names, p))
+}
+
+/// `pat` occurs in `names` at a word boundary (start of a class token or after
+/// `-`/`_`), so "nav" matches "site-nav" and "navbar" but not "canvas".
+fn matches_token(names: &str, pat: &str) -> bool {
+    let bytes = names.as_bytes();
+    let mut from = 0;
+    while let Some(pos) = names[from..].find(pat) {
+        let at = from + pos;
+        let before_ok = at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_');
+        if before_ok {
+            return true;
+        }
+        from = at + pat.len();
+    }
+    false
+}
+
+/// Link density of a subtree: share of its characters inside links.
+pub fn link_density(doc: &Doc, id: NodeId) -> f64 {
+    let a = doc.agg[id as usize];
+    if a.chars == 0 {
+        return if a.links > 0 { 1.0 } else { 0.0 };
+    }
+    f64::from(a.link_chars) / f64::from(a.chars)
+}
+
+fn structural_root(doc: &Doc, id: NodeId) -> bool {
+    let node = &doc.nodes[id as usize];
+    if node.kind != Kind::Element {
+        return false;
+    }
+    if matches!(node.tag, Tag::Nav | Tag::Form | Tag::Menu | Tag::Button) {
+        return true;
+    }
+    let a = doc.agg[id as usize];
+    // Link farms: mostly link text, several links, not inline.
+    !node.tag.is_inline() && a.links >= 3 && link_density(doc, id) > 0.6
+}
+
+/// Marks noise subtrees by structure alone (tags, link density).
+pub fn structural(doc: &Doc) -> Vec<bool> {
+    mark(doc, |id| structural_root(doc, id))
+}
+
+/// Marks noise subtrees by structure and by class/id/role vocabulary.
+pub fn full(doc: &Doc) -> Vec<bool> {
+    let body = doc.body();
+    mark(doc, |id| {
+        if id == body || id == 0 || doc.tag(id) == Tag::Html {
+            return false;
+        }
+        if structural_root(doc, id) {
+            return true;
+        }
+        let node = &doc.nodes[id as usize];
+        if node.kind != Kind::Element {
+            return false;
+        }
+        match node.tag {
+            Tag::Aside | Tag::Footer => return true,
+            Tag::Header => {
+                // A page header is noise; an article's own header is not.
+                return !inside(doc, id, &[Tag::Article, Tag::Main]);
+            }
+            _ => {}
+        }
+        let names = class_id_role(doc, id);
+        negative_name(&names) && !node.tag.is_heading() && node.tag != Tag::Body
+    })
+}
+
+fn inside(doc: &Doc, id: NodeId, tags: &[Tag]) -> bool {
+    let mut p = doc.nodes[id as usize].parent;
+    while p != u32::MAX {
+        if tags.contains(&doc.tag(p)) {
+            return true;
+        }
+        p = doc.nodes[p as usize].parent;
+    }
+    false
+}
+
+/// Subtree aggregates with noise subtrees left out.
+pub fn clean_agg(doc: &Doc, noise: &[bool]) -> Vec<Agg> {
+    let mut agg: Vec<Agg> = doc
+        .nodes
+        .iter()
+        .zip(&doc.agg)
+        .zip(noise)
+        .map(|((n, a), &is_noise)| {
+            if is_noise {
+                Agg::default()
+            } else if n.kind == Kind::Text {
+                *a
+            } else {
+                Agg {
+                    chars: 0,
+                    link_chars: 0,
+                    tags: 1,
+                    links: u32::from(n.tag == Tag::A),
+                }
+            }
+        })
+        .collect();
+    for i in (1..doc.len()).rev() {
+        let p = doc.nodes[i].parent;
+        if p != u32::MAX && !noise[i] {
+            let a = agg[i];
+            let pa = &mut agg[p as usize];
+            pa.chars += a.chars;
+            pa.link_chars += a.link_chars;
+            pa.tags += a.tags;
+            pa.links += a.links;
+        }
+    }
+    agg
+}
+
+/// Applies a root test in document order; a subtree under a noise root is
+/// noise without being tested.
+fn mark(doc: &Doc, is_root: impl Fn(NodeId) -> bool) -> Vec<bool> {
+    let n = doc.len();
+    let mut noise = vec![false; n];
+    let mut i = 0;
+    while i < n {
+        if is_root(i as NodeId) {
+            let end = doc.nodes[i].end as usize;
+            noise[i..end].fill(true);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    noise
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_matching() {
+        assert!(matches_token("site-nav main", "nav"));
+        assert!(matches_token("navbar", "nav"));
+        assert!(!matches_token("canvas", "nav"));
+        assert!(negative_name("sidebar "));
+        assert!(!negative_name("article-sidebar-content "));
+    }
+
+    #[test]
+    fn full_marks_nav_and_named_boilerplate() {
+        let doc = Doc::parse_str(
+            "<body><nav><a>x</a></nav><div class='share-buttons'>Share</div><article><p>keep</p></article><footer>f</footer></body>",
+        );
+        let noise = full(&doc);
+        let kept: String = (0..doc.len() as u32)
+            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
+            .map(|i| doc.text(i).to_string())
+            .collect();
+        assert_eq!(kept, "keep");
+    }
+}

@@ -1,0 +1,1104 @@
+//! The DOM every extractor reads.
+//!
+//! html5ever builds the tree into [`Sink`], a linked arena that supports the tree
+//! builder's repairs (re-parenting, foster parenting). We then flatten it once
+//! into [`Doc`]: nodes in document (pre-order) order, each knowing where its
+//! subtree ends. With that layout "the subtree of v" is the index range
+//! `v..end(v)`, a post-order aggregate is one reverse loop, and no traversal in
+//! trawl needs recursion, so a page nested 100,000 levels deep cannot overflow
+//! the stack.
+//!
+//! Invisible parts (script, style, templates, `hidden` elements, comments) never
+//! reach the flat tree; metadata they carry (JSON-LD, `<meta>`, `<title>`) is
+//! collected on the way into [`RawMeta`].
+//!
+//! Parsing is guarded ([`Limits`]): element nesting is capped like browsers do
+//! (html5ever's tree builder is quadratic in nesting depth otherwise), and the
+//! node count and wall time are bounded. Going over a limit is an error, never
+//! a crash.
+
+use std::borrow::Cow;
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::HashMap;
+use std::time::Instant;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{
+    BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use html5ever::tree_builder::{
+    ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink,
+};
+use html5ever::TokenizerResult;
+use html5ever::{local_name, ns, Attribute, LocalName, QualName};
+
+use super::tag::Tag;
+use crate::error::ExtractError;
+
+/// Index of a node in a [`Doc`].
+pub type NodeId = u32;
+const NONE: u32 = u32::MAX;
+
+/// Resource limits for parsing one page.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Elements nested deeper than this are flattened into their ancestor
+    /// (browsers cap at 512 too).
+    pub max_depth: usize,
+    /// Maximum number of tokens (tags and text runs) the parser accepts.
+    pub max_nodes: usize,
+    /// Parsing stops with an error after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 512,
+            max_nodes: 2_000_000,
+            deadline: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tree builder's sink: a doubly linked arena.
+
+enum SData {
+    Document,
+    Element { attrs: Vec<Attribute> },
+    Text(StrTendril),
+    Other,
+}
+
+struct SNode {
+    parent: u32,
+    first: u32,
+    last: u32,
+    prev: u32,
+    next: u32,
+    data: SData,
+}
+
+struct Sink {
+    nodes: RefCell<Vec<SNode>>,
+    /// Element names, parallel to `nodes` (empty for other nodes), kept apart so
+    /// `elem_name` can hand out a `Ref` without borrowing node data.
+    names: RefCell<Vec<QualName>>,
+}
+
+impl Sink {
+    fn new() -> Sink {
+        let doc = SNode {
+            parent: NONE,
+            first: NONE,
+            last: NONE,
+            prev: NONE,
+            next: NONE,
+            data: SData::Document,
+        };
+        Sink {
+            nodes: RefCell::new(vec![doc]),
+            names: RefCell::new(vec![empty_name()]),
+        }
+    }
+
+    fn push(&self, data: SData, name: QualName) -> u32 {
+        let mut nodes = self.nodes.borrow_mut();
+        let id = nodes.len() as u32;
+        nodes.push(SNode {
+            parent: NONE,
+            first: NONE,
+            last: NONE,
+            prev: NONE,
+            next: NONE,
+            data,
+        });
+        self.names.borrow_mut().push(name);
+        id
+    }
+
+    fn detach(nodes: &mut [SNode], id: u32) {
+        let (parent, prev, next) = {
+            let n = &nodes[id as usize];
+            (n.parent, n.prev, n.next)
+        };
+        if parent == NONE {
+            return;
+        }
+        if prev != NONE {
+            nodes[prev as usize].next = next;
+        } else {
+            nodes[parent as usize].first = next;
+        }
+        if next != NONE {
+            nodes[next as usize].prev = prev;
+        } else {
+            nodes[parent as usize].last = prev;
+        }
+        let n = &mut nodes[id as usize];
+        n.parent = NONE;
+        n.prev = NONE;
+        n.next = NONE;
+    }
+
+    fn append_node(nodes: &mut [SNode], parent: u32, child: u32) {
+        Self::detach(nodes, child);
+        let last = nodes[parent as usize].last;
+        {
+            let c = &mut nodes[child as usize];
+            c.parent = parent;
+            c.prev = last;
+            c.next = NONE;
+        }
+        if last != NONE {
+            nodes[last as usize].next = child;
+        } else {
+            nodes[parent as usize].first = child;
+        }
+        nodes[parent as usize].last = child;
+    }
+
+    fn insert_before(nodes: &mut [SNode], sibling: u32, child: u32) {
+        Self::detach(nodes, child);
+        let (parent, prev) = {
+            let s = &nodes[sibling as usize];
+            (s.parent, s.prev)
+        };
+        if parent == NONE {
+            return;
+        }
+        {
+            let c = &mut nodes[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        nodes[sibling as usize].prev = child;
+        if prev != NONE {
+            nodes[prev as usize].next = child;
+        } else {
+            nodes[parent as usize].first = child;
+        }
+    }
+}
+
+fn empty_name() -> QualName {
+    QualName::new(None, ns!(), local_name!(""))
+}
+
+impl TreeSink for Sink {
+    type Handle = u32;
+    type Output = Self;
+    type ElemName<'a> = Ref<'a, QualName>;
+
+    fn finish(self) -> Self {
+        self
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {
+        // Real pages are full of parse errors; html5ever repairs them and so do we.
+    }
+
+    fn get_document(&self) -> u32 {
+        0
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a u32) -> Ref<'a, QualName> {
+        Ref::map(self.names.borrow(), |names| &names[*target as usize])
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
+        let id = self.push(SData::Element { attrs }, name);
+        if flags.template {
+            // Template contents are inert: they live in a detached fragment that
+            // flattening never visits.
+            self.push(SData::Other, empty_name());
+        }
+        id
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> u32 {
+        self.push(SData::Other, empty_name())
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
+        self.push(SData::Other, empty_name())
+    }
+
+    fn append(&self, parent: &u32, child: NodeOrText<u32>) {
+        match child {
+            NodeOrText::AppendNode(id) => {
+                Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+            }
+            NodeOrText::AppendText(text) => {
+                {
+                    let mut nodes = self.nodes.borrow_mut();
+                    let last = nodes[*parent as usize].last;
+                    if last != NONE {
+                        if let SData::Text(t) = &mut nodes[last as usize].data {
+                            t.push_tendril(&text);
+                            return;
+                        }
+                    }
+                }
+                let id = self.push(SData::Text(text), empty_name());
+                Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &u32,
+        prev_element: &u32,
+        child: NodeOrText<u32>,
+    ) {
+        let has_parent = self.nodes.borrow()[*element as usize].parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+
+    fn get_template_contents(&self, target: &u32) -> u32 {
+        // `create_element` pushed the contents fragment right after the template.
+        target + 1
+    }
+
+    fn same_node(&self, x: &u32, y: &u32) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
+        match new_node {
+            NodeOrText::AppendNode(id) => {
+                Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+            }
+            NodeOrText::AppendText(text) => {
+                {
+                    let mut nodes = self.nodes.borrow_mut();
+                    let prev = nodes[*sibling as usize].prev;
+                    if prev != NONE {
+                        if let SData::Text(t) = &mut nodes[prev as usize].data {
+                            t.push_tendril(&text);
+                            return;
+                        }
+                    }
+                }
+                let id = self.push(SData::Text(text), empty_name());
+                Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
+        let mut nodes = self.nodes.borrow_mut();
+        if let SData::Element { attrs: have } = &mut nodes[*target as usize].data {
+            for a in attrs {
+                if !have.iter().any(|h| h.name == a.name) {
+                    have.push(a);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &u32) {
+        Self::detach(&mut self.nodes.borrow_mut(), *target);
+    }
+
+    fn reparent_children(&self, node: &u32, new_parent: &u32) {
+        let mut nodes = self.nodes.borrow_mut();
+        let mut child = nodes[*node as usize].first;
+        while child != NONE {
+            let next = nodes[child as usize].next;
+            Self::append_node(&mut nodes, *new_parent, child);
+            child = next;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The guard between tokenizer and tree builder.
+
+fn is_void(name: &LocalName) -> bool {
+    matches!(
+        name.as_ref(),
+        "area"
+            | "base"
+            | "br"
+            | "col"
+            | "embed"
+            | "hr"
+            | "img"
+            | "input"
+            | "link"
+            | "meta"
+            | "source"
+            | "track"
+            | "wbr"
+            | "param"
+            | "keygen"
+    )
+}
+
+fn implicitly_closed(name: &LocalName) -> bool {
+    matches!(
+        name.as_ref(),
+        "p" | "li" | "dt" | "dd" | "option" | "optgroup" | "td" | "th" | "tr" | "rb" | "rt" | "rp"
+    )
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    Nodes,
+    Time,
+}
+
+/// Forwards tokens to the tree builder while keeping an approximate stack of
+/// open elements: start tags nested deeper than `max_depth` are dropped (with
+/// their end tags), and the token count and clock are checked.
+struct Guard<S> {
+    inner: S,
+    stack: RefCell<Vec<LocalName>>,
+    dropped: RefCell<HashMap<LocalName, u32>>,
+    tokens: Cell<usize>,
+    stop: Cell<Option<Stop>>,
+    limits: Limits,
+}
+
+impl<S: TokenSink> TokenSink for Guard<S> {
+    type Handle = S::Handle;
+
+    fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<S::Handle> {
+        if self.stop.get().is_some() {
+            return TokenSinkResult::Continue;
+        }
+        let n = self.tokens.get() + 1;
+        self.tokens.set(n);
+        if n > self.limits.max_nodes {
+            self.stop.set(Some(Stop::Nodes));
+            return TokenSinkResult::Continue;
+        }
+        if n % 4096 == 0 {
+            if let Some(deadline) = self.limits.deadline {
+                if Instant::now() > deadline {
+                    self.stop.set(Some(Stop::Time));
+                    return TokenSinkResult::Continue;
+                }
+            }
+        }
+        if let Token::TagToken(tag) = &token {
+            match tag.kind {
+                TagKind::StartTag if !tag.self_closing && !is_void(&tag.name) => {
+                    let mut stack = self.stack.borrow_mut();
+                    if stack.last().is_some_and(implicitly_closed) {
+                        stack.pop();
+                    }
+                    if stack.len() >= self.limits.max_depth {
+                        *self
+                            .dropped
+                            .borrow_mut()
+                            .entry(tag.name.clone())
+                            .or_insert(0) += 1;
+                        return TokenSinkResult::Continue;
+                    }
+                    stack.push(tag.name.clone());
+                }
+                TagKind::EndTag => {
+                    let mut dropped = self.dropped.borrow_mut();
+                    if let Some(count) = dropped.get_mut(&tag.name) {
+                        if *count > 0 {
+                            *count -= 1;
+                            return TokenSinkResult::Continue;
+                        }
+                    }
+                    let mut stack = self.stack.borrow_mut();
+                    if let Some(pos) = stack.iter().rposition(|n| *n == tag.name) {
+                        stack.truncate(pos);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.inner.process_token(token, line)
+    }
+
+    fn end(&self) {
+        self.inner.end()
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.inner
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The flat document.
+
+/// What a flat node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Element,
+    Text,
+}
+
+/// One node of a [`Doc`], in document order.
+#[derive(Debug)]
+pub struct Node {
+    /// Parent node, `u32::MAX` for the root.
+    pub parent: NodeId,
+    /// One past the last node of this node's subtree.
+    pub end: NodeId,
+    /// Distance from the root.
+    pub depth: u32,
+    /// Tag-path id (root-to-node sequence of element names); a text node has
+    /// its parent's path.
+    pub path: u32,
+    pub kind: Kind,
+    /// Element kind (`Other` for text nodes and unlisted elements).
+    pub tag: Tag,
+    /// Interned element name (index into [`Doc::name`]).
+    pub name: u16,
+    /// Inside `<pre>`: rendered with line breaks kept.
+    pub pre: bool,
+    /// Non-whitespace characters of a text node (0 for elements).
+    pub chars: u32,
+    text_start: u32,
+    text_len: u32,
+    attrs: Vec<Attribute>,
+}
+
+/// Subtree aggregates, computed once per page and shared by all algorithms.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Agg {
+    /// Non-whitespace characters in the subtree.
+    pub chars: u32,
+    /// Of those, characters inside `<a>` elements.
+    pub link_chars: u32,
+    /// Elements in the subtree, the node itself included.
+    pub tags: u32,
+    /// `<a>` elements in the subtree.
+    pub links: u32,
+}
+
+/// Metadata gathered while flattening, before invisible parts are dropped.
+#[derive(Debug, Default)]
+pub struct RawMeta {
+    pub title: Option<String>,
+    /// `<meta>` name/property (lower-cased) and content.
+    pub metas: Vec<(String, String)>,
+    /// `<link>` rel (lower-cased) and href.
+    pub links: Vec<(String, String)>,
+    /// Bodies of `<script type="application/ld+json">`.
+    pub json_ld: Vec<String>,
+    /// `lang` of the `<html>` element.
+    pub lang: Option<String>,
+}
+
+/// A parsed page in flat, document-order form.
+pub struct Doc {
+    pub nodes: Vec<Node>,
+    pub agg: Vec<Agg>,
+    text: String,
+    names: Vec<LocalName>,
+    path_count: u32,
+    pub meta: RawMeta,
+}
+
+impl Doc {
+    /// Parses decoded HTML.
+    pub fn parse(html: &str, limits: &Limits) -> Result<Doc, ExtractError> {
+        let opts = TreeBuilderOpts {
+            scripting_enabled: true,
+            ..TreeBuilderOpts::default()
+        };
+        let guard = Guard {
+            inner: TreeBuilder::new(Sink::new(), opts),
+            stack: RefCell::new(Vec::new()),
+            dropped: RefCell::new(HashMap::new()),
+            tokens: Cell::new(0),
+            stop: Cell::new(None),
+            limits: limits.clone(),
+        };
+        let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
+        let input = BufferQueue::default();
+        const CHUNK: usize = 1 << 16;
+        let mut rest = html;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(CHUNK);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (head, tail) = rest.split_at(cut);
+            rest = tail;
+            input.push_back(StrTendril::from_slice(head));
+            // Script and encoding indicators pause the tokenizer; we already
+            // decoded the bytes, so keep feeding until the chunk is consumed.
+            while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
+            if tokenizer.sink.stop.get().is_some() {
+                break;
+            }
+        }
+        tokenizer.end();
+        match tokenizer.sink.stop.get() {
+            Some(Stop::Nodes) => {
+                return Err(ExtractError::TooLarge(format!(
+                    "more than {} nodes",
+                    limits.max_nodes
+                )))
+            }
+            Some(Stop::Time) => return Err(ExtractError::Timeout),
+            None => {}
+        }
+        let sink = &tokenizer.sink.inner.sink;
+        let nodes = std::mem::take(&mut *sink.nodes.borrow_mut());
+        let names = std::mem::take(&mut *sink.names.borrow_mut());
+        Ok(flatten(nodes, names))
+    }
+
+    /// Parses an HTML string with default limits (handy in tests).
+    pub fn parse_str(html: &str) -> Doc {
+        // Default limits have no deadline and a node cap far above any test page.
+        Doc::parse(html, &Limits::default()).unwrap_or_else(|_| flatten(Vec::new(), Vec::new()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Number of distinct tag paths in the page.
+    pub fn path_count(&self) -> u32 {
+        self.path_count
+    }
+
+    /// The text of a text node, whitespace-collapsed (kept as is under `<pre>`).
+    pub fn text(&self, id: NodeId) -> &str {
+        let n = &self.nodes[id as usize];
+        let s = n.text_start as usize;
+        &self.text[s..s + n.text_len as usize]
+    }
+
+    /// The local name of an element.
+    pub fn name(&self, id: NodeId) -> &str {
+        &self.names[self.nodes[id as usize].name as usize]
+    }
+
+    pub fn is_element(&self, id: NodeId) -> bool {
+        self.nodes[id as usize].kind == Kind::Element
+    }
+
+    pub fn tag(&self, id: NodeId) -> Tag {
+        self.nodes[id as usize].tag
+    }
+
+    /// An attribute's value.
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        self.nodes[id as usize]
+            .attrs
+            .iter()
+            .find(|a| &*a.name.local == name)
+            .map(|a| a.value.as_ref())
+    }
+
+    /// `class` and `id` of an element, joined, for boilerplate pattern tests.
+    pub fn class_id(&self, id: NodeId) -> (Option<&str>, Option<&str>) {
+        let mut class = None;
+        let mut ident = None;
+        for a in &self.nodes[id as usize].attrs {
+            if a.name.local == local_name!("class") {
+                class = Some(a.value.as_ref());
+            } else if a.name.local == local_name!("id") {
+                ident = Some(a.value.as_ref());
+            }
+        }
+        (class, ident)
+    }
+
+    /// Children of a node, in order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            doc: self,
+            next: id + 1,
+            end: self.nodes[id as usize].end,
+        }
+    }
+
+    /// The first `<body>`, or the root when there is none.
+    pub fn body(&self) -> NodeId {
+        self.nodes
+            .iter()
+            .take(64)
+            .position(|n| n.tag == Tag::Body)
+            .map_or(0, |i| i as NodeId)
+    }
+
+    /// Whether `anc` is `node` or one of its ancestors.
+    pub fn contains(&self, anc: NodeId, node: NodeId) -> bool {
+        anc <= node && node < self.nodes[anc as usize].end
+    }
+
+    /// All text of a subtree, concatenated with single spaces (no block structure).
+    pub fn plain_text(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        for i in id..self.nodes[id as usize].end {
+            if self.nodes[i as usize].kind == Kind::Text {
+                let t = self.text(i).trim();
+                if !t.is_empty() {
+                    if !out.is_empty() {
+                        out.push(' ');
+                    }
+                    out.push_str(t);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Iterator over a node's children.
+pub struct Children<'a> {
+    doc: &'a Doc,
+    next: NodeId,
+    end: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next >= self.end {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.doc.nodes[id as usize].end;
+        Some(id)
+    }
+}
+
+/// Why an element and its subtree are left out of the flat tree.
+fn invisible(name: &str, attrs: &[Attribute]) -> bool {
+    if matches!(
+        name,
+        "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "math"
+            | "canvas"
+            | "video"
+            | "audio"
+            | "select"
+            | "textarea"
+            | "head"
+            | "title"
+            | "meta"
+            | "link"
+            | "base"
+            | "source"
+            | "track"
+            | "map"
+            | "datalist"
+            | "dialog"
+    ) {
+        return true;
+    }
+    for a in attrs {
+        let n = a.name.local.as_ref();
+        let v = a.value.as_ref();
+        let hidden = match n {
+            "hidden" => true,
+            "aria-hidden" => v.eq_ignore_ascii_case("true"),
+            "style" => style_hides(v),
+            "type" => name == "input" && v.eq_ignore_ascii_case("hidden"),
+            _ => false,
+        };
+        if hidden {
+            return true;
+        }
+    }
+    false
+}
+
+fn style_hides(style: &str) -> bool {
+    if !style.contains("none") && !style.contains("hidden") {
+        return false;
+    }
+    let compact: String = style
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    compact.contains("display:none") || compact.contains("visibility:hidden")
+}
+
+fn collect_meta(meta: &mut RawMeta, name: &str, attrs: &[Attribute], nodes: &[SNode], id: u32) {
+    let get = |k: &str| {
+        attrs
+            .iter()
+            .find(|a| &*a.name.local == k)
+            .map(|a| a.value.to_string())
+    };
+    match name {
+        "meta" => {
+            let key = get("property")
+                .or_else(|| get("name"))
+                .or_else(|| get("itemprop"))
+                .or_else(|| get("http-equiv"));
+            if let (Some(k), Some(v)) = (key, get("content")) {
+                meta.metas.push((k.to_ascii_lowercase(), v));
+            }
+        }
+        "link" => {
+            if let (Some(rel), Some(href)) = (get("rel"), get("href")) {
+                meta.links.push((rel.to_ascii_lowercase(), href));
+            }
+        }
+        "title" if meta.title.is_none() => {
+            meta.title = Some(child_text(nodes, id));
+        }
+        "script"
+            if get("type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) =>
+        {
+            meta.json_ld.push(child_text(nodes, id));
+        }
+        "html" if meta.lang.is_none() => {
+            meta.lang = get("lang").or_else(|| get("xml:lang"));
+        }
+        _ => {}
+    }
+}
+
+/// Collects metadata from every element under `<head>` (iteratively).
+fn collect_head(meta: &mut RawMeta, nodes: &[SNode], names: &[QualName], head: u32) {
+    let mut stack = vec![nodes[head as usize].first];
+    while let Some(cur) = stack.pop() {
+        if cur == NONE {
+            continue;
+        }
+        stack.push(nodes[cur as usize].next);
+        if let SData::Element { attrs } = &nodes[cur as usize].data {
+            collect_meta(meta, &names[cur as usize].local, attrs, nodes, cur);
+            stack.push(nodes[cur as usize].first);
+        }
+    }
+}
+
+fn child_text(nodes: &[SNode], id: u32) -> String {
+    let mut out = String::new();
+    let mut c = nodes[id as usize].first;
+    while c != NONE {
+        if let SData::Text(t) = &nodes[c as usize].data {
+            out.push_str(t);
+        }
+        c = nodes[c as usize].next;
+    }
+    out
+}
+
+/// Appends `raw` to `buf` with whitespace runs collapsed to one space.
+/// Returns the number of non-whitespace characters.
+fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
+    let mut chars = 0;
+    let mut space = false;
+    for c in raw.chars() {
+        if c.is_whitespace() || c == '\u{200b}' || c == '\u{feff}' {
+            space = true;
+        } else {
+            if space {
+                buf.push(' ');
+                space = false;
+            }
+            buf.push(c);
+            chars += 1;
+        }
+    }
+    if space {
+        buf.push(' ');
+    }
+    chars
+}
+
+struct Frame {
+    cursor: u32,
+    flat: u32,
+    pre: bool,
+}
+
+fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
+    let mut doc = Doc {
+        nodes: Vec::with_capacity(snodes.len()),
+        agg: Vec::new(),
+        text: String::new(),
+        names: vec![LocalName::from("#root")],
+        path_count: 1,
+        meta: RawMeta::default(),
+    };
+    doc.nodes.push(Node {
+        parent: NONE,
+        end: 1,
+        depth: 0,
+        path: 0,
+        kind: Kind::Element,
+        tag: Tag::Other,
+        name: 0,
+        pre: false,
+        chars: 0,
+        text_start: 0,
+        text_len: 0,
+        attrs: Vec::new(),
+    });
+    if snodes.is_empty() {
+        doc.agg = vec![Agg::default()];
+        return doc;
+    }
+    let mut name_ids: HashMap<LocalName, u16> = HashMap::new();
+    let mut path_ids: HashMap<(u32, u16), u32> = HashMap::new();
+    let mut stack = vec![Frame {
+        cursor: snodes[0].first,
+        flat: 0,
+        pre: false,
+    }];
+    while let Some(top) = stack.last_mut() {
+        let cur = top.cursor;
+        if cur == NONE {
+            let flat = top.flat;
+            doc.nodes[flat as usize].end = doc.nodes.len() as u32;
+            stack.pop();
+            continue;
+        }
+        top.cursor = snodes[cur as usize].next;
+        let parent = top.flat;
+        let pre = top.pre;
+        let depth = stack.len() as u32;
+        let parent_path = doc.nodes[parent as usize].path;
+        let id = doc.nodes.len() as u32;
+        let is_element = matches!(snodes[cur as usize].data, SData::Element { .. });
+        let is_text = matches!(snodes[cur as usize].data, SData::Text(_));
+        if is_element {
+            {
+                let qual = &names[cur as usize];
+                let lname: &str = qual.local.as_ref();
+                let attrs: &[Attribute] = match &snodes[cur as usize].data {
+                    SData::Element { attrs } => attrs,
+                    _ => &[],
+                };
+                if invisible(lname, attrs) {
+                    // meta/link/title/script can sit in <body> too.
+                    collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
+                    if lname == "head" {
+                        collect_head(&mut doc.meta, &snodes, &names, cur);
+                    }
+                    continue;
+                }
+                if lname == "html" {
+                    collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
+                }
+            }
+            {
+                let local = &names[cur as usize].local;
+                let lname: &str = local.as_ref();
+                let attrs = match &mut snodes[cur as usize].data {
+                    SData::Element { attrs } => std::mem::take(attrs),
+                    _ => Vec::new(),
+                };
+                let next_name = name_ids.len() as u16 + 1;
+                let name = *name_ids.entry(local.clone()).or_insert_with(|| {
+                    doc.names.push(local.clone());
+                    next_name
+                });
+                let next_path = doc.path_count;
+                let path = *path_ids.entry((parent_path, name)).or_insert(next_path);
+                if path == next_path {
+                    doc.path_count += 1;
+                }
+                let tag = Tag::from_name(lname);
+                let is_pre = pre || tag == Tag::Pre;
+                doc.nodes.push(Node {
+                    parent,
+                    end: id + 1,
+                    depth,
+                    path,
+                    kind: Kind::Element,
+                    tag,
+                    name,
+                    pre: is_pre,
+                    chars: 0,
+                    text_start: 0,
+                    text_len: 0,
+                    attrs,
+                });
+                let first = snodes[cur as usize].first;
+                stack.push(Frame {
+                    cursor: first,
+                    flat: id,
+                    pre: is_pre,
+                });
+            }
+        } else if is_text {
+            let SData::Text(t) = &snodes[cur as usize].data else {
+                continue;
+            };
+            let start = doc.text.len();
+            let chars = if pre {
+                doc.text.push_str(&t.replace("\r\n", "\n"));
+                t.chars().filter(|c| !c.is_whitespace()).count() as u32
+            } else {
+                push_collapsed(&mut doc.text, t)
+            };
+            let len = doc.text.len() - start;
+            if len == 0 {
+                continue;
+            }
+            doc.nodes.push(Node {
+                parent,
+                end: id + 1,
+                depth,
+                path: parent_path,
+                kind: Kind::Text,
+                tag: Tag::Other,
+                name: 0,
+                pre,
+                chars,
+                text_start: start as u32,
+                text_len: len as u32,
+                attrs: Vec::new(),
+            });
+        }
+    }
+    doc.agg = aggregate(&doc);
+    doc
+}
+
+/// One reverse pass: children come after their parent, so adding each node's
+/// totals into its parent's yields subtree sums.
+fn aggregate(doc: &Doc) -> Vec<Agg> {
+    let n = doc.nodes.len();
+    let mut agg = vec![Agg::default(); n];
+    let mut in_link = vec![false; n];
+    for i in 0..n {
+        let node = &doc.nodes[i];
+        let parent_link = node.parent != NONE && in_link[node.parent as usize];
+        in_link[i] = parent_link || node.tag == Tag::A;
+    }
+    for i in (0..n).rev() {
+        let node = &doc.nodes[i];
+        let a = &mut agg[i];
+        match node.kind {
+            Kind::Text => {
+                a.chars += node.chars;
+                if in_link[i] {
+                    a.link_chars += node.chars;
+                }
+            }
+            Kind::Element => {
+                a.tags += 1;
+                if node.tag == Tag::A {
+                    a.links += 1;
+                }
+            }
+        }
+        let a = *a;
+        if node.parent != NONE {
+            let p = &mut agg[node.parent as usize];
+            p.chars += a.chars;
+            p.link_chars += a.link_chars;
+            p.tags += a.tags;
+            p.links += a.links;
+        }
+    }
+    agg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flattens_in_document_order_with_subtree_ranges() {
+        let doc = Doc::parse_str(
+            "<html><body><div><p>Hello <b>big</b> world</p></div><p>x</p></body></html>",
+        );
+        let body = doc.body();
+        assert_eq!(doc.tag(body), Tag::Body);
+        let kids: Vec<_> = doc.children(body).collect();
+        assert_eq!(kids.len(), 2);
+        assert_eq!(doc.tag(kids[0]), Tag::Div);
+        assert_eq!(doc.plain_text(kids[0]), "Hello big world");
+        assert_eq!(doc.agg[body as usize].chars, "Hellobigworldx".len() as u32);
+    }
+
+    #[test]
+    fn drops_invisible_parts_and_keeps_metadata() {
+        let doc = Doc::parse_str(
+            r#"<html lang="en"><head><title>T</title><meta property="og:title" content="OG">
+            <script type="application/ld+json">{"a":1}</script><style>p{}</style></head>
+            <body><script>var x=1;</script><p hidden>secret</p><div style="display: none">gone</div>
+            <p>shown</p><template><p>inert</p></template></body></html>"#,
+        );
+        let body = doc.body();
+        assert_eq!(doc.plain_text(body), "shown");
+        assert_eq!(doc.meta.title.as_deref(), Some("T"));
+        assert_eq!(doc.meta.json_ld, vec![r#"{"a":1}"#.to_string()]);
+        assert_eq!(doc.meta.lang.as_deref(), Some("en"));
+        assert!(doc
+            .meta
+            .metas
+            .iter()
+            .any(|(k, v)| k == "og:title" && v == "OG"));
+    }
+
+    #[test]
+    fn link_aggregates() {
+        let doc = Doc::parse_str("<body><div><a href=x>abc</a> de</div></body>");
+        let div = doc.children(doc.body()).next().unwrap_or(0);
+        let a = doc.agg[div as usize];
+        assert_eq!((a.chars, a.link_chars, a.links, a.tags), (5, 3, 1, 2));
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_not_quadratic() {
+        let html = format!(
+            "<body>{}x{}",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
+        let doc = Doc::parse(&html, &Limits::default()).expect("parses");
+        assert!(doc.nodes.iter().all(|n| n.depth < 1000));
+        assert_eq!(doc.plain_text(doc.body()), "x");
+    }
+
+    #[test]
+    fn meta_charset_does_not_stop_parsing() {
+        // Regression: html5ever pauses on <meta charset>; the rest was lost.
+        let doc = Doc::parse_str("<head><meta charset=\"UTF-8\"></head><body><p>Hello</p>");
+        assert_eq!(doc.plain_text(doc.body()), "Hello");
+    }
+
+    #[test]
+    fn node_cap_is_an_error() {
+        let html = "<p>a</p>".repeat(1000);
+        let limits = Limits {
+            max_nodes: 100,
+            ..Limits::default()
+        };
+        assert!(matches!(
+            Doc::parse(&html, &limits),
+            Err(ExtractError::TooLarge(_))
+        ));
+    }
+}

@@ -1,0 +1,212 @@
+//! Turns a selection of a [`Doc`] into readable plain text: paragraphs
+//! separated by a blank line, headings, list items and table rows on their
+//! own lines, table cells joined by " | ", whitespace normalised.
+
+use super::dom::{Doc, Kind, NodeId};
+use super::tag::Tag;
+
+/// Which nodes an extractor keeps: a flag per node. A text node is rendered
+/// when its flag is set; element flags only matter to the helpers here.
+#[derive(Clone, Debug)]
+pub struct Selection {
+    keep: Vec<bool>,
+}
+
+impl Selection {
+    /// Nothing selected.
+    pub fn none(doc: &Doc) -> Selection {
+        Selection {
+            keep: vec![false; doc.len()],
+        }
+    }
+
+    /// One subtree selected.
+    pub fn subtree(doc: &Doc, root: NodeId) -> Selection {
+        let mut s = Selection::none(doc);
+        s.include(doc, root);
+        s
+    }
+
+    /// Adds a whole subtree.
+    pub fn include(&mut self, doc: &Doc, root: NodeId) {
+        let end = doc.nodes[root as usize].end as usize;
+        self.keep[root as usize..end].fill(true);
+    }
+
+    /// Removes a whole subtree.
+    pub fn exclude(&mut self, doc: &Doc, root: NodeId) {
+        let end = doc.nodes[root as usize].end as usize;
+        self.keep[root as usize..end].fill(false);
+    }
+
+    /// Adds a single node.
+    pub fn set(&mut self, id: NodeId, keep: bool) {
+        self.keep[id as usize] = keep;
+    }
+
+    pub fn get(&self, id: NodeId) -> bool {
+        self.keep[id as usize]
+    }
+
+    /// Whether any text is selected.
+    pub fn is_empty(&self, doc: &Doc) -> bool {
+        !doc.nodes
+            .iter()
+            .zip(&self.keep)
+            .any(|(n, &k)| k && n.kind == Kind::Text && n.chars > 0)
+    }
+
+    /// Number of selected non-whitespace characters.
+    pub fn chars(&self, doc: &Doc) -> u32 {
+        doc.nodes
+            .iter()
+            .zip(&self.keep)
+            .filter(|(n, &k)| k && n.kind == Kind::Text)
+            .map(|(n, _)| n.chars)
+            .sum()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Break {
+    None,
+    Space,
+    Cell,
+    Line,
+    Paragraph,
+}
+
+fn opening(tag: Tag) -> Break {
+    if tag.is_paragraph_block() {
+        Break::Paragraph
+    } else if tag.is_line_block() {
+        Break::Line
+    } else if matches!(tag, Tag::Td | Tag::Th) {
+        Break::Cell
+    } else {
+        Break::None
+    }
+}
+
+/// Renders the selected text of `doc`.
+pub fn render(doc: &Doc, sel: &Selection) -> String {
+    let mut out = String::new();
+    let mut pending = Break::None;
+    // Ends of the open elements, innermost last, with their closing break.
+    let mut open: Vec<(NodeId, Break)> = Vec::new();
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let i = i as NodeId;
+        while let Some(&(end, brk)) = open.last() {
+            if i < end {
+                break;
+            }
+            open.pop();
+            pending = pending.max(brk);
+        }
+        match node.kind {
+            Kind::Element => {
+                let brk = opening(node.tag);
+                if brk != Break::None {
+                    pending = pending.max(brk);
+                    // A cell's closing does not break; the next cell's opening does.
+                    let close = if brk == Break::Cell { Break::None } else { brk };
+                    open.push((node.end, close));
+                } else if matches!(node.tag, Tag::Img | Tag::Input | Tag::Button) {
+                    pending = pending.max(Break::Space);
+                }
+            }
+            Kind::Text => {
+                if !sel.get(i) {
+                    continue;
+                }
+                let text = doc.text(i);
+                if node.pre {
+                    push_break(&mut out, pending);
+                    pending = Break::None;
+                    out.push_str(text.trim_matches('\n'));
+                    continue;
+                }
+                let trimmed = if out.is_empty() || pending >= Break::Cell || out.ends_with(' ') {
+                    text.trim_start()
+                } else {
+                    text
+                };
+                if trimmed.trim().is_empty() {
+                    if !trimmed.is_empty() && pending == Break::None && !out.is_empty() {
+                        pending = Break::Space;
+                    }
+                    continue;
+                }
+                push_break(&mut out, pending);
+                pending = Break::None;
+                out.push_str(trimmed);
+            }
+        }
+    }
+    let len = out.trim_end().len();
+    out.truncate(len);
+    out
+}
+
+fn push_break(out: &mut String, brk: Break) {
+    if out.is_empty() {
+        return;
+    }
+    match brk {
+        Break::None => {}
+        Break::Space => {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+        }
+        Break::Cell => {
+            trim_end(out);
+            out.push_str(" | ");
+        }
+        Break::Line => {
+            trim_end(out);
+            out.push('\n');
+        }
+        Break::Paragraph => {
+            trim_end(out);
+            out.push_str("\n\n");
+        }
+    }
+}
+
+fn trim_end(out: &mut String) {
+    let len = out.trim_end_matches([' ', '|']).len();
+    out.truncate(len);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(html: &str) -> String {
+        let doc = Doc::parse_str(html);
+        render(&doc, &Selection::subtree(&doc, 0))
+    }
+
+    #[test]
+    fn paragraphs_lines_and_cells() {
+        let text = all(
+            "<h1>Title</h1><p>One <b>bold</b>  word.</p><p>Two</p>\
+             <ul><li>a</li><li>b</li></ul><table><tr><td>x</td><td>y</td></tr><tr><td>z</td></tr></table>",
+        );
+        assert_eq!(text, "Title\n\nOne bold word.\n\nTwo\n\na\nb\n\nx | y\nz");
+    }
+
+    #[test]
+    fn br_and_inline_spacing() {
+        assert_eq!(all("<p>a<br>b <i>c</i>d</p>"), "a\nb cd");
+    }
+
+    #[test]
+    fn pre_keeps_lines() {
+        assert_eq!(
+            all("<p>x</p><pre>fn main() {\n    go();\n}</pre>"),
+            "x\n\nfn main() {\n    go();\n}"
+        );
+    }
+}
