@@ -65,13 +65,13 @@ fn common_ancestor(doc: &Doc, ids: &[NodeId]) -> Option<NodeId> {
 
 /// Auto extraction for a known page type.
 pub fn select_typed(doc: &Doc, page_type: PageType) -> Selection {
-    let noise = noise::full(doc);
-    let agg = noise::clean_agg(doc, &noise);
-    let mut region = main_region(doc, &agg, &noise);
     let list_like = matches!(
         page_type,
         PageType::Listing | PageType::Collection | PageType::Forum
     );
+    let noise = noise::full(doc, !list_like);
+    let agg = noise::clean_agg(doc, &noise);
+    let mut region = main_region(doc, &agg, &noise);
     if list_like {
         let records = list_rank::records(doc, &noise);
         if let Some(anc) = common_ancestor(doc, &records) {

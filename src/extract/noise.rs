@@ -6,7 +6,7 @@
 
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
-/// Class/id/role fragments that mark boilerplate.
+/// Class/id/role fragments that mark boilerplate on their own.
 const NEGATIVE: &[&str] = &[
     "nav",
     "menu",
@@ -27,25 +27,35 @@ const NEGATIVE: &[&str] = &[
     "sign-up",
     "popup",
     "modal",
-    "banner",
-    "advert",
-    "ads",
-    "sponsor",
-    "promo",
-    "widget",
     "masthead",
     "skip",
     "pagination",
     "pager",
-    "toolbar",
-    "login",
-    "search",
     "disqus",
     "outbrain",
     "taboola",
     "comment-form",
     "respond",
-    "byline-share",
+    "site-header",
+    "site-footer",
+    "topbar",
+    "most-popular",
+    "more-stories",
+    "table-of-contents",
+];
+
+/// Fragments that mark boilerplate only on short or link-heavy blocks: sites
+/// use them for wrappers too ("elementor-widget", "has-banner").
+const WEAK_NEGATIVE: &[&str] = &[
+    "widget",
+    "banner",
+    "advert",
+    "ads",
+    "sponsor",
+    "promo",
+    "toolbar",
+    "login",
+    "search",
     "tags",
     "tagcloud",
     "author-box",
@@ -54,16 +64,10 @@ const NEGATIVE: &[&str] = &[
     "follow",
     "copyright",
     "legal",
-    "site-header",
-    "site-footer",
-    "topbar",
     "announcement",
     "trending",
-    "most-popular",
     "read-more",
-    "more-stories",
     "toc",
-    "table-of-contents",
 ];
 
 /// Fragments that mark main content and veto a negative match.
@@ -101,13 +105,30 @@ pub fn class_id_role(doc: &Doc, id: NodeId) -> String {
     s
 }
 
+/// How strongly a class/id/role string names boilerplate (and not content).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    Neutral,
+    Weak,
+    Strong,
+}
+
+pub fn naming(names: &str) -> Naming {
+    if names.is_empty() || POSITIVE.iter().any(|p| matches_token(names, p)) {
+        return Naming::Neutral;
+    }
+    if NEGATIVE.iter().any(|n| matches_token(names, n)) {
+        Naming::Strong
+    } else if WEAK_NEGATIVE.iter().any(|n| matches_token(names, n)) {
+        Naming::Weak
+    } else {
+        Naming::Neutral
+    }
+}
+
 /// Whether a class/id/role string names boilerplate (and not content).
 pub fn negative_name(names: &str) -> bool {
-    if names.is_empty() {
-        return false;
-    }
-    let neg = NEGATIVE.iter().any(|n| matches_token(names, n));
-    neg && !POSITIVE.iter().any(|p| matches_token(names, p))
+    naming(names) == Naming::Strong
 }
 
 /// Whether a class/id/role string names main content.
@@ -140,13 +161,16 @@ pub fn link_density(doc: &Doc, id: NodeId) -> f64 {
     f64::from(a.link_chars) / f64::from(a.chars)
 }
 
-fn structural_root(doc: &Doc, id: NodeId) -> bool {
+fn structural_root(doc: &Doc, id: NodeId, links_are_noise: bool) -> bool {
     let node = &doc.nodes[id as usize];
     if node.kind != Kind::Element {
         return false;
     }
     if matches!(node.tag, Tag::Nav | Tag::Form | Tag::Menu | Tag::Button) {
         return true;
+    }
+    if !links_are_noise {
+        return false;
     }
     let a = doc.agg[id as usize];
     // Link farms: mostly link text, several links, not inline.
@@ -155,33 +179,48 @@ fn structural_root(doc: &Doc, id: NodeId) -> bool {
 
 /// Marks noise subtrees by structure alone (tags, link density).
 pub fn structural(doc: &Doc) -> Vec<bool> {
-    mark(doc, |id| structural_root(doc, id))
+    let body_chars = doc.agg[doc.body() as usize].chars;
+    mark(doc, |id| {
+        structural_root(doc, id, true) && !holds_the_page(doc, id, body_chars)
+    })
+}
+
+/// A block with a quarter of the page's text and few links, or with most of
+/// the page's text, is never noise, whatever its tag or name says: ASP.NET wraps whole pages in `<form>`,
+/// wrappers carry stray classes ("tags-…", "has-sidebar").
+fn holds_the_page(doc: &Doc, id: NodeId, body_chars: u32) -> bool {
+    let chars = u64::from(doc.agg[id as usize].chars);
+    let body = u64::from(body_chars);
+    (chars * 4 > body && link_density(doc, id) <= 0.3) || chars * 10 > body * 6
 }
 
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
-pub fn full(doc: &Doc) -> Vec<bool> {
+/// With `links_are_noise` false (list pages, whose records are links), link
+/// density alone removes nothing.
+pub fn full(doc: &Doc, links_are_noise: bool) -> Vec<bool> {
     let body = doc.body();
+    let body_chars = doc.agg[body as usize].chars;
     mark(doc, |id| {
         if id == body || id == 0 || doc.tag(id) == Tag::Html {
             return false;
-        }
-        if structural_root(doc, id) {
-            return true;
         }
         let node = &doc.nodes[id as usize];
         if node.kind != Kind::Element {
             return false;
         }
-        match node.tag {
-            Tag::Aside | Tag::Footer => return true,
-            Tag::Header => {
+        let candidate = structural_root(doc, id, links_are_noise)
+            || match node.tag {
+                Tag::Aside | Tag::Footer => true,
                 // A page header is noise; an article's own header is not.
-                return !inside(doc, id, &[Tag::Article, Tag::Main]);
-            }
-            _ => {}
-        }
-        let names = class_id_role(doc, id);
-        negative_name(&names) && !node.tag.is_heading() && node.tag != Tag::Body
+                Tag::Header => !inside(doc, id, &[Tag::Article, Tag::Main]),
+                _ if node.tag.is_heading() => false,
+                _ => match naming(&class_id_role(doc, id)) {
+                    Naming::Strong => true,
+                    Naming::Weak => doc.agg[id as usize].chars < 100 || link_density(doc, id) > 0.3,
+                    Naming::Neutral => false,
+                },
+            };
+        candidate && !holds_the_page(doc, id, body_chars)
     })
 }
 
@@ -268,7 +307,7 @@ mod tests {
         let doc = Doc::parse_str(
             "<body><nav><a>x</a></nav><div class='share-buttons'>Share</div><article><p>keep</p></article><footer>f</footer></body>",
         );
-        let noise = full(&doc);
+        let noise = full(&doc, true);
         let kept: String = (0..doc.len() as u32)
             .filter(|&i| !noise[i as usize] && !doc.is_element(i))
             .map(|i| doc.text(i).to_string())
