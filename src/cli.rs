@@ -85,6 +85,9 @@ pub struct EvalArgs {
     /// Write predictions as JSONL (`source`, `text`) for ../shared/tools/score.py.
     #[arg(long, value_name = "FILE")]
     pub predictions: Option<PathBuf>,
+    /// Give extractors the dataset's page types instead of classifying.
+    #[arg(long)]
+    pub oracle_types: bool,
     /// Print the N worst pages (by F1) after the table.
     #[arg(long, default_value_t = 0)]
     pub worst: usize,
@@ -216,7 +219,7 @@ fn eval(args: EvalArgs) -> Result<i32> {
         .to_string();
     let pages = crate::eval::load(&args.dataset, args.limit)?;
     for algorithm in algorithms {
-        let report = crate::eval::run(&pages, algorithm, args.threads);
+        let report = crate::eval::run(&pages, algorithm, args.threads, args.oracle_types);
         print!("{}", crate::eval::format(&report, &name));
         if args.worst > 0 {
             let mut worst: Vec<_> = report.pages.iter().collect();

@@ -101,6 +101,7 @@ impl Config {
             max_depth: e.max_depth,
             max_nodes: e.max_nodes,
             time_limit: (e.time_limit_ms > 0).then(|| Duration::from_millis(e.time_limit_ms)),
+            page_type: None,
         }
     }
 }

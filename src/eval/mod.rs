@@ -102,9 +102,11 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Vec<Loaded>, EvalError> 
         .collect())
 }
 
-/// Evaluates one algorithm on loaded pages with `threads` workers.
-pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize) -> Report {
-    let opts = Options {
+/// Evaluates one algorithm on loaded pages with `threads` workers. With
+/// `oracle_types` the dataset's page type is given to the extractor instead
+/// of the classifier's guess (to measure extraction apart from typing).
+pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize, oracle_types: bool) -> Report {
+    let base = Options {
         algorithm,
         ..Options::default()
     };
@@ -113,6 +115,10 @@ pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize) -> Report {
             .par_iter()
             .map(|page| {
                 let case = &page.case;
+                let mut opts = base.clone();
+                if oracle_types {
+                    opts.page_type = crate::extract::PageType::parse(&case.kind);
+                }
                 let (text, ptype, error, took, size) = match &page.bytes {
                     Ok(bytes) => {
                         let start = Instant::now();

@@ -91,6 +91,8 @@ pub struct Options {
     pub max_depth: usize,
     pub max_nodes: usize,
     pub time_limit: Option<Duration>,
+    /// Page type to assume instead of classifying (e.g. from a seed's mode).
+    pub page_type: Option<PageType>,
 }
 
 impl Default for Options {
@@ -102,6 +104,7 @@ impl Default for Options {
             max_depth: 512,
             max_nodes: 2_000_000,
             time_limit: Some(Duration::from_secs(10)),
+            page_type: None,
         }
     }
 }
@@ -145,15 +148,20 @@ pub fn extract_bytes(
         deadline: opts.time_limit.map(|t| Instant::now() + t),
     };
     let doc = Doc::parse(&decoded.text, &limits)?;
-    let mut out = extract_doc(&doc, url, opts.algorithm);
+    let mut out = extract_doc(&doc, url, opts.algorithm, opts.page_type);
     out.encoding = decoded.encoding.name();
     Ok(out)
 }
 
-/// Extracts from an already parsed page.
-pub fn extract_doc(doc: &Doc, url: Option<&str>, algorithm: Algorithm) -> Extracted {
+/// Extracts from an already parsed page; `page_type` skips classification.
+pub fn extract_doc(
+    doc: &Doc,
+    url: Option<&str>,
+    algorithm: Algorithm,
+    page_type: Option<PageType>,
+) -> Extracted {
     let meta = metadata::collect(doc);
-    let page_type = classify::classify(doc, url, &meta);
+    let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
     let sel = match algorithm {
         Algorithm::Auto => auto::select_typed(doc, page_type),
         other => other.extractor().select(doc),

@@ -515,8 +515,10 @@ pub struct Doc {
 impl Doc {
     /// Parses decoded HTML.
     pub fn parse(html: &str, limits: &Limits) -> Result<Doc, ExtractError> {
+        // A crawler is a client without scripts: <noscript> content is what it
+        // sees (Discourse serves whole threads there).
         let opts = TreeBuilderOpts {
-            scripting_enabled: true,
+            scripting_enabled: false,
             ..TreeBuilderOpts::default()
         };
         let guard = Guard {
@@ -691,7 +693,6 @@ fn invisible(name: &str, attrs: &[Attribute]) -> bool {
         name,
         "script"
             | "style"
-            | "noscript"
             | "template"
             | "iframe"
             | "object"
