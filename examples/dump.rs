@@ -34,7 +34,7 @@ fn main() {
         }
         return;
     }
-    let nz = noise::full(&doc, true);
+    let nz = noise::full(&doc, noise::Profile::ARTICLE);
     let body = doc.body() as usize;
     println!("body chars {}", doc.agg[body].chars);
     let mut i = 0;

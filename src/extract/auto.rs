@@ -69,7 +69,11 @@ pub fn select_typed(doc: &Doc, page_type: PageType) -> Selection {
         page_type,
         PageType::Listing | PageType::Collection | PageType::Forum
     );
-    let noise = noise::full(doc, !list_like);
+    let profile = noise::Profile {
+        links_are_noise: !list_like,
+        comments_are_noise: page_type != PageType::Forum,
+    };
+    let noise = noise::full(doc, profile);
     let agg = noise::clean_agg(doc, &noise);
     let mut region = main_region(doc, &agg, &noise);
     if list_like {

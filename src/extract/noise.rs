@@ -6,6 +6,30 @@
 
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
+/// Fragments of things that are never main content, whatever else the
+/// element is called ("ot-pc-content" is still the cookie dialog).
+const NEVER_CONTENT: &[&str] = &[
+    "cookie",
+    "consent",
+    "gdpr",
+    "popup",
+    "modal",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "sign-up",
+    "skip",
+    "disqus",
+    "outbrain",
+    "taboola",
+    "breadcrumb",
+    "pagination",
+    "pager",
+    "share",
+    "sharing",
+    "social",
+];
+
 /// Class/id/role fragments that mark boilerplate on their own.
 const NEGATIVE: &[&str] = &[
     "nav",
@@ -114,7 +138,13 @@ pub enum Naming {
 }
 
 pub fn naming(names: &str) -> Naming {
-    if names.is_empty() || POSITIVE.iter().any(|p| matches_token(names, p)) {
+    if names.is_empty() {
+        return Naming::Neutral;
+    }
+    if NEVER_CONTENT.iter().any(|n| matches_token(names, n)) {
+        return Naming::Strong;
+    }
+    if POSITIVE.iter().any(|p| matches_token(names, p)) {
         return Naming::Neutral;
     }
     if NEGATIVE.iter().any(|n| matches_token(names, n)) {
@@ -194,10 +224,40 @@ fn holds_the_page(doc: &Doc, id: NodeId, body_chars: u32) -> bool {
     (chars * 4 > body && link_density(doc, id) <= 0.3) || chars * 10 > body * 6
 }
 
+/// What counts as noise on a page, by page type.
+#[derive(Clone, Copy, Debug)]
+pub struct Profile {
+    /// Link-dense blocks are noise (not on list pages, whose records are links).
+    pub links_are_noise: bool,
+    /// Comment threads are noise (not on forums, where they are the content).
+    pub comments_are_noise: bool,
+}
+
+impl Profile {
+    pub const ARTICLE: Profile = Profile {
+        links_are_noise: true,
+        comments_are_noise: true,
+    };
+}
+
+/// Class/id fragments of reader comment sections.
+const COMMENTS: &[&str] = &[
+    "comment",
+    "reader-interactions",
+    "disqus",
+    "replies",
+    "reply-",
+];
+
+/// A comment thread holding less than this share (in tenths) of the page's
+/// text is noise. Chosen on wcxb-dev and cleaneval, whose truths disagree on
+/// comments (WCXB leaves them out, CleanEval keeps them).
+const COMMENT_SHARE_X10: u32 = 9;
+
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
-/// With `links_are_noise` false (list pages, whose records are links), link
-/// density alone removes nothing.
-pub fn full(doc: &Doc, links_are_noise: bool) -> Vec<bool> {
+pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
+    let links_are_noise = profile.links_are_noise;
+    let kept_thread_end = std::cell::Cell::new(0);
     let body = doc.body();
     let body_chars = doc.agg[body as usize].chars;
     mark(doc, |id| {
@@ -214,11 +274,33 @@ pub fn full(doc: &Doc, links_are_noise: bool) -> Vec<bool> {
                 // A page header is noise; an article's own header is not.
                 Tag::Header => !inside(doc, id, &[Tag::Article, Tag::Main]),
                 _ if node.tag.is_heading() => false,
-                _ => match naming(&class_id_role(doc, id)) {
-                    Naming::Strong => true,
-                    Naming::Weak => doc.agg[id as usize].chars < 100 || link_density(doc, id) > 0.3,
-                    Naming::Neutral => false,
-                },
+                _ => {
+                    let names = class_id_role(doc, id);
+                    match naming(&names) {
+                        Naming::Strong => true,
+                        // A thread that dominates the page is the page (a short
+                        // post under a long discussion); a minor one is noise.
+                        // The outermost thread element decides for its parts.
+                        Naming::Neutral => {
+                            if !profile.comments_are_noise
+                                || id < kept_thread_end.get()
+                                || !COMMENTS.iter().any(|c| matches_token(&names, c))
+                            {
+                                false
+                            } else if doc.agg[id as usize].chars * 10
+                                < body_chars * COMMENT_SHARE_X10
+                            {
+                                true
+                            } else {
+                                kept_thread_end.set(node.end);
+                                false
+                            }
+                        }
+                        Naming::Weak => {
+                            doc.agg[id as usize].chars < 100 || link_density(doc, id) > 0.3
+                        }
+                    }
+                }
             };
         candidate && !holds_the_page(doc, id, body_chars)
     })
@@ -307,7 +389,7 @@ mod tests {
         let doc = Doc::parse_str(
             "<body><nav><a>x</a></nav><div class='share-buttons'>Share</div><article><p>keep</p></article><footer>f</footer></body>",
         );
-        let noise = full(&doc, true);
+        let noise = full(&doc, Profile::ARTICLE);
         let kept: String = (0..doc.len() as u32)
             .filter(|&i| !noise[i as usize] && !doc.is_element(i))
             .map(|i| doc.text(i).to_string())

@@ -725,6 +725,7 @@ fn invisible(name: &str, attrs: &[Attribute]) -> bool {
             "aria-hidden" => v.eq_ignore_ascii_case("true"),
             "style" => style_hides(v),
             "type" => name == "input" && v.eq_ignore_ascii_case("hidden"),
+            "class" => v.split_ascii_whitespace().any(hiding_class),
             _ => false,
         };
         if hidden {
@@ -732,6 +733,30 @@ fn invisible(name: &str, attrs: &[Attribute]) -> bool {
         }
     }
     false
+}
+
+/// Class tokens that hide an element in every viewport (utility classes of
+/// common CSS frameworks and consent tools). Responsive variants such as
+/// `hidden-xs` are visible elsewhere and do not count.
+fn hiding_class(token: &str) -> bool {
+    matches!(
+        token,
+        "hidden"
+            | "hide"
+            | "is-hidden"
+            | "d-none"
+            | "u-hidden"
+            | "invisible"
+            | "visually-hidden"
+            | "visuallyhidden"
+            | "sr-only"
+            | "screen-reader-text"
+            | "screenreader-only"
+            | "ot-hide"
+            | "display-none"
+            | "js-hidden"
+            | "no-js-hidden"
+    )
 }
 
 fn style_hides(style: &str) -> bool {
@@ -1081,6 +1106,14 @@ mod tests {
         let doc = Doc::parse(&html, &Limits::default()).expect("parses");
         assert!(doc.nodes.iter().all(|n| n.depth < 1000));
         assert_eq!(doc.plain_text(doc.body()), "x");
+    }
+
+    #[test]
+    fn hiding_classes_drop_only_global_hiding() {
+        let doc = Doc::parse_str(
+            "<body><p class='sr-only'>Skip</p><div class='ot-hide'>Cookies</div><p class='hidden-xs'>Wide</p></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Wide");
     }
 
     #[test]
