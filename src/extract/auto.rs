@@ -7,11 +7,14 @@
 //!    highest CETD-TPC score (paper 000) computed on the cleaned tree.
 //! 3. For list-like page types widen the region to the container of the
 //!    repeated records (paper 002's list ranking).
-//! 4. Output the region minus noise and minus link-dense blocks (kept on
-//!    listing pages, whose records are links).
+//! 4. Add content blocks outside the region that paper 001's correlativity
+//!    accepts on the cleaned tree, if they are substantial.
+//! 5. Output all that minus noise and minus link-dense blocks (kept on
+//!    listing pages, whose records are links), and minus a leading heading
+//!    that repeats the page title (it has its own field).
 
 use super::classify::PageType;
-use super::{cetd_tpc, list_rank, noise, Extractor};
+use super::{cc, cetd_tpc, list_rank, noise, Extractor};
 use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
 
 pub struct Auto;
@@ -63,8 +66,68 @@ fn common_ancestor(doc: &Doc, ids: &[NodeId]) -> Option<NodeId> {
     Some(anc)
 }
 
-/// Auto extraction for a known page type.
-pub fn select_typed(doc: &Doc, page_type: PageType) -> Selection {
+/// Step 4: content blocks outside the region (a split article, a second
+/// column of text) come back when paper 001's correlativity calls them content
+/// on the cleaned tree and they carry at least this many characters of their own.
+const MIN_OUTSIDE_CHARS: u32 = 200;
+
+fn recover_outside(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId, sel: &mut Selection) {
+    let content = cc::content_units(doc, agg);
+    let owner = cc::owners(doc);
+    let mut own = vec![0u32; doc.len()];
+    for (i, node) in doc.nodes.iter().enumerate() {
+        if node.kind == Kind::Text && owner[i] != u32::MAX {
+            own[owner[i] as usize] += node.chars;
+        }
+    }
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let u = owner[i];
+        if node.kind == Kind::Text
+            && !noise[i]
+            && u != u32::MAX
+            && content[u as usize]
+            && own[u as usize] >= MIN_OUTSIDE_CHARS
+            && !doc.contains(region, i as NodeId)
+        {
+            sel.set(i as NodeId, true);
+        }
+    }
+}
+
+/// Normalises text for comparing a heading with the page title.
+fn comparable(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The title is reported in its own field: drop the region's first heading
+/// when it repeats the page title.
+fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &str) {
+    let title = comparable(title);
+    if title.len() < 4 {
+        return;
+    }
+    let end = doc.nodes[region as usize].end;
+    let Some(h) = (region..end)
+        .find(|&i| doc.tag(i).is_heading() && doc.agg[i as usize].chars > 0 && sel.get(i))
+    else {
+        return;
+    };
+    // Only a heading before any body text counts as the title.
+    let text_before =
+        (region..h).any(|i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0);
+    let heading = comparable(&doc.plain_text(h));
+    if !text_before && heading.len() >= 4 && (title.contains(&heading) || heading.contains(&title))
+    {
+        sel.exclude(doc, h);
+    }
+}
+
+/// Auto extraction for a known page type; `title` is the page's title from
+/// its metadata, if any.
+pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let list_like = matches!(
         page_type,
         PageType::Listing | PageType::Collection | PageType::Forum
@@ -89,6 +152,7 @@ pub fn select_typed(doc: &Doc, page_type: PageType) -> Selection {
         }
     }
     let mut sel = Selection::subtree(doc, region);
+    recover_outside(doc, &agg, &noise, region, &mut sel);
     let end = doc.nodes[region as usize].end;
     let mut i = region;
     while i < end {
@@ -108,6 +172,9 @@ pub fn select_typed(doc: &Doc, page_type: PageType) -> Selection {
             i += 1;
         }
     }
+    if let Some(t) = title {
+        drop_title_heading(doc, &mut sel, region, t);
+    }
     sel
 }
 
@@ -122,7 +189,8 @@ impl Extractor for Auto {
 
     fn select(&self, doc: &Doc) -> Selection {
         let meta = super::metadata::collect(doc);
-        select_typed(doc, super::classify::classify(doc, None, &meta))
+        let page_type = super::classify::classify(doc, None, &meta);
+        select_typed(doc, page_type, meta.title.as_deref())
     }
 }
 
@@ -143,7 +211,11 @@ mod tests {
         );
         let doc = Doc::parse_str(&html);
         let text = render(&doc, &Auto.select(&doc));
-        assert!(text.starts_with("Headline"), "{text}");
+        assert!(text.starts_with("Body paragraph"), "{text}");
+        assert!(
+            !text.contains("Headline"),
+            "the title heading goes to the title field"
+        );
         for noise in ["Logo", "Section", "Share", "Popular", "Copyright"] {
             assert!(!text.contains(noise), "{noise} in {text}");
         }

@@ -15,7 +15,7 @@
 //! [`LEVEL_SPREAD`] levels from the character-weighted median depth of content.
 
 use super::Extractor;
-use crate::html::{Doc, Kind, NodeId, Selection};
+use crate::html::{Agg, Doc, Kind, NodeId, Selection};
 
 pub const C: f64 = 29.0;
 pub const S: f64 = 0.57;
@@ -31,11 +31,12 @@ fn is_unit(doc: &Doc, id: NodeId) -> bool {
     n.kind == Kind::Element && !n.tag.is_inline()
 }
 
-/// Content units per the paper, as a flag per node.
-pub fn content_units(doc: &Doc) -> Vec<bool> {
+/// Content units per the paper, as a flag per node, under the given subtree
+/// aggregates (the page's own, or with noise removed).
+pub fn content_units(doc: &Doc, agg: &[Agg]) -> Vec<bool> {
     let n = doc.len();
-    let ta = |i: usize| f64::from(doc.agg[i].chars - doc.agg[i].link_chars);
-    let la = |i: usize| f64::from(doc.agg[i].links.max(1));
+    let ta = |i: usize| f64::from(agg[i].chars - agg[i].link_chars);
+    let la = |i: usize| f64::from(agg[i].links.max(1));
     let cc: Vec<f64> = (0..n).map(|i| ta(i) / la(i)).collect();
     let mut content: Vec<bool> = (0..n)
         .map(|i| is_unit(doc, i as NodeId) && cc[i] > C)
@@ -149,7 +150,7 @@ impl Extractor for ContentCorrelativity {
     }
 
     fn select(&self, doc: &Doc) -> Selection {
-        let content = content_units(doc);
+        let content = content_units(doc, &doc.agg);
         let owner = owners(doc);
         let mut sel = Selection::none(doc);
         for (i, node) in doc.nodes.iter().enumerate() {

@@ -163,7 +163,7 @@ pub fn extract_doc(
     let meta = metadata::collect(doc);
     let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
     let sel = match algorithm {
-        Algorithm::Auto => auto::select_typed(doc, page_type),
+        Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),
     };
     let text = render(doc, &sel);
