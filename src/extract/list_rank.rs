@@ -75,6 +75,7 @@ impl Extractor for ListRank {
         let mut sel = Selection::none(doc);
         for id in ids {
             sel.include(doc, id);
+            sel.line_break_around(id);
         }
         sel
     }

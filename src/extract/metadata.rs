@@ -276,13 +276,90 @@ pub fn normalize_date(raw: &str) -> Option<String> {
     Some(format!("{year:04}-{m:02}-{day:02}"))
 }
 
-/// Language of the extracted text (ISO 639-3, whatlang), falling back to the
-/// page's `lang` attribute when the text is too short to tell.
+/// ISO 639-1 for whatlang's ISO 639-3 codes (the 3-letter code where 639-1
+/// has none).
+fn iso639_1(code: &'static str) -> &'static str {
+    match code {
+        "epo" => "eo",
+        "eng" => "en",
+        "rus" => "ru",
+        "cmn" => "zh",
+        "spa" => "es",
+        "por" => "pt",
+        "ita" => "it",
+        "ben" => "bn",
+        "fra" => "fr",
+        "deu" => "de",
+        "ukr" => "uk",
+        "kat" => "ka",
+        "ara" => "ar",
+        "hin" => "hi",
+        "jpn" => "ja",
+        "heb" => "he",
+        "yid" => "yi",
+        "pol" => "pl",
+        "amh" => "am",
+        "jav" => "jv",
+        "kor" => "ko",
+        "nob" => "nb",
+        "dan" => "da",
+        "swe" => "sv",
+        "fin" => "fi",
+        "tur" => "tr",
+        "nld" => "nl",
+        "hun" => "hu",
+        "ces" => "cs",
+        "ell" => "el",
+        "bul" => "bg",
+        "bel" => "be",
+        "mar" => "mr",
+        "kan" => "kn",
+        "ron" => "ro",
+        "slv" => "sl",
+        "hrv" => "hr",
+        "srp" => "sr",
+        "mkd" => "mk",
+        "lit" => "lt",
+        "lav" => "lv",
+        "est" => "et",
+        "tam" => "ta",
+        "vie" => "vi",
+        "urd" => "ur",
+        "tha" => "th",
+        "guj" => "gu",
+        "uzb" => "uz",
+        "pan" => "pa",
+        "aze" => "az",
+        "ind" => "id",
+        "tel" => "te",
+        "pes" => "fa",
+        "mal" => "ml",
+        "ori" => "or",
+        "mya" => "my",
+        "nep" => "ne",
+        "sin" => "si",
+        "khm" => "km",
+        "tuk" => "tk",
+        "aka" => "ak",
+        "zul" => "zu",
+        "sna" => "sn",
+        "afr" => "af",
+        "lat" => "la",
+        "slk" => "sk",
+        "cat" => "ca",
+        "tgl" => "tl",
+        "hye" => "hy",
+        other => other,
+    }
+}
+
+/// Language of the extracted text (ISO 639-1 from whatlang), falling back to
+/// the page's `lang` attribute when the text is too short to tell.
 pub fn language(text: &str, html_lang: Option<&str>) -> Option<String> {
     let sample: String = text.chars().take(2000).collect();
     match whatlang::detect(&sample) {
         Some(info) if info.is_reliable() || sample.chars().count() > 200 => {
-            Some(info.lang().code().to_string())
+            Some(iso639_1(info.lang().code()).to_string())
         }
         _ => html_lang
             .map(|l| l.split(['-', '_']).next().unwrap_or(l).to_ascii_lowercase())
@@ -338,7 +415,7 @@ mod tests {
     #[test]
     fn language_detection() {
         let en = "This is plainly an English sentence about the weather and the news of the day.";
-        assert_eq!(language(en, None).as_deref(), Some("eng"));
+        assert_eq!(language(en, None).as_deref(), Some("en"));
         assert_eq!(language("ok", Some("de-DE")).as_deref(), Some("de"));
     }
 }

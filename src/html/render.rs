@@ -10,6 +10,9 @@ use super::tag::Tag;
 #[derive(Clone, Debug)]
 pub struct Selection {
     keep: Vec<bool>,
+    /// Elements rendered on a line of their own whatever their tag (records
+    /// of a list that are inline elements).
+    lines: Vec<NodeId>,
 }
 
 impl Selection {
@@ -17,6 +20,7 @@ impl Selection {
     pub fn none(doc: &Doc) -> Selection {
         Selection {
             keep: vec![false; doc.len()],
+            lines: Vec::new(),
         }
     }
 
@@ -42,6 +46,13 @@ impl Selection {
     /// Adds a single node.
     pub fn set(&mut self, id: NodeId, keep: bool) {
         self.keep[id as usize] = keep;
+    }
+
+    /// Renders `id` on a line of its own.
+    pub fn line_break_around(&mut self, id: NodeId) {
+        if let Err(at) = self.lines.binary_search(&id) {
+            self.lines.insert(at, id);
+        }
     }
 
     pub fn get(&self, id: NodeId) -> bool {
@@ -105,14 +116,19 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
         }
         match node.kind {
             Kind::Element => {
-                let brk = opening(node.tag);
+                let mut brk = opening(node.tag);
+                if brk < Break::Line && sel.lines.binary_search(&i).is_ok() {
+                    brk = Break::Line;
+                }
                 if brk != Break::None {
                     pending = pending.max(brk);
                     // A cell's closing does not break; the next cell's opening does.
                     let close = if brk == Break::Cell { Break::None } else { brk };
                     open.push((node.end, close));
-                } else if matches!(node.tag, Tag::Img | Tag::Input | Tag::Button) {
+                } else if matches!(node.tag, Tag::Img | Tag::Input | Tag::Button | Tag::Label) {
+                    // Controls and images stand apart from the words around them.
                     pending = pending.max(Break::Space);
+                    open.push((node.end, Break::Space));
                 }
             }
             Kind::Text => {
@@ -121,9 +137,16 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
                 }
                 let text = doc.text(i);
                 if node.pre {
+                    // Keep the block's own line breaks; drop only the newline
+                    // that follows the opening tag.
+                    let text = if pending >= Break::Line || out.is_empty() {
+                        text.trim_start_matches('\n')
+                    } else {
+                        text
+                    };
                     push_break(&mut out, pending);
                     pending = Break::None;
-                    out.push_str(text.trim_matches('\n'));
+                    out.push_str(text);
                     continue;
                 }
                 let trimmed = if out.is_empty() || pending >= Break::Cell || out.ends_with(' ') {
@@ -175,7 +198,7 @@ fn push_break(out: &mut String, brk: Break) {
 }
 
 fn trim_end(out: &mut String) {
-    let len = out.trim_end_matches([' ', '|']).len();
+    let len = out.trim_end_matches([' ', '|', '\n']).len();
     out.truncate(len);
 }
 
@@ -200,6 +223,23 @@ mod tests {
     #[test]
     fn br_and_inline_spacing() {
         assert_eq!(all("<p>a<br>b <i>c</i>d</p>"), "a\nb cd");
+    }
+
+    #[test]
+    fn pre_lines_in_spans_keep_their_newlines() {
+        // Regression: each text node's newlines were trimmed, gluing lines.
+        assert_eq!(
+            all("<pre><code><span>git init\n</span><span>git status\n</span></code></pre><p>after</p>"),
+            "git init\ngit status\n\nafter"
+        );
+    }
+
+    #[test]
+    fn controls_are_separated_from_adjacent_text() {
+        assert_eq!(
+            all("<div><button>MORE</button><span>46m</span></div>"),
+            "MORE 46m"
+        );
     }
 
     #[test]

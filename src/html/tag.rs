@@ -62,6 +62,8 @@ pub enum Tag {
     Em,
     B,
     I,
+    /// Other phrasing elements (sub, sup, small, abbr, cite, mark, …).
+    Inline,
     Other,
 }
 
@@ -126,6 +128,10 @@ impl Tag {
             "em" => Tag::Em,
             "b" => Tag::B,
             "i" => Tag::I,
+            "sub" | "sup" | "small" | "abbr" | "acronym" | "cite" | "mark" | "q" | "s" | "u"
+            | "kbd" | "var" | "samp" | "font" | "big" | "tt" | "nobr" | "wbr" | "bdi" | "bdo"
+            | "data" | "dfn" | "ins" | "del" | "strike" | "ruby" | "rt" | "rp" | "output"
+            | "meter" | "progress" => Tag::Inline,
             _ => Tag::Other,
         }
     }

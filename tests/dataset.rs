@@ -1,0 +1,170 @@
+//! Tests on the development datasets in ../shared/datasets. They skip, with a
+//! message, when the datasets are absent (a fresh clone has no ../shared).
+//!
+//! - Invariants for every algorithm on every page: no panic, no script/style
+//!   text in the output, every output word occurs in the page's visible text.
+//! - Quality floors for `auto`: deterministic, so they sit just under the
+//!   measured F1 and are raised as trawl improves (docs/BENCHMARKS.md).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use trawl::eval::{self, score};
+use trawl::extract::extract_doc;
+use trawl::html::{charset, render, Doc, Limits, Selection};
+use trawl::Algorithm;
+
+fn dataset(name: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets")
+        .join(name);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIP: {} not found; dataset tests need ../shared/datasets",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Long lines of script and style bodies (JSON-LD excluded: it restates
+/// visible text on purpose).
+fn script_lines(html: &str) -> Vec<String> {
+    let lower = html.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for tag in ["script", "style"] {
+        let open = format!("<{tag}");
+        let close = format!("</{tag}>");
+        let mut from = 0;
+        while let Some(start) = lower[from..].find(&open).map(|p| p + from) {
+            let Some(gt) = lower[start..].find('>').map(|p| p + start + 1) else {
+                break;
+            };
+            let Some(end) = lower[gt..].find(&close).map(|p| p + gt) else {
+                break;
+            };
+            let head = &lower[start..gt];
+            if !head.contains("ld+json") && html.is_char_boundary(gt) && html.is_char_boundary(end)
+            {
+                out.extend(
+                    html[gt..end]
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| l.len() >= 60 && l.contains(['{', ';', '(']))
+                        .map(str::to_string),
+                );
+            }
+            from = end + close.len();
+        }
+    }
+    out
+}
+
+fn check_invariants(name: &str) {
+    let Some(dir) = dataset(name) else { return };
+    let pages = eval::load(&dir, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let failures: Vec<String> = pages
+        .par_iter()
+        .flat_map_iter(|page| {
+            let mut bad = Vec::new();
+            let Ok(bytes) = &page.bytes else { return bad };
+            let Ok(decoded) = charset::decode(bytes, None, None) else {
+                return bad;
+            };
+            let Ok(doc) = Doc::parse(&decoded.text, &Limits::default()) else {
+                return bad;
+            };
+            // Words of the rendered page, and of each text node on its own
+            // (adjacent inline elements glue into one word when rendered whole).
+            let mut visible: HashSet<String> =
+                score::tokens(&render(&doc, &Selection::subtree(&doc, 0)))
+                    .into_iter()
+                    .collect();
+            for i in 0..doc.len() as u32 {
+                if !doc.is_element(i) {
+                    visible.extend(score::tokens(doc.text(i)));
+                }
+            }
+            let scripts = script_lines(&decoded.text);
+            for algorithm in Algorithm::ALL {
+                let rec = extract_doc(&doc, page.case.url.as_deref(), algorithm, None);
+                let tokens = score::tokens(&rec.text);
+                let foreign = tokens.iter().filter(|t| !visible.contains(*t)).count();
+                // A selection may start or end inside an inline run ("foo<b>bar</b>"
+                // rendered alone as "bar"); allow that at block edges only.
+                if foreign > 2 + tokens.len() / 200 {
+                    bad.push(format!(
+                        "{} {algorithm:?}: {foreign} words not in the visible text",
+                        page.case.id
+                    ));
+                }
+                if let Some(line) = scripts.iter().find(|l| rec.text.contains(l.as_str())) {
+                    bad.push(format!(
+                        "{} {algorithm:?}: script text {:?}",
+                        page.case.id,
+                        &line[..60]
+                    ));
+                }
+            }
+            bad
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn invariants_on_wcxb_dev() {
+    check_invariants("wcxb-dev");
+}
+
+#[test]
+fn invariants_on_cleaneval() {
+    check_invariants("cleaneval");
+}
+
+/// The F1 `auto` must not fall below (measured value, rounded down).
+const WCXB_FLOOR: f64 = 0.829;
+const WCXB_ARTICLE_FLOOR: f64 = 0.930;
+const CLEANEVAL_FLOOR: f64 = 0.917;
+
+#[test]
+fn quality_floor_wcxb_dev() {
+    let Some(dir) = dataset("wcxb-dev") else {
+        return;
+    };
+    let pages = eval::load(&dir, None).unwrap_or_else(|e| panic!("{e}"));
+    let report = eval::run(&pages, Algorithm::Auto, 2, false);
+    eprint!("{}", eval::format(&report, "wcxb-dev"));
+    assert!(
+        report.all.f1 >= WCXB_FLOOR,
+        "F1 {:.4} < floor {WCXB_FLOOR}",
+        report.all.f1
+    );
+    let article = report.by_kind.get("article").map_or(0.0, |r| r.f1);
+    assert!(
+        article >= WCXB_ARTICLE_FLOOR,
+        "article F1 {article:.4} < {WCXB_ARTICLE_FLOOR}"
+    );
+}
+
+#[test]
+fn quality_floor_cleaneval() {
+    let Some(dir) = dataset("cleaneval") else {
+        return;
+    };
+    let pages = eval::load(&dir, None).unwrap_or_else(|e| panic!("{e}"));
+    let report = eval::run(&pages, Algorithm::Auto, 2, false);
+    assert!(
+        report.all.f1 >= CLEANEVAL_FLOOR,
+        "F1 {:.4} < floor {CLEANEVAL_FLOOR}",
+        report.all.f1
+    );
+}
