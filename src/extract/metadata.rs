@@ -22,9 +22,56 @@ pub struct Meta {
     pub og_type: Option<String>,
 }
 
+/// Collapses whitespace and decodes the HTML character references that
+/// JSON-LD and `<meta>` values often carry (`&amp;`, `&#39;`, `&#x2019;`).
 fn clean(s: &str) -> Option<String> {
     let t: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let t = if t.contains('&') {
+        decode_entities(&t)
+    } else {
+        t
+    };
     (!t.is_empty()).then_some(t)
+}
+
+fn decode_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let end = tail.find(';').filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &tail[1..e];
+            let c = match name {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                "nbsp" => Some(' '),
+                _ => name
+                    .strip_prefix("#x")
+                    .or_else(|| name.strip_prefix("#X"))
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .or_else(|| name.strip_prefix('#').and_then(|d| d.parse().ok()))
+                    .and_then(char::from_u32),
+            };
+            c.map(|c| (c, e + 1))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Flattens JSON-LD documents (arrays, `@graph`) into their objects.
@@ -396,6 +443,14 @@ mod tests {
         assert_eq!(m.title.as_deref(), Some("Visible"));
         assert_eq!(m.author.as_deref(), Some("Jo Ray"));
         assert_eq!(m.date.as_deref(), Some("2023-11-02"));
+    }
+
+    #[test]
+    fn entities_in_values_are_decoded() {
+        assert_eq!(
+            clean("Tom &amp; Jerry&#39;s &#x2019;x&#8217; &bogus; a&b").as_deref(),
+            Some("Tom & Jerry's ’x’ &bogus; a&b")
+        );
     }
 
     #[test]
