@@ -159,7 +159,7 @@ mod tests {
         let html = format!(
             "<body><ul>{}</ul><div class=post>{}</div><footer><p>Copyright notice</p></footer></body>",
             "<li><a href=/a>Navigation entry</a></li>".repeat(10),
-            "<p>A paragraph of real content that goes on for a while to be long.</p><p>Another paragraph with <b>bold</b> words that belong to the article.</p>".repeat(4)
+            "<p>A paragraph of real content that goes on for a while to be long.</p><p>Another paragraph with <b>bold</b> words that belong to the article.</p>".repeat(12)
         );
         let doc = Doc::parse_str(&html);
         let text = render(&doc, &Segment.select(&doc));
