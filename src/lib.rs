@@ -23,3 +23,5 @@ pub mod input;
 
 pub use error::{ConfigError, EvalError, ExtractError, InputError};
 pub use extract::{extract_bytes, Algorithm, Extracted, Extractor, Options, PageType};
+pub mod frontier;
+pub mod store;

@@ -1,0 +1,175 @@
+//! The crawl frontier: which URL to fetch next.
+//!
+//! URLs live in the store (per-host queues in sled, so memory stays flat
+//! however large the crawl); this module keeps only a small in-memory
+//! schedule of hosts: when each may be fetched again (politeness) and how
+//! many of its fetches are in flight. `next` hands out the best-priority URL
+//! of a ready host; hosts take turns, so one slow or huge host never starves
+//! the others.
+
+pub mod url;
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::time::{Duration, Instant};
+
+use crate::store::{host_hash, QueuedUrl, Store, StoreError};
+
+/// Scheduling state of one host.
+#[derive(Debug, Clone)]
+pub struct HostSlot {
+    pub name: String,
+    pub next_allowed: Instant,
+    pub inflight: usize,
+    /// Whether it is in the ready heap (it has, or may have, queued URLs).
+    scheduled: bool,
+}
+
+/// A leased URL.
+#[derive(Debug, Clone)]
+pub struct Lease {
+    pub key: Vec<u8>,
+    pub host: String,
+    pub item: QueuedUrl,
+}
+
+/// What `next` found.
+#[derive(Debug)]
+pub enum Next {
+    Url(Lease),
+    /// Nothing ready now; the earliest host is ready at this instant.
+    Wait(Instant),
+    /// No host has queued URLs and nothing is in flight elsewhere.
+    Empty,
+}
+
+pub struct Frontier {
+    store: Store,
+    hosts: HashMap<[u8; 8], HostSlot>,
+    ready: BinaryHeap<Reverse<(Instant, u64, [u8; 8])>>,
+    tick: u64,
+    max_inflight_per_host: usize,
+}
+
+impl Frontier {
+    /// Rebuilds the schedule from the store's hosts.
+    pub fn new(store: Store, max_inflight_per_host: usize) -> Result<Frontier, StoreError> {
+        let mut f = Frontier {
+            store,
+            hosts: HashMap::new(),
+            ready: BinaryHeap::new(),
+            tick: 0,
+            max_inflight_per_host: max_inflight_per_host.max(1),
+        };
+        let now = Instant::now();
+        for (key, name) in f.store.hosts()? {
+            if f.store.host_has_queue(&key)? {
+                f.slot(key, &name);
+                f.schedule(key, now);
+            }
+        }
+        Ok(f)
+    }
+
+    fn slot(&mut self, key: [u8; 8], name: &str) -> &mut HostSlot {
+        self.hosts.entry(key).or_insert_with(|| HostSlot {
+            name: name.to_string(),
+            next_allowed: Instant::now(),
+            inflight: 0,
+            scheduled: false,
+        })
+    }
+
+    fn schedule(&mut self, key: [u8; 8], at: Instant) {
+        if let Some(slot) = self.hosts.get_mut(&key) {
+            if !slot.scheduled {
+                slot.scheduled = true;
+                self.tick += 1;
+                self.ready
+                    .push(Reverse((at.max(slot.next_allowed), self.tick, key)));
+            }
+        }
+    }
+
+    /// Tells the frontier that `host` got new URLs.
+    pub fn host_has_work(&mut self, host: &str) {
+        let key = host_hash(host);
+        let at = self.slot(key, host).next_allowed;
+        self.schedule(key, at);
+    }
+
+    /// The next URL to fetch.
+    pub fn next(&mut self, now: Instant) -> Result<Next, StoreError> {
+        while let Some(Reverse((at, _, key))) = self.ready.peek().copied() {
+            if at > now {
+                return Ok(Next::Wait(at));
+            }
+            self.ready.pop();
+            let Some(slot) = self.hosts.get_mut(&key) else {
+                continue;
+            };
+            slot.scheduled = false;
+            if slot.next_allowed > now {
+                let at = slot.next_allowed;
+                self.schedule(key, at);
+                continue;
+            }
+            if slot.inflight >= self.max_inflight_per_host {
+                // Rescheduled when a fetch of this host finishes.
+                continue;
+            }
+            match self.store.lease(&key)? {
+                Some((lease_key, item)) => {
+                    let slot = self.hosts.get_mut(&key);
+                    let host = slot.map(|s| {
+                        s.inflight += 1;
+                        s.name.clone()
+                    });
+                    return Ok(Next::Url(Lease {
+                        key: lease_key,
+                        host: host.unwrap_or_default(),
+                        item,
+                    }));
+                }
+                None => continue, // drained; rescheduled by host_has_work
+            }
+        }
+        Ok(if self.hosts.values().any(|s| s.inflight > 0) {
+            Next::Wait(now + Duration::from_millis(50))
+        } else {
+            Next::Empty
+        })
+    }
+
+    /// A fetch of `host` finished; it may go again after `delay` (measured
+    /// from now). Reschedules the host if it still has queued URLs.
+    pub fn finished(&mut self, host: &str, delay: Duration) -> Result<(), StoreError> {
+        let key = host_hash(host);
+        let now = Instant::now();
+        let slot = self.slot(key, host);
+        slot.inflight = slot.inflight.saturating_sub(1);
+        slot.next_allowed = slot.next_allowed.max(now + delay);
+        if self.store.host_has_queue(&key)? {
+            let at = self.hosts.get(&key).map_or(now, |s| s.next_allowed);
+            self.schedule(key, at);
+        }
+        Ok(())
+    }
+
+    /// Holds a host off until `until` (robots 5xx, 429, 503).
+    pub fn hold(&mut self, host: &str, until: Instant) {
+        let key = host_hash(host);
+        let slot = self.slot(key, host);
+        slot.next_allowed = slot.next_allowed.max(until);
+    }
+
+    /// Hosts waiting for their politeness delay, and hosts known.
+    pub fn host_counts(&self, now: Instant) -> (usize, usize) {
+        let waiting = self.hosts.values().filter(|s| s.next_allowed > now).count();
+        (waiting, self.hosts.len())
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}
