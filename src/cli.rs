@@ -17,8 +17,9 @@ use crate::input::read_input;
 
 /// trawl: a focused web crawler with built-in content extraction.
 ///
-/// `trawl extract` pulls the main text and metadata out of saved pages;
-/// `trawl eval` measures extraction quality and speed on a labelled dataset.
+/// `trawl crawl` runs the crawl daemon (seeds from seeds/*.txt, store in storage/);
+/// `trawl export` writes the extracted records as JSONL; `trawl status` shows progress;
+/// `trawl extract` pulls text and metadata out of saved pages; `trawl eval` scores it.
 #[derive(Debug, Parser)]
 #[command(name = "trawl", version, about, long_about)]
 pub struct Cli {
@@ -32,6 +33,20 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the crawl daemon in the foreground (SIGINT/SIGTERM stop it cleanly; it resumes on restart).
+    ///
+    /// Seeds come from every *.txt in the seeds directory (re-read while running) and from
+    /// --seeds files: one URL per line, optional `depth=N max_pages=N scope=host|domain|any
+    /// mode=article|ecommerce sitemaps=true|false`.
+    /// Example: trawl crawl --seeds my-sites.txt --data /var/lib/trawl
+    Crawl(CrawlArgs),
+    /// Export extracted records as JSONL (works while the daemon runs, through its endpoint).
+    ///
+    /// Prints the cursor for the next call on stderr: `trawl export --since CURSOR` continues
+    /// after the last record without repeating any.
+    Export(ExportArgs),
+    /// Show the daemon's progress (or, when it is stopped, what the store holds).
+    Status(StatusArgs),
     /// Extract main content and metadata from saved pages (.html, .html.gz or - for stdin).
     ///
     /// Examples:
@@ -44,6 +59,57 @@ pub enum Command {
     /// Prints word-level P/R/F1 overall and per page type, and pages/s and MB/s per core.
     /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev --algorithm all
     Eval(EvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// Extra seed files (besides crawl.seeds_dir).
+    #[arg(long, value_name = "FILE")]
+    pub seeds: Vec<PathBuf>,
+    /// Data directory [default: crawl.data_dir, "storage"].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Exit when nothing is left to fetch instead of waiting for new seeds.
+    #[arg(long)]
+    pub once: bool,
+    /// Log format on stderr.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output format (only jsonl today).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl"])]
+    pub format: String,
+    /// Write to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Only records after this cursor (the `seq` of the last record you have).
+    #[arg(long, default_value_t = 0)]
+    pub since: u64,
+    /// Only records of this page type (article, forum, product, collection, listing, documentation, service).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub page_type: Option<String>,
+    /// At most this many records.
+    #[arg(long, default_value_t = 0)]
+    pub limit: usize,
+    /// Export page outcomes instead (url, final_url, status, fetched_at, bytes, error, redirects).
+    #[arg(long)]
+    pub outcomes: bool,
+    /// Data directory [default: crawl.data_dir].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Data directory [default: crawl.data_dir].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Print Prometheus metrics instead of the summary.
+    #[arg(long)]
+    pub metrics: bool,
 }
 
 #[derive(Debug, Args)]
@@ -107,9 +173,167 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
     };
     match cli.command {
+        Command::Crawl(args) => crawl(args, config),
+        Command::Export(args) => export(args, &config),
+        Command::Status(args) => status(args, &config),
         Command::Extract(args) => extract(args, &config),
         Command::Eval(args) => eval(args),
     }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("trawl-net")
+        .build()
+        .context("cannot start the async runtime")
+}
+
+fn init_logging(json: bool) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("info,spider=warn,sled=warn,reqwest=warn")
+    });
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second init (tests) keeps the first subscriber.
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}
+
+fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
+    if let Some(d) = args.data {
+        config.crawl.data_dir = d;
+    }
+    init_logging(args.log_format == "json");
+    // Before any thread exists: spider reads its body cap from the environment.
+    crate::crawl::set_body_limit(config.crawl.max_body_bytes);
+    let opts = crate::crawl::RunOptions {
+        extra_seeds: args.seeds,
+        exit_when_idle: args.once,
+    };
+    let snap = runtime()?.block_on(crate::crawl::run(config, opts))?;
+    tracing::info!(
+        fetched = snap.fetched,
+        records = snap.records,
+        "crawl stopped"
+    );
+    Ok(0)
+}
+
+/// GET from the daemon's endpoint; `None` when no daemon answers.
+fn daemon_get(addr: &str, path: &str) -> Option<Vec<u8>> {
+    use std::io::Read;
+    if addr.is_empty() {
+        return None;
+    }
+    let sock: std::net::SocketAddr = addr.parse().ok()?;
+    let mut conn =
+        std::net::TcpStream::connect_timeout(&sock, std::time::Duration::from_millis(500)).ok()?;
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(300)))
+        .ok()?;
+    write!(
+        conn,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut resp = Vec::new();
+    conn.read_to_end(&mut resp).ok()?;
+    let split = resp.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&resp[..split]);
+    head.starts_with("HTTP/1.1 200")
+        .then(|| resp[split + 4..].to_vec())
+}
+
+fn open_store(config: &Config, data: Option<PathBuf>) -> Result<crate::store::Store> {
+    let dir = data.unwrap_or_else(|| config.crawl.data_dir.clone());
+    if !dir.exists() {
+        bail!(
+            "no store at {} (run `trawl crawl` first, or pass --data)",
+            dir.display()
+        );
+    }
+    Ok(crate::store::Store::open(&dir, 16 << 20)?)
+}
+
+fn export(args: ExportArgs, config: &Config) -> Result<i32> {
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut path = format!(
+        "/export?since={}&limit={}&outcomes={}",
+        args.since,
+        args.limit,
+        u8::from(args.outcomes)
+    );
+    if let Some(t) = &args.page_type {
+        path.push_str(&format!("&type={t}"));
+    }
+    let (written, cursor) = if let Some(body) = daemon_get(&config.crawl.status_addr, &path) {
+        out.write_all(&body)?;
+        let mut cursor = args.since;
+        let mut n = 0;
+        for line in body.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            n += 1;
+            if let Some(seq) = serde_json::from_slice::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v["seq"].as_u64())
+            {
+                cursor = cursor.max(seq);
+            }
+        }
+        (n, cursor)
+    } else if args.outcomes {
+        let store = open_store(config, args.data.clone())?;
+        (crate::store::export::write_outcomes(&store, &mut out)?, 0)
+    } else {
+        let store = open_store(config, args.data.clone())?;
+        let q = crate::store::export::ExportQuery {
+            since: args.since,
+            page_type: args.page_type.clone(),
+            limit: args.limit,
+        };
+        crate::store::export::write_jsonl(&store, &q, &mut out)?
+    };
+    out.flush()?;
+    eprintln!("trawl: exported {written} records; next: trawl export --since {cursor}");
+    Ok(0)
+}
+
+fn status(args: StatusArgs, config: &Config) -> Result<i32> {
+    let path = if args.metrics { "/metrics" } else { "/status" };
+    if let Some(body) = daemon_get(&config.crawl.status_addr, path) {
+        if args.metrics {
+            std::io::stdout().write_all(&body)?;
+        } else {
+            let snap: serde_json::Value = serde_json::from_slice(&body)?;
+            println!("daemon running at {}", config.crawl.status_addr);
+            println!("{}", serde_json::to_string_pretty(&snap)?);
+        }
+        return Ok(0);
+    }
+    let store = open_store(config, args.data)?;
+    println!(
+        "daemon not running; store {}:",
+        config.crawl.data_dir.display()
+    );
+    println!("  queued URLs   {}", store.queue_len_hint());
+    println!(
+        "  pages fetched {}",
+        store.count(crate::store::Counter::Total)?
+    );
+    println!(
+        "  records       {} (last cursor {})",
+        store.record_count(),
+        store.last_record_seq()?
+    );
+    Ok(0)
 }
 
 #[derive(Serialize)]

@@ -16,6 +16,104 @@ use crate::extract::{Algorithm, Options};
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub extract: ExtractConfig,
+    pub crawl: CrawlConfig,
+}
+
+/// `[crawl]`: the daemon.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrawlConfig {
+    /// Where the sled store lives.
+    pub data_dir: PathBuf,
+    /// Directory of seed files (`*.txt`), re-read while running.
+    pub seeds_dir: PathBuf,
+    /// How often seed files are checked for changes, in seconds.
+    pub seed_poll_secs: u64,
+    /// User-Agent sent with every request; its first word is the robots.txt product token.
+    pub user_agent: String,
+    /// Fetches in flight at once, over all hosts.
+    pub max_concurrent: usize,
+    /// Fetches in flight at once per host.
+    pub max_per_host: usize,
+    /// Minimum delay between two requests to one host, in milliseconds.
+    pub min_delay_ms: u64,
+    /// Crawl-delay from robots.txt is honoured up to this many seconds.
+    pub max_crawl_delay_secs: u64,
+    /// Global request rate limit per second (0 = none).
+    pub requests_per_second: u32,
+    pub connect_timeout_secs: u64,
+    /// Whole-request timeout in seconds (robots.txt and sitemaps too).
+    pub timeout_secs: u64,
+    pub max_redirects: usize,
+    /// Bodies are cut at this many bytes (the outcome records the cut).
+    pub max_body_bytes: u64,
+    /// Attempts after the first for timeouts, resets and 5xx.
+    pub max_retries: u8,
+    pub retry_base_ms: u64,
+    pub retry_max_secs: u64,
+    /// Default link depth from a seed (a seed line's `depth=` overrides it).
+    pub max_depth: u16,
+    /// Stop after this many pages in total (0 = no limit).
+    pub max_pages: u64,
+    /// At most this many pages per host (0 = no limit).
+    pub max_pages_per_host: u64,
+    /// Default scope of a seed: "host", "domain" or "any".
+    pub scope: String,
+    /// Read robots-declared sitemaps and /sitemap.xml.
+    pub sitemaps: bool,
+    /// Query parameters dropped from URLs ("utm_*" is a prefix).
+    pub strip_params: Vec<String>,
+    /// Sort query parameters so permutations are one URL.
+    pub sort_query: bool,
+    /// Longest URL kept, in bytes.
+    pub max_url_len: usize,
+    /// robots.txt is re-fetched after this many hours.
+    pub robots_cache_hours: u64,
+    /// Status endpoint address (loopback); "" turns it off.
+    pub status_addr: String,
+    /// sled page cache, in MiB.
+    pub store_cache_mb: u64,
+    /// Seconds in-flight work may take to finish on SIGINT/SIGTERM.
+    pub shutdown_grace_secs: u64,
+}
+
+impl Default for CrawlConfig {
+    fn default() -> Self {
+        let rules = crate::frontier::url::UrlRules::default();
+        CrawlConfig {
+            data_dir: PathBuf::from("storage"),
+            seeds_dir: PathBuf::from("seeds"),
+            seed_poll_secs: 10,
+            user_agent: format!(
+                "trawl/{} (+https://crates.io/crates/trawl)",
+                env!("CARGO_PKG_VERSION")
+            ),
+            max_concurrent: 64,
+            max_per_host: 1,
+            min_delay_ms: 1000,
+            max_crawl_delay_secs: 30,
+            requests_per_second: 0,
+            connect_timeout_secs: 10,
+            timeout_secs: 30,
+            max_redirects: 5,
+            max_body_bytes: 10 * 1024 * 1024,
+            max_retries: 3,
+            retry_base_ms: 2000,
+            retry_max_secs: 3600,
+            max_depth: 5,
+            max_pages: 0,
+            max_pages_per_host: 0,
+            scope: "host".into(),
+            sitemaps: true,
+            strip_params: rules.strip_params,
+            sort_query: rules.sort_query,
+            max_url_len: rules.max_len,
+            robots_cache_hours: 24,
+            status_addr: "127.0.0.1:7171".into(),
+            store_cache_mb: 64,
+            shutdown_grace_secs: 5,
+        }
+    }
 }
 
 /// `[extract]`: the extractor stage.
@@ -87,6 +185,50 @@ impl Config {
         if e.max_nodes < 100 {
             return Err(bad("extract.max_nodes", "must be at least 100".into()));
         }
+        let c = &self.crawl;
+        if crate::crawl::seeds::Scope::parse(&c.scope).is_none() {
+            return Err(bad(
+                "crawl.scope",
+                format!("{:?} is not host, domain or any", c.scope),
+            ));
+        }
+        if c.user_agent
+            .split_whitespace()
+            .next()
+            .is_none_or(|t| t.is_empty())
+        {
+            return Err(bad("crawl.user_agent", "must not be empty".into()));
+        }
+        for (key, v) in [
+            ("crawl.max_concurrent", c.max_concurrent as u64),
+            ("crawl.max_per_host", c.max_per_host as u64),
+            ("crawl.timeout_secs", c.timeout_secs),
+            ("crawl.connect_timeout_secs", c.connect_timeout_secs),
+            ("crawl.max_body_bytes", c.max_body_bytes),
+            ("crawl.seed_poll_secs", c.seed_poll_secs),
+            ("crawl.max_url_len", c.max_url_len as u64),
+        ] {
+            if v == 0 {
+                return Err(bad(key, "must be greater than 0".into()));
+            }
+        }
+        if !c.status_addr.is_empty() {
+            match c.status_addr.parse::<std::net::SocketAddr>() {
+                Ok(a) if a.ip().is_loopback() => {}
+                Ok(_) => {
+                    return Err(bad(
+                        "crawl.status_addr",
+                        "must be a loopback address".into(),
+                    ))
+                }
+                Err(e) => {
+                    return Err(bad(
+                        "crawl.status_addr",
+                        format!("{:?}: {e}", c.status_addr),
+                    ))
+                }
+            }
+        }
         Ok(())
     }
 
@@ -120,6 +262,106 @@ mod tests {
         assert_eq!(cfg.extract.max_depth, d.max_depth);
         assert_eq!(cfg.extract.max_nodes, d.max_nodes);
         assert_eq!(cfg.extract.time_limit_ms, d.time_limit_ms);
+        let c = CrawlConfig::default();
+        let s = &cfg.crawl;
+        assert_eq!(
+            (
+                &s.data_dir,
+                &s.seeds_dir,
+                s.seed_poll_secs,
+                s.max_concurrent,
+                s.max_per_host,
+                s.min_delay_ms
+            ),
+            (
+                &c.data_dir,
+                &c.seeds_dir,
+                c.seed_poll_secs,
+                c.max_concurrent,
+                c.max_per_host,
+                c.min_delay_ms
+            )
+        );
+        assert_eq!(
+            (
+                s.max_crawl_delay_secs,
+                s.requests_per_second,
+                s.timeout_secs,
+                s.max_redirects,
+                s.max_body_bytes
+            ),
+            (
+                c.max_crawl_delay_secs,
+                c.requests_per_second,
+                c.timeout_secs,
+                c.max_redirects,
+                c.max_body_bytes
+            )
+        );
+        assert_eq!(
+            (
+                s.max_retries,
+                s.retry_base_ms,
+                s.retry_max_secs,
+                s.max_depth,
+                s.max_pages,
+                s.max_pages_per_host
+            ),
+            (
+                c.max_retries,
+                c.retry_base_ms,
+                c.retry_max_secs,
+                c.max_depth,
+                c.max_pages,
+                c.max_pages_per_host
+            )
+        );
+        assert_eq!(
+            (
+                &s.scope,
+                s.sitemaps,
+                &s.strip_params,
+                s.sort_query,
+                s.max_url_len,
+                s.robots_cache_hours
+            ),
+            (
+                &c.scope,
+                c.sitemaps,
+                &c.strip_params,
+                c.sort_query,
+                c.max_url_len,
+                c.robots_cache_hours
+            )
+        );
+        assert_eq!(
+            (
+                &s.status_addr,
+                s.store_cache_mb,
+                s.shutdown_grace_secs,
+                s.connect_timeout_secs
+            ),
+            (
+                &c.status_addr,
+                c.store_cache_mb,
+                c.shutdown_grace_secs,
+                c.connect_timeout_secs
+            )
+        );
+    }
+
+    #[test]
+    fn crawl_values_name_their_key() {
+        let err = Config::parse("[crawl]\nscope = \"planet\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("crawl.scope"), "{err}");
+        let err = Config::parse(
+            "[crawl]\nstatus_addr = \"0.0.0.0:80\"\n",
+            Path::new("c.toml"),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("crawl.status_addr"), "{err}");
+        let err = Config::parse("[crawl]\nmax_concurrent = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("crawl.max_concurrent"), "{err}");
     }
 
     #[test]

@@ -23,5 +23,8 @@ pub mod input;
 
 pub use error::{ConfigError, EvalError, ExtractError, InputError};
 pub use extract::{extract_bytes, Algorithm, Extracted, Extractor, Options, PageType};
+pub mod crawl;
+pub mod fetch;
 pub mod frontier;
+pub mod politeness;
 pub mod store;

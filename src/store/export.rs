@@ -49,6 +49,17 @@ pub fn write_jsonl(
     Ok((written, cursor))
 }
 
+/// Writes every page outcome (one per URL fetched or skipped) as JSON lines.
+pub fn write_outcomes(store: &Store, out: &mut impl Write) -> Result<usize, ExportError> {
+    let mut n = 0;
+    for page in store.pages() {
+        serde_json::to_writer(&mut *out, &page?).map_err(|e| ExportError::Io(e.into()))?;
+        out.write_all(b"\n")?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExportError {

@@ -97,6 +97,9 @@ pub struct NewUrl {
 }
 
 /// How a leased URL ends.
+// One value per URL, moved once from the fetch task to the writer: boxing the
+// large variant would add an allocation and buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Completion {
     /// Fetched (successfully or not, for good): outcome, optional record, links.
@@ -105,6 +108,9 @@ pub enum Completion {
         record: Option<serde_json::Value>,
         simhash: Option<u64>,
         links: Vec<NewUrl>,
+        /// (host, seed) whose page budgets this fetch counts against; `None`
+        /// for URLs that were never fetched (robots, budget, scope).
+        counted: Option<(String, u32)>,
     },
     /// Try again later (transient failure, host backing off, shutdown).
     Retry { item: QueuedUrl },
@@ -124,6 +130,8 @@ pub struct Store {
     robots: sled::Tree,
     seeds: sled::Tree,
     meta: sled::Tree,
+    /// URLs in `queue`, kept here because `Tree::len` walks the whole tree.
+    queued: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// 8-byte host key.
@@ -169,6 +177,15 @@ fn decode<T: for<'a> Deserialize<'a>>(tree: &'static str, bytes: &[u8]) -> Resul
 type TxResult<T> = Result<T, ConflictableTransactionError<StoreError>>;
 
 const RECORD_SEQ: &[u8] = b"record_seq";
+const COUNT_TOTAL: &str = "n:total";
+
+/// What a fetched-page counter counts.
+#[derive(Debug, Clone, Copy)]
+pub enum Counter<'a> {
+    Total,
+    Host(&'a str),
+    Seed(u32),
+}
 
 impl Store {
     /// Opens (or creates) the store in `dir`, putting leased URLs of a
@@ -195,9 +212,14 @@ impl Store {
             robots: t("robots")?,
             seeds: t("seeds")?,
             meta: t("meta")?,
+            queued: Default::default(),
             db,
         };
         store.release_all_leases()?;
+        store.queued.store(
+            store.queue.len() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         Ok(store)
     }
 
@@ -258,7 +280,14 @@ impl Store {
             }
             Ok(n)
         })?;
+        self.queued
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(n)
+    }
+
+    /// URLs waiting in the queue (kept in memory; exact after `open`).
+    pub fn queue_len_hint(&self) -> u64 {
+        self.queued.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether a URL was ever queued.
@@ -303,6 +332,8 @@ impl Store {
             i.insert(&k, &v)?;
             Ok::<_, ConflictableTransactionError<StoreError>>(())
         })?;
+        self.queued
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         Ok(Some((k.to_vec(), decode("queue", &v)?)))
     }
 
@@ -325,6 +356,8 @@ impl Store {
                     q.insert(&key, value.as_slice())?;
                     Ok::<_, ConflictableTransactionError<StoreError>>(())
                 })?;
+                self.queued
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Ok(None)
             }
             Completion::Done {
@@ -332,6 +365,7 @@ impl Store {
                 record,
                 simhash,
                 links,
+                counted,
             } => {
                 let trees = (
                     &self.inflight,
@@ -346,6 +380,21 @@ impl Store {
                 let seq = trees.transaction(
                     |(inflight, pages, records, meta, seen, queue, hosts, sim)| {
                         inflight.remove(lease)?;
+                        if let Some((host, seed)) = &counted {
+                            for key in [
+                                COUNT_TOTAL.to_string(),
+                                format!("n:h:{host}"),
+                                format!("n:s:{seed}"),
+                            ] {
+                                let n = meta
+                                    .get(key.as_bytes())?
+                                    .and_then(|v| {
+                                        v.as_ref().try_into().ok().map(u64::from_be_bytes)
+                                    })
+                                    .unwrap_or(0);
+                                meta.insert(key.as_bytes(), &(n + 1).to_be_bytes())?;
+                            }
+                        }
                         let mut seq = None;
                         if let Some(rec) = &record {
                             let next = meta
@@ -373,12 +422,18 @@ impl Store {
                         let mut out = outcome.clone();
                         out.record = seq;
                         pages.insert(&url_hash(&outcome.url), encode(&out))?;
+                        let mut added = 0u64;
                         for link in &links {
-                            self.enqueue_tx(seen, queue, hosts, link)?;
+                            if self.enqueue_tx(seen, queue, hosts, link)? {
+                                added += 1;
+                            }
                         }
-                        Ok(seq)
+                        Ok((seq, added))
                     },
                 )?;
+                let (seq, added) = seq;
+                self.queued
+                    .fetch_add(added, std::sync::atomic::Ordering::Relaxed);
                 outcome.record = seq;
                 Ok(seq)
             }
@@ -512,6 +567,29 @@ impl Store {
         Ok(out)
     }
 
+    /// Pages fetched so far (for budgets).
+    pub fn count(&self, c: Counter<'_>) -> Result<u64, StoreError> {
+        let key = match c {
+            Counter::Total => COUNT_TOTAL.to_string(),
+            Counter::Host(h) => format!("n:h:{h}"),
+            Counter::Seed(s) => format!("n:s:{s}"),
+        };
+        Ok(self
+            .meta
+            .get(key.as_bytes())?
+            .and_then(|v| v.as_ref().try_into().ok().map(u64::from_be_bytes))
+            .unwrap_or(0))
+    }
+
+    /// The last record sequence number (the export cursor's upper end).
+    pub fn last_record_seq(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .meta
+            .get(RECORD_SEQ)?
+            .and_then(|v| v.as_ref().try_into().ok().map(u64::from_be_bytes))
+            .unwrap_or(0))
+    }
+
     /// A small persistent value (seed file hashes, learned models, …).
     pub fn meta_get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self.meta.get(key.as_bytes())?.map(|v| v.to_vec()))
@@ -595,6 +673,7 @@ mod tests {
                     record: Some(serde_json::json!({"url": q.url})),
                     simhash: Some(0xdead_beef),
                     links: vec![item("http://a.test/next", 0.5)],
+                    counted: Some(("a.test".into(), 7)),
                 },
             )
             .expect("complete");

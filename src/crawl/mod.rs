@@ -1,0 +1,481 @@
+//! The crawl daemon: wiring, scheduling, shutdown.
+//!
+//! ```text
+//!  seeds/*.txt ─► scheduler (owns the Frontier) ─► fetch tasks (tokio, ≤ max_concurrent)
+//!                      ▲                              │ bounded channel
+//!                      │                              ▼
+//!                      │                         CPU threads (decode, parse, extract, links)
+//!                      │                              │ bounded channel
+//!                      └──── finished(host) ◄── store writer thread (one sled transaction per URL)
+//! ```
+//!
+//! Every leased URL ends in exactly one store transaction (done, or back in
+//! the queue) and one `finished` message, so the scheduler always knows what
+//! is in flight. On SIGINT/SIGTERM it stops leasing, gives in-flight fetches
+//! `shutdown_grace_secs`, flushes the store and returns; unfinished leases
+//! are re-queued on the next start.
+
+pub mod pipeline;
+pub mod seeds;
+pub mod stats;
+pub mod status;
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::config::Config;
+use crate::fetch::{FetchConfig, Fetcher, SpiderFetcher};
+use crate::frontier::url::UrlRules;
+use crate::frontier::{Frontier, Next};
+use crate::politeness::DelayRules;
+use crate::store::{NewUrl, QueuedUrl, Store, StoreError, UrlKind};
+use pipeline::{FetchResult, Shared, WriterMsg};
+use seeds::{Mode, Scope, Seed, SeedDefaults};
+pub use stats::{Snapshot, Stats};
+
+/// Why the daemon stopped with an error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrawlError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Client(#[from] crate::fetch::ClientError),
+    #[error("status endpoint {addr}: {source}")]
+    Status {
+        addr: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot start: {0}")]
+    Start(String),
+}
+
+/// How to run.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Seed files besides the seeds directory.
+    pub extra_seeds: Vec<PathBuf>,
+    /// Return when the frontier is empty and nothing is in flight (instead
+    /// of waiting for new seeds).
+    pub exit_when_idle: bool,
+}
+
+/// Messages to the scheduler.
+enum Sched {
+    Finished {
+        host: String,
+        delay: Duration,
+        hold: Option<Instant>,
+        new_hosts: Vec<String>,
+    },
+}
+
+/// Sets spider's body cap (it reads `SPIDER_MAX_SIZE_BYTES` once, at its
+/// first fetch). Call before any threads start, from `main`.
+pub fn set_body_limit(bytes: u64) {
+    if std::env::var_os("SPIDER_MAX_SIZE_BYTES").is_none() {
+        // Edition 2021: set_var is safe; main calls this before spawning threads.
+        std::env::set_var("SPIDER_MAX_SIZE_BYTES", bytes.to_string());
+    }
+}
+
+fn seed_defaults(cfg: &Config) -> SeedDefaults {
+    SeedDefaults {
+        max_depth: cfg.crawl.max_depth,
+        scope: Scope::parse(&cfg.crawl.scope).unwrap_or(Scope::Host),
+        sitemaps: cfg.crawl.sitemaps,
+        mode: Mode::Article,
+    }
+}
+
+/// Reads seed files that changed since the last look; registers their seeds
+/// and queues their URLs (known URLs are not queued again).
+fn load_seeds(
+    store: &Store,
+    shared: &Shared,
+    files: &[PathBuf],
+    defaults: &SeedDefaults,
+    frontier: &mut Frontier,
+) -> Result<usize, StoreError> {
+    let mut added = 0;
+    for file in files {
+        let text = match std::fs::read(file) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                tracing::warn!(file = %file.display(), error = %e, "cannot read seed file");
+                continue;
+            }
+        };
+        let key = format!("seedfile:{}", file.display());
+        let hash = xxhash_rust::xxh3::xxh3_64(text.as_bytes()).to_be_bytes();
+        if store.meta_get(&key)?.as_deref() == Some(&hash[..]) {
+            continue;
+        }
+        let (seeds, errors) =
+            seeds::parse(&text, &file.display().to_string(), defaults, &shared.rules);
+        for e in &errors {
+            tracing::warn!("bad seed line skipped: {e}");
+        }
+        for seed in seeds {
+            let id_key = format!("seedid:{}", seed.url);
+            let id = match store.meta_get(&id_key)? {
+                Some(v) if v.len() == 4 => u32::from_be_bytes([v[0], v[1], v[2], v[3]]),
+                _ => {
+                    let next = store
+                        .meta_get("seed_next")?
+                        .filter(|v| v.len() == 4)
+                        .map_or(1, |v| u32::from_be_bytes([v[0], v[1], v[2], v[3]]));
+                    store.meta_put("seed_next", &(next + 1).to_be_bytes())?;
+                    store.meta_put(&id_key, &next.to_be_bytes())?;
+                    next
+                }
+            };
+            store.put_seed(id, &seed)?;
+            if let Ok(mut s) = shared.seeds.write() {
+                s.insert(id, seed.clone());
+            }
+            let new = NewUrl {
+                host: seed.host.clone(),
+                item: QueuedUrl {
+                    url: seed.url.clone(),
+                    depth: 0,
+                    seed: id,
+                    attempt: 0,
+                    kind: UrlKind::Page,
+                    priority: 1.0,
+                },
+            };
+            let n = store.enqueue(&[new])?;
+            if n > 0 {
+                frontier.host_has_work(&seed.host);
+                added += n;
+            }
+        }
+        store.meta_put(&key, &hash)?;
+        tracing::info!(file = %file.display(), bad_lines = errors.len(), "seed file loaded");
+    }
+    Ok(added)
+}
+
+/// Runs the daemon until a signal (or, with `exit_when_idle`, until done).
+pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> {
+    let c = &cfg.crawl;
+    let store = Store::open(&c.data_dir, c.store_cache_mb << 20)?;
+    let fetcher: Arc<dyn Fetcher> = Arc::new(SpiderFetcher::new(&FetchConfig {
+        user_agent: c.user_agent.clone(),
+        connect_timeout: Duration::from_secs(c.connect_timeout_secs),
+        timeout: Duration::from_secs(c.timeout_secs),
+    })?);
+    run_with(cfg, opts, store, fetcher).await
+}
+
+/// [`run`] with a given store and fetcher (tests, benchmarks).
+pub async fn run_with(
+    cfg: Config,
+    opts: RunOptions,
+    store: Store,
+    fetcher: Arc<dyn Fetcher>,
+) -> Result<Snapshot, CrawlError> {
+    let c = cfg.crawl.clone();
+    let stats = Arc::new(Stats::default());
+    let agent = c
+        .user_agent
+        .split(['/', ' '])
+        .next()
+        .unwrap_or("trawl")
+        .to_string();
+    let limiter = NonZeroU32::new(c.requests_per_second)
+        .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
+    let shared = Arc::new(Shared {
+        store: store.clone(),
+        fetcher,
+        stats: stats.clone(),
+        seeds: RwLock::new(store.seeds::<Seed>()?.into_iter().collect()),
+        robots: Mutex::new(HashMap::new()),
+        rules: UrlRules {
+            strip_params: c.strip_params.clone(),
+            sort_query: c.sort_query,
+            max_len: c.max_url_len,
+        },
+        delays: DelayRules {
+            min_delay: Duration::from_millis(c.min_delay_ms),
+            max_crawl_delay: Duration::from_secs(c.max_crawl_delay_secs),
+            retry_base: Duration::from_millis(c.retry_base_ms),
+            retry_max: Duration::from_secs(c.retry_max_secs),
+        },
+        extract: cfg.extract_options(),
+        agent,
+        max_redirects: c.max_redirects,
+        max_retries: c.max_retries,
+        max_pages: c.max_pages,
+        max_pages_per_host: c.max_pages_per_host,
+        robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
+        limiter,
+    });
+    let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
+    stats.queue.store(store.queue_len_hint(), Relaxed);
+
+    // Pipeline stages.
+    let threads = match cfg.extract.threads {
+        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        n => n,
+    };
+    let (cpu_tx, cpu_rx) = mpsc::channel::<pipeline::CpuJob>(threads * 4);
+    let (write_tx, mut write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
+    let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
+    let cpu_rx = Arc::new(Mutex::new(cpu_rx));
+    let mut cpu_threads = Vec::new();
+    for i in 0..threads {
+        let rx = cpu_rx.clone();
+        let tx = write_tx.clone();
+        let shared = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("trawl-cpu-{i}"))
+            .spawn(move || loop {
+                // The lock is held only while waiting for the next job.
+                let job = match rx.lock() {
+                    Ok(mut guard) => guard.blocking_recv(),
+                    Err(_) => None,
+                };
+                let Some(job) = job else { break };
+                if tx.blocking_send(pipeline::process(&shared, job)).is_err() {
+                    break;
+                }
+            })
+            .map_err(|e| CrawlError::Start(format!("CPU thread: {e}")))?;
+        cpu_threads.push(handle);
+    }
+    let writer = {
+        let store = store.clone();
+        let stats = stats.clone();
+        let sched_tx = sched_tx.clone();
+        std::thread::Builder::new()
+            .name("trawl-writer".into())
+            .spawn(move || {
+                while let Some(msg) = write_rx.blocking_recv() {
+                    let WriterMsg {
+                        lease,
+                        completion,
+                        delay,
+                        hold,
+                    } = msg;
+                    let mut new_hosts: Vec<String> = match &completion {
+                        crate::store::Completion::Done { links, .. } => {
+                            links.iter().map(|l| l.host.clone()).collect()
+                        }
+                        crate::store::Completion::Retry { .. } => vec![lease.host.clone()],
+                    };
+                    new_hosts.sort();
+                    new_hosts.dedup();
+                    if let Err(e) = store.complete(&lease.key, completion) {
+                        tracing::error!(url = %lease.item.url, error = %e, "store write failed");
+                        stats.error(format!("store: {e}"));
+                    }
+                    stats.queue.store(store.queue_len_hint(), Relaxed);
+                    // The scheduler may be gone during shutdown; nothing to tell then.
+                    let _ = sched_tx.send(Sched::Finished {
+                        host: lease.host,
+                        delay,
+                        hold,
+                        new_hosts,
+                    });
+                }
+            })
+            .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?
+    };
+
+    // Status endpoint and progress line.
+    let status_task = if c.status_addr.is_empty() {
+        None
+    } else {
+        let listener = tokio::net::TcpListener::bind(&c.status_addr)
+            .await
+            .map_err(|source| CrawlError::Status {
+                addr: c.status_addr.clone(),
+                source,
+            })?;
+        tracing::info!(addr = %c.status_addr, "status endpoint listening");
+        Some(tokio::spawn(status::serve(
+            listener,
+            stats.clone(),
+            store.clone(),
+        )))
+    };
+    let progress_task = tokio::spawn(progress(stats.clone()));
+
+    // Signals.
+    let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        wait_for_signal().await;
+        tracing::info!("shutdown requested: finishing in-flight work");
+        // The receiver lives as long as the scheduler loop below.
+        let _ = stop_tx.send(true);
+    });
+
+    let defaults = seed_defaults(&cfg);
+    let seed_files = || seeds::files(&c.seeds_dir, &opts.extra_seeds);
+    let added = load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier)?;
+    tracing::info!(
+        new_urls = added,
+        queue = store.queue_len_hint(),
+        "crawl starting"
+    );
+    let mut next_seed_poll = Instant::now() + Duration::from_secs(c.seed_poll_secs);
+    let mut tasks: JoinSet<()> = JoinSet::new();
+    let mut inflight: usize = 0;
+    let mut stopping: Option<Instant> = None;
+
+    loop {
+        while let Ok(msg) = sched_rx.try_recv() {
+            apply(msg, &mut frontier, &mut inflight)?;
+        }
+        while tasks.try_join_next().is_some() {}
+        let now = Instant::now();
+        let (waiting, known) = frontier.host_counts(now);
+        stats.hosts_waiting.store(waiting as u64, Relaxed);
+        stats.hosts_known.store(known as u64, Relaxed);
+        stats.inflight.store(inflight as u64, Relaxed);
+
+        if *stop_rx.borrow() && stopping.is_none() {
+            stopping = Some(now + Duration::from_secs(c.shutdown_grace_secs));
+        }
+        if let Some(deadline) = stopping {
+            if inflight == 0 || now >= deadline {
+                break;
+            }
+            tokio::select! {
+                Some(msg) = sched_rx.recv() => apply(msg, &mut frontier, &mut inflight)?,
+                _ = tokio::time::sleep_until(deadline.into()) => {}
+            }
+            continue;
+        }
+        if now >= next_seed_poll {
+            load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier)?;
+            next_seed_poll = now + Duration::from_secs(c.seed_poll_secs);
+        }
+        let wake = if inflight < c.max_concurrent {
+            match frontier.next(now)? {
+                Next::Url(lease) => {
+                    inflight += 1;
+                    let shared = shared.clone();
+                    let cpu_tx = cpu_tx.clone();
+                    let write_tx = write_tx.clone();
+                    tasks.spawn(async move {
+                        match pipeline::fetch(&shared, lease).await {
+                            FetchResult::Cpu(job) => {
+                                // Closed only during shutdown; the lease stays in-flight and is re-queued.
+                                let _ = cpu_tx.send(job).await;
+                            }
+                            FetchResult::Write(msg) => {
+                                let _ = write_tx.send(msg).await;
+                            }
+                        }
+                    });
+                    continue;
+                }
+                Next::Wait(at) => at.min(next_seed_poll),
+                Next::Empty => {
+                    if opts.exit_when_idle && inflight == 0 {
+                        break;
+                    }
+                    next_seed_poll
+                }
+            }
+        } else {
+            next_seed_poll
+        };
+        tokio::select! {
+            Some(msg) = sched_rx.recv() => apply(msg, &mut frontier, &mut inflight)?,
+            _ = tokio::time::sleep_until(wake.into()) => {}
+            _ = stop_rx.changed() => {}
+        }
+    }
+
+    // Shutdown: stop fetches still running after the grace period (their
+    // leases stay in `inflight` and are re-queued next start), drain the
+    // CPU and writer stages, flush.
+    tasks.abort_all();
+    while tasks.join_next().await.is_some() {}
+    drop(cpu_tx);
+    drop(write_tx);
+    for t in cpu_threads {
+        let _ = t.join(); // a panicked worker has already logged its panic
+    }
+    let _ = writer.join(); // same
+    store.flush().await?;
+    progress_task.abort();
+    if let Some(t) = status_task {
+        t.abort();
+    }
+    let snap = stats.snapshot();
+    tracing::info!("{}", snap.line());
+    Ok(snap)
+}
+
+fn apply(msg: Sched, frontier: &mut Frontier, inflight: &mut usize) -> Result<(), StoreError> {
+    let Sched::Finished {
+        host,
+        delay,
+        hold,
+        new_hosts,
+    } = msg;
+    *inflight = inflight.saturating_sub(1);
+    if let Some(until) = hold {
+        frontier.hold(&host, until);
+    }
+    frontier.finished(&host, delay)?;
+    for h in new_hosts {
+        frontier.host_has_work(&h);
+    }
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// A live line on a terminal, a log line every 10 s otherwise.
+async fn progress(stats: Arc<Stats>) {
+    let tty = std::io::stderr().is_terminal();
+    let every = if tty {
+        Duration::from_millis(500)
+    } else {
+        Duration::from_secs(10)
+    };
+    loop {
+        tokio::time::sleep(every).await;
+        let line = stats.snapshot().line();
+        if tty {
+            eprint!("\r\x1b[2K{line}");
+        } else {
+            tracing::info!("{line}");
+        }
+    }
+}

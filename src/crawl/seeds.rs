@@ -1,0 +1,245 @@
+//! Seed files: one URL per line, `#` comments, blank lines, and optional
+//! `key=value` options after the URL:
+//!
+//! ```text
+//! # news sites, shallow
+//! https://news.example.org/        depth=2 max_pages=500
+//! https://shop.example.com/        mode=ecommerce scope=domain
+//! https://blog.example.net/        sitemaps=false
+//! ```
+//!
+//! | option      | meaning                                          | default          |
+//! |-------------|--------------------------------------------------|------------------|
+//! | `depth`     | link hops from the seed                          | `crawl.max_depth` |
+//! | `max_pages` | pages fetched for this seed                      | unlimited        |
+//! | `scope`     | `host`, `domain` (subdomains too) or `any`       | `crawl.scope`    |
+//! | `mode`      | `article` or `ecommerce`                         | `article`        |
+//! | `sitemaps`  | read robots-declared sitemaps and /sitemap.xml   | `crawl.sitemaps` |
+//!
+//! A bad line is reported with `file:line` and skipped; the rest still load.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::frontier::url::{host_key, normalize, UrlRules};
+
+/// How far links may lead from a seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Host,
+    Domain,
+    Any,
+}
+
+impl Scope {
+    pub fn parse(s: &str) -> Option<Scope> {
+        match s {
+            "host" => Some(Scope::Host),
+            "domain" => Some(Scope::Domain),
+            "any" => Some(Scope::Any),
+            _ => None,
+        }
+    }
+}
+
+/// Crawl mode of a seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Article,
+    Ecommerce,
+}
+
+/// A seed and its options (persisted in the store by seed id).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Seed {
+    pub url: String,
+    pub host: String,
+    pub max_depth: u16,
+    pub max_pages: Option<u64>,
+    pub scope: Scope,
+    pub mode: Mode,
+    pub sitemaps: bool,
+}
+
+impl Seed {
+    /// Whether a link target is within this seed's scope.
+    pub fn in_scope(&self, url: &Url) -> bool {
+        let host = host_key(url);
+        match self.scope {
+            Scope::Host => host == self.host,
+            Scope::Domain => {
+                let site = crate::frontier::url::site_of(&self.host);
+                let h = host.split(':').next().unwrap_or(&host);
+                h == site || h.ends_with(&format!(".{site}"))
+            }
+            Scope::Any => true,
+        }
+    }
+}
+
+/// Defaults a seed line can override.
+#[derive(Debug, Clone)]
+pub struct SeedDefaults {
+    pub max_depth: u16,
+    pub scope: Scope,
+    pub sitemaps: bool,
+    pub mode: Mode,
+}
+
+/// A rejected seed line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct SeedLineError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+/// Parses a seed file's text. Returns the seeds and the bad lines.
+pub fn parse(
+    text: &str,
+    file: &str,
+    defaults: &SeedDefaults,
+    rules: &UrlRules,
+) -> (Vec<Seed>, Vec<SeedLineError>) {
+    let mut seeds = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split_once(" #").map_or(raw, |(l, _)| l).trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |message: String| SeedLineError {
+            file: file.to_string(),
+            line: i + 1,
+            message,
+        };
+        let mut parts = line.split_whitespace();
+        let Some(first) = parts.next() else { continue };
+        let url = match normalize(first, None, rules) {
+            Ok(u) => u,
+            Err(e) => {
+                errors.push(err(format!("bad URL {first:?}: {e}")));
+                continue;
+            }
+        };
+        let mut seed = Seed {
+            host: host_key(&url),
+            url: url.to_string(),
+            max_depth: defaults.max_depth,
+            max_pages: None,
+            scope: defaults.scope,
+            mode: defaults.mode,
+            sitemaps: defaults.sitemaps,
+        };
+        let mut ok = true;
+        for opt in parts {
+            let Some((k, v)) = opt.split_once('=') else {
+                errors.push(err(format!("option {opt:?} is not key=value")));
+                ok = false;
+                break;
+            };
+            let bad = |what: &str| err(format!("option {k}: {v:?} is not {what}"));
+            let res = match k {
+                "depth" => v
+                    .parse()
+                    .map(|d| seed.max_depth = d)
+                    .map_err(|_| bad("a number 0..65535")),
+                "max_pages" => v
+                    .parse()
+                    .map(|n| seed.max_pages = Some(n))
+                    .map_err(|_| bad("a number")),
+                "scope" => Scope::parse(v)
+                    .map(|s| seed.scope = s)
+                    .ok_or_else(|| bad("host, domain or any")),
+                "mode" => match v {
+                    "article" => Ok(Mode::Article),
+                    "ecommerce" => Ok(Mode::Ecommerce),
+                    _ => Err(bad("article or ecommerce")),
+                }
+                .map(|m| seed.mode = m),
+                "sitemaps" => v
+                    .parse()
+                    .map(|b| seed.sitemaps = b)
+                    .map_err(|_| bad("true or false")),
+                _ => Err(err(format!(
+                    "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps)"
+                ))),
+            };
+            if let Err(e) = res {
+                errors.push(e);
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            seeds.push(seed);
+        }
+    }
+    (seeds, errors)
+}
+
+/// The seed files: every `*.txt` in `dir` (sorted) plus the extra files.
+pub fn files(dir: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out.extend(extra.iter().cloned());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> SeedDefaults {
+        SeedDefaults {
+            max_depth: 3,
+            scope: Scope::Host,
+            sitemaps: true,
+            mode: Mode::Article,
+        }
+    }
+
+    #[test]
+    fn parses_options_and_reports_bad_lines() {
+        let text = "# comment\n\nhttps://Example.org/ depth=1 max_pages=10 scope=domain\nnot a url\nhttp://x.test/ colour=blue\nhttp://y.test/ depth=many\nftp://z.test/\nhttp://ok.test/a#frag   # trailing comment\n";
+        let (seeds, errors) = parse(text, "s.txt", &defaults(), &UrlRules::default());
+        assert_eq!(seeds.len(), 2);
+        assert_eq!(seeds[0].url, "https://example.org/");
+        assert_eq!(
+            (seeds[0].max_depth, seeds[0].max_pages, seeds[0].scope),
+            (1, Some(10), Scope::Domain)
+        );
+        assert_eq!(seeds[1].url, "http://ok.test/a");
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![4, 5, 6, 7]);
+        assert!(errors[1].to_string().starts_with("s.txt:5: unknown option"));
+    }
+
+    #[test]
+    fn scope_rules() {
+        let (seeds, _) = parse(
+            "http://www.example.com/ scope=domain\nhttp://127.0.0.2:8080/\n",
+            "s",
+            &defaults(),
+            &UrlRules::default(),
+        );
+        let u = |s: &str| Url::parse(s).ok();
+        let domain = &seeds[0];
+        assert!(u("http://blog.example.com/x").is_some_and(|u| domain.in_scope(&u)));
+        assert!(!u("http://example.org/x").is_some_and(|u| domain.in_scope(&u)));
+        let host = &seeds[1];
+        assert!(u("http://127.0.0.2:8080/a").is_some_and(|u| host.in_scope(&u)));
+        assert!(!u("http://127.0.0.3:8080/a").is_some_and(|u| host.in_scope(&u)));
+    }
+}

@@ -1,0 +1,234 @@
+//! Live counters of the daemon, shared by its tasks and read by the progress
+//! line, the status endpoint and `trawl status`.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::Serialize;
+
+#[derive(Debug)]
+pub struct Stats {
+    pub started: Instant,
+    pub fetched: AtomicU64,
+    pub status_2xx: AtomicU64,
+    pub status_3xx: AtomicU64,
+    pub status_4xx: AtomicU64,
+    pub status_5xx: AtomicU64,
+    pub transport_errors: AtomicU64,
+    pub robots_denied: AtomicU64,
+    pub retries: AtomicU64,
+    pub bytes: AtomicU64,
+    pub records: AtomicU64,
+    pub duplicates: AtomicU64,
+    pub extraction_errors: AtomicU64,
+    pub truncated: AtomicU64,
+    pub skipped: AtomicU64,
+    pub queue: AtomicU64,
+    pub inflight: AtomicU64,
+    pub hosts_known: AtomicU64,
+    pub hosts_waiting: AtomicU64,
+    pub last_error: Mutex<Option<String>>,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            started: Instant::now(),
+            fetched: AtomicU64::new(0),
+            status_2xx: AtomicU64::new(0),
+            status_3xx: AtomicU64::new(0),
+            status_4xx: AtomicU64::new(0),
+            status_5xx: AtomicU64::new(0),
+            transport_errors: AtomicU64::new(0),
+            robots_denied: AtomicU64::new(0),
+            retries: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            records: AtomicU64::new(0),
+            duplicates: AtomicU64::new(0),
+            extraction_errors: AtomicU64::new(0),
+            truncated: AtomicU64::new(0),
+            skipped: AtomicU64::new(0),
+            queue: AtomicU64::new(0),
+            inflight: AtomicU64::new(0),
+            hosts_known: AtomicU64::new(0),
+            hosts_waiting: AtomicU64::new(0),
+            last_error: Mutex::new(None),
+        }
+    }
+}
+
+/// A point-in-time copy, as served by `/status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Snapshot {
+    pub uptime_secs: f64,
+    pub pages_per_sec: f64,
+    pub fetched: u64,
+    pub status_2xx: u64,
+    pub status_3xx: u64,
+    pub status_4xx: u64,
+    pub status_5xx: u64,
+    pub transport_errors: u64,
+    pub robots_denied: u64,
+    pub retries: u64,
+    pub bytes: u64,
+    pub records: u64,
+    pub duplicates: u64,
+    pub extraction_errors: u64,
+    pub truncated: u64,
+    pub skipped: u64,
+    pub queue: u64,
+    pub inflight: u64,
+    pub hosts_known: u64,
+    pub hosts_waiting: u64,
+    pub last_error: Option<String>,
+}
+
+impl Stats {
+    pub fn count_status(&self, status: u16) {
+        let c = match status {
+            200..=299 => &self.status_2xx,
+            300..=399 => &self.status_3xx,
+            400..=499 => &self.status_4xx,
+            _ => &self.status_5xx,
+        };
+        c.fetch_add(1, Relaxed);
+    }
+
+    pub fn error(&self, e: String) {
+        if let Ok(mut g) = self.last_error.lock() {
+            *g = Some(e);
+        }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        let l = |a: &AtomicU64| a.load(Relaxed);
+        let uptime = self.started.elapsed().as_secs_f64();
+        Snapshot {
+            uptime_secs: uptime,
+            pages_per_sec: l(&self.fetched) as f64 / uptime.max(1e-3),
+            fetched: l(&self.fetched),
+            status_2xx: l(&self.status_2xx),
+            status_3xx: l(&self.status_3xx),
+            status_4xx: l(&self.status_4xx),
+            status_5xx: l(&self.status_5xx),
+            transport_errors: l(&self.transport_errors),
+            robots_denied: l(&self.robots_denied),
+            retries: l(&self.retries),
+            bytes: l(&self.bytes),
+            records: l(&self.records),
+            duplicates: l(&self.duplicates),
+            extraction_errors: l(&self.extraction_errors),
+            truncated: l(&self.truncated),
+            skipped: l(&self.skipped),
+            queue: l(&self.queue),
+            inflight: l(&self.inflight),
+            hosts_known: l(&self.hosts_known),
+            hosts_waiting: l(&self.hosts_waiting),
+            last_error: self.last_error.lock().ok().and_then(|g| g.clone()),
+        }
+    }
+}
+
+impl Snapshot {
+    /// Prometheus text exposition.
+    pub fn prometheus(&self) -> String {
+        let mut s = String::new();
+        let mut metric = |name: &str, help: &str, kind: &str, lines: &[(String, u64)]| {
+            s.push_str(&format!(
+                "# HELP trawl_{name} {help}\n# TYPE trawl_{name} {kind}\n"
+            ));
+            for (labels, v) in lines {
+                s.push_str(&format!("trawl_{name}{labels} {v}\n"));
+            }
+        };
+        metric(
+            "pages_total",
+            "Pages fetched, by HTTP status class.",
+            "counter",
+            &[
+                ("{status=\"2xx\"}".into(), self.status_2xx),
+                ("{status=\"3xx\"}".into(), self.status_3xx),
+                ("{status=\"4xx\"}".into(), self.status_4xx),
+                ("{status=\"5xx\"}".into(), self.status_5xx),
+                ("{status=\"error\"}".into(), self.transport_errors),
+            ],
+        );
+        metric(
+            "bytes_total",
+            "Body bytes fetched.",
+            "counter",
+            &[(String::new(), self.bytes)],
+        );
+        metric(
+            "records_total",
+            "Extracted records stored.",
+            "counter",
+            &[(String::new(), self.records)],
+        );
+        metric(
+            "duplicates_total",
+            "Records marked as near-duplicates.",
+            "counter",
+            &[(String::new(), self.duplicates)],
+        );
+        metric(
+            "extraction_errors_total",
+            "Pages whose extraction failed.",
+            "counter",
+            &[(String::new(), self.extraction_errors)],
+        );
+        metric(
+            "robots_denied_total",
+            "URLs skipped because robots.txt disallows them.",
+            "counter",
+            &[(String::new(), self.robots_denied)],
+        );
+        metric(
+            "retries_total",
+            "Fetches re-queued after a transient failure or backoff.",
+            "counter",
+            &[(String::new(), self.retries)],
+        );
+        metric(
+            "queue_depth",
+            "URLs waiting in the frontier.",
+            "gauge",
+            &[(String::new(), self.queue)],
+        );
+        metric(
+            "inflight",
+            "Fetches in progress.",
+            "gauge",
+            &[(String::new(), self.inflight)],
+        );
+        metric(
+            "hosts_waiting",
+            "Hosts waiting for their politeness delay.",
+            "gauge",
+            &[(String::new(), self.hosts_waiting)],
+        );
+        metric(
+            "hosts_known",
+            "Hosts with a schedule.",
+            "gauge",
+            &[(String::new(), self.hosts_known)],
+        );
+        s
+    }
+
+    /// The one-line progress summary.
+    pub fn line(&self) -> String {
+        format!(
+            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting) · errors {}",
+            self.fetched,
+            self.pages_per_sec,
+            self.records,
+            self.queue,
+            self.inflight,
+            self.hosts_known,
+            self.hosts_waiting,
+            self.status_5xx + self.transport_errors + self.extraction_errors
+        )
+    }
+}

@@ -1,0 +1,266 @@
+//! The crawl daemon end to end, as a real child process against real HTTP
+//! servers on loopback (127.0.0.2, 127.0.0.3, … are separate hosts).
+
+mod support;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use support::*;
+
+fn seeds_file(dir: &std::path::Path, lines: &[String]) -> std::path::PathBuf {
+    let p = dir.join("my-seeds.txt");
+    std::fs::write(&p, lines.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    p
+}
+
+#[test]
+fn crawls_a_site_obeying_robots_and_exports_records() {
+    let host = Host::start("127.0.0.2", |path, _| match path {
+        "/robots.txt" => Reply::Status(
+            200,
+            vec![],
+            b"User-agent: *\nDisallow: /private/\n".to_vec(),
+        ),
+        "/" => html(&page(
+            "Home",
+            &[
+                "/a".into(),
+                "/b".into(),
+                "/private/secret".into(),
+                "/a#frag".into(),
+            ],
+        )),
+        "/a" => html(&page("Alpha", &["/b".into(), "/".into()])),
+        "/b" => html(&page("Beta", &["/a?utm_source=x".into()])),
+        "/private/secret" => html(&page("Secret", &[])),
+        _ => status(404),
+    });
+    let dir = scratch("basic");
+    let cfg = config(&dir, "");
+    let seeds = seeds_file(&dir, &[host.url("/")]);
+    crawl_once(&cfg, &seeds);
+    let paths = host.paths();
+    assert!(
+        !paths.iter().any(|p| p.starts_with("/private")),
+        "robots.txt obeyed: {paths:?}"
+    );
+    let pages: Vec<&String> = paths
+        .iter()
+        .filter(|p| !p.starts_with("/robots") && !p.starts_with("/sitemap"))
+        .collect();
+    assert_eq!(
+        pages.len(),
+        3,
+        "each page once (fragment and utm_ stripped): {paths:?}"
+    );
+    let recs = export(&cfg);
+    let titles: HashSet<String> = recs
+        .iter()
+        .filter_map(|r| r["title"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        titles,
+        ["Home", "Alpha", "Beta"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    );
+    for r in &recs {
+        assert!(
+            r["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("is the page called"),
+            "{r}"
+        );
+        assert_eq!(r["status"], 200);
+        assert!(r["seq"].as_u64().is_some() && r["content_hash"].is_string());
+    }
+}
+
+#[test]
+fn crawl_delay_and_min_delay_spacing_measured_by_the_server() {
+    let links: Vec<String> = (0..5).map(|i| format!("/p{i}")).collect();
+    let l2 = links.clone();
+    let host = Host::start("127.0.0.3", move |path, _| match path {
+        "/robots.txt" => Reply::Status(200, vec![], b"User-agent: *\nCrawl-delay: 0.4\n".to_vec()),
+        "/" => html(&page("Index", &l2)),
+        _ => html(&page(path, &[])),
+    });
+    let dir = scratch("delay");
+    let cfg = config(&dir, "sitemaps = false");
+    let seeds = seeds_file(&dir, &[host.url("/")]);
+    crawl_once(&cfg, &seeds);
+    let gap = host.min_gap().unwrap_or_default();
+    assert!(host.paths().len() >= 6, "{:?}", host.paths());
+    assert!(
+        gap >= Duration::from_millis(380),
+        "Crawl-delay 0.4 s honoured, smallest gap {gap:?}"
+    );
+}
+
+#[test]
+fn retry_after_on_429_then_success() {
+    let host = Host::start("127.0.0.4", |path, n| match (path, n) {
+        ("/robots.txt", _) => status(404),
+        ("/", 0) => Reply::Status(429, vec![("Retry-After".into(), "1".into())], vec![]),
+        ("/", _) => html(&page("Finally", &[])),
+        _ => status(404),
+    });
+    let dir = scratch("429");
+    let cfg = config(&dir, "sitemaps = false");
+    let seeds = seeds_file(&dir, &[host.url("/")]);
+    crawl_once(&cfg, &seeds);
+    let reqs: Vec<_> = host
+        .requests()
+        .into_iter()
+        .filter(|(p, _)| p == "/")
+        .collect();
+    assert_eq!(reqs.len(), 2, "{:?}", host.paths());
+    assert!(
+        reqs[1].1.duration_since(reqs[0].1) >= Duration::from_millis(950),
+        "Retry-After honoured"
+    );
+    assert_eq!(export(&cfg).len(), 1);
+}
+
+#[test]
+fn redirect_chains_loops_traps_and_bad_bodies() {
+    let host = Host::start("127.0.0.5", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page(
+            "Start",
+            &[
+                "/r1".into(),
+                "/loop1".into(),
+                "/a/b/a/b/a/b/".into(),
+                "/bin".into(),
+                "/img.png".into(),
+                "/latin".into(),
+                "/gone".into(),
+            ],
+        )),
+        "/r1" => redirect("/r2"),
+        "/r2" => redirect("/final"),
+        "/final" => html(&page("Final", &[])),
+        "/loop1" => redirect("/loop2"),
+        "/loop2" => redirect("/loop1"),
+        "/bin" => Reply::Status(
+            200,
+            vec![("Content-Type".into(), "text/html".into())],
+            (0..30_000u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+                .collect(),
+        ),
+        "/latin" => {
+            // Declared UTF-8, actually windows-1252.
+            let text = page("Crème brûlée déjà vu", &[]);
+            let bytes = encoding_rs::WINDOWS_1252.encode(&text).0.into_owned();
+            Reply::Status(
+                200,
+                vec![("Content-Type".into(), "text/html; charset=utf-8".into())],
+                bytes,
+            )
+        }
+        "/gone" => status(410),
+        _ => status(404),
+    });
+    let dir = scratch("redirects");
+    let cfg = config(&dir, "sitemaps = false");
+    let seeds = seeds_file(&dir, &[host.url("/")]);
+    crawl_once(&cfg, &seeds);
+    let paths = host.paths();
+    assert!(
+        !paths.iter().any(|p| p.starts_with("/a/b/a")),
+        "trap not followed: {paths:?}"
+    );
+    assert!(!paths.iter().any(|p| p == "/img.png"), "images not fetched");
+    assert_eq!(
+        paths.iter().filter(|p| *p == "/loop1").count(),
+        1,
+        "loop fetched once: {paths:?}"
+    );
+    let recs = export(&cfg);
+    let by_url = |suffix: &str| {
+        recs.iter()
+            .find(|r| r["url"].as_str().is_some_and(|u| u.ends_with(suffix)))
+            .cloned()
+    };
+    let fin = by_url("/r1").unwrap_or_else(|| panic!("redirected page stored: {recs:?}"));
+    assert!(fin["final_url"].as_str().unwrap_or("").ends_with("/final"));
+    assert_eq!(fin["title"], "Final");
+    let latin = by_url("/latin").unwrap_or_else(|| panic!("latin page stored"));
+    assert!(
+        latin["title"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Crème brûlée"),
+        "{latin}"
+    );
+    assert!(by_url("/loop1").is_none() && by_url("/bin").is_none() && by_url("/gone").is_none());
+}
+
+#[test]
+fn dead_and_huge_servers_do_not_stall_the_crawl() {
+    let slow = Host::start("127.0.0.6", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => Reply::Hang,
+    });
+    let huge = Host::start("127.0.0.7", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => Reply::Huge(200 * 1024 * 1024),
+    });
+    let fine = Host::start("127.0.0.8", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&page("Fine", &[])),
+    });
+    let dir = scratch("dead");
+    let cfg = config(
+        &dir,
+        "sitemaps = false\nmax_retries = 1\nmax_body_bytes = 1048576",
+    );
+    let seeds = seeds_file(
+        &dir,
+        &[
+            slow.url("/"),
+            huge.url("/"),
+            fine.url("/"),
+            "not a url".into(),
+            "ftp://x/".into(),
+        ],
+    );
+    let out = crawl_once(&cfg, &seeds);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("my-seeds.txt:4"),
+        "bad seed line reported with file:line: {err}"
+    );
+    let recs = export(&cfg);
+    assert!(recs.iter().any(|r| r["title"] == "Fine"));
+    assert!(!recs.iter().any(|r| r["url"]
+        .as_str()
+        .is_some_and(|u| u.contains("127.0.0.7") || u.contains("127.0.0.6"))));
+    let outs = outcomes(&cfg);
+    let of = |ip: &str| {
+        outs.iter()
+            .find(|o| o["url"].as_str().is_some_and(|u| u.contains(ip)))
+            .cloned()
+    };
+    let big = of("127.0.0.7").unwrap_or_else(|| panic!("outcome for the 200 MB page: {outs:?}"));
+    assert!(
+        big["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("max_body_bytes"),
+        "{big}"
+    );
+    let dead = of("127.0.0.6").unwrap_or_else(|| panic!("outcome for the dead server: {outs:?}"));
+    assert!(
+        dead["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("after 2 attempts"),
+        "{dead}"
+    );
+}

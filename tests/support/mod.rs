@@ -1,0 +1,291 @@
+//! A small scripted HTTP server for crawl tests: binds 127.0.0.x on an
+//! ephemeral port, answers from a route function, and logs every request
+//! with its arrival time so politeness can be measured on the server side.
+#![allow(dead_code)] // each test binary uses part of this module
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What a route answers.
+pub enum Reply {
+    Html(String),
+    Status(u16, Vec<(String, String)>, Vec<u8>),
+    /// Accept the connection and never answer.
+    Hang,
+    /// Stream this many bytes of HTML-looking filler.
+    Huge(u64),
+}
+
+pub fn html(body: &str) -> Reply {
+    Reply::Html(body.to_string())
+}
+
+pub fn redirect(to: &str) -> Reply {
+    Reply::Status(301, vec![("Location".into(), to.into())], Vec::new())
+}
+
+pub fn status(code: u16) -> Reply {
+    Reply::Status(code, vec![], Vec::new())
+}
+
+type Route = dyn Fn(&str, usize) -> Reply + Send + Sync;
+
+/// One simulated host.
+pub struct Host {
+    pub addr: SocketAddr,
+    log: Arc<Mutex<Vec<(String, Instant)>>>,
+}
+
+impl Host {
+    /// Serves `route(path, n)` on `ip` (n = how often this path was asked before).
+    pub fn start(ip: &str, route: impl Fn(&str, usize) -> Reply + Send + Sync + 'static) -> Host {
+        let listener =
+            TcpListener::bind(format!("{ip}:0")).unwrap_or_else(|e| panic!("bind {ip}: {e}"));
+        let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let route: Arc<Route> = Arc::new(route);
+        let counts = Arc::new(Mutex::new(HashMap::<String, usize>::new()));
+        let log2 = log.clone();
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                let (route, log, counts) = (route.clone(), log2.clone(), counts.clone());
+                std::thread::spawn(move || serve(conn, &*route, &log, &counts));
+            }
+        });
+        Host { addr, log }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Requests seen so far: (path, arrival).
+    pub fn requests(&self) -> Vec<(String, Instant)> {
+        self.log.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    pub fn paths(&self) -> Vec<String> {
+        self.requests().into_iter().map(|(p, _)| p).collect()
+    }
+
+    /// Smallest gap between consecutive page requests (robots.txt excluded).
+    pub fn min_gap(&self) -> Option<Duration> {
+        let times: Vec<Instant> = self
+            .requests()
+            .into_iter()
+            .filter(|(p, _)| p != "/robots.txt" && !p.starts_with("/sitemap"))
+            .map(|(_, t)| t)
+            .collect();
+        times.windows(2).map(|w| w[1].duration_since(w[0])).min()
+    }
+}
+
+fn serve(
+    conn: TcpStream,
+    route: &Route,
+    log: &Mutex<Vec<(String, Instant)>>,
+    counts: &Mutex<HashMap<String, usize>>,
+) {
+    let mut reader = BufReader::new(match conn.try_clone() {
+        Ok(c) => c,
+        Err(_) => return,
+    });
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" || h == "\n" {
+                break;
+            }
+        }
+        let n = {
+            let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+            let e = c.entry(path.clone()).or_insert(0);
+            *e += 1;
+            *e - 1
+        };
+        if let Ok(mut l) = log.lock() {
+            l.push((path.clone(), Instant::now()));
+        }
+        let mut w = &conn;
+        let ok = match route(&path, n) {
+            Reply::Html(body) => write_reply(
+                &mut w,
+                200,
+                &[("Content-Type".into(), "text/html; charset=utf-8".into())],
+                body.as_bytes(),
+            ),
+            Reply::Status(code, headers, body) => write_reply(&mut w, code, &headers, &body),
+            Reply::Hang => {
+                std::thread::sleep(Duration::from_secs(60));
+                return;
+            }
+            Reply::Huge(len) => {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len}\r\n\r\n"
+                );
+                if w.write_all(head.as_bytes()).is_err() {
+                    return;
+                }
+                let chunk =
+                    "<p>filler filler filler filler filler filler filler filler</p>\n".repeat(1024);
+                let mut sent = 0u64;
+                while sent < len {
+                    let n = (len - sent).min(chunk.len() as u64) as usize;
+                    if w.write_all(&chunk.as_bytes()[..n]).is_err() {
+                        return; // the crawler stopped reading: what we want
+                    }
+                    sent += n as u64;
+                }
+                true
+            }
+        };
+        if !ok {
+            return;
+        }
+    }
+}
+
+fn write_reply(w: &mut impl Write, code: u16, headers: &[(String, String)], body: &[u8]) -> bool {
+    let mut head = format!("HTTP/1.1 {code} X\r\nContent-Length: {}\r\n", body.len());
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    w.write_all(head.as_bytes()).is_ok() && w.write_all(body).is_ok()
+}
+
+/// A scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("trawl-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d); // leftovers of an earlier run
+    std::fs::create_dir_all(d.join("seeds")).unwrap_or_else(|e| panic!("{e}"));
+    d
+}
+
+/// Writes a config for a test crawl in `dir` (fast politeness unless overridden).
+pub fn config(dir: &Path, extra: &str) -> PathBuf {
+    let path = dir.join("config.toml");
+    let text = format!(
+        "[crawl]\ndata_dir = \"{data}\"\nseeds_dir = \"{seeds}\"\nstatus_addr = \"\"\nmin_delay_ms = 50\n\
+         timeout_secs = 3\nconnect_timeout_secs = 2\nretry_base_ms = 100\nretry_max_secs = 2\nseed_poll_secs = 1\n\
+         shutdown_grace_secs = 2\n{extra}\n",
+        data = dir.join("storage").display(),
+        seeds = dir.join("seeds").display(),
+    );
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+pub fn trawl() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_trawl"));
+    c.env("RUST_LOG", "warn");
+    c
+}
+
+/// Runs `trawl crawl --once` to the end.
+pub fn crawl_once(cfg: &Path, seeds: &Path) -> Output {
+    let out = trawl()
+        .args([
+            "--config",
+            &cfg.to_string_lossy(),
+            "crawl",
+            "--once",
+            "--seeds",
+            &seeds.to_string_lossy(),
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("run trawl: {e}"));
+    assert!(
+        out.status.success(),
+        "crawl failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+pub fn spawn_crawl(cfg: &Path, seeds: &Path, once: bool) -> Child {
+    let mut args = vec![
+        "--config".to_string(),
+        cfg.to_string_lossy().into_owned(),
+        "crawl".into(),
+    ];
+    if once {
+        args.push("--once".into());
+    }
+    args.extend(["--seeds".into(), seeds.to_string_lossy().into_owned()]);
+    trawl()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn trawl: {e}"))
+}
+
+/// All records in the store, via `trawl export`.
+pub fn export(cfg: &Path) -> Vec<serde_json::Value> {
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "export"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "export: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// All page outcomes, via `trawl export --outcomes`.
+pub fn outcomes(cfg: &Path) -> Vec<serde_json::Value> {
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "export", "--outcomes"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "export: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// Reads everything a child wrote on stderr (after it exited).
+pub fn stderr_of(child: &mut Child) -> String {
+    let mut s = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut s);
+    }
+    s
+}
+
+/// A page with a title, some text and links.
+pub fn page(title: &str, links: &[String]) -> String {
+    let nav: String = links
+        .iter()
+        .map(|l| format!("<li><a href=\"{l}\">{l}</a></li>"))
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body><ul>{nav}</ul><article><h1>{title}</h1>\
+         <p>This is the page called {title}. It has a paragraph of text long enough to be the main content, \
+         with several sentences about {title} so that the extractor finds it.</p></article></body></html>"
+    )
+}
