@@ -176,13 +176,21 @@ pub fn scratch(name: &str) -> PathBuf {
 /// Writes a config for a test crawl in `dir` (fast politeness unless overridden).
 pub fn config(dir: &Path, extra: &str) -> PathBuf {
     let path = dir.join("config.toml");
-    let text = format!(
-        "[crawl]\ndata_dir = \"{data}\"\nseeds_dir = \"{seeds}\"\nstatus_addr = \"\"\nmin_delay_ms = 50\n\
+    let defaults = format!(
+        "data_dir = \"{data}\"\nseeds_dir = \"{seeds}\"\nstatus_addr = \"\"\nmin_delay_ms = 50\n\
          timeout_secs = 3\nconnect_timeout_secs = 2\nretry_base_ms = 100\nretry_max_secs = 2\nseed_poll_secs = 1\n\
-         shutdown_grace_secs = 2\n{extra}\n",
+         shutdown_grace_secs = 2",
         data = dir.join("storage").display(),
         seeds = dir.join("seeds").display(),
     );
+    // A key set in `extra` replaces the default.
+    let key = |l: &str| l.split('=').next().unwrap_or("").trim().to_string();
+    let overridden: Vec<String> = extra.lines().map(key).collect();
+    let kept: Vec<&str> = defaults
+        .lines()
+        .filter(|l| !overridden.contains(&key(l)))
+        .collect();
+    let text = format!("[crawl]\n{}\n{extra}\n", kept.join("\n"));
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
     path
 }
