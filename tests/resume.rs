@@ -119,7 +119,7 @@ fn sigterm_stops_cleanly_and_the_next_start_resumes() {
     );
     let partial = export(&cfg).len();
     assert!(
-        partial >= 10 && partial < 80,
+        (10..80).contains(&partial),
         "stopped part-way: {partial} records"
     );
     crawl_once(&cfg, &seeds);
