@@ -110,7 +110,7 @@ impl Default for CrawlConfig {
             max_url_len: rules.max_len,
             robots_cache_hours: 24,
             status_addr: "127.0.0.1:7171".into(),
-            store_cache_mb: 64,
+            store_cache_mb: 16,
             shutdown_grace_secs: 5,
         }
     }
