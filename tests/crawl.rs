@@ -264,3 +264,138 @@ fn dead_and_huge_servers_do_not_stall_the_crawl() {
         "{dead}"
     );
 }
+
+#[test]
+fn sitemaps_feed_the_frontier() {
+    // A page no link points to, listed in a sitemap index declared in
+    // robots.txt (index -> gzip'd sitemap -> page).
+    let target = Host::start("127.0.0.9", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/only-in-sitemap" => html(&page("Hidden gem", &[])),
+        _ => html(&page("Other", &[])),
+    });
+    let gem = target.url("/only-in-sitemap");
+    let host = Host::start("127.0.0.10", move |path, _| match path {
+        "/robots.txt" => Reply::Status(
+            200,
+            vec![],
+            b"User-agent: *\nAllow: /\nSitemap: /declared.xml\n".to_vec(),
+        ),
+        "/declared.xml" => Reply::Status(
+            200,
+            vec![],
+            b"<sitemapindex><sitemap><loc>/not-absolute.xml</loc></sitemap></sitemapindex>"
+                .to_vec(),
+        ),
+        "/sitemap.xml" => {
+            let xml = format!("<urlset><url><loc>{gem}</loc></url></urlset>");
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut enc, xml.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+            Reply::Status(200, vec![], enc.finish().unwrap_or_default())
+        }
+        "/" => html(&page("Home", &[])),
+        _ => status(404),
+    });
+    let dir = scratch("sitemaps");
+    let cfg = config(&dir, "scope = \"any\"\nmax_depth = 1");
+    let seeds = seeds_file(&dir, &[host.url("/")]);
+    crawl_once(&cfg, &seeds);
+    let paths = host.paths();
+    assert!(
+        paths.contains(&"/declared.xml".to_string()),
+        "robots-declared sitemap read: {paths:?}"
+    );
+    assert!(
+        paths.contains(&"/sitemap.xml".to_string()),
+        "/sitemap.xml read: {paths:?}"
+    );
+    assert!(
+        target.paths().contains(&"/only-in-sitemap".to_string()),
+        "sitemap URL fetched: {:?}",
+        target.paths()
+    );
+    assert!(export(&cfg).iter().any(|r| r["title"] == "Hidden gem"));
+}
+
+#[test]
+fn near_duplicates_are_marked() {
+    let article = |title: &str| {
+        format!(
+            "<html><head><title>{title}</title></head><body><article><p>{}</p></article></body></html>",
+            "The committee met on Tuesday to discuss the new harbour plan, which would add two piers, \
+             a ferry terminal and a small park by the water. Residents asked about parking and noise. "
+                .repeat(4)
+        )
+    };
+    let a = Host::start("127.0.0.14", move |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&article("Harbour plan")),
+    });
+    let b = Host::start("127.0.0.15", move |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&article("Harbour plan (syndicated)")),
+    });
+    let dir = scratch("dups");
+    let cfg = config(&dir, "sitemaps = false\nmax_concurrent = 1");
+    let seeds = seeds_file(&dir, &[a.url("/"), b.url("/")]);
+    crawl_once(&cfg, &seeds);
+    let recs = export(&cfg);
+    assert_eq!(recs.len(), 2);
+    let marked: Vec<_> = recs
+        .iter()
+        .filter(|r| r["duplicate_of"].is_string())
+        .collect();
+    assert_eq!(
+        marked.len(),
+        1,
+        "the later copy points at the first: {recs:?}"
+    );
+}
+
+#[test]
+fn seed_files_added_while_running_are_picked_up() {
+    let first = Host::start("127.0.0.16", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&page("First", &[])),
+    });
+    let later = Host::start("127.0.0.17", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&page("Later", &[])),
+    });
+    let dir = scratch("hotseeds");
+    let cfg = config(&dir, "sitemaps = false");
+    std::fs::write(dir.join("seeds/a.txt"), first.url("/") + "\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let empty = dir.join("none.txt");
+    std::fs::write(&empty, "").unwrap_or_else(|e| panic!("{e}"));
+    let mut child = spawn_crawl(&cfg, &empty, false);
+    let start = std::time::Instant::now();
+    while !first.paths().iter().any(|p| p == "/") {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "first seed not crawled"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A new file, and the old one again with a known URL: only the new URL is fetched.
+    std::fs::write(
+        dir.join("seeds/b.txt"),
+        format!("{}\n{}\n", later.url("/"), first.url("/")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    while !later.paths().iter().any(|p| p == "/") {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "seed file added while running not picked up"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let _ = child.kill(); // done with the daemon
+    let _ = child.wait();
+    assert_eq!(
+        first.paths().iter().filter(|p| *p == "/").count(),
+        1,
+        "known URL not fetched again"
+    );
+}

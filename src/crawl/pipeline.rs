@@ -194,8 +194,10 @@ impl Shared {
     fn sitemap_urls(&self, scheme: &str, host: &str, robots: &Robots, seed_id: u32) -> Vec<NewUrl> {
         let mut urls: Vec<String> = robots.sitemaps().to_vec();
         urls.push(format!("{scheme}://{host}/sitemap.xml"));
+        // Sitemap lines should be absolute; relative ones are resolved leniently.
+        let base = Url::parse(&format!("{scheme}://{host}/")).ok();
         urls.into_iter()
-            .filter_map(|u| normalize(&u, None, &self.rules).ok())
+            .filter_map(|u| normalize(&u, base.as_ref(), &self.rules).ok())
             .map(|u| NewUrl {
                 host: host_key(&u),
                 item: QueuedUrl {
@@ -438,7 +440,7 @@ async fn fetch_sitemap(
     if (200..=299).contains(&r.status) && !r.is_transport_error() {
         let (index, locs) = parse_sitemap(&r.body);
         for loc in locs {
-            let Ok(u) = normalize(&loc, None, &shared.rules) else {
+            let Ok(u) = normalize(&loc, Some(url), &shared.rules) else {
                 continue;
             };
             if !seed.in_scope(&u) || (!index && check_page_url(&u).is_err()) {
