@@ -12,7 +12,7 @@ mod support;
 use std::sync::Arc;
 use std::time::Instant;
 
-use support::{html, status, Host};
+use support::{html, peak_rss_mb, status, Host};
 
 const WORDS: &[&str] = &[
     "river", "market", "engine", "garden", "winter", "signal", "harbor", "village", "theory",
@@ -72,19 +72,6 @@ fn page(host: usize, i: usize, pages: usize) -> String {
         words(i as u64, 12),
         host % 7
     )
-}
-
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|v| v.parse::<f64>().ok())
-            })
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn main() {

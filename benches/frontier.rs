@@ -7,23 +7,15 @@
 //! per-page completion write; `CACHE_MB` sets sled's cache (default 16, the
 //! daemon's default).
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use std::time::{Duration, Instant};
+
+use support::peak_rss_mb;
 
 use trawl::frontier::{Frontier, Next};
 use trawl::store::{Completion, NewUrl, PageOutcome, QueuedUrl, Store, UrlKind};
-
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|v| v.parse::<f64>().ok())
-            })
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");

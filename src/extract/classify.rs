@@ -52,14 +52,6 @@ impl PageType {
             _ => PageType::ALL.into_iter().find(|t| t.name() == s),
         }
     }
-
-    /// Article-like pages: one main text body.
-    pub fn is_article_like(self) -> bool {
-        matches!(
-            self,
-            PageType::Article | PageType::Documentation | PageType::Service
-        )
-    }
 }
 
 /// Structural counts the classifier (and `auto`) look at.

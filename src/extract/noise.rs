@@ -161,11 +161,6 @@ pub fn negative_name(names: &str) -> bool {
     naming(names) == Naming::Strong
 }
 
-/// Whether a class/id/role string names main content.
-pub fn positive_name(names: &str) -> bool {
-    POSITIVE.iter().any(|p| matches_token(names, p))
-}
-
 /// `pat` occurs in `names` at a word boundary (start of a class token or after
 /// `-`/`_`), so "nav" matches "site-nav" and "navbar" but not "canvas".
 fn matches_token(names: &str, pat: &str) -> bool {

@@ -168,8 +168,4 @@ impl Frontier {
         let waiting = self.hosts.values().filter(|s| s.next_allowed > now).count();
         (waiting, self.hosts.len())
     }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
 }

@@ -58,24 +58,6 @@ impl Selection {
     pub fn get(&self, id: NodeId) -> bool {
         self.keep[id as usize]
     }
-
-    /// Whether any text is selected.
-    pub fn is_empty(&self, doc: &Doc) -> bool {
-        !doc.nodes
-            .iter()
-            .zip(&self.keep)
-            .any(|(n, &k)| k && n.kind == Kind::Text && n.chars > 0)
-    }
-
-    /// Number of selected non-whitespace characters.
-    pub fn chars(&self, doc: &Doc) -> u32 {
-        doc.nodes
-            .iter()
-            .zip(&self.keep)
-            .filter(|(n, &k)| k && n.kind == Kind::Text)
-            .map(|(n, _)| n.chars)
-            .sum()
-    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

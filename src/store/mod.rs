@@ -347,11 +347,6 @@ impl Store {
         self.queued.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Whether a URL was ever queued.
-    pub fn seen(&self, url: &str) -> Result<bool, StoreError> {
-        Ok(self.kv.contains_key(key(S, &url_hash(url)))?)
-    }
-
     /// Hosts that ever had a queue: (key, name).
     pub fn hosts(&self) -> Result<Vec<([u8; 8], String)>, StoreError> {
         let mut out = Vec::new();
@@ -372,14 +367,6 @@ impl Store {
             .next()
             .transpose()?
             .is_some())
-    }
-
-    /// The best queued URL's priority for a host, if any.
-    pub fn host_best_priority(&self, host: &[u8; 8]) -> Result<Option<f32>, StoreError> {
-        match self.kv.scan_prefix(key(Q, host)).next().transpose()? {
-            Some((_, v)) => Ok(Some(QueuedUrl::from_bytes(&v)?.priority)),
-            None => Ok(None),
-        }
     }
 
     /// Leases the host's best URL: it moves from the queue to the in-flight range.

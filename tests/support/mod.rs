@@ -245,10 +245,11 @@ pub fn spawn_crawl(cfg: &Path, seeds: &Path, once: bool) -> Child {
         .unwrap_or_else(|e| panic!("spawn trawl: {e}"))
 }
 
-/// All records in the store, via `trawl export`.
-pub fn export(cfg: &Path) -> Vec<serde_json::Value> {
+/// JSON lines printed by `trawl export` with extra arguments.
+fn export_lines(cfg: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
     let out = trawl()
         .args(["--config", &cfg.to_string_lossy(), "export"])
+        .args(extra)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -263,22 +264,28 @@ pub fn export(cfg: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// All records in the store, via `trawl export`.
+pub fn export(cfg: &Path) -> Vec<serde_json::Value> {
+    export_lines(cfg, &[])
+}
+
 /// All page outcomes, via `trawl export --outcomes`.
 pub fn outcomes(cfg: &Path) -> Vec<serde_json::Value> {
-    let out = trawl()
-        .args(["--config", &cfg.to_string_lossy(), "export", "--outcomes"])
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "export: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
+    export_lines(cfg, &["--outcomes"])
+}
+
+/// Peak resident memory of this process (Linux), in MB.
+pub fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|v| v.parse::<f64>().ok())
+            })
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// Reads everything a child wrote on stderr (after it exited).
