@@ -130,11 +130,13 @@ fn sigterm_stops_cleanly_and_the_next_start_resumes() {
 fn kill_9_at_random_moments_loses_and_duplicates_nothing() {
     let (a, b) = (site("127.0.0.22"), site("127.0.0.23"));
     let dir = scratch("kill9");
-    let cfg = config(&dir, "sitemaps = false\nmax_depth = 50\nmin_delay_ms = 20");
+    let cfg = config(&dir, "sitemaps = false\nmax_depth = 50\nmin_delay_ms = 80");
     let seeds = dir.join("s.txt");
     std::fs::write(&seeds, format!("{}\n{}\n", a.url("/"), b.url("/")))
         .unwrap_or_else(|e| panic!("{e}"));
-    // Moments spread over the crawl (a fixed pseudo-random sequence keeps it reproducible).
+    // Moments spread over the crawl (a fixed pseudo-random sequence keeps it
+    // reproducible). 40 pages per host 80 ms apart take at least 3.2 s, more
+    // than all kill windows together, so every kill lands mid-crawl.
     for (round, ms) in [170u64, 420, 90, 650, 310].into_iter().enumerate() {
         let mut child = spawn_crawl(&cfg, &seeds, true);
         std::thread::sleep(Duration::from_millis(ms));
