@@ -1,5 +1,5 @@
 //! End-to-end crawl throughput on a generated local web: HOSTS hosts on
-//! 127.0.2.x, PAGES pages each (~15 KB of realistic HTML: navigation,
+//! 127.0.2.x, PAGES pages each (~7 KB of generated HTML: navigation,
 //! article text, related links), politeness delays off. Measures trawl's
 //! whole pipeline (fetch, extract, store) and, side by side, a plain
 //! spider-crate crawl of the same web (fetch and link discovery only).
