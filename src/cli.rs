@@ -154,6 +154,10 @@ pub struct EvalArgs {
     /// Give extractors the dataset's page types instead of classifying.
     #[arg(long)]
     pub oracle_types: bool,
+    /// Train the page-type model on the dataset (cross-validated report, then a
+    /// fit on all pages) and write it to FILE, e.g. models/page_type.json.
+    #[arg(long, value_name = "FILE")]
+    pub train_types: Option<PathBuf>,
     /// Print the N worst pages (by F1) after the table.
     #[arg(long, default_value_t = 0)]
     pub worst: usize,
@@ -442,14 +446,33 @@ fn eval(args: EvalArgs) -> Result<i32> {
         .unwrap_or("dataset")
         .to_string();
     let pages = crate::eval::load(&args.dataset, args.limit)?;
+    // Written through a handle, so a closed pipe is an error (exit quietly), not a panic.
+    let mut out = std::io::stdout().lock();
+    if let Some(model_path) = &args.train_types {
+        let report = crate::eval::types::train(&pages);
+        write!(out, "{}", crate::eval::types::format(&report))?;
+        // Extraction with each page typed by a model that never saw it.
+        let held_out = |c: &crate::eval::Case| report.held_out.get(&c.id).copied();
+        let ex = crate::eval::run_typed(&pages, Algorithm::Auto, args.threads, &held_out);
+        write!(
+            out,
+            "{}",
+            crate::eval::format(&ex, &format!("{name}, held-out types"))
+        )?;
+        std::fs::write(model_path, serde_json::to_string(&report.model)?)
+            .with_context(|| format!("cannot write {}", model_path.display()))?;
+        writeln!(out, "model written to {}", model_path.display())?;
+        return Ok(0);
+    }
     for algorithm in algorithms {
         let report = crate::eval::run(&pages, algorithm, args.threads, args.oracle_types);
-        print!("{}", crate::eval::format(&report, &name));
+        write!(out, "{}", crate::eval::format(&report, &name))?;
         if args.worst > 0 {
             let mut worst: Vec<_> = report.pages.iter().collect();
             worst.sort_by(|a, b| a.score.f1.total_cmp(&b.score.f1));
             for p in worst.iter().take(args.worst) {
-                println!(
+                writeln!(
+                    out,
                     "  {} {:<14} F1 {:.3} P {:.3} R {:.3} predicted {} {}",
                     p.id,
                     p.kind,
@@ -458,10 +481,10 @@ fn eval(args: EvalArgs) -> Result<i32> {
                     p.score.r,
                     p.predicted_type.unwrap_or("-"),
                     p.error.as_deref().unwrap_or("")
-                );
+                )?;
             }
         }
-        println!();
+        writeln!(out)?;
         if let Some(path) = &args.predictions {
             let mut f = std::io::BufWriter::new(
                 std::fs::File::create(path)

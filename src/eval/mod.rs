@@ -5,6 +5,7 @@
 
 pub mod dataset;
 pub mod score;
+pub mod types;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -106,6 +107,23 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Vec<Loaded>, EvalError> 
 /// `oracle_types` the dataset's page type is given to the extractor instead
 /// of the classifier's guess (to measure extraction apart from typing).
 pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize, oracle_types: bool) -> Report {
+    let types = |case: &Case| {
+        if oracle_types {
+            crate::extract::PageType::parse(&case.kind)
+        } else {
+            None
+        }
+    };
+    run_typed(pages, algorithm, threads, &types)
+}
+
+/// [`run`] with a page type chosen per page (`None`: classify).
+pub fn run_typed(
+    pages: &[Loaded],
+    algorithm: Algorithm,
+    threads: usize,
+    types: &(dyn Fn(&Case) -> Option<crate::extract::PageType> + Sync),
+) -> Report {
     let base = Options {
         algorithm,
         ..Options::default()
@@ -116,9 +134,7 @@ pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize, oracle_types:
             .map(|page| {
                 let case = &page.case;
                 let mut opts = base.clone();
-                if oracle_types {
-                    opts.page_type = crate::extract::PageType::parse(&case.kind);
-                }
+                opts.page_type = types(case);
                 let (text, ptype, error, took, size) = match &page.bytes {
                     Ok(bytes) => {
                         let start = Instant::now();

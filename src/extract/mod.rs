@@ -13,6 +13,7 @@ pub mod classify;
 pub mod list_rank;
 pub mod metadata;
 pub mod noise;
+pub mod page_model;
 pub mod segment;
 
 use std::time::{Duration, Instant};
