@@ -376,6 +376,7 @@ pub async fn run_with(
                                 let _ = cpu_tx.send(job).await;
                             }
                             FetchResult::Write(msg) => {
+                                // Same: closed only during shutdown.
                                 let _ = write_tx.send(msg).await;
                             }
                         }
@@ -451,12 +452,14 @@ async fn wait_for_signal() {
                 }
             }
             Err(_) => {
+                // No SIGTERM handler could be installed: Ctrl-C still works.
                 let _ = tokio::signal::ctrl_c().await;
             }
         }
     }
     #[cfg(not(unix))]
     {
+        // An error here means no handler: the daemon then runs until killed.
         let _ = tokio::signal::ctrl_c().await;
     }
 }
