@@ -96,92 +96,133 @@ pub fn shape(doc: &Doc) -> Shape {
     s
 }
 
-fn url_type(url: &str) -> Option<PageType> {
+/// URL path words that point at each page type, in the order the rules try
+/// them. Shared by the rules and the model's features.
+const URL_VOCAB: &[(PageType, &[&str])] = &[
+    (
+        PageType::Forum,
+        &[
+            "forum",
+            "forums",
+            "thread",
+            "threads",
+            "topic",
+            "topics",
+            "community",
+            "discussion",
+            "discussions",
+            "viewtopic",
+            "showthread",
+            "questions",
+            "t",
+            "r",
+            "comments",
+        ],
+    ),
+    (
+        PageType::Documentation,
+        &[
+            "docs",
+            "doc",
+            "documentation",
+            "manual",
+            "reference",
+            "api",
+            "guide",
+            "guides",
+            "tutorial",
+            "kb",
+            "wiki",
+            "learn",
+            "help",
+        ],
+    ),
+    (
+        PageType::Product,
+        &[
+            "product", "products", "dp", "item", "p", "itm", "shop", "buy",
+        ],
+    ),
+    (
+        PageType::Collection,
+        &[
+            "category",
+            "categories",
+            "collections",
+            "collection",
+            "catalog",
+            "c",
+            "department",
+            "shop",
+            "store",
+        ],
+    ),
+    (
+        PageType::Listing,
+        &[
+            "tag",
+            "tags",
+            "search",
+            "archive",
+            "archives",
+            "jobs",
+            "events",
+            "page",
+            "listing",
+            "directory",
+            "list",
+            "results",
+            "news",
+        ],
+    ),
+    (
+        PageType::Article,
+        &[
+            "blog", "news", "article", "articles", "story", "post", "posts", "2023", "2024",
+            "2025", "2026",
+        ],
+    ),
+    (
+        PageType::Service,
+        &[
+            "services",
+            "service",
+            "pricing",
+            "solutions",
+            "features",
+            "about",
+            "contact",
+            "plans",
+        ],
+    ),
+];
+
+/// The URL words of a page type.
+pub fn url_words(t: PageType) -> &'static [&'static str] {
+    URL_VOCAB
+        .iter()
+        .find(|(p, _)| *p == t)
+        .map_or(&[], |(_, w)| w)
+}
+
+/// Lower-cased path tokens of a URL (split on / - _ . ? = &).
+pub fn url_tokens(url: &str) -> Vec<String> {
     let path = url
         .split_once("://")
         .map_or(url, |(_, r)| r.find('/').map_or("", |i| &r[i..]))
         .to_ascii_lowercase();
-    let has = |tokens: &[&str]| {
-        path.split(['/', '-', '_', '.', '?', '=', '&'])
-            .any(|seg| tokens.contains(&seg))
-    };
-    if has(&[
-        "forum",
-        "forums",
-        "thread",
-        "threads",
-        "topic",
-        "topics",
-        "community",
-        "discussion",
-        "discussions",
-        "viewtopic",
-        "showthread",
-        "questions",
-    ]) {
-        return Some(PageType::Forum);
-    }
-    if has(&[
-        "docs",
-        "doc",
-        "documentation",
-        "manual",
-        "reference",
-        "api",
-        "guide",
-        "guides",
-        "tutorial",
-        "kb",
-        "wiki",
-    ]) {
-        return Some(PageType::Documentation);
-    }
-    if has(&["product", "products", "dp", "item", "p"]) {
-        return Some(PageType::Product);
-    }
-    if has(&[
-        "category",
-        "categories",
-        "collections",
-        "collection",
-        "shop",
-        "catalog",
-        "c",
-        "department",
-    ]) {
-        return Some(PageType::Collection);
-    }
-    if has(&[
-        "tag",
-        "tags",
-        "search",
-        "archive",
-        "archives",
-        "jobs",
-        "events",
-        "page",
-        "listing",
-        "directory",
-    ]) {
-        return Some(PageType::Listing);
-    }
-    if has(&[
-        "blog", "news", "article", "articles", "story", "post", "posts",
-    ]) {
-        return Some(PageType::Article);
-    }
-    if has(&[
-        "services",
-        "service",
-        "pricing",
-        "solutions",
-        "features",
-        "about",
-        "contact",
-    ]) {
-        return Some(PageType::Service);
-    }
-    None
+    path.split(['/', '-', '_', '.', '?', '=', '&'])
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn url_type(url: &str) -> Option<PageType> {
+    let tokens = url_tokens(url);
+    URL_VOCAB
+        .iter()
+        .find(|(_, words)| tokens.iter().any(|t| words.contains(&t.as_str())))
+        .map(|(t, _)| *t)
 }
 
 /// Probability a list-like prediction needs (see `Model::classify_cautious`).

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::classify::{shape, PageType};
+use super::classify::{shape, url_tokens, url_words, PageType};
 use super::metadata::Meta;
 use super::noise;
 use crate::html::{Doc, Kind, Tag};
@@ -88,17 +88,6 @@ fn ln1(x: f64) -> f64 {
     (1.0 + x).ln()
 }
 
-fn url_tokens(url: &str) -> Vec<String> {
-    let path = url
-        .split_once("://")
-        .map_or(url, |(_, r)| r.find('/').map_or("", |i| &r[i..]))
-        .to_ascii_lowercase();
-    path.split(['/', '-', '_', '.', '?', '=', '&'])
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 /// The feature vector of a page.
 pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     let mut f: HashMap<&str, f64> = HashMap::new();
@@ -171,102 +160,13 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     let tokens = url.map(url_tokens).unwrap_or_default();
     let has =
         |words: &[&str]| f64::from(u8::from(tokens.iter().any(|t| words.contains(&t.as_str()))));
-    set(
-        "url_forum",
-        has(&[
-            "forum",
-            "forums",
-            "thread",
-            "threads",
-            "topic",
-            "topics",
-            "community",
-            "discussion",
-            "discussions",
-            "viewtopic",
-            "showthread",
-            "questions",
-            "t",
-            "r",
-            "comments",
-        ]),
-    );
-    set(
-        "url_docs",
-        has(&[
-            "docs",
-            "doc",
-            "documentation",
-            "manual",
-            "reference",
-            "api",
-            "guide",
-            "guides",
-            "tutorial",
-            "kb",
-            "wiki",
-            "learn",
-            "help",
-        ]),
-    );
-    set(
-        "url_product",
-        has(&[
-            "product", "products", "dp", "item", "p", "itm", "shop", "buy",
-        ]),
-    );
-    set(
-        "url_collection",
-        has(&[
-            "category",
-            "categories",
-            "collections",
-            "collection",
-            "catalog",
-            "c",
-            "department",
-            "shop",
-            "store",
-        ]),
-    );
-    set(
-        "url_listing",
-        has(&[
-            "tag",
-            "tags",
-            "search",
-            "archive",
-            "archives",
-            "jobs",
-            "events",
-            "page",
-            "listing",
-            "directory",
-            "list",
-            "results",
-            "news",
-        ]),
-    );
-    set(
-        "url_article",
-        has(&[
-            "blog", "news", "article", "articles", "story", "post", "posts", "2023", "2024",
-            "2025", "2026",
-        ]),
-    );
-    set(
-        "url_service",
-        has(&[
-            "services",
-            "service",
-            "pricing",
-            "solutions",
-            "features",
-            "about",
-            "contact",
-            "plans",
-        ]),
-    );
+    set("url_forum", has(url_words(PageType::Forum)));
+    set("url_docs", has(url_words(PageType::Documentation)));
+    set("url_product", has(url_words(PageType::Product)));
+    set("url_collection", has(url_words(PageType::Collection)));
+    set("url_listing", has(url_words(PageType::Listing)));
+    set("url_article", has(url_words(PageType::Article)));
+    set("url_service", has(url_words(PageType::Service)));
     set("url_depth", ln1(tokens.len() as f64));
     set(
         "url_query",
