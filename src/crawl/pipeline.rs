@@ -13,11 +13,11 @@ use url::Url;
 
 use super::seeds::Seed;
 use super::stats::Stats;
-use crate::extract::{extract_doc, Options};
+use crate::extract::{extract_doc, parse_bytes, Options};
 use crate::fetch::{get_following, Fetcher, Response};
 use crate::frontier::url::{check_page_url, host_key, normalize, UrlRules};
 use crate::frontier::Lease;
-use crate::html::{charset, Doc, Limits, Tag};
+use crate::html::{charset, Doc, Tag};
 use crate::politeness::robots::Robots;
 use crate::politeness::DelayRules;
 use crate::store::{simhash, Completion, Counter, NewUrl, PageOutcome, QueuedUrl, Store, UrlKind};
@@ -496,16 +496,9 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         .and_then(|u| u.host_str())
         .and_then(|h| h.rsplit('.').next())
         .map(str::to_string);
-    let parsed = charset::decode(&response.body, declared, tld.as_deref()).and_then(|d| {
-        let limits = Limits {
-            max_depth: shared.extract.max_depth,
-            max_nodes: shared.extract.max_nodes,
-            deadline: shared.extract.time_limit.map(|t| Instant::now() + t),
-        };
-        Doc::parse(&d.text, &limits)
-    });
+    let parsed = parse_bytes(&response.body, declared, tld.as_deref(), &shared.extract);
     let doc = match parsed {
-        Ok(doc) => doc,
+        Ok((doc, _)) => doc,
         Err(e) => {
             shared.stats.extraction_errors.fetch_add(1, Relaxed);
             out.error = Some(format!("extraction: {e}"));

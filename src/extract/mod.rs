@@ -142,16 +142,27 @@ pub fn extract_bytes(
         )));
     }
     let tld = url.and_then(tld_of);
-    let decoded = charset::decode(bytes, opts.charset, tld.as_deref())?;
+    let (doc, encoding) = parse_bytes(bytes, opts.charset, tld.as_deref(), opts)?;
+    let mut out = extract_doc(&doc, url, opts.algorithm, opts.page_type);
+    out.encoding = encoding.name();
+    Ok(out)
+}
+
+/// Decodes page bytes (`declared` charset and `tld` hint as in
+/// [`charset::decode`]) and parses them within the limits of `opts`.
+pub fn parse_bytes(
+    bytes: &[u8],
+    declared: Option<&'static encoding_rs::Encoding>,
+    tld: Option<&str>,
+    opts: &Options,
+) -> Result<(Doc, &'static encoding_rs::Encoding), ExtractError> {
+    let decoded = charset::decode(bytes, declared, tld)?;
     let limits = Limits {
         max_depth: opts.max_depth,
         max_nodes: opts.max_nodes,
         deadline: opts.time_limit.map(|t| Instant::now() + t),
     };
-    let doc = Doc::parse(&decoded.text, &limits)?;
-    let mut out = extract_doc(&doc, url, opts.algorithm, opts.page_type);
-    out.encoding = decoded.encoding.name();
-    Ok(out)
+    Ok((Doc::parse(&decoded.text, &limits)?, decoded.encoding))
 }
 
 /// Extracts from an already parsed page; `page_type` skips classification.

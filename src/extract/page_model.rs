@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 
 use super::classify::{shape, url_tokens, url_words, PageType};
 use super::metadata::Meta;
-use super::noise;
 use crate::html::{Doc, Kind, Tag};
 
 /// Feature names, in vector order.
@@ -256,16 +255,24 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         ("cls_filter", "filter"),
         ("cls_rating", "rating"),
     ];
+    // Read the attributes in place: this runs for every element of every page.
+    let contains = |hay: &str, word: &str| {
+        hay.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+    };
     for (i, n) in doc.nodes.iter().enumerate() {
         if n.kind != Kind::Element {
             continue;
         }
-        let names = noise::class_id_role(doc, i as u32);
-        if names.is_empty() {
+        let id = i as u32;
+        let (class, ident) = doc.class_id(id);
+        let parts = [class, ident, doc.attr(id, "role")];
+        if parts.iter().all(Option::is_none) {
             continue;
         }
         for (feat, word) in CLASS_WORDS {
-            if names.contains(word) {
+            if parts.iter().flatten().any(|p| contains(p, word)) {
                 *cls.entry(feat).or_insert(0.0) += 1.0;
             }
         }
