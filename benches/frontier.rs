@@ -3,9 +3,10 @@
 //!
 //! `cargo bench --bench frontier -- [N] [HOSTS]` (defaults 10,000,000 and 20,000).
 //! Uses a temporary sled store under $TMPDIR (several GB for 10M URLs).
-//! `ONLY_LEASE=1` measures the frontier alone (enqueue + lease), without the
-//! per-page completion write; `CACHE_MB` sets sled's cache (default 16, the
-//! daemon's default).
+//! A dequeue is a lease and its release (the URL leaves the queue); with
+//! `OUTCOMES=1` it is the daemon's full path instead: lease, then complete
+//! with a page outcome, one more sled write per URL. `CACHE_MB` sets sled's
+//! cache (default 16, the daemon's default).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -29,6 +30,7 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(16);
+    trawl::store::alloc::tune_allocator(); // as the daemon does
     let store = Store::open(&dir, cache_mb << 20).expect("open store");
 
     let start = Instant::now();
@@ -67,9 +69,10 @@ fn main() {
     let start = Instant::now();
     let mut done = 0u64;
     let now = Instant::now() + Duration::from_secs(3600);
-    let only_lease = std::env::var("ONLY_LEASE").is_ok();
+    let outcomes = std::env::var("OUTCOMES").is_ok_and(|v| v == "1");
     while let Next::Url(lease) = frontier.next(now).expect("next") {
-        if only_lease {
+        if !outcomes {
+            store.release(&lease.key).expect("release");
             frontier
                 .finished(&lease.host, Duration::ZERO)
                 .expect("finished");
@@ -79,6 +82,7 @@ fn main() {
         store
             .complete(
                 &lease.key,
+                &lease.host,
                 Completion::Done {
                     outcome: PageOutcome {
                         url: lease.item.url.clone(),
@@ -99,7 +103,7 @@ fn main() {
     }
     let deq = start.elapsed();
     println!(
-        "leased and completed {done} URLs in {:.1} s: {:.0} URLs/s, peak RSS {:.0} MB",
+        "dequeued {done} URLs in {:.1} s: {:.0} URLs/s, peak RSS {:.0} MB",
         deq.as_secs_f64(),
         done as f64 / deq.as_secs_f64(),
         peak_rss_mb()

@@ -73,6 +73,8 @@ pub struct CrawlConfig {
     pub status_addr: String,
     /// sled page cache, in MiB.
     pub store_cache_mb: u64,
+    /// In-memory filter in front of the seen-set, in MiB.
+    pub seen_filter_mb: u64,
     /// Seconds in-flight work may take to finish on SIGINT/SIGTERM.
     pub shutdown_grace_secs: u64,
 }
@@ -111,6 +113,7 @@ impl Default for CrawlConfig {
             robots_cache_hours: 24,
             status_addr: "127.0.0.1:7171".into(),
             store_cache_mb: 16,
+            seen_filter_mb: 32,
             shutdown_grace_secs: 5,
         }
     }
@@ -207,6 +210,7 @@ impl Config {
             ("crawl.max_body_bytes", c.max_body_bytes),
             ("crawl.seed_poll_secs", c.seed_poll_secs),
             ("crawl.max_url_len", c.max_url_len as u64),
+            ("crawl.seen_filter_mb", c.seen_filter_mb),
         ] {
             if v == 0 {
                 return Err(bad(key, "must be greater than 0".into()));
@@ -338,12 +342,14 @@ mod tests {
             (
                 &s.status_addr,
                 s.store_cache_mb,
+                s.seen_filter_mb,
                 s.shutdown_grace_secs,
                 s.connect_timeout_secs
             ),
             (
                 &c.status_addr,
                 c.store_cache_mb,
+                c.seen_filter_mb,
                 c.shutdown_grace_secs,
                 c.connect_timeout_secs
             )

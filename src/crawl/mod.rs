@@ -75,7 +75,6 @@ enum Sched {
         host: String,
         delay: Duration,
         hold: Option<Instant>,
-        new_hosts: Vec<String>,
     },
 }
 
@@ -169,7 +168,8 @@ fn load_seeds(
 /// Runs the daemon until a signal (or, with `exit_when_idle`, until done).
 pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> {
     let c = &cfg.crawl;
-    let store = Store::open(&c.data_dir, c.store_cache_mb << 20)?;
+    crate::store::alloc::tune_allocator();
+    let store = Store::open_sized(&c.data_dir, c.store_cache_mb << 20, c.seen_filter_mb << 20)?;
     let fetcher: Arc<dyn Fetcher> = Arc::new(SpiderFetcher::new(&FetchConfig {
         user_agent: c.user_agent.clone(),
         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
@@ -268,15 +268,7 @@ pub async fn run_with(
                         delay,
                         hold,
                     } = msg;
-                    let mut new_hosts: Vec<String> = match &completion {
-                        crate::store::Completion::Done { links, .. } => {
-                            links.iter().map(|l| l.host.clone()).collect()
-                        }
-                        crate::store::Completion::Retry { .. } => vec![lease.host.clone()],
-                    };
-                    new_hosts.sort();
-                    new_hosts.dedup();
-                    if let Err(e) = store.complete(&lease.key, completion) {
+                    if let Err(e) = store.complete(&lease.key, &lease.host, completion) {
                         tracing::error!(url = %lease.item.url, error = %e, "store write failed");
                         stats.error(format!("store: {e}"));
                     }
@@ -286,7 +278,6 @@ pub async fn run_with(
                         host: lease.host,
                         delay,
                         hold,
-                        new_hosts,
                     });
                 }
             })
@@ -423,20 +414,12 @@ pub async fn run_with(
 }
 
 fn apply(msg: Sched, frontier: &mut Frontier, inflight: &mut usize) -> Result<(), StoreError> {
-    let Sched::Finished {
-        host,
-        delay,
-        hold,
-        new_hosts,
-    } = msg;
+    let Sched::Finished { host, delay, hold } = msg;
     *inflight = inflight.saturating_sub(1);
     if let Some(until) = hold {
         frontier.hold(&host, until);
     }
     frontier.finished(&host, delay)?;
-    for h in new_hosts {
-        frontier.host_has_work(&h);
-    }
     Ok(())
 }
 

@@ -1,16 +1,16 @@
 //! The crawl frontier: which URL to fetch next.
 //!
-//! URLs live in the store (per-host queues in sled, so memory stays flat
-//! however large the crawl); this module keeps only a small in-memory
-//! schedule of hosts: when each may be fetched again (politeness) and how
-//! many of its fetches are in flight. `next` hands out the best-priority URL
-//! of a ready host; hosts take turns, so one slow or huge host never starves
-//! the others.
+//! URLs live in the store (an inbox and per-host blocks in sled, so memory
+//! stays flat however large the crawl); this module keeps a small in-memory
+//! schedule of hosts: when each may be fetched again (politeness), how many
+//! of its fetches are in flight, and the rest of the block it is serving
+//! (at most 32 URLs). `next` hands out the best-priority URL of a ready host;
+//! hosts take turns, so one slow or huge host never starves the others.
 
 pub mod url;
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use crate::store::{host_hash, QueuedUrl, Store, StoreError};
@@ -23,11 +23,15 @@ pub struct HostSlot {
     pub inflight: usize,
     /// Whether it is in the ready heap (it has, or may have, queued URLs).
     scheduled: bool,
+    /// The block being served and its URLs not handed out yet.
+    block: Vec<u8>,
+    cursor: VecDeque<QueuedUrl>,
 }
 
 /// A leased URL.
 #[derive(Debug, Clone)]
 pub struct Lease {
+    /// The store block it came from (passed back to [`Store::complete`]).
     pub key: Vec<u8>,
     pub host: String,
     pub item: QueuedUrl,
@@ -77,6 +81,8 @@ impl Frontier {
             next_allowed: Instant::now(),
             inflight: 0,
             scheduled: false,
+            block: Vec::new(),
+            cursor: VecDeque::new(),
         })
     }
 
@@ -98,8 +104,34 @@ impl Frontier {
         self.schedule(key, at);
     }
 
-    /// The next URL to fetch.
+    /// The next URL to fetch. Merges newly found URLs into the schedule
+    /// when due, and always before reporting that nothing is ready.
     pub fn next(&mut self, now: Instant) -> Result<Next, StoreError> {
+        let (hosts, mut due) = self.store.maintain(false)?;
+        for h in hosts {
+            self.host_has_work(&h);
+        }
+        let mut merged = false;
+        loop {
+            let found = self.next_ready(now)?;
+            if matches!(found, Next::Url(_)) || merged || due.is_none() {
+                return Ok(match (found, due) {
+                    (Next::Wait(at), Some(d)) => Next::Wait(at.min(d.max(now))),
+                    (Next::Empty, Some(d)) => Next::Wait(d.max(now)),
+                    (found, _) => found,
+                });
+            }
+            // Nothing ready: schedule what the inbox holds, then look again.
+            let (hosts, d) = self.store.maintain(true)?;
+            for h in hosts {
+                self.host_has_work(&h);
+            }
+            due = d;
+            merged = true;
+        }
+    }
+
+    fn next_ready(&mut self, now: Instant) -> Result<Next, StoreError> {
         while let Some(Reverse((at, _, key))) = self.ready.peek().copied() {
             if at > now {
                 return Ok(Next::Wait(at));
@@ -118,21 +150,24 @@ impl Frontier {
                 // Rescheduled when a fetch of this host finishes.
                 continue;
             }
-            match self.store.lease(&key)? {
-                Some((lease_key, item)) => {
-                    let slot = self.hosts.get_mut(&key);
-                    let host = slot.map(|s| {
-                        s.inflight += 1;
-                        s.name.clone()
-                    });
-                    return Ok(Next::Url(Lease {
-                        key: lease_key,
-                        host: host.unwrap_or_default(),
-                        item,
-                    }));
+            if slot.cursor.is_empty() {
+                match self.store.next_block(&key)? {
+                    Some(block) => {
+                        slot.block = block.key;
+                        slot.cursor = block.items.into();
+                    }
+                    None => continue, // drained; rescheduled by host_has_work
                 }
-                None => continue, // drained; rescheduled by host_has_work
             }
+            let Some(item) = slot.cursor.pop_front() else {
+                continue;
+            };
+            slot.inflight += 1;
+            return Ok(Next::Url(Lease {
+                key: slot.block.clone(),
+                host: slot.name.clone(),
+                item,
+            }));
         }
         Ok(if self.hosts.values().any(|s| s.inflight > 0) {
             Next::Wait(now + Duration::from_millis(50))
@@ -149,7 +184,7 @@ impl Frontier {
         let slot = self.slot(key, host);
         slot.inflight = slot.inflight.saturating_sub(1);
         slot.next_allowed = slot.next_allowed.max(now + delay);
-        if self.store.host_has_queue(&key)? {
+        if !slot.cursor.is_empty() || self.store.host_has_queue(&key)? {
             let at = self.hosts.get(&key).map_or(now, |s| s.next_allowed);
             self.schedule(key, at);
         }

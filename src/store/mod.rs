@@ -2,31 +2,36 @@
 //!
 //! The crawl state lives in one sled tree, in key-prefixed ranges (integers
 //! big-endian so byte order is numeric order):
-//! - `q` host(8) ++ priority(2) ++ seq(8) → [`QueuedUrl`]: per-host queues,
-//!   best priority first, FIFO within a priority.
-//! - `i` same key → [`QueuedUrl`]: URLs handed to a fetcher. A crash leaves
-//!   them here; [`Store::open`] puts them back under `q`.
-//! - `s` xxh3-128(url) → 1 byte: every URL ever queued (dedup).
+//! - `n` seq(8) → inbox entry: newly found URLs, not yet scheduled.
+//! - `q` host(8) ++ priority(2) ++ seq(8) → a block of one host's queued
+//!   URLs, best priority first, FIFO within a priority (see [`queue`]).
+//! - `s` bucket(4) → sorted URL hashes: every URL ever queued (see [`seen`]).
 //! - `h` host(8) → host name: the hosts that ever had a queue.
 //! - `p` xxh3-128(url) → [`PageOutcome`]: what happened to each fetch.
 //! - `r` seq(8) → exported JSON record; `seq` is the export cursor.
 //! - `x` band(1) ++ bits(2) ++ seq(8) → simhash(8): near-duplicate index.
-//! - `m` name → counters (records, page budgets) and seed file hashes.
+//! - `m` name → counters (records, page budgets, queue length), the store
+//!   format and seed file hashes.
 //!
 //! Separate trees hold robots.txt copies and seed options.
 //!
 //! Why one tree: sled applies a batch to one tree atomically, so completing a
-//! page (outcome, record, new links, lease release) is one `apply_batch` and
-//! a `kill -9` at any moment leaves all of it or none of it. (sled's
-//! multi-tree transactions give the same guarantee but grew the process to
-//! 840 MB in the frontier benchmark; batches keep it flat.) Batches are built
-//! from reads made just before, which is safe because one writer thread
-//! completes pages. sled loses at most the last flush interval, and what it
-//! loses is replayed from `i`; a URL that already has a record never gets a
-//! second one. Nothing is stored or exported twice.
+//! page (outcome, record, new links, its block's release) is one
+//! `apply_batch` and a `kill -9` at any moment leaves all of it or none of
+//! it. (sled's multi-tree transactions give the same guarantee but grew the
+//! process to 840 MB in the frontier benchmark; batches keep it flat.)
+//! Batches are built from reads made just before, under the queue lock. sled
+//! loses at most the last flush interval, and what it loses is replayed from
+//! the blocks; a URL that already has a record never gets a second one.
+//! Nothing is stored or exported twice.
 
+pub mod alloc;
 pub mod export;
+pub mod queue;
+pub mod seen;
 pub mod simhash;
+
+pub use queue::Block;
 
 use std::path::Path;
 
@@ -46,6 +51,8 @@ pub enum StoreError {
     Sled(#[from] sled::Error),
     #[error("store: corrupt value in {tree}: {message}")]
     Corrupt { tree: &'static str, message: String },
+    #[error("the store at {path} was written by an older trawl (format {found}, this one reads {FORMAT}); move it away or point --data elsewhere")]
+    Format { path: String, found: u64 },
 }
 
 /// What kind of resource a queued URL is.
@@ -167,9 +174,14 @@ pub struct Store {
     kv: sled::Tree,
     robots: sled::Tree,
     seeds: sled::Tree,
-    /// URLs under `q`, kept here because counting walks the whole range.
-    queued: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// The queue's in-memory state (seen filter, open blocks, counters).
+    state: std::sync::Arc<std::sync::Mutex<queue::QueueState>>,
 }
+
+/// The store layout this build reads and writes.
+pub const FORMAT: u64 = 2;
+/// Default size of the in-memory seen filter.
+pub const DEFAULT_SEEN_FILTER: u64 = 32 << 20;
 
 /// 8-byte host key.
 pub fn host_hash(host: &str) -> [u8; 8] {
@@ -200,8 +212,8 @@ fn queue_key(host: &[u8; 8], priority: f32, seq: u64) -> [u8; 18] {
     k
 }
 
+const N: u8 = b'n';
 const Q: u8 = b'q';
-const I: u8 = b'i';
 const S: u8 = b's';
 const H: u8 = b'h';
 const P: u8 = b'p';
@@ -255,9 +267,18 @@ impl Counter<'_> {
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`, putting leased URLs of a
-    /// previous run back in the queue.
+    /// Opens (or creates) the store in `dir` with the default seen filter.
     pub fn open(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
+        Store::open_sized(dir, cache_bytes, DEFAULT_SEEN_FILTER)
+    }
+
+    /// Opens (or creates) the store in `dir`; `seen_filter_bytes` sizes the
+    /// in-memory filter in front of the seen-set.
+    pub fn open_sized(
+        dir: &Path,
+        cache_bytes: u64,
+        seen_filter_bytes: u64,
+    ) -> Result<Store, StoreError> {
         let db = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_bytes)
@@ -271,28 +292,40 @@ impl Store {
             kv: db.open_tree("crawl")?,
             robots: db.open_tree("robots")?,
             seeds: db.open_tree("seeds")?,
-            queued: Default::default(),
+            state: std::sync::Arc::new(std::sync::Mutex::new(queue::QueueState {
+                seen: seen::Seen::new(seen_filter_bytes),
+                inbox: 0,
+                last_merge: std::time::Instant::now(),
+                new_hosts: Vec::new(),
+                known_hosts: Default::default(),
+                open_blocks: Default::default(),
+                session_seq: 0,
+                queued: 0,
+            })),
             db,
         };
-        store.release_all_leases()?;
-        let queued = store.kv.scan_prefix([Q]).count() as u64;
-        store
-            .queued
-            .store(queued, std::sync::atomic::Ordering::Relaxed);
-        Ok(store)
-    }
-
-    fn release_all_leases(&self) -> Result<usize, StoreError> {
-        let mut n = 0;
-        for kv in self.kv.scan_prefix([I]) {
-            let (k, v) = kv?;
-            let mut batch = sled::Batch::default();
-            batch.insert(key(Q, &k[1..]), v);
-            batch.remove(k);
-            self.kv.apply_batch(batch)?;
-            n += 1;
+        let format_key = key(M, b"format");
+        match store.kv.get(&format_key)? {
+            Some(v) if be_u64(Some(v.clone())) == FORMAT => {}
+            found => {
+                if found.is_some() || store.kv.first()?.is_some() {
+                    return Err(StoreError::Format {
+                        path: dir.display().to_string(),
+                        found: be_u64(found).max(1),
+                    });
+                }
+                store.kv.insert(format_key, &FORMAT.to_be_bytes())?;
+            }
         }
-        Ok(n)
+        {
+            let mut st = store.lock();
+            store.load_queue_state(&mut st)?;
+            // Redo a merge a crash may have cut short (same entries, same keys).
+            if st.inbox > 0 {
+                store.merge_locked(&mut st, queue::MERGE_AT)?;
+            }
+        }
+        Ok(store)
     }
 
     /// Writes everything to disk (call at checkpoints and on shutdown).
@@ -306,45 +339,33 @@ impl Store {
         Ok(())
     }
 
-    /// Adds the inserts for URLs not seen before to `batch`; returns how many.
-    fn enqueue_into(&self, batch: &mut sled::Batch, urls: &[NewUrl]) -> Result<u64, StoreError> {
-        let mut fresh = std::collections::HashSet::new();
-        let mut new_hosts = std::collections::HashSet::new();
-        let mut n = 0;
-        for u in urls {
-            let h = url_hash(&u.item.url);
-            let sk = key(S, &h);
-            if !fresh.insert(h) || self.kv.contains_key(&sk)? {
-                continue;
-            }
-            batch.insert(sk, &[1u8]);
-            let host = host_hash(&u.host);
-            if new_hosts.insert(host) && !self.kv.contains_key(key(H, &host))? {
-                batch.insert(key(H, &host), u.host.as_bytes());
-            }
-            let seq = self.db.generate_id()?;
-            batch.insert(
-                key(Q, &queue_key(&host, u.item.priority, seq)),
-                u.item.to_bytes(),
-            );
-            n += 1;
-        }
-        Ok(n)
-    }
-
     /// Adds URLs not seen before; returns how many were new.
     pub fn enqueue(&self, urls: &[NewUrl]) -> Result<usize, StoreError> {
+        let mut st = self.lock();
         let mut batch = sled::Batch::default();
-        let n = self.enqueue_into(&mut batch, urls)?;
+        let fresh = self.enqueue_into(&st, &mut batch, urls)?;
+        if fresh.is_empty() {
+            return Ok(0);
+        }
+        Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
         self.kv.apply_batch(batch)?;
-        self.queued
-            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-        Ok(n as usize)
+        Self::note_enqueued(&mut st, &fresh);
+        self.bound_inbox(&mut st)?;
+        Ok(fresh.len())
     }
 
-    /// URLs waiting in the queue (kept in memory; exact after `open`).
+    /// Keeps the inbox (and the in-memory hashes of its URLs) bounded when
+    /// URLs arrive faster than the scheduler merges them.
+    fn bound_inbox(&self, st: &mut queue::QueueState) -> Result<(), StoreError> {
+        while st.inbox >= 2 * queue::MERGE_AT {
+            self.merge_locked(st, queue::MERGE_AT)?;
+        }
+        Ok(())
+    }
+
+    /// URLs waiting in the queue (inbox and blocks).
     pub fn queue_len_hint(&self) -> u64 {
-        self.queued.load(std::sync::atomic::Ordering::Relaxed)
+        self.lock().queued
     }
 
     /// Hosts that ever had a queue: (key, name).
@@ -359,53 +380,24 @@ impl Store {
         Ok(out)
     }
 
-    /// Whether a host has queued URLs.
-    pub fn host_has_queue(&self, host: &[u8; 8]) -> Result<bool, StoreError> {
-        Ok(self
-            .kv
-            .scan_prefix(key(Q, host))
-            .next()
-            .transpose()?
-            .is_some())
-    }
-
-    /// Leases the host's best URL: it moves from the queue to the in-flight range.
-    pub fn lease(&self, host: &[u8; 8]) -> Result<Option<(Vec<u8>, QueuedUrl)>, StoreError> {
-        let Some((k, v)) = self.kv.scan_prefix(key(Q, host)).next().transpose()? else {
-            return Ok(None);
-        };
-        let mut batch = sled::Batch::default();
-        batch.insert(key(I, &k[1..]), v.clone());
-        batch.remove(k.clone());
-        self.kv.apply_batch(batch)?;
-        self.queued
-            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(Some((k[1..].to_vec(), QueuedUrl::from_bytes(&v)?)))
-    }
-
-    /// Ends a lease. For `Done`, returns the record's sequence number if one
-    /// was stored.
+    /// Ends a lease of a URL of `host` from `block` (the lease key). For
+    /// `Done`, returns the record's sequence number if one was stored.
     pub fn complete(
         &self,
-        lease: &[u8],
+        block: &[u8],
+        host: &str,
         completion: Completion,
     ) -> Result<Option<u64>, StoreError> {
+        let mut st = self.lock();
         let mut batch = sled::Batch::default();
-        batch.remove(key(I, lease));
+        Self::finish_in_block(&mut st, &mut batch, block);
         match completion {
             Completion::Retry { item } => {
-                let host: [u8; 8] = lease
-                    .get(..8)
-                    .and_then(|h| h.try_into().ok())
-                    .unwrap_or([0; 8]);
-                let seq = self.db.generate_id()?;
-                batch.insert(
-                    key(Q, &queue_key(&host, item.priority, seq)),
-                    item.to_bytes(),
-                );
+                self.requeue_into(&mut batch, host, &item)?;
+                Self::put_queued(&mut batch, st.queued + 1);
                 self.kv.apply_batch(batch)?;
-                self.queued
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                st.queued += 1;
+                st.inbox += 1;
                 Ok(None)
             }
             Completion::Done {
@@ -452,10 +444,13 @@ impl Store {
                 }
                 outcome.record = seq;
                 batch.insert(page_key, encode(&outcome));
-                let added = self.enqueue_into(&mut batch, &links)?;
+                let fresh = self.enqueue_into(&st, &mut batch, &links)?;
+                if !fresh.is_empty() {
+                    Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
+                }
                 self.kv.apply_batch(batch)?;
-                self.queued
-                    .fetch_add(added, std::sync::atomic::Ordering::Relaxed);
+                Self::note_enqueued(&mut st, &fresh);
+                self.bound_inbox(&mut st)?;
                 Ok(seq)
             }
         }
@@ -527,11 +522,6 @@ impl Store {
             let (_, v) = kv?;
             decode("pages", &v)
         })
-    }
-
-    /// In-flight leases (walks the range; for tests and status).
-    pub fn inflight_len(&self) -> usize {
-        self.kv.scan_prefix([I]).count()
     }
 
     /// Stored records (walks the range; for `trawl status`).
@@ -628,6 +618,28 @@ mod tests {
         }
     }
 
+    /// Merges the inbox and leases the host's first URL, as the frontier does.
+    fn lease(s: &Store, host: &str) -> Option<(Vec<u8>, QueuedUrl)> {
+        s.maintain(true).expect("merge");
+        let block = s.next_block(&host_hash(host)).expect("block")?;
+        let first = block.items.first().cloned()?;
+        Some((block.key, first))
+    }
+
+    fn done(url: &str, links: Vec<NewUrl>) -> Completion {
+        Completion::Done {
+            outcome: PageOutcome {
+                url: url.into(),
+                status: 200,
+                ..PageOutcome::default()
+            },
+            record: Some(serde_json::json!({"url": url})),
+            simhash: None,
+            links,
+            counted: Some(("a.test".into(), 1)),
+        }
+    }
+
     #[test]
     fn dedup_priority_and_leases_survive_reopen() {
         let dir = tmp("lease");
@@ -641,17 +653,129 @@ mod tests {
             assert_eq!(
                 s.enqueue(&[item("http://a.test/1", 0.5)]).expect("enq"),
                 0,
-                "seen"
+                "seen while in the inbox"
             );
-            let h = host_hash("a.test");
-            let (_lease, first) = s.lease(&h).expect("lease").expect("some");
+            let (_lease, first) = lease(&s, "a.test").expect("some");
             assert_eq!(first.url, "http://a.test/2", "higher priority first");
-            assert_eq!(s.inflight_len(), 1);
+            assert_eq!(
+                s.enqueue(&[item("http://a.test/2", 0.5)]).expect("enq"),
+                0,
+                "seen after the merge"
+            );
             s.flush_blocking().expect("flush");
         }
         let s = Store::open(&dir, 1 << 20).expect("reopen");
-        assert_eq!(s.inflight_len(), 0);
-        assert_eq!(s.queue_len_hint(), 2, "the leased URL is back in the queue");
+        assert_eq!(s.queue_len_hint(), 2, "the leased URL is still queued");
+        assert_eq!(s.enqueue(&[item("http://a.test/1", 0.5)]).expect("enq"), 0);
+        let (_, first) = lease(&s, "a.test").expect("some");
+        assert_eq!(first.url, "http://a.test/2", "the lease is replayed");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn the_inbox_survives_a_crash_unmerged() {
+        let dir = tmp("inbox");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            s.enqueue(&[item("http://a.test/x", 0.5)]).expect("enq");
+            s.flush_blocking().expect("flush");
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        assert_eq!(s.inbox_len(), 0, "merged at open");
+        assert_eq!(s.queue_len_hint(), 1);
+        assert_eq!(s.enqueue(&[item("http://a.test/x", 0.5)]).expect("enq"), 0);
+        let (_, first) = lease(&s, "a.test").expect("some");
+        assert_eq!(first.url, "http://a.test/x");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn a_block_is_removed_with_its_last_url_and_replays_skip_done_urls() {
+        let dir = tmp("blocks");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            s.enqueue(&[item("http://a.test/1", 0.9), item("http://a.test/2", 0.5)])
+                .expect("enq");
+            let (block, first) = lease(&s, "a.test").expect("some");
+            s.complete(&block, "a.test", done(&first.url, vec![]))
+                .expect("complete");
+            assert_eq!(s.queue_len_hint(), 1);
+            s.flush_blocking().expect("flush");
+            // "Crash" with /2 leased and the block still in sled.
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        let block = s
+            .next_block(&host_hash("a.test"))
+            .expect("next")
+            .expect("block");
+        let urls: Vec<&str> = block.items.iter().map(|i| i.url.as_str()).collect();
+        assert_eq!(urls, ["http://a.test/2"], "the done URL is skipped");
+        s.complete(&block.key, "a.test", done("http://a.test/2", vec![]))
+            .expect("complete");
+        assert_eq!(s.queue_len_hint(), 0);
+        assert!(s.next_block(&host_hash("a.test")).expect("next").is_none());
+        assert!(!s.host_has_queue(&host_hash("a.test")).expect("queue"));
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn a_merge_cut_short_is_redone_without_duplicates() {
+        let dir = tmp("redo");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            let urls: Vec<NewUrl> = (0..40)
+                .map(|i| item(&format!("http://a.test/{i}"), 0.5))
+                .collect();
+            s.enqueue(&urls).expect("enq");
+            let inbox: Vec<(sled::IVec, sled::IVec)> =
+                s.kv.scan_prefix([N]).filter_map(Result::ok).collect();
+            s.maintain(true).expect("merge");
+            // As if the process died after the blocks were written but
+            // before the inbox entries were removed.
+            for (k, v) in inbox {
+                s.kv.insert(k, v).expect("restore");
+            }
+            s.flush_blocking().expect("flush");
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        assert_eq!(s.inbox_len(), 0);
+        let mut urls = Vec::new();
+        while let Some(b) = s.next_block(&host_hash("a.test")).expect("next") {
+            urls.extend(b.items.into_iter().map(|i| i.url));
+        }
+        let n = urls.len();
+        urls.sort();
+        urls.dedup();
+        assert_eq!((n, urls.len()), (40, 40), "each URL queued once");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn a_retry_goes_back_through_the_inbox() {
+        let dir = tmp("retry");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        s.enqueue(&[item("http://a.test/r", 0.9)]).expect("enq");
+        let (block, mut first) = lease(&s, "a.test").expect("some");
+        first.attempt = 1;
+        s.complete(&block, "a.test", Completion::Retry { item: first })
+            .expect("retry");
+        assert_eq!(s.queue_len_hint(), 1);
+        let (_, again) = lease(&s, "a.test").expect("requeued");
+        assert_eq!((again.url.as_str(), again.attempt), ("http://a.test/r", 1));
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn an_old_store_is_refused_by_name() {
+        let dir = tmp("format");
+        {
+            let db = sled::open(&dir).expect("sled");
+            let t = db.open_tree("crawl").expect("tree");
+            t.insert(b"i\x00", b"old").expect("insert");
+            db.flush().expect("flush");
+        }
+        let err = Store::open(&dir, 1 << 20).err().expect("refused");
+        assert!(err.to_string().contains("older trawl"), "{err}");
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
     }
 
@@ -670,7 +794,7 @@ mod tests {
         let dir = tmp("replay");
         let s = Store::open(&dir, 1 << 20).expect("open");
         s.enqueue(&[item("http://a.test/", 1.0)]).expect("enq");
-        let (lease, q) = s.lease(&host_hash("a.test")).expect("lease").expect("some");
+        let (lease, q) = lease(&s, "a.test").expect("some");
         let done = || Completion::Done {
             outcome: PageOutcome {
                 url: q.url.clone(),
@@ -682,8 +806,14 @@ mod tests {
             links: vec![],
             counted: Some(("a.test".into(), 1)),
         };
-        assert_eq!(s.complete(&lease, done()).expect("first"), Some(1));
-        assert_eq!(s.complete(&lease, done()).expect("replay"), Some(1));
+        assert_eq!(
+            s.complete(&lease, "a.test", done()).expect("first"),
+            Some(1)
+        );
+        assert_eq!(
+            s.complete(&lease, "a.test", done()).expect("replay"),
+            Some(1)
+        );
         assert_eq!(s.records_after(0, 10).expect("records").len(), 1);
         assert_eq!(s.count(Counter::Total).expect("count"), 1);
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
@@ -694,10 +824,11 @@ mod tests {
         let dir = tmp("complete");
         let s = Store::open(&dir, 1 << 20).expect("open");
         s.enqueue(&[item("http://a.test/", 1.0)]).expect("enq");
-        let (lease, q) = s.lease(&host_hash("a.test")).expect("lease").expect("some");
+        let (lease, q) = lease(&s, "a.test").expect("some");
         let seq = s
             .complete(
                 &lease,
+                "a.test",
                 Completion::Done {
                     outcome: PageOutcome {
                         url: q.url.clone(),
@@ -712,7 +843,6 @@ mod tests {
             )
             .expect("complete");
         assert_eq!(seq, Some(1));
-        assert_eq!(s.inflight_len(), 0);
         assert_eq!(s.queue_len_hint(), 1);
         assert_eq!(s.records_after(0, 10).expect("records").len(), 1);
         assert!(s.records_after(1, 10).expect("records").is_empty());
