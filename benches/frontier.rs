@@ -48,6 +48,7 @@ fn main() {
                         attempt: 0,
                         kind: UrlKind::Page,
                         priority: 1.0 / (1.0 + (k % 5) as f32),
+                        features: None,
                     },
                     host,
                 }

@@ -75,6 +75,10 @@ pub struct CrawlArgs {
     /// Log format on stderr.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
+    /// Crawl order, overriding focus.strategy: "focused" (most promising links
+    /// first, needs a [focus] topic) or "bfs" (shallowest first, the baseline).
+    #[arg(long, value_parser = ["focused", "bfs"])]
+    pub strategy: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -218,6 +222,10 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
     let opts = crate::crawl::RunOptions {
         extra_seeds: args.seeds,
         exit_when_idle: args.once,
+        strategy: args
+            .strategy
+            .as_deref()
+            .and_then(crate::focus::Strategy::parse),
     };
     let snap = runtime()?.block_on(crate::crawl::run(config, opts))?;
     tracing::info!(
@@ -337,6 +345,14 @@ fn status(args: StatusArgs, config: &Config) -> Result<i32> {
         store.record_count(),
         store.last_record_seq()?
     );
+    let judged = store.count(crate::store::Counter::Judged)?;
+    if judged > 0 {
+        let relevant = store.count(crate::store::Counter::Relevant)?;
+        println!(
+            "  harvest rate  {:.3} ({relevant} relevant of {judged} judged; series in harvest.jsonl there)",
+            relevant as f64 / judged as f64,
+        );
+    }
     Ok(0)
 }
 

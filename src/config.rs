@@ -17,6 +17,73 @@ use crate::extract::{Algorithm, Options};
 pub struct Config {
     pub extract: ExtractConfig,
     pub crawl: CrawlConfig,
+    pub focus: FocusConfig,
+}
+
+/// `[focus]`: what the crawl looks for. Without keywords or examples the
+/// crawl is unfocused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FocusConfig {
+    /// "focused" (highest expected relevance first) or "bfs" (shallowest first).
+    pub strategy: String,
+    /// Keywords and phrases with their weights.
+    pub keywords: std::collections::BTreeMap<String, f32>,
+    /// Texts of relevant pages, inline or in files.
+    pub examples: Vec<String>,
+    pub example_files: Vec<PathBuf>,
+    /// Texts of pages to steer away from, inline or in files.
+    pub negative_examples: Vec<String>,
+    pub negative_files: Vec<PathBuf>,
+    /// A page with at least this relevance counts as relevant.
+    pub threshold: f32,
+    /// Step size of the online link model.
+    pub learning_rate: f32,
+    /// A harvest-rate point is written every this many judged pages.
+    pub series_every: u64,
+}
+
+impl Default for FocusConfig {
+    fn default() -> Self {
+        FocusConfig {
+            strategy: "focused".into(),
+            keywords: Default::default(),
+            examples: Vec::new(),
+            example_files: Vec::new(),
+            negative_examples: Vec::new(),
+            negative_files: Vec::new(),
+            threshold: 0.5,
+            learning_rate: 0.05,
+            series_every: 100,
+        }
+    }
+}
+
+impl FocusConfig {
+    /// The compiled topic, reading example files (`None`: unfocused).
+    pub fn topic(&self) -> Result<Option<crate::focus::Topic>, ConfigError> {
+        let read = |key: &str, files: &[PathBuf], inline: &[String]| {
+            let mut texts = inline.to_vec();
+            for f in files {
+                let text = std::fs::read_to_string(f).map_err(|e| ConfigError::Invalid {
+                    path: PathBuf::from("config"),
+                    key: key.to_string(),
+                    message: format!("{}: {e}", f.display()),
+                })?;
+                texts.push(text);
+            }
+            Ok::<_, ConfigError>(texts)
+        };
+        let pos = read("focus.example_files", &self.example_files, &self.examples)?;
+        let neg = read(
+            "focus.negative_files",
+            &self.negative_files,
+            &self.negative_examples,
+        )?;
+        let kw: Vec<(String, f32)> = self.keywords.iter().map(|(k, w)| (k.clone(), *w)).collect();
+        let topic = crate::focus::Topic::new(&kw, &pos, &neg);
+        Ok((!topic.is_empty()).then_some(topic))
+    }
 }
 
 /// `[crawl]`: the daemon.
@@ -188,6 +255,43 @@ impl Config {
         if e.max_nodes < 100 {
             return Err(bad("extract.max_nodes", "must be at least 100".into()));
         }
+        let f = &self.focus;
+        if crate::focus::Strategy::parse(&f.strategy).is_none() {
+            return Err(bad(
+                "focus.strategy",
+                format!("{:?} is not focused or bfs", f.strategy),
+            ));
+        }
+        if !(f.threshold > 0.0 && f.threshold <= 1.0) {
+            return Err(bad("focus.threshold", "must be in (0, 1]".into()));
+        }
+        if !(f.learning_rate > 0.0 && f.learning_rate <= 1.0) {
+            return Err(bad("focus.learning_rate", "must be in (0, 1]".into()));
+        }
+        if f.series_every == 0 {
+            return Err(bad("focus.series_every", "must be greater than 0".into()));
+        }
+        if let Some((k, w)) = f
+            .keywords
+            .iter()
+            .find(|(_, w)| !(w.is_finite() && **w > 0.0))
+        {
+            return Err(bad(
+                &format!("focus.keywords.{k}"),
+                format!("weight {w} must be a positive number"),
+            ));
+        }
+        for (key, files) in [
+            ("focus.example_files", &f.example_files),
+            ("focus.negative_files", &f.negative_files),
+        ] {
+            if let Some(missing) = files.iter().find(|p| !p.is_file()) {
+                return Err(bad(
+                    key,
+                    format!("{} is not a readable file", missing.display()),
+                ));
+            }
+        }
         let c = &self.crawl;
         if crate::crawl::seeds::Scope::parse(&c.scope).is_none() {
             return Err(bad(
@@ -266,6 +370,28 @@ mod tests {
         assert_eq!(cfg.extract.max_depth, d.max_depth);
         assert_eq!(cfg.extract.max_nodes, d.max_nodes);
         assert_eq!(cfg.extract.time_limit_ms, d.time_limit_ms);
+        let f = FocusConfig::default();
+        let g = &cfg.focus;
+        assert_eq!(
+            (
+                &g.strategy,
+                g.keywords.len(),
+                g.examples.len() + g.example_files.len(),
+                g.negative_examples.len() + g.negative_files.len(),
+                g.threshold,
+                g.learning_rate,
+                g.series_every
+            ),
+            (
+                &f.strategy,
+                0,
+                0,
+                0,
+                f.threshold,
+                f.learning_rate,
+                f.series_every
+            )
+        );
         let c = CrawlConfig::default();
         let s = &cfg.crawl;
         assert_eq!(
@@ -354,6 +480,33 @@ mod tests {
                 c.connect_timeout_secs
             )
         );
+    }
+
+    #[test]
+    fn focus_values_name_their_key() {
+        for (text, key) in [
+            ("[focus]\nstrategy = \"dfs\"\n", "focus.strategy"),
+            ("[focus]\nthreshold = 0.0\n", "focus.threshold"),
+            (
+                "[focus]\nkeywords = { solar = -1.0 }\n",
+                "focus.keywords.solar",
+            ),
+            (
+                "[focus]\nexample_files = [\"/nonexistent/x.txt\"]\n",
+                "focus.example_files",
+            ),
+            ("[focus]\ntopic = \"x\"\n", "topic"),
+        ] {
+            let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
+            assert!(err.to_string().contains(key), "{text}: {err}");
+        }
+        let cfg = Config::parse(
+            "[focus]\nkeywords = { \"heat pump\" = 2.0 }\n",
+            Path::new("c.toml"),
+        )
+        .expect("valid");
+        assert!(cfg.focus.topic().expect("topic").is_some());
+        assert!(FocusConfig::default().topic().expect("none").is_none());
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub use error::{ConfigError, EvalError, ExtractError, InputError};
 pub use extract::{extract_bytes, Algorithm, Extracted, Extractor, Options, PageType};
 pub mod crawl;
 pub mod fetch;
+pub mod focus;
 pub mod frontier;
 pub mod politeness;
 pub mod store;

@@ -15,6 +15,7 @@
 //! `shutdown_grace_secs`, flushes the store and returns; unfinished leases
 //! are re-queued on the next start.
 
+pub mod harvest;
 pub mod pipeline;
 pub mod seeds;
 pub mod stats;
@@ -33,10 +34,12 @@ use tokio::task::JoinSet;
 
 use crate::config::Config;
 use crate::fetch::{FetchConfig, Fetcher, SpiderFetcher};
+use crate::focus::{Focus, LinkModel, Strategy};
 use crate::frontier::url::UrlRules;
+use crate::frontier::Lease;
 use crate::frontier::{Frontier, Next};
 use crate::politeness::DelayRules;
-use crate::store::{NewUrl, QueuedUrl, Store, StoreError, UrlKind};
+use crate::store::{Completion, NewUrl, PageOutcome, QueuedUrl, Store, StoreError, UrlKind};
 use pipeline::{FetchResult, Shared, WriterMsg};
 use seeds::{Mode, Scope, Seed, SeedDefaults};
 pub use stats::{Snapshot, Stats};
@@ -57,6 +60,8 @@ pub enum CrawlError {
     },
     #[error("cannot start: {0}")]
     Start(String),
+    #[error(transparent)]
+    Config(#[from] crate::error::ConfigError),
 }
 
 /// How to run.
@@ -67,6 +72,8 @@ pub struct RunOptions {
     /// Return when the frontier is empty and nothing is in flight (instead
     /// of waiting for new seeds).
     pub exit_when_idle: bool,
+    /// Overrides `focus.strategy`.
+    pub strategy: Option<crate::focus::Strategy>,
 }
 
 /// Messages to the scheduler.
@@ -151,6 +158,7 @@ fn load_seeds(
                     attempt: 0,
                     kind: UrlKind::Page,
                     priority: 1.0,
+                    features: None,
                 },
             };
             let n = store.enqueue(&[new])?;
@@ -163,6 +171,55 @@ fn load_seeds(
         tracing::info!(file = %file.display(), bad_lines = errors.len(), "seed file loaded");
     }
     Ok(added)
+}
+
+/// Feeds a judged page to the harvest rate and, through the link that led to
+/// it, to the link model (stored every 50 updates and at shutdown).
+fn learn(f: &Focus, store: &Store, stats: &Stats, lease: &Lease, outcome: &PageOutcome) {
+    let Some(relevant) = outcome.relevant else {
+        return;
+    };
+    if let Some(h) = stats.harvest.get() {
+        h.judge(&lease.host, relevant);
+    }
+    if let Some(q) = &lease.item.features {
+        let label = if relevant { 1.0 } else { 0.0 };
+        if f.learn(q, label) % 50 == 0 {
+            save_model(f, store);
+        }
+    }
+}
+
+fn save_model(f: &Focus, store: &Store) {
+    if let Err(e) = store.meta_put(crate::focus::MODEL_KEY, &f.model_json()) {
+        tracing::warn!(error = %e, "link model not saved");
+    }
+}
+
+/// The crawl's focus, with the link model learned by earlier runs.
+fn build_focus(
+    cfg: &Config,
+    opts: &RunOptions,
+    store: &Store,
+) -> Result<Option<Arc<Focus>>, CrawlError> {
+    let Some(topic) = cfg.focus.topic()? else {
+        return Ok(None);
+    };
+    let f = &cfg.focus;
+    let strategy = opts
+        .strategy
+        .or_else(|| Strategy::parse(&f.strategy))
+        .unwrap_or(Strategy::Focused);
+    let model = store
+        .meta_get(crate::focus::MODEL_KEY)?
+        .and_then(|b| LinkModel::from_json(&b, f.learning_rate))
+        .unwrap_or_else(|| LinkModel::new(f.learning_rate));
+    Ok(Some(Arc::new(Focus::new(
+        topic,
+        strategy,
+        f.threshold,
+        model,
+    ))))
 }
 
 /// Runs the daemon until a signal (or, with `exit_when_idle`, until done).
@@ -195,6 +252,7 @@ pub async fn run_with(
         .to_string();
     let limiter = NonZeroU32::new(c.requests_per_second)
         .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
+    let focus = build_focus(&cfg, &opts, &store)?;
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,
@@ -220,7 +278,22 @@ pub async fn run_with(
         max_pages_per_host: c.max_pages_per_host,
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         limiter,
+        focus: focus.clone(),
     });
+    if let Some(f) = &focus {
+        let harvest = harvest::Harvest::new(
+            Some(c.data_dir.join("harvest.jsonl")),
+            cfg.focus.series_every,
+            store.count(crate::store::Counter::Judged)?,
+            store.count(crate::store::Counter::Relevant)?,
+        );
+        let _ = stats.harvest.set(harvest); // set once, here
+        tracing::info!(
+            strategy = ?f.strategy,
+            model_updates = f.model_updates(),
+            "focused crawl"
+        );
+    }
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
     stats.queue.store(store.queue_len_hint(), Relaxed);
 
@@ -256,6 +329,7 @@ pub async fn run_with(
     }
     let writer = {
         let store = store.clone();
+        let focus = focus.clone();
         let stats = stats.clone();
         let sched_tx = sched_tx.clone();
         std::thread::Builder::new()
@@ -268,6 +342,9 @@ pub async fn run_with(
                         delay,
                         hold,
                     } = msg;
+                    if let (Some(f), Completion::Done { outcome, .. }) = (&focus, &completion) {
+                        learn(f, &store, &stats, &lease, outcome);
+                    }
                     if let Err(e) = store.complete(&lease.key, &lease.host, completion) {
                         tracing::error!(url = %lease.item.url, error = %e, "store write failed");
                         stats.error(format!("store: {e}"));
@@ -279,6 +356,9 @@ pub async fn run_with(
                         delay,
                         hold,
                     });
+                }
+                if let Some(f) = &focus {
+                    save_model(f, &store);
                 }
             })
             .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?

@@ -15,6 +15,7 @@ use super::seeds::Seed;
 use super::stats::Stats;
 use crate::extract::{extract_doc, parse_bytes, Options};
 use crate::fetch::{get_following, Fetcher, Response};
+use crate::focus::{Focus, LinkFeatures};
 use crate::frontier::url::{check_page_url, host_key, normalize, UrlRules};
 use crate::frontier::Lease;
 use crate::html::{charset, Doc, Tag};
@@ -40,6 +41,8 @@ pub struct Shared {
     pub max_pages_per_host: u64,
     pub robots_ttl: Duration,
     pub limiter: Option<governor::DefaultDirectRateLimiter>,
+    /// Topic, strategy and link model of a focused crawl.
+    pub focus: Option<Arc<Focus>>,
 }
 
 /// A fetched page waiting for the CPU stage.
@@ -207,6 +210,7 @@ impl Shared {
                     attempt: 0,
                     kind: UrlKind::Sitemap,
                     priority: 1.0,
+                    features: None,
                 },
             })
             .collect()
@@ -459,6 +463,7 @@ async fn fetch_sitemap(
                         UrlKind::Page
                     },
                     priority: if index { 1.0 } else { 0.5 },
+                    features: None,
                 },
             });
         }
@@ -526,21 +531,41 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         .join(",");
     let noindex = robots_meta.contains("noindex") || robots_meta.contains("none");
     let nofollow = robots_meta.contains("nofollow") || robots_meta.contains("none");
-    let mut links = extra_links;
-    if !nofollow && item.depth < seed.max_depth {
-        if let Some(base) = &base {
-            links.extend(page_links(shared, &doc, base, &seed, &item));
-        }
-    }
-    let mut record = None;
-    let mut hash = None;
-    if !noindex {
-        let ex = extract_doc(
+    // A focused crawl judges every page, indexed or not: its links need it.
+    let focus = shared.focus.as_deref();
+    let ex = (!noindex || focus.is_some()).then(|| {
+        extract_doc(
             &doc,
             Some(&final_url),
             shared.extract.algorithm,
             shared.extract.page_type,
-        );
+        )
+    });
+    let relevance = focus
+        .zip(ex.as_ref())
+        .map(|(f, ex)| f.topic.relevance(&ex.text));
+    if let (Some(f), Some(r)) = (focus, relevance) {
+        out.relevance = Some(r);
+        out.relevant = Some(r >= f.threshold);
+    }
+    let mut links = extra_links;
+    if !nofollow && item.depth < seed.max_depth {
+        if let Some(base) = &base {
+            let parent = focus.map(|f| Parent {
+                focus: f,
+                store: &shared.store,
+                rates: HashMap::new(),
+                relevance: relevance.unwrap_or(0.0),
+                hub: ex
+                    .as_ref()
+                    .is_some_and(|e| crate::focus::is_hub(e.page_type)),
+            });
+            links.extend(page_links(shared, &doc, base, &seed, &item, parent));
+        }
+    }
+    let mut record = None;
+    let mut hash = None;
+    if let (false, Some(ex)) = (noindex, ex) {
         let content_hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(ex.text.as_bytes()));
         out.content_hash = Some(content_hash.clone());
         hash = simhash::simhash(&ex.text);
@@ -570,6 +595,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             "content_hash": content_hash,
             "duplicate_of": duplicate_of,
             "depth": item.depth,
+            "relevance": relevance,
         }));
         shared.stats.records.fetch_add(1, Relaxed);
     }
@@ -587,13 +613,97 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
     }
 }
 
-/// In-scope, followable links of a page.
+/// The page links are found on, in a focused crawl.
+struct Parent<'a> {
+    focus: &'a Focus,
+    store: &'a Store,
+    relevance: f32,
+    hub: bool,
+    /// Harvest rates of the hosts linked to so far.
+    rates: HashMap<String, f32>,
+}
+
+/// Text of the text nodes just before and after a link, up to ~`CONTEXT`
+/// bytes each way: the words a reader sees around it.
+const CONTEXT: usize = 150;
+
+fn link_context(doc: &Doc, a: u32) -> String {
+    let mut before = Vec::new();
+    let mut n = 0;
+    let mut i = a;
+    while i > 0 && n < CONTEXT {
+        i -= 1;
+        if !doc.is_element(i) {
+            let t = doc.text(i).trim();
+            n += t.len();
+            before.push(t);
+        }
+    }
+    before.reverse();
+    let mut out = before.join(" ");
+    let mut n = 0;
+    let mut i = doc.end(a);
+    while (i as usize) < doc.len() && n < CONTEXT {
+        if !doc.is_element(i) {
+            let t = doc.text(i).trim();
+            n += t.len();
+            out.push(' ');
+            out.push_str(t);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Words of a URL's path and query.
+fn url_words(u: &Url) -> String {
+    let mut s = u.path().to_string();
+    if let Some(q) = u.query() {
+        s.push(' ');
+        s.push_str(q);
+    }
+    s.replace(|c: char| !c.is_alphanumeric(), " ")
+}
+
+impl Parent<'_> {
+    /// Priority and stored features of a link.
+    fn score(
+        &mut self,
+        doc: &Doc,
+        a: u32,
+        u: &Url,
+        host: &str,
+        depth: u16,
+    ) -> (f32, Option<[u8; crate::focus::FEATURES]>) {
+        let topic = &self.focus.topic;
+        let store = self.store;
+        let host_rate = *self.rates.entry(host.to_string()).or_insert_with(|| {
+            // Laplace-smoothed share of the host's fetched pages that were relevant.
+            let n = store.count(Counter::Host(host)).unwrap_or(0);
+            let r = store.count(Counter::RelevantHost(host)).unwrap_or(0);
+            (r as f32 + 1.0) / (n as f32 + 2.0)
+        });
+        let f = LinkFeatures {
+            parent_relevance: self.relevance,
+            anchor: topic.keyword_score(&doc.plain_text(a), 5.0),
+            context: topic.keyword_score(&link_context(doc, a), 20.0),
+            url: topic.keyword_score(&url_words(u), 3.0),
+            hub: self.hub,
+            depth,
+            host_rate,
+        };
+        self.focus.score(&f)
+    }
+}
+
+/// In-scope, followable links of a page, with their priorities.
 fn page_links(
     shared: &Shared,
     doc: &Doc,
     base: &Url,
     seed: &Seed,
     item: &QueuedUrl,
+    mut parent: Option<Parent<'_>>,
 ) -> Vec<NewUrl> {
     // <base href> changes how relative links resolve.
     let base = (0..doc.len() as u32)
@@ -623,16 +733,22 @@ fn page_links(
             continue;
         }
         let depth = item.depth + 1;
+        let host = host_key(&u);
+        let (priority, features) = match parent.as_mut() {
+            Some(p) => p.score(doc, i, &u, &host, depth),
+            // Unfocused: shallow first.
+            None => (1.0 / (1.0 + f32::from(depth)), None),
+        };
         out.push(NewUrl {
-            host: host_key(&u),
+            host,
             item: QueuedUrl {
                 url: u.to_string(),
                 depth,
                 seed: item.seed,
                 attempt: 0,
                 kind: UrlKind::Page,
-                // Shallow first until the focus model sets priorities.
-                priority: 1.0 / (1.0 + f32::from(depth)),
+                priority,
+                features,
             },
         });
     }

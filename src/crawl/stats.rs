@@ -29,6 +29,8 @@ pub struct Stats {
     pub hosts_known: AtomicU64,
     pub hosts_waiting: AtomicU64,
     pub last_error: Mutex<Option<String>>,
+    /// Set when the crawl is focused.
+    pub harvest: std::sync::OnceLock<super::harvest::Harvest>,
 }
 
 impl Default for Stats {
@@ -54,6 +56,7 @@ impl Default for Stats {
             hosts_known: AtomicU64::new(0),
             hosts_waiting: AtomicU64::new(0),
             last_error: Mutex::new(None),
+            harvest: std::sync::OnceLock::new(),
         }
     }
 }
@@ -82,6 +85,8 @@ pub struct Snapshot {
     pub hosts_known: u64,
     pub hosts_waiting: u64,
     pub last_error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harvest: Option<super::harvest::HarvestSnapshot>,
 }
 
 impl Stats {
@@ -126,6 +131,7 @@ impl Stats {
             hosts_known: l(&self.hosts_known),
             hosts_waiting: l(&self.hosts_waiting),
             last_error: self.last_error.lock().ok().and_then(|g| g.clone()),
+            harvest: self.harvest.get().and_then(|h| h.snapshot()),
         }
     }
 }
@@ -214,13 +220,30 @@ impl Snapshot {
             "gauge",
             &[(String::new(), self.hosts_known)],
         );
+        if let Some(h) = &self.harvest {
+            metric(
+                "judged_total",
+                "Pages judged for topic relevance.",
+                "counter",
+                &[(String::new(), h.judged)],
+            );
+            metric(
+                "relevant_total",
+                "Pages judged relevant (harvest = relevant / judged).",
+                "counter",
+                &[(String::new(), h.relevant)],
+            );
+        }
         s
     }
 
     /// The one-line progress summary.
     pub fn line(&self) -> String {
+        let harvest = self.harvest.as_ref().map_or(String::new(), |h| {
+            format!(" · harvest {:.2} (recent {:.2})", h.rate, h.recent_rate)
+        });
         format!(
-            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting) · errors {}",
+            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting) · errors {}{harvest}",
             self.fetched,
             self.pages_per_sec,
             self.records,

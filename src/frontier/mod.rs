@@ -21,8 +21,12 @@ pub struct HostSlot {
     pub name: String,
     pub next_allowed: Instant,
     pub inflight: usize,
-    /// Whether it is in the ready heap (it has, or may have, queued URLs).
+    /// Whether it is in one of the heaps (it has, or may have, queued URLs).
     scheduled: bool,
+    /// In the priority heap (allowed now), under this generation; older
+    /// entries of the host there are stale.
+    in_best: bool,
+    generation: u64,
     /// The block being served and its URLs not handed out yet.
     block: Vec<u8>,
     cursor: VecDeque<QueuedUrl>,
@@ -50,7 +54,10 @@ pub enum Next {
 pub struct Frontier {
     store: Store,
     hosts: HashMap<[u8; 8], HostSlot>,
-    ready: BinaryHeap<Reverse<(Instant, u64, [u8; 8])>>,
+    /// Hosts waiting for their next allowed fetch time, soonest first.
+    waiting: BinaryHeap<Reverse<(Instant, u64, [u8; 8])>>,
+    /// Hosts allowed now, by the priority of their best URL, then FIFO.
+    best: BinaryHeap<(u16, Reverse<u64>, [u8; 8], u64)>,
     tick: u64,
     max_inflight_per_host: usize,
 }
@@ -61,7 +68,8 @@ impl Frontier {
         let mut f = Frontier {
             store,
             hosts: HashMap::new(),
-            ready: BinaryHeap::new(),
+            waiting: BinaryHeap::new(),
+            best: BinaryHeap::new(),
             tick: 0,
             max_inflight_per_host: max_inflight_per_host.max(1),
         };
@@ -81,6 +89,8 @@ impl Frontier {
             next_allowed: Instant::now(),
             inflight: 0,
             scheduled: false,
+            in_best: false,
+            generation: 0,
             block: Vec::new(),
             cursor: VecDeque::new(),
         })
@@ -91,17 +101,57 @@ impl Frontier {
             if !slot.scheduled {
                 slot.scheduled = true;
                 self.tick += 1;
-                self.ready
+                self.waiting
                     .push(Reverse((at.max(slot.next_allowed), self.tick, key)));
             }
         }
     }
 
+    /// Priority of the URL a host would serve next (`None`: nothing queued).
+    fn host_priority(&self, key: &[u8; 8]) -> Result<Option<f32>, StoreError> {
+        match self.hosts.get(key).and_then(|s| s.cursor.front()) {
+            Some(item) => Ok(Some(item.priority)),
+            None => self.store.peek_priority(key),
+        }
+    }
+
+    /// Puts an allowed host in the priority heap (again, if its priority
+    /// may have changed), or drops it from the schedule if it has nothing.
+    fn rank(&mut self, key: [u8; 8]) -> Result<(), StoreError> {
+        let p = self.host_priority(&key)?;
+        self.tick += 1;
+        let tick = self.tick;
+        let Some(slot) = self.hosts.get_mut(&key) else {
+            return Ok(());
+        };
+        match p {
+            Some(p) => {
+                slot.generation += 1;
+                slot.in_best = true;
+                slot.scheduled = true;
+                let rank = (p.clamp(0.0, 1.0) * f32::from(u16::MAX)) as u16;
+                self.best.push((rank, Reverse(tick), key, slot.generation));
+            }
+            None => {
+                slot.in_best = false;
+                slot.scheduled = false; // drained; rescheduled by host_has_work
+            }
+        }
+        Ok(())
+    }
+
     /// Tells the frontier that `host` got new URLs.
     pub fn host_has_work(&mut self, host: &str) {
         let key = host_hash(host);
-        let at = self.slot(key, host).next_allowed;
-        self.schedule(key, at);
+        let slot = self.slot(key, host);
+        if slot.in_best {
+            // Its best URL may be better now; a failed read only leaves the
+            // old rank, which is still a valid (stale) entry.
+            let _ = self.rank(key);
+        } else {
+            let at = slot.next_allowed;
+            self.schedule(key, at);
+        }
     }
 
     /// The next URL to fetch. Merges newly found URLs into the schedule
@@ -132,14 +182,31 @@ impl Frontier {
     }
 
     fn next_ready(&mut self, now: Instant) -> Result<Next, StoreError> {
-        while let Some(Reverse((at, _, key))) = self.ready.peek().copied() {
+        // Hosts whose wait is over join the priority heap.
+        while let Some(Reverse((at, _, key))) = self.waiting.peek().copied() {
             if at > now {
-                return Ok(Next::Wait(at));
+                break;
             }
-            self.ready.pop();
+            self.waiting.pop();
             let Some(slot) = self.hosts.get_mut(&key) else {
                 continue;
             };
+            if slot.next_allowed > now {
+                slot.scheduled = false;
+                let at = slot.next_allowed;
+                self.schedule(key, at);
+                continue;
+            }
+            self.rank(key)?;
+        }
+        while let Some((_, _, key, generation)) = self.best.pop() {
+            let Some(slot) = self.hosts.get_mut(&key) else {
+                continue;
+            };
+            if !slot.in_best || slot.generation != generation {
+                continue; // a stale entry
+            }
+            slot.in_best = false;
             slot.scheduled = false;
             if slot.next_allowed > now {
                 let at = slot.next_allowed;
@@ -163,11 +230,19 @@ impl Frontier {
                 continue;
             };
             slot.inflight += 1;
-            return Ok(Next::Url(Lease {
+            let lease = Lease {
                 key: slot.block.clone(),
                 host: slot.name.clone(),
                 item,
-            }));
+            };
+            if slot.inflight < self.max_inflight_per_host {
+                // More fetches of this host may run at once: it stays ranked.
+                self.rank(key)?;
+            }
+            return Ok(Next::Url(lease));
+        }
+        if let Some(Reverse((at, _, _))) = self.waiting.peek() {
+            return Ok(Next::Wait(*at));
         }
         Ok(if self.hosts.values().any(|s| s.inflight > 0) {
             Next::Wait(now + Duration::from_millis(50))

@@ -645,6 +645,11 @@ impl Doc {
             .map_or(0, |i| i as NodeId)
     }
 
+    /// The first node after `id`'s subtree.
+    pub fn end(&self, id: NodeId) -> NodeId {
+        self.nodes[id as usize].end
+    }
+
     /// Whether `anc` is `node` or one of its ancestors.
     pub fn contains(&self, anc: NodeId, node: NodeId) -> bool {
         anc <= node && node < self.nodes[anc as usize].end

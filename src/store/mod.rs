@@ -72,24 +72,38 @@ pub struct QueuedUrl {
     /// Failed attempts so far.
     pub attempt: u8,
     pub kind: UrlKind,
-    /// Link priority in [0, 1]; higher is fetched first (the focus hook).
+    /// Link priority in [0, 1]; higher is fetched first.
     pub priority: f32,
+    /// Focus link features (quantized), for the model to learn from once
+    /// the page is judged.
+    pub features: Option<[u8; crate::focus::FEATURES]>,
 }
 
 impl QueuedUrl {
     /// Compact form for the queue: depth(2) seed(4) attempt(1) kind(1)
-    /// priority(4) url — a third of the JSON size, and the queue is the
-    /// biggest thing in the store.
+    /// priority(4) [features(8)] url — a third of the JSON size, and the
+    /// queue is the biggest thing in the store. The kind byte's top bit says
+    /// whether features are present.
     fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(12 + self.url.len());
+        let mut b = Vec::with_capacity(20 + self.url.len());
         b.extend_from_slice(&self.depth.to_be_bytes());
         b.extend_from_slice(&self.seed.to_be_bytes());
         b.push(self.attempt);
-        b.push(match self.kind {
+        let kind = match self.kind {
             UrlKind::Page => 0,
             UrlKind::Sitemap => 1,
-        });
+        };
+        b.push(
+            kind | if self.features.is_some() {
+                FEATURE_BIT
+            } else {
+                0
+            },
+        );
         b.extend_from_slice(&self.priority.to_be_bytes());
+        if let Some(f) = &self.features {
+            b.extend_from_slice(f);
+        }
         b.extend_from_slice(self.url.as_bytes());
         b
     }
@@ -104,15 +118,19 @@ impl QueuedUrl {
         }
         let depth = u16::from_be_bytes([b[0], b[1]]);
         let seed = u32::from_be_bytes([b[2], b[3], b[4], b[5]]);
-        let kind = match b[7] {
+        let kind = match b[7] & !FEATURE_BIT {
             0 => UrlKind::Page,
             1 => UrlKind::Sitemap,
             _ => return Err(corrupt()),
         };
         let priority = f32::from_be_bytes([b[8], b[9], b[10], b[11]]);
-        let url = std::str::from_utf8(&b[12..])
-            .map_err(|_| corrupt())?
-            .to_string();
+        let (features, url) = if b[7] & FEATURE_BIT != 0 {
+            let f = b.get(12..20).and_then(|f| f.try_into().ok());
+            (Some(f.ok_or_else(corrupt)?), &b[20..])
+        } else {
+            (None, &b[12..])
+        };
+        let url = std::str::from_utf8(url).map_err(|_| corrupt())?.to_string();
         Ok(QueuedUrl {
             url,
             depth,
@@ -120,9 +138,12 @@ impl QueuedUrl {
             attempt: b[6],
             kind,
             priority,
+            features,
         })
     }
 }
+
+const FEATURE_BIT: u8 = 0x80;
 
 /// What happened when a URL was fetched.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -138,6 +159,12 @@ pub struct PageOutcome {
     pub redirects: Vec<String>,
     /// Sequence number of the exported record, if one was made.
     pub record: Option<u64>,
+    /// Topic relevance of the main text, when the crawl is focused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<f32>,
+    /// Whether that relevance reached the focus threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevant: Option<bool>,
 }
 
 /// A new URL found on a page, to enqueue with the page's completion.
@@ -254,6 +281,11 @@ pub enum Counter<'a> {
     Total,
     Host(&'a str),
     Seed(u32),
+    /// Pages judged for relevance (focused crawls).
+    Judged,
+    /// Pages judged relevant, in all and per host.
+    Relevant,
+    RelevantHost(&'a str),
 }
 
 impl Counter<'_> {
@@ -262,6 +294,9 @@ impl Counter<'_> {
             Counter::Total => COUNT_TOTAL.to_string(),
             Counter::Host(h) => format!("n:h:{h}"),
             Counter::Seed(s) => format!("n:s:{s}"),
+            Counter::Judged => "n:judged".to_string(),
+            Counter::Relevant => "n:relevant".to_string(),
+            Counter::RelevantHost(h) => format!("n:r:{h}"),
         }
     }
 }
@@ -279,15 +314,31 @@ impl Store {
         cache_bytes: u64,
         seen_filter_bytes: u64,
     ) -> Result<Store, StoreError> {
-        let db = sled::Config::new()
+        let config = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_bytes)
-            .flush_every_ms(Some(500))
-            .open()
-            .map_err(|source| StoreError::Open {
-                path: dir.display().to_string(),
-                source,
-            })?;
+            .flush_every_ms(Some(500));
+        // The lock of a store closed a moment ago (by this process or one
+        // that just exited) can outlive it briefly while sled's flusher
+        // thread stops: wait for it rather than fail.
+        let mut tries = 0;
+        let db = loop {
+            match config.open() {
+                Ok(db) => break db,
+                Err(sled::Error::Io(e))
+                    if e.kind() == std::io::ErrorKind::WouldBlock && tries < 40 =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(source) => {
+                    return Err(StoreError::Open {
+                        path: dir.display().to_string(),
+                        source,
+                    })
+                }
+            }
+        };
         let store = Store {
             kv: db.open_tree("crawl")?,
             robots: db.open_tree("robots")?,
@@ -415,7 +466,15 @@ impl Store {
                 };
                 if let Some((host, seed)) = &counted {
                     if earlier.is_none() {
-                        for c in [Counter::Total, Counter::Host(host), Counter::Seed(*seed)] {
+                        let mut counters =
+                            vec![Counter::Total, Counter::Host(host), Counter::Seed(*seed)];
+                        if let Some(relevant) = outcome.relevant {
+                            counters.push(Counter::Judged);
+                            if relevant {
+                                counters.extend([Counter::Relevant, Counter::RelevantHost(host)]);
+                            }
+                        }
+                        for c in counters {
                             let k = key(M, c.key().as_bytes());
                             let n = be_u64(self.kv.get(&k)?) + 1;
                             batch.insert(k, &n.to_be_bytes());
@@ -614,6 +673,7 @@ mod tests {
                 attempt: 0,
                 kind: UrlKind::Page,
                 priority,
+                features: None,
             },
         }
     }
@@ -781,8 +841,11 @@ mod tests {
 
     #[test]
     fn queued_url_round_trips_and_rejects_garbage() {
-        let q = item("http://a.test/ü?x=1", 0.25).item;
-        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q));
+        let mut q = item("http://a.test/ü?x=1", 0.25).item;
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        q.features = Some([1, 2, 3, 4, 5, 6, 7, 255]);
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        assert!(QueuedUrl::from_bytes(&q.to_bytes()[..15]).is_err());
         assert!(QueuedUrl::from_bytes(b"short").is_err());
         assert!(QueuedUrl::from_bytes(&[0u8, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0]).is_err());
     }

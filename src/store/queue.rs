@@ -447,6 +447,20 @@ impl Store {
         Ok(false)
     }
 
+    /// Priority of the host's best block not handed out yet.
+    pub fn peek_priority(&self, host: &[u8; 8]) -> Result<Option<f32>, StoreError> {
+        let st = self.lock();
+        for kv in self.kv.scan_prefix(key(Q, host)) {
+            let (k, _) = kv?;
+            if st.open_blocks.contains_key(&k[1..]) {
+                continue;
+            }
+            let p = k.get(9..11).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
+            return Ok(Some(f32::from(u16::MAX - p) / f32::from(u16::MAX)));
+        }
+        Ok(None)
+    }
+
     /// Hands out the host's best block not handed out yet. URLs of blocks
     /// from an earlier run that already have an outcome are dropped.
     pub fn next_block(&self, host: &[u8; 8]) -> Result<Option<Block>, StoreError> {
@@ -546,6 +560,7 @@ mod tests {
             attempt: 0,
             kind: UrlKind::Page,
             priority: 0.5,
+            features: None,
         }
     }
 

@@ -1,0 +1,153 @@
+//! The harvest rate: the share of judged pages that are relevant.
+//!
+//! The measure of a focused crawl. Kept overall, over the last
+//! [`WINDOW`] pages (how the crawl is doing now) and per host, served in
+//! `/status`, and appended every `focus.series_every` judged pages to
+//! `<data_dir>/harvest.jsonl` so a run's curve can be plotted afterwards.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+/// Pages in the recent window.
+pub const WINDOW: usize = 200;
+/// Hosts listed in a snapshot (the most judged first).
+const TOP_HOSTS: usize = 20;
+
+#[derive(Debug, Default)]
+struct Inner {
+    judged: u64,
+    relevant: u64,
+    recent: VecDeque<bool>,
+    hosts: HashMap<String, (u64, u64)>,
+}
+
+#[derive(Debug)]
+pub struct Harvest {
+    inner: Mutex<Inner>,
+    series: Option<PathBuf>,
+    every: u64,
+}
+
+/// Harvest figures at one moment.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct HarvestSnapshot {
+    pub judged: u64,
+    pub relevant: u64,
+    pub rate: f64,
+    /// Over the last [`WINDOW`] judged pages.
+    pub recent_rate: f64,
+    /// The most judged hosts: (host, judged, relevant, rate).
+    pub hosts: Vec<(String, u64, u64, f64)>,
+}
+
+fn rate(rel: u64, n: u64) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        rel as f64 / n as f64
+    }
+}
+
+impl Harvest {
+    /// `judged`/`relevant`: totals of earlier runs (from the store), so the
+    /// overall rate continues across restarts.
+    pub fn new(series: Option<PathBuf>, every: u64, judged: u64, relevant: u64) -> Harvest {
+        Harvest {
+            inner: Mutex::new(Inner {
+                judged,
+                relevant,
+                ..Inner::default()
+            }),
+            series,
+            every: every.max(1),
+        }
+    }
+
+    /// Counts a judged page; appends a series point when one is due.
+    pub fn judge(&self, host: &str, relevant: bool) {
+        let point = {
+            let Ok(mut g) = self.inner.lock() else {
+                return;
+            };
+            g.judged += 1;
+            g.relevant += u64::from(relevant);
+            g.recent.push_back(relevant);
+            if g.recent.len() > WINDOW {
+                g.recent.pop_front();
+            }
+            let h = g.hosts.entry(host.to_string()).or_default();
+            h.0 += 1;
+            h.1 += u64::from(relevant);
+            (g.judged % self.every == 0).then(|| Self::snap(&g))
+        };
+        if let (Some(p), Some(path)) = (point, &self.series) {
+            let line = serde_json::json!({
+                "at": super::pipeline::now_secs(),
+                "judged": p.judged,
+                "relevant": p.relevant,
+                "rate": p.rate,
+                "recent_rate": p.recent_rate,
+                "hosts": p.hosts,
+            });
+            let written = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| writeln!(f, "{line}"));
+            if let Err(e) = written {
+                tracing::warn!(path = %path.display(), error = %e, "harvest series not written");
+            }
+        }
+    }
+
+    fn snap(g: &Inner) -> HarvestSnapshot {
+        let mut hosts: Vec<_> = g
+            .hosts
+            .iter()
+            .map(|(h, &(n, r))| (h.clone(), n, r, rate(r, n)))
+            .collect();
+        hosts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        hosts.truncate(TOP_HOSTS);
+        let recent = g.recent.iter().filter(|r| **r).count() as u64;
+        HarvestSnapshot {
+            judged: g.judged,
+            relevant: g.relevant,
+            rate: rate(g.relevant, g.judged),
+            recent_rate: rate(recent, g.recent.len() as u64),
+            hosts,
+        }
+    }
+
+    pub fn snapshot(&self) -> Option<HarvestSnapshot> {
+        self.inner.lock().ok().map(|g| Self::snap(&g))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_overall_recent_per_host_and_a_series() {
+        let dir = std::env::temp_dir().join(format!("trawl-harvest-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("harvest.jsonl");
+        let h = Harvest::new(Some(path.clone()), 2, 10, 5);
+        h.judge("a.test", true);
+        h.judge("b.test", false);
+        h.judge("a.test", true);
+        let s = h.snapshot().expect("snapshot");
+        assert_eq!((s.judged, s.relevant), (13, 7));
+        assert!((s.recent_rate - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(s.hosts[0], ("a.test".into(), 2, 2, 1.0));
+        let series = std::fs::read_to_string(&path).expect("series");
+        assert_eq!(series.lines().count(), 1, "one point at 12 judged");
+        assert!(series.contains("\"judged\":12"), "{series}");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+}

@@ -1,0 +1,146 @@
+//! Focused crawling end to end: a small topical web on loopback, crawled
+//! with the same page budget focused and breadth-first.
+
+mod support;
+
+use support::*;
+
+const TOPICS: [(&str, &str, &str); 3] = [
+    (
+        "sport",
+        "Match reports",
+        "The striker scored twice and the goalkeeper saved a penalty as the league leaders won the derby in front of a full stadium. ",
+    ),
+    (
+        "food",
+        "Kitchen notes",
+        "Knead the dough with flour, butter and yeast, let it rise for an hour, then bake the bread until the crust is golden. ",
+    ),
+    (
+        "energy",
+        "Solar and batteries",
+        "Solar panels on the roof feed a home battery, and a heat pump turns the stored solar power into heating for the whole house. ",
+    ),
+];
+
+/// Every off-topic page carries the topic's words in its navigation, which
+/// must not make it relevant.
+const NAV: &str = "<nav><a href=\"/\">Home</a> Solar deals! Battery sale! Heat pump offers!</nav>";
+
+fn topical_page(title: &str, text: &str, links: &[(String, String)]) -> String {
+    let list: String = links
+        .iter()
+        .map(|(href, anchor)| format!("<li><a href=\"{href}\">{anchor}</a></li>"))
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body>{NAV}<article><h1>{title}</h1><p>{}</p></article>\
+         <aside><ul>{list}</ul></aside><footer>Solar battery heat pump shop</footer></body></html>",
+        text.repeat(4)
+    )
+}
+
+fn route(path: &str) -> Reply {
+    if path == "/" {
+        let links: Vec<(String, String)> = TOPICS
+            .iter()
+            .map(|(slug, anchor, _)| (format!("/{slug}/"), anchor.to_string()))
+            .collect();
+        return html(&topical_page(
+            "Front page",
+            "Welcome to the magazine. ",
+            &links,
+        ));
+    }
+    for (slug, anchor, text) in TOPICS {
+        if path == format!("/{slug}/") {
+            let links: Vec<(String, String)> = (1..=8)
+                .map(|i| (format!("/{slug}/{i}"), format!("{anchor}, part {i}")))
+                .collect();
+            return html(&topical_page(
+                anchor,
+                "All stories of this section. ",
+                &links,
+            ));
+        }
+        if let Some(n) = path
+            .strip_prefix(&format!("/{slug}/"))
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            let links = vec![
+                (format!("/{slug}/{}", n % 8 + 1), format!("{anchor}, more")),
+                ("/food/1".to_string(), "Kitchen notes".to_string()),
+            ];
+            return html(&topical_page(&format!("{anchor} {n}"), text, &links));
+        }
+    }
+    status(404)
+}
+
+fn crawl(ip: &str, name: &str, strategy: &str) -> (usize, usize, std::path::PathBuf) {
+    let host = Host::start(ip, |path, _| route(path));
+    let dir = scratch(name);
+    let cfg = config(
+        &dir,
+        &format!(
+            "min_delay_ms = 0\nmax_pages = 12\n[focus]\nstrategy = \"{strategy}\"\n\
+             keywords = {{ solar = 1.0, battery = 1.0, \"heat pump\" = 2.0 }}\nseries_every = 4\n"
+        ),
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, host.url("/")).unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    let relevant = records
+        .iter()
+        .filter(|r| {
+            r["relevance"]
+                .as_f64()
+                .unwrap_or_else(|| panic!("no relevance: {r}"))
+                >= 0.5
+        })
+        .count();
+    (records.len(), relevant, dir)
+}
+
+#[test]
+fn focused_beats_breadth_first_at_the_same_budget() {
+    let (n_bfs, rel_bfs, _) = crawl("127.0.0.40", "focus-bfs", "bfs");
+    let (n_foc, rel_foc, dir) = crawl("127.0.0.41", "focus-focused", "focused");
+    eprintln!("bfs {rel_bfs}/{n_bfs} focused {rel_foc}/{n_foc}");
+    assert_eq!((n_bfs, n_foc), (12, 12), "the same budget");
+    assert!(
+        rel_foc >= 2 * rel_bfs.max(1) && rel_foc >= 7,
+        "focused {rel_foc}/12 relevant, bfs {rel_bfs}/12"
+    );
+    // The harvest series is written under the data dir.
+    let series = std::fs::read_to_string(dir.join("storage").join("harvest.jsonl"))
+        .unwrap_or_else(|e| panic!("harvest series: {e}"));
+    assert_eq!(series.lines().count(), 3, "a point every 4 judged pages");
+    assert!(series.contains("\"rate\""), "{series}");
+    let out = trawl()
+        .args([
+            "--config",
+            &dir.join("config.toml").to_string_lossy(),
+            "status",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("relevant of 12 judged"), "{text}");
+}
+
+#[test]
+fn navigation_words_do_not_make_a_page_relevant() {
+    let (_, _, dir) = crawl("127.0.0.42", "focus-nav", "focused");
+    let cfg = dir.join("config.toml");
+    for r in export(&cfg) {
+        let url = r["url"].as_str().unwrap_or_default();
+        let rel = r["relevance"].as_f64().unwrap_or(-1.0);
+        if url.contains("/sport/") || url.contains("/food/") {
+            assert!(rel < 0.2, "{url}: {rel}");
+        }
+        if url.contains("/energy/") && url.chars().last().is_some_and(|c| c.is_ascii_digit()) {
+            assert!(rel > 0.8, "{url}: {rel}");
+        }
+    }
+}
