@@ -39,6 +39,9 @@ pub struct FocusConfig {
     pub threshold: f32,
     /// Step size of the online link model.
     pub learning_rate: f32,
+    /// Fetch a URL only if its priority is at least this share of the best
+    /// in flight (0 fills every free slot). Focused strategy only.
+    pub patience: f32,
     /// A harvest-rate point is written every this many judged pages.
     pub series_every: u64,
 }
@@ -54,6 +57,7 @@ impl Default for FocusConfig {
             negative_files: Vec::new(),
             threshold: 0.5,
             learning_rate: 0.05,
+            patience: 0.5,
             series_every: 100,
         }
     }
@@ -267,6 +271,9 @@ impl Config {
         }
         if !(f.learning_rate > 0.0 && f.learning_rate <= 1.0) {
             return Err(bad("focus.learning_rate", "must be in (0, 1]".into()));
+        }
+        if !(0.0..=1.0).contains(&f.patience) {
+            return Err(bad("focus.patience", "must be in [0, 1]".into()));
         }
         if f.series_every == 0 {
             return Err(bad("focus.series_every", "must be greater than 0".into()));

@@ -295,6 +295,12 @@ pub async fn run_with(
         );
     }
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
+    if focus
+        .as_ref()
+        .is_some_and(|f| f.strategy == Strategy::Focused)
+    {
+        frontier.set_patience(cfg.focus.patience);
+    }
     stats.queue.store(store.queue_len_hint(), Relaxed);
 
     // Pipeline stages.

@@ -27,6 +27,8 @@ pub struct HostSlot {
     /// entries of the host there are stale.
     in_best: bool,
     generation: u64,
+    /// Priority ranks of its fetches in flight, oldest first.
+    flying: Vec<u16>,
     /// The block being served and its URLs not handed out yet.
     block: Vec<u8>,
     cursor: VecDeque<QueuedUrl>,
@@ -51,6 +53,10 @@ pub enum Next {
     Empty,
 }
 
+/// How long a patient frontier waits before looking again (completions
+/// wake the scheduler sooner).
+const PATIENCE_WAIT: Duration = Duration::from_millis(20);
+
 pub struct Frontier {
     store: Store,
     hosts: HashMap<[u8; 8], HostSlot>,
@@ -60,6 +66,14 @@ pub struct Frontier {
     best: BinaryHeap<(u16, Reverse<u64>, [u8; 8], u64)>,
     tick: u64,
     max_inflight_per_host: usize,
+    /// Priority ranks of all fetches in flight → count.
+    flying: std::collections::BTreeMap<u16, usize>,
+    /// See [`Frontier::set_patience`].
+    patience: f32,
+}
+
+fn rank_of(p: f32) -> u16 {
+    (p.clamp(0.0, 1.0) * f32::from(u16::MAX)) as u16
 }
 
 impl Frontier {
@@ -72,6 +86,8 @@ impl Frontier {
             best: BinaryHeap::new(),
             tick: 0,
             max_inflight_per_host: max_inflight_per_host.max(1),
+            flying: Default::default(),
+            patience: 0.0,
         };
         let now = Instant::now();
         for (key, name) in f.store.hosts()? {
@@ -91,6 +107,7 @@ impl Frontier {
             scheduled: false,
             in_best: false,
             generation: 0,
+            flying: Vec::new(),
             block: Vec::new(),
             cursor: VecDeque::new(),
         })
@@ -129,8 +146,8 @@ impl Frontier {
                 slot.generation += 1;
                 slot.in_best = true;
                 slot.scheduled = true;
-                let rank = (p.clamp(0.0, 1.0) * f32::from(u16::MAX)) as u16;
-                self.best.push((rank, Reverse(tick), key, slot.generation));
+                self.best
+                    .push((rank_of(p), Reverse(tick), key, slot.generation));
             }
             None => {
                 slot.in_best = false;
@@ -138,6 +155,19 @@ impl Frontier {
             }
         }
         Ok(())
+    }
+
+    /// With patience p in (0, 1], a URL is handed out only if its priority
+    /// is at least p times the best priority in flight (or nothing is in
+    /// flight): a focused crawl waits for promising pages' links instead of
+    /// spending its budget on unpromising ones. 0 (the default) fills every
+    /// free slot.
+    pub fn set_patience(&mut self, p: f32) {
+        self.patience = if p.is_finite() {
+            p.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
     }
 
     /// Tells the frontier that `host` got new URLs.
@@ -199,12 +229,21 @@ impl Frontier {
             }
             self.rank(key)?;
         }
-        while let Some((_, _, key, generation)) = self.best.pop() {
+        while let Some(entry) = self.best.pop() {
+            let (rank, _, key, generation) = entry;
             let Some(slot) = self.hosts.get_mut(&key) else {
                 continue;
             };
             if !slot.in_best || slot.generation != generation {
                 continue; // a stale entry
+            }
+            // Patience: rather than spend a fetch on a URL far below what is
+            // in flight, wait for those fetches' links.
+            if let Some((&top, _)) = self.flying.last_key_value() {
+                if f32::from(rank) < self.patience * f32::from(top) {
+                    self.best.push(entry);
+                    return Ok(Next::Wait(now + PATIENCE_WAIT));
+                }
             }
             slot.in_best = false;
             slot.scheduled = false;
@@ -230,6 +269,9 @@ impl Frontier {
                 continue;
             };
             slot.inflight += 1;
+            let r = rank_of(item.priority);
+            slot.flying.push(r);
+            *self.flying.entry(r).or_default() += 1;
             let lease = Lease {
                 key: slot.block.clone(),
                 host: slot.name.clone(),
@@ -258,6 +300,16 @@ impl Frontier {
         let now = Instant::now();
         let slot = self.slot(key, host);
         slot.inflight = slot.inflight.saturating_sub(1);
+        if !slot.flying.is_empty() {
+            let r = slot.flying.remove(0);
+            if let std::collections::btree_map::Entry::Occupied(mut e) = self.flying.entry(r) {
+                *e.get_mut() -= 1;
+                if *e.get() == 0 {
+                    e.remove();
+                }
+            }
+        }
+        let slot = self.slot(key, host);
         slot.next_allowed = slot.next_allowed.max(now + delay);
         if !slot.cursor.is_empty() || self.store.host_has_queue(&key)? {
             let at = self.hosts.get(&key).map_or(now, |s| s.next_allowed);

@@ -1,0 +1,478 @@
+//! Harvest rate of a focused crawl against breadth-first, at equal budgets,
+//! on a generated topical web served on loopback (127.0.3.x).
+//!
+//! Page texts are real: the main contents of ../shared/datasets (wcxb-dev
+//! ground truth and CleanEval gold), sorted into seven topics by a 25-word
+//! lexicon per topic (a text joins a topic when that lexicon's density is at
+//! least 2 per 100 words and twice any other's). The crawl is told only a
+//! short keyword list for the target topic ("health"), not the lexicon.
+//!
+//! The web: HOSTS hosts, PAGES articles each. Every host leans to one topic
+//! (70% of its articles), the rest are mixed. Articles link to six others:
+//! mostly the same topic (on the same host or elsewhere), some anywhere; 15%
+//! link nowhere (dead ends). Each host has a home page (sections and ten
+//! recent articles) and a hub per topic; every page's navigation names all
+//! sections, so off-topic pages carry topical words outside their main text.
+//! Anchors are the linked article's title.
+//!
+//! `cargo bench --bench focus -- [HOSTS] [PAGES] [BUDGET]` (defaults 80, 120,
+//! 2000). Skips with a message when ../shared/datasets is absent.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use support::{html, status, Host};
+
+const TARGET: &str = "health";
+
+const LEXICON: &[(&str, &str)] = &[
+    ("health", "health patients patient medical doctor doctors disease treatment hospital symptoms cancer clinical medicine diabetes therapy drug drugs vaccine nurses care infection heart blood surgery mental diagnosis"),
+    ("tech", "software data computer app apps users code developers cloud internet digital technology device devices online security network server ai algorithm programming platform api"),
+    ("finance", "market markets investors stock stocks shares bank banks financial investment fund funds price prices revenue profit economy inflation interest rates tax earnings trading dollar"),
+    ("sports", "game games team teams season player players league coach match win won score scored championship football basketball baseball soccer tournament goal goals fans"),
+    ("food", "recipe recipes cook cooking food cup cups flour sugar butter oven minutes salt chicken sauce dish bake baking ingredients eat restaurant taste delicious"),
+    ("travel", "travel hotel hotels trip visit visitors city beach tour tourists flight flights island destination museum guests resort vacation airport explore"),
+    ("politics", "government president election minister party vote voters political congress senate law policy campaign court state officials democrats republicans parliament"),
+];
+
+/// What the user tells trawl.
+const KEYWORDS: &str = "health = 1.0, medical = 1.0, patients = 1.0, disease = 1.0, treatment = 1.0, doctors = 1.0, hospital = 1.0, \"clinical trial\" = 2.0";
+
+struct Doc {
+    title: String,
+    text: String,
+}
+
+fn words(t: &str) -> Vec<String> {
+    t.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn topic_of(text: &str) -> Option<usize> {
+    let toks = words(text);
+    if toks.len() < 250 {
+        return None;
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for t in &toks {
+        *counts.entry(t.as_str()).or_default() += 1;
+    }
+    let mut scores: Vec<(usize, f64)> = LEXICON
+        .iter()
+        .enumerate()
+        .map(|(i, (_, lex))| {
+            let hits: usize = lex
+                .split(' ')
+                .map(|w| counts.get(w).copied().unwrap_or(0))
+                .sum();
+            (i, hits as f64 * 100.0 / toks.len() as f64)
+        })
+        .collect();
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1));
+    (scores[0].1 >= 2.0 && scores[0].1 >= 2.0 * scores[1].1).then_some(scores[0].0)
+}
+
+fn load(root: &Path) -> Vec<Vec<Doc>> {
+    let mut by_topic: Vec<Vec<Doc>> = LEXICON.iter().map(|_| Vec::new()).collect();
+    let mut add = |title: String, text: String| {
+        if let Some(t) = topic_of(&text) {
+            let title = if title.trim().is_empty() {
+                text.split_whitespace()
+                    .take(8)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                title
+            };
+            by_topic[t].push(Doc { title, text });
+        }
+    };
+    let mut files: Vec<_> = std::fs::read_dir(root.join("wcxb-dev/ground-truth"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for f in files {
+        let Ok(bytes) = std::fs::read(&f) else {
+            continue;
+        };
+        let Ok(j) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            continue;
+        };
+        let gt = &j["ground_truth"];
+        add(
+            gt["title"].as_str().unwrap_or_default().to_string(),
+            gt["main_content"].as_str().unwrap_or_default().to_string(),
+        );
+    }
+    let mut files: Vec<_> = std::fs::read_dir(root.join("cleaneval/gold"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for f in files {
+        let Ok(t) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let body: String = t
+            .lines()
+            .skip(1)
+            .map(|l| {
+                l.trim_start_matches("<p>")
+                    .trim_start_matches("<h>")
+                    .trim_start_matches("<l>")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        add(String::new(), body);
+    }
+    by_topic
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// One article of the web.
+struct Article {
+    topic: usize,
+    doc: usize,
+    links: Vec<(usize, usize)>, // (host, article)
+}
+
+struct Web {
+    /// Base URL of each host (set once the servers are listening).
+    bases: std::sync::OnceLock<Vec<String>>,
+    docs: Vec<Vec<Doc>>,
+    hosts: Vec<Vec<Article>>,
+    /// Per host and topic, its articles of that topic.
+    sections: Vec<Vec<Vec<usize>>>,
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn build(docs: Vec<Vec<Doc>>, hosts: usize, pages: usize) -> Web {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let topics = docs.len();
+    let mut web_hosts: Vec<Vec<Article>> = Vec::new();
+    for h in 0..hosts {
+        let lean = h % topics;
+        let arts = (0..pages)
+            .map(|_| {
+                let topic = if rng.below(100) < 70 {
+                    lean
+                } else {
+                    rng.below(topics)
+                };
+                Article {
+                    topic,
+                    doc: rng.below(docs[topic].len()),
+                    links: Vec::new(),
+                }
+            })
+            .collect();
+        web_hosts.push(arts);
+    }
+    let mut sections = vec![vec![Vec::new(); topics]; hosts];
+    let mut by_topic: Vec<Vec<(usize, usize)>> = vec![Vec::new(); topics];
+    for (h, arts) in web_hosts.iter().enumerate() {
+        for (i, a) in arts.iter().enumerate() {
+            sections[h][a.topic].push(i);
+            by_topic[a.topic].push((h, i));
+        }
+    }
+    for (h, arts) in web_hosts.iter_mut().enumerate() {
+        for art in arts.iter_mut() {
+            if rng.below(100) < 15 {
+                continue; // a dead end
+            }
+            let topic = art.topic;
+            let mut links = Vec::new();
+            for _ in 0..6 {
+                let r = rng.below(100);
+                let l = if r < 55 && !sections[h][topic].is_empty() {
+                    (h, sections[h][topic][rng.below(sections[h][topic].len())])
+                } else if r < 80 {
+                    by_topic[topic][rng.below(by_topic[topic].len())]
+                } else {
+                    (rng.below(hosts), rng.below(pages))
+                };
+                links.push(l);
+            }
+            art.links = links;
+        }
+    }
+    Web {
+        bases: std::sync::OnceLock::new(),
+        docs,
+        hosts: web_hosts,
+        sections,
+    }
+}
+
+impl Web {
+    fn title(&self, h: usize, i: usize) -> &str {
+        let a = &self.hosts[h][i];
+        &self.docs[a.topic][a.doc].title
+    }
+
+    fn nav(&self, h: usize) -> String {
+        let links: String = LEXICON
+            .iter()
+            .enumerate()
+            .filter(|(t, _)| !self.sections[h][*t].is_empty())
+            .map(|(_, (name, _))| format!("<li><a href=\"/s/{name}\">{name} news</a></li>"))
+            .collect();
+        format!("<nav class=menu><ul><li><a href=\"/\">Home</a></li>{links}</ul></nav>")
+    }
+
+    fn link(&self, h: usize, (lh, li): (usize, usize)) -> String {
+        let href = match self.bases.get() {
+            Some(b) if lh != h => format!("{}/a/{li}", b[lh].trim_end_matches('/')),
+            _ => format!("/a/{li}"),
+        };
+        format!(
+            "<li><a href=\"{href}\">{}</a></li>",
+            esc(self.title(lh, li))
+        )
+    }
+
+    fn list_page(&self, h: usize, title: &str, items: &[(usize, usize)]) -> String {
+        let list: String = items.iter().map(|&l| self.link(h, l)).collect();
+        format!(
+            "<!DOCTYPE html><html><head><meta charset=utf-8><title>{title}</title></head><body>{}\
+             <main><h1>{title}</h1><ul class=list>{list}</ul></main><footer>Site {h}</footer></body></html>",
+            self.nav(h)
+        )
+    }
+
+    fn serve(&self, h: usize, path: &str) -> support::Reply {
+        let pages = self.hosts[h].len();
+        if path == "/" {
+            let recent: Vec<(usize, usize)> = (0..10).map(|k| (h, (k * 7 + h) % pages)).collect();
+            return html(&self.list_page(h, &format!("Site {h}"), &recent));
+        }
+        if let Some(name) = path.strip_prefix("/s/") {
+            let Some(t) = LEXICON.iter().position(|(n, _)| *n == name) else {
+                return status(404);
+            };
+            let items: Vec<(usize, usize)> = self.sections[h][t]
+                .iter()
+                .take(30)
+                .map(|&i| (h, i))
+                .collect();
+            return html(&self.list_page(h, &format!("{name} news"), &items));
+        }
+        let Some(i) = path
+            .strip_prefix("/a/")
+            .and_then(|i| i.parse::<usize>().ok())
+            .filter(|&i| i < pages)
+        else {
+            return status(404);
+        };
+        let a = &self.hosts[h][i];
+        let d = &self.docs[a.topic][a.doc];
+        let paras: String = d
+            .text
+            .split("\n\n")
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| format!("<p>{}</p>", esc(p.trim())))
+            .collect();
+        let related: String = a.links.iter().map(|&l| self.link(h, l)).collect();
+        html(&format!(
+            "<!DOCTYPE html><html><head><meta charset=utf-8><title>{t}</title></head><body>{}\
+             <main><article><h1>{t}</h1>{paras}</article><aside class=related><h2>Read next</h2><ul>{related}</ul></aside></main>\
+             <footer>Site {h}</footer></body></html>",
+            self.nav(h),
+            t = esc(&d.title)
+        ))
+    }
+
+    /// Whether a URL is a relevant page (an article of the target topic).
+    fn relevant(&self, url: &str) -> bool {
+        let target = LEXICON.iter().position(|(n, _)| *n == TARGET).unwrap_or(0);
+        let Some(rest) = url.strip_prefix("http://127.0.3.") else {
+            return false;
+        };
+        let h: usize = rest
+            .split([':', '/'])
+            .next()
+            .and_then(|h| h.parse().ok())
+            .unwrap_or(0);
+        let Some(i) = rest
+            .split_once("/a/")
+            .and_then(|(_, i)| i.parse::<usize>().ok())
+        else {
+            return false;
+        };
+        h >= 1
+            && self
+                .hosts
+                .get(h - 1)
+                .and_then(|a| a.get(i))
+                .is_some_and(|a| a.topic == target)
+    }
+}
+
+/// Runs one crawl; returns the fetched pages in completion order with
+/// trawl's relevance judgment.
+fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64)>, f64) {
+    let dir = std::env::temp_dir().join(format!(
+        "trawl-focus-bench-{}-{strategy}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
+    std::fs::create_dir_all(dir.join("seeds")).expect("scratch dir");
+    let seeds: String = web_hosts.iter().map(|h| h.url("/") + "\n").collect();
+    std::fs::write(dir.join("seeds/web.txt"), seeds).expect("seeds");
+    let cfg_text = format!(
+        "[crawl]\ndata_dir = \"{}\"\nseeds_dir = \"{}\"\nstatus_addr = \"\"\nmin_delay_ms = 0\nmax_concurrent = 16\n\
+         max_depth = 1000\nsitemaps = false\nmax_pages = {budget}\nscope = \"any\"\n\
+         [focus]\nstrategy = \"{strategy}\"\nkeywords = {{ {KEYWORDS} }}\n{}\n",
+        dir.join("storage").display(),
+        dir.join("seeds").display(),
+        // Extra [focus] settings to compare (e.g. "learning_rate = 0.2").
+        std::env::var("FOCUS_EXTRA").unwrap_or_default().replace(';', "\n")
+    );
+    let cfg = trawl::config::Config::parse(&cfg_text, Path::new("bench.toml")).expect("config");
+    trawl::crawl::set_body_limit(cfg.crawl.max_body_bytes);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let start = Instant::now();
+    rt.block_on(trawl::crawl::run(
+        cfg,
+        trawl::crawl::RunOptions {
+            exit_when_idle: true,
+            ..Default::default()
+        },
+    ))
+    .expect("crawl");
+    let secs = start.elapsed().as_secs_f64();
+    let store = trawl::store::Store::open(&dir.join("storage"), 16 << 20).expect("store");
+    let mut pages: Vec<(u64, String, f64)> = store
+        .pages()
+        .filter_map(Result::ok)
+        .filter(|p| p.status == 200)
+        .map(|p| {
+            (
+                p.fetched_at,
+                p.url.clone(),
+                f64::from(p.relevance.unwrap_or(0.0)),
+            )
+        })
+        .collect();
+    // Records are numbered in completion order; pages without one go last.
+    let order: HashMap<String, u64> = store
+        .records_after(0, usize::MAX)
+        .expect("records")
+        .into_iter()
+        .filter_map(|(seq, r)| r["url"].as_str().map(|u| (u.to_string(), seq)))
+        .collect();
+    pages.sort_by_key(|(_, u, _)| order.get(u).copied().unwrap_or(u64::MAX));
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir); // the bench's scratch store
+    (pages.into_iter().map(|(_, u, r)| (u, r)).collect(), secs)
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
+    let hosts: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(80);
+    let pages: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(120);
+    let budget: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    if !root.join("wcxb-dev").is_dir() {
+        println!("skipped: ../shared/datasets is absent (the bench's page texts come from it)");
+        return;
+    }
+    let docs = load(&root);
+    for (t, (name, _)) in LEXICON.iter().enumerate() {
+        print!("{name} {} · ", docs[t].len());
+    }
+    println!("texts per topic");
+    let web = Arc::new(build(docs, hosts, pages));
+    let target = LEXICON.iter().position(|(n, _)| *n == TARGET).unwrap_or(0);
+    let total_rel: usize = web
+        .hosts
+        .iter()
+        .flatten()
+        .filter(|a| a.topic == target)
+        .count();
+    println!(
+        "web: {hosts} hosts x {pages} articles (+ home and section pages); {total_rel} of {} articles are on {TARGET} ({:.1}%)",
+        hosts * pages,
+        100.0 * total_rel as f64 / (hosts * pages) as f64
+    );
+    let servers: Vec<Host> = (0..hosts)
+        .map(|h| {
+            let web = web.clone();
+            Host::start(&format!("127.0.3.{}", h + 1), move |path, _| {
+                if path == "/robots.txt" {
+                    return status(404);
+                }
+                web.serve(h, path)
+            })
+        })
+        .collect();
+    let _ = web.bases.set(servers.iter().map(|s| s.url("/")).collect()); // set once, here
+    let marks = [100usize, 250, 500, 1000, 1500, 2000];
+    for strategy in ["bfs", "focused"] {
+        let (fetched, secs) = crawl(&servers, strategy, budget);
+        let mut rel = 0;
+        let mut curve = Vec::new();
+        let (mut tp, mut fp, mut fneg) = (0, 0, 0);
+        for (k, (url, judged)) in fetched.iter().enumerate() {
+            let truth = web.relevant(url);
+            rel += usize::from(truth);
+            match (truth, *judged >= 0.5) {
+                (true, true) => tp += 1,
+                (false, true) => fp += 1,
+                (true, false) => fneg += 1,
+                _ => {}
+            }
+            if marks.contains(&(k + 1)) {
+                curve.push((k + 1, rel as f64 / (k + 1) as f64));
+            }
+        }
+        let n = fetched.len();
+        println!(
+            "{strategy}: {n} pages in {secs:.1} s; harvest {:.3} ({rel} relevant); curve {}; \
+             judgment precision {:.2} recall {:.2}",
+            rel as f64 / n.max(1) as f64,
+            curve
+                .iter()
+                .map(|(k, h)| format!("{k}:{h:.3}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            tp as f64 / (tp + fp).max(1) as f64,
+            tp as f64 / (tp + fneg).max(1) as f64,
+        );
+    }
+}
