@@ -79,6 +79,18 @@ fn topic_of(text: &str) -> Option<usize> {
     (scores[0].1 >= 2.0 && scores[0].1 >= 2.0 * scores[1].1).then_some(scores[0].0)
 }
 
+/// Files of a directory in name order (none if it cannot be read).
+fn sorted_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+}
+
 fn load(root: &Path) -> Vec<Vec<Doc>> {
     let mut by_topic: Vec<Vec<Doc>> = LEXICON.iter().map(|_| Vec::new()).collect();
     let mut add = |title: String, text: String| {
@@ -94,14 +106,7 @@ fn load(root: &Path) -> Vec<Vec<Doc>> {
             by_topic[t].push(Doc { title, text });
         }
     };
-    let mut files: Vec<_> = std::fs::read_dir(root.join("wcxb-dev/ground-truth"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    for f in files {
+    for f in sorted_files(&root.join("wcxb-dev/ground-truth")) {
         let Ok(bytes) = std::fs::read(&f) else {
             continue;
         };
@@ -114,14 +119,7 @@ fn load(root: &Path) -> Vec<Vec<Doc>> {
             gt["main_content"].as_str().unwrap_or_default().to_string(),
         );
     }
-    let mut files: Vec<_> = std::fs::read_dir(root.join("cleaneval/gold"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    for f in files {
+    for f in sorted_files(&root.join("cleaneval/gold")) {
         let Ok(t) = std::fs::read_to_string(&f) else {
             continue;
         };
