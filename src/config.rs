@@ -20,6 +20,69 @@ pub struct Config {
     pub focus: FocusConfig,
 }
 
+/// A named topic, `[focus.topics.NAME]`, for seeds with `topic=NAME`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TopicConfig {
+    pub keywords: std::collections::BTreeMap<String, f32>,
+    pub examples: Vec<String>,
+    pub example_files: Vec<PathBuf>,
+    pub negative_examples: Vec<String>,
+    pub negative_files: Vec<PathBuf>,
+}
+
+impl TopicConfig {
+    /// The compiled topic, reading example files (`None`: nothing to look for).
+    fn compile(&self, key: &str) -> Result<Option<crate::focus::Topic>, ConfigError> {
+        let read = |field: &str, files: &[PathBuf], inline: &[String]| {
+            let mut texts = inline.to_vec();
+            for f in files {
+                let text = std::fs::read_to_string(f).map_err(|e| ConfigError::Invalid {
+                    path: PathBuf::from("config"),
+                    key: format!("{key}.{field}"),
+                    message: format!("{}: {e}", f.display()),
+                })?;
+                texts.push(text);
+            }
+            Ok::<_, ConfigError>(texts)
+        };
+        let pos = read("example_files", &self.example_files, &self.examples)?;
+        let neg = read(
+            "negative_files",
+            &self.negative_files,
+            &self.negative_examples,
+        )?;
+        let kw: Vec<(String, f32)> = self.keywords.iter().map(|(k, w)| (k.clone(), *w)).collect();
+        let topic = crate::focus::Topic::new(&kw, &pos, &neg);
+        Ok((!topic.is_empty()).then_some(topic))
+    }
+
+    fn validate(&self, key: &str) -> Result<(), (String, String)> {
+        if let Some((k, w)) = self
+            .keywords
+            .iter()
+            .find(|(_, w)| !(w.is_finite() && **w > 0.0))
+        {
+            return Err((
+                format!("{key}.keywords.{k}"),
+                format!("weight {w} must be a positive number"),
+            ));
+        }
+        for (field, files) in [
+            ("example_files", &self.example_files),
+            ("negative_files", &self.negative_files),
+        ] {
+            if let Some(missing) = files.iter().find(|p| !p.is_file()) {
+                return Err((
+                    format!("{key}.{field}"),
+                    format!("{} is not a readable file", missing.display()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// `[focus]`: what the crawl looks for. Without keywords or examples the
 /// crawl is unfocused.
 #[derive(Debug, Clone, Deserialize)]
@@ -44,6 +107,8 @@ pub struct FocusConfig {
     pub patience: f32,
     /// A harvest-rate point is written every this many judged pages.
     pub series_every: u64,
+    /// Named topics for seed files (`topic=NAME`).
+    pub topics: std::collections::BTreeMap<String, TopicConfig>,
 }
 
 impl Default for FocusConfig {
@@ -59,34 +124,38 @@ impl Default for FocusConfig {
             learning_rate: 0.05,
             patience: 0.5,
             series_every: 100,
+            topics: Default::default(),
         }
     }
 }
 
 impl FocusConfig {
-    /// The compiled topic, reading example files (`None`: unfocused).
+    fn global(&self) -> TopicConfig {
+        TopicConfig {
+            keywords: self.keywords.clone(),
+            examples: self.examples.clone(),
+            example_files: self.example_files.clone(),
+            negative_examples: self.negative_examples.clone(),
+            negative_files: self.negative_files.clone(),
+        }
+    }
+
+    /// The `[focus]` topic, reading example files (`None`: none set).
     pub fn topic(&self) -> Result<Option<crate::focus::Topic>, ConfigError> {
-        let read = |key: &str, files: &[PathBuf], inline: &[String]| {
-            let mut texts = inline.to_vec();
-            for f in files {
-                let text = std::fs::read_to_string(f).map_err(|e| ConfigError::Invalid {
-                    path: PathBuf::from("config"),
-                    key: key.to_string(),
-                    message: format!("{}: {e}", f.display()),
-                })?;
-                texts.push(text);
+        self.global().compile("focus")
+    }
+
+    /// The named topics that have something to look for.
+    pub fn named_topics(
+        &self,
+    ) -> Result<std::collections::HashMap<String, crate::focus::Topic>, ConfigError> {
+        let mut out = std::collections::HashMap::new();
+        for (name, t) in &self.topics {
+            if let Some(topic) = t.compile(&format!("focus.topics.{name}"))? {
+                out.insert(name.clone(), topic);
             }
-            Ok::<_, ConfigError>(texts)
-        };
-        let pos = read("focus.example_files", &self.example_files, &self.examples)?;
-        let neg = read(
-            "focus.negative_files",
-            &self.negative_files,
-            &self.negative_examples,
-        )?;
-        let kw: Vec<(String, f32)> = self.keywords.iter().map(|(k, w)| (k.clone(), *w)).collect();
-        let topic = crate::focus::Topic::new(&kw, &pos, &neg);
-        Ok((!topic.is_empty()).then_some(topic))
+        }
+        Ok(out)
     }
 }
 
@@ -278,26 +347,12 @@ impl Config {
         if f.series_every == 0 {
             return Err(bad("focus.series_every", "must be greater than 0".into()));
         }
-        if let Some((k, w)) = f
-            .keywords
+        let named = f
+            .topics
             .iter()
-            .find(|(_, w)| !(w.is_finite() && **w > 0.0))
-        {
-            return Err(bad(
-                &format!("focus.keywords.{k}"),
-                format!("weight {w} must be a positive number"),
-            ));
-        }
-        for (key, files) in [
-            ("focus.example_files", &f.example_files),
-            ("focus.negative_files", &f.negative_files),
-        ] {
-            if let Some(missing) = files.iter().find(|p| !p.is_file()) {
-                return Err(bad(
-                    key,
-                    format!("{} is not a readable file", missing.display()),
-                ));
-            }
+            .map(|(name, t)| (format!("focus.topics.{name}"), t.clone()));
+        for (key, t) in std::iter::once(("focus".to_string(), f.global())).chain(named) {
+            t.validate(&key).map_err(|(k, m)| bad(&k, m))?;
         }
         let c = &self.crawl;
         if crate::crawl::seeds::Scope::parse(&c.scope).is_none() {

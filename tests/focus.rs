@@ -144,3 +144,30 @@ fn navigation_words_do_not_make_a_page_relevant() {
         }
     }
 }
+
+#[test]
+fn a_seed_file_can_name_its_own_topic() {
+    let host = Host::start("127.0.0.43", |path, _| route(path));
+    let dir = scratch("focus-named");
+    let cfg = config(
+        &dir,
+        "min_delay_ms = 0\nmax_pages = 12\n[focus.topics.energy]\n\
+         keywords = { solar = 1.0, battery = 1.0, \"heat pump\" = 2.0 }\n",
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("* topic=energy\n{}\n", host.url("/")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    let relevant = records
+        .iter()
+        .filter(|r| r["relevance"].as_f64().is_some_and(|x| x >= 0.5))
+        .count();
+    assert!(relevant >= 7, "{relevant} of {} relevant", records.len());
+    // A topic that is not configured is a bad seed line, reported and skipped.
+    std::fs::write(&seeds, format!("{} topic=cooking\n", host.url("/x")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = crawl_once(&cfg, &seeds);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("option topic"), "{err}");
+}

@@ -100,6 +100,7 @@ fn seed_defaults(cfg: &Config) -> SeedDefaults {
         scope: Scope::parse(&cfg.crawl.scope).unwrap_or(Scope::Host),
         sitemaps: cfg.crawl.sitemaps,
         mode: Mode::Article,
+        topics: cfg.focus.topics.keys().cloned().collect(),
     }
 }
 
@@ -202,9 +203,11 @@ fn build_focus(
     opts: &RunOptions,
     store: &Store,
 ) -> Result<Option<Arc<Focus>>, CrawlError> {
-    let Some(topic) = cfg.focus.topic()? else {
+    let topic = cfg.focus.topic()?;
+    let topics = cfg.focus.named_topics()?;
+    if topic.is_none() && topics.is_empty() {
         return Ok(None);
-    };
+    }
     let f = &cfg.focus;
     let strategy = opts
         .strategy
@@ -216,6 +219,7 @@ fn build_focus(
         .unwrap_or_else(|| LinkModel::new(f.learning_rate));
     Ok(Some(Arc::new(Focus::new(
         topic,
+        topics,
         strategy,
         f.threshold,
         model,

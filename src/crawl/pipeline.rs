@@ -133,6 +133,7 @@ impl Shared {
                 scope: super::seeds::Scope::Host,
                 mode: super::seeds::Mode::Article,
                 sitemaps: false,
+                topic: None,
             })
     }
 
@@ -541,9 +542,8 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             shared.extract.page_type,
         )
     });
-    let relevance = focus
-        .zip(ex.as_ref())
-        .map(|(f, ex)| f.topic.relevance(&ex.text));
+    let topic = focus.and_then(|f| f.topic_for(seed.topic.as_deref()));
+    let relevance = topic.zip(ex.as_ref()).map(|(t, ex)| t.relevance(&ex.text));
     if let (Some(f), Some(r)) = (focus, relevance) {
         out.relevance = Some(r);
         out.relevant = Some(r >= f.threshold);
@@ -551,8 +551,9 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
     let mut links = extra_links;
     if !nofollow && item.depth < seed.max_depth {
         if let Some(base) = &base {
-            let parent = focus.map(|f| Parent {
+            let parent = focus.zip(topic).map(|(f, topic)| Parent {
                 focus: f,
+                topic,
                 store: &shared.store,
                 rates: HashMap::new(),
                 relevance: relevance.unwrap_or(0.0),
@@ -616,6 +617,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
 /// The page links are found on, in a focused crawl.
 struct Parent<'a> {
     focus: &'a Focus,
+    topic: &'a crate::focus::Topic,
     store: &'a Store,
     relevance: f32,
     hub: bool,
@@ -675,7 +677,7 @@ impl Parent<'_> {
         host: &str,
         depth: u16,
     ) -> (f32, Option<[u8; crate::focus::FEATURES]>) {
-        let topic = &self.focus.topic;
+        let topic = self.topic;
         let store = self.store;
         let host_rate = *self.rates.entry(host.to_string()).or_insert_with(|| {
             // Laplace-smoothed share of the host's fetched pages that were relevant.

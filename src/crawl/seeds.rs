@@ -15,6 +15,15 @@
 //! | `scope`     | `host`, `domain` (subdomains too) or `any`       | `crawl.scope`    |
 //! | `mode`      | `article` or `ecommerce`                         | `article`        |
 //! | `sitemaps`  | read robots-declared sitemaps and /sitemap.xml   | `crawl.sitemaps` |
+//! | `topic`     | a `[focus.topics.NAME]` of config.toml           | the `[focus]` topic |
+//!
+//! A line of options after `*` sets them for the following lines of the file:
+//!
+//! ```text
+//! * topic=energy depth=3
+//! https://solar.example.org/
+//! https://grid.example.net/     depth=1
+//! ```
 //!
 //! A bad line is reported with `file:line` and skipped; the rest still load.
 
@@ -63,6 +72,9 @@ pub struct Seed {
     pub scope: Scope,
     pub mode: Mode,
     pub sitemaps: bool,
+    /// Named focus topic (`None`: the `[focus]` topic, if any).
+    #[serde(default)]
+    pub topic: Option<String>,
 }
 
 impl Seed {
@@ -88,6 +100,8 @@ pub struct SeedDefaults {
     pub scope: Scope,
     pub sitemaps: bool,
     pub mode: Mode,
+    /// Names of the configured focus topics (`topic=` must be one).
+    pub topics: Vec<String>,
 }
 
 /// A rejected seed line.
@@ -99,6 +113,52 @@ pub struct SeedLineError {
     pub message: String,
 }
 
+/// Sets one `key=value` option on a seed.
+fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), String> {
+    let Some((k, v)) = opt.split_once('=') else {
+        return Err(format!("option {opt:?} is not key=value"));
+    };
+    let bad = |what: &str| format!("option {k}: {v:?} is not {what}");
+    match k {
+        "depth" => v
+            .parse()
+            .map(|d| seed.max_depth = d)
+            .map_err(|_| bad("a number 0..65535")),
+        "max_pages" => v
+            .parse()
+            .map(|n| seed.max_pages = Some(n))
+            .map_err(|_| bad("a number")),
+        "scope" => Scope::parse(v)
+            .map(|s| seed.scope = s)
+            .ok_or_else(|| bad("host, domain or any")),
+        "mode" => match v {
+            "article" => Ok(Mode::Article),
+            "ecommerce" => Ok(Mode::Ecommerce),
+            _ => Err(bad("article or ecommerce")),
+        }
+        .map(|m| seed.mode = m),
+        "sitemaps" => v
+            .parse()
+            .map(|b| seed.sitemaps = b)
+            .map_err(|_| bad("true or false")),
+        "topic" if defaults.topics.iter().any(|t| t == v) => {
+            seed.topic = Some(v.to_string());
+            Ok(())
+        }
+        "topic" => Err(bad(&format!(
+            "a topic of config.toml (known: {})",
+            if defaults.topics.is_empty() {
+                "none; add [focus.topics.NAME]".to_string()
+            } else {
+                defaults.topics.join(", ")
+            }
+        ))),
+        _ => Err(format!(
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic)"
+        )),
+    }
+}
+
 /// Parses a seed file's text. Returns the seeds and the bad lines.
 pub fn parse(
     text: &str,
@@ -108,6 +168,17 @@ pub fn parse(
 ) -> (Vec<Seed>, Vec<SeedLineError>) {
     let mut seeds = Vec::new();
     let mut errors = Vec::new();
+    // What `*` lines set for the lines after them.
+    let mut template = Seed {
+        url: String::new(),
+        host: String::new(),
+        max_depth: defaults.max_depth,
+        max_pages: None,
+        scope: defaults.scope,
+        mode: defaults.mode,
+        sitemaps: defaults.sitemaps,
+        topic: None,
+    };
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split_once(" #").map_or(raw, |(l, _)| l).trim();
         if line.is_empty() || line.starts_with('#') {
@@ -120,6 +191,14 @@ pub fn parse(
         };
         let mut parts = line.split_whitespace();
         let Some(first) = parts.next() else { continue };
+        if first == "*" {
+            let mut next = template.clone();
+            match parts.try_for_each(|opt| apply(&mut next, opt, defaults)) {
+                Ok(()) => template = next,
+                Err(e) => errors.push(err(e)),
+            }
+            continue;
+        }
         let url = match normalize(first, None, rules) {
             Ok(u) => u,
             Err(e) => {
@@ -130,54 +209,11 @@ pub fn parse(
         let mut seed = Seed {
             host: host_key(&url),
             url: url.to_string(),
-            max_depth: defaults.max_depth,
-            max_pages: None,
-            scope: defaults.scope,
-            mode: defaults.mode,
-            sitemaps: defaults.sitemaps,
+            ..template.clone()
         };
-        let mut ok = true;
-        for opt in parts {
-            let Some((k, v)) = opt.split_once('=') else {
-                errors.push(err(format!("option {opt:?} is not key=value")));
-                ok = false;
-                break;
-            };
-            let bad = |what: &str| err(format!("option {k}: {v:?} is not {what}"));
-            let res = match k {
-                "depth" => v
-                    .parse()
-                    .map(|d| seed.max_depth = d)
-                    .map_err(|_| bad("a number 0..65535")),
-                "max_pages" => v
-                    .parse()
-                    .map(|n| seed.max_pages = Some(n))
-                    .map_err(|_| bad("a number")),
-                "scope" => Scope::parse(v)
-                    .map(|s| seed.scope = s)
-                    .ok_or_else(|| bad("host, domain or any")),
-                "mode" => match v {
-                    "article" => Ok(Mode::Article),
-                    "ecommerce" => Ok(Mode::Ecommerce),
-                    _ => Err(bad("article or ecommerce")),
-                }
-                .map(|m| seed.mode = m),
-                "sitemaps" => v
-                    .parse()
-                    .map(|b| seed.sitemaps = b)
-                    .map_err(|_| bad("true or false")),
-                _ => Err(err(format!(
-                    "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps)"
-                ))),
-            };
-            if let Err(e) = res {
-                errors.push(e);
-                ok = false;
-                break;
-            }
-        }
-        if ok {
-            seeds.push(seed);
+        match parts.try_for_each(|opt| apply(&mut seed, opt, defaults)) {
+            Ok(()) => seeds.push(seed),
+            Err(e) => errors.push(err(e)),
         }
     }
     (seeds, errors)
@@ -207,7 +243,33 @@ mod tests {
             scope: Scope::Host,
             sitemaps: true,
             mode: Mode::Article,
+            topics: vec!["energy".into()],
         }
+    }
+
+    #[test]
+    fn star_lines_set_defaults_for_the_lines_after() {
+        let text = "http://a.test/\n* topic=energy depth=7\nhttp://b.test/\nhttp://c.test/ depth=1\n* topic=sports\nhttp://d.test/\n";
+        let (seeds, errors) = parse(text, "s.txt", &defaults(), &UrlRules::default());
+        let got: Vec<(Option<&str>, u16)> = seeds
+            .iter()
+            .map(|s| (s.topic.as_deref(), s.max_depth))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (None, 3),
+                (Some("energy"), 7),
+                (Some("energy"), 1),
+                (Some("energy"), 7)
+            ]
+        );
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].to_string().contains("s.txt:5: option topic"),
+            "{}",
+            errors[0]
+        );
     }
 
     #[test]

@@ -91,9 +91,12 @@ pub fn is_hub(t: PageType) -> bool {
     )
 }
 
-/// The topic, the strategy and the link model of a crawl.
+/// The topics, the strategy and the link model of a crawl.
 pub struct Focus {
-    pub topic: Topic,
+    /// The `[focus]` topic, for seeds without a `topic=`.
+    pub topic: Option<Topic>,
+    /// Named topics, for seeds with `topic=NAME`.
+    pub topics: std::collections::HashMap<String, Topic>,
     pub strategy: Strategy,
     /// Pages at or above this relevance count as relevant (harvest rate).
     pub threshold: f32,
@@ -104,12 +107,27 @@ pub struct Focus {
 pub const MODEL_KEY: &str = "focus_model";
 
 impl Focus {
-    pub fn new(topic: Topic, strategy: Strategy, threshold: f32, model: LinkModel) -> Focus {
+    pub fn new(
+        topic: Option<Topic>,
+        topics: std::collections::HashMap<String, Topic>,
+        strategy: Strategy,
+        threshold: f32,
+        model: LinkModel,
+    ) -> Focus {
         Focus {
             topic,
+            topics,
             strategy,
             threshold,
             model: RwLock::new(model),
+        }
+    }
+
+    /// The topic pages of a seed are judged by (`None`: not judged).
+    pub fn topic_for(&self, name: Option<&str>) -> Option<&Topic> {
+        match name {
+            Some(n) => self.topics.get(n).or(self.topic.as_ref()),
+            None => self.topic.as_ref(),
         }
     }
 
@@ -165,8 +183,14 @@ mod tests {
     use super::*;
 
     fn focus(strategy: Strategy) -> Focus {
+        let mut named = std::collections::HashMap::new();
+        named.insert(
+            "food".to_string(),
+            Topic::new(&[("bread".into(), 1.0)], &[], &[]),
+        );
         Focus::new(
-            Topic::new(&[("solar".into(), 1.0)], &[], &[]),
+            Some(Topic::new(&[("solar".into(), 1.0)], &[], &[])),
+            named,
             strategy,
             0.5,
             LinkModel::new(0.1),
@@ -191,6 +215,16 @@ mod tests {
         let b = focus(Strategy::Bfs);
         assert!(b.score(&good).0 < b.score(&bad).0, "bfs: shallow first");
         assert!(b.score(&good).1.is_none());
+    }
+
+    #[test]
+    fn seeds_are_judged_by_their_topic() {
+        let f = focus(Strategy::Focused);
+        let bread = "bread ".repeat(50);
+        let judge = |name| f.topic_for(name).map(|t| t.relevance(&bread));
+        assert_eq!(judge(Some("food")), Some(1.0));
+        assert_eq!(judge(None), Some(0.0));
+        assert_eq!(judge(Some("unknown")), Some(0.0), "falls back to [focus]");
     }
 
     #[test]
