@@ -27,13 +27,20 @@ pub struct TopicConfig {
     pub keywords: std::collections::BTreeMap<String, f32>,
     pub examples: Vec<String>,
     pub example_files: Vec<PathBuf>,
+    /// Relevant pages to fetch (once; kept in the store) as examples.
+    pub example_urls: Vec<String>,
     pub negative_examples: Vec<String>,
     pub negative_files: Vec<PathBuf>,
 }
 
 impl TopicConfig {
-    /// The compiled topic, reading example files (`None`: nothing to look for).
-    fn compile(&self, key: &str) -> Result<Option<crate::focus::Topic>, ConfigError> {
+    /// The compiled topic, reading example files and taking the texts of
+    /// example URLs from `fetched` (`None`: nothing to look for).
+    fn compile(
+        &self,
+        key: &str,
+        fetched: &std::collections::HashMap<String, String>,
+    ) -> Result<Option<crate::focus::Topic>, ConfigError> {
         let read = |field: &str, files: &[PathBuf], inline: &[String]| {
             let mut texts = inline.to_vec();
             for f in files {
@@ -46,7 +53,12 @@ impl TopicConfig {
             }
             Ok::<_, ConfigError>(texts)
         };
-        let pos = read("example_files", &self.example_files, &self.examples)?;
+        let mut pos = read("example_files", &self.example_files, &self.examples)?;
+        pos.extend(
+            self.example_urls
+                .iter()
+                .filter_map(|u| fetched.get(u).cloned()),
+        );
         let neg = read(
             "negative_files",
             &self.negative_files,
@@ -58,6 +70,16 @@ impl TopicConfig {
     }
 
     fn validate(&self, key: &str) -> Result<(), (String, String)> {
+        if let Some(u) = self
+            .example_urls
+            .iter()
+            .find(|u| url::Url::parse(u).map_or(true, |u| !matches!(u.scheme(), "http" | "https")))
+        {
+            return Err((
+                format!("{key}.example_urls"),
+                format!("{u:?} is not an http(s) URL"),
+            ));
+        }
         if let Some((k, w)) = self
             .keywords
             .iter()
@@ -92,9 +114,10 @@ pub struct FocusConfig {
     pub strategy: String,
     /// Keywords and phrases with their weights.
     pub keywords: std::collections::BTreeMap<String, f32>,
-    /// Texts of relevant pages, inline or in files.
+    /// Texts of relevant pages, inline, in files or at URLs.
     pub examples: Vec<String>,
     pub example_files: Vec<PathBuf>,
+    pub example_urls: Vec<String>,
     /// Texts of pages to steer away from, inline or in files.
     pub negative_examples: Vec<String>,
     pub negative_files: Vec<PathBuf>,
@@ -118,6 +141,7 @@ impl Default for FocusConfig {
             keywords: Default::default(),
             examples: Vec::new(),
             example_files: Vec::new(),
+            example_urls: Vec::new(),
             negative_examples: Vec::new(),
             negative_files: Vec::new(),
             threshold: 0.5,
@@ -135,23 +159,40 @@ impl FocusConfig {
             keywords: self.keywords.clone(),
             examples: self.examples.clone(),
             example_files: self.example_files.clone(),
+            example_urls: self.example_urls.clone(),
             negative_examples: self.negative_examples.clone(),
             negative_files: self.negative_files.clone(),
         }
     }
 
-    /// The `[focus]` topic, reading example files (`None`: none set).
-    pub fn topic(&self) -> Result<Option<crate::focus::Topic>, ConfigError> {
-        self.global().compile("focus")
+    /// The `[focus]` topic (`None`: none set). `fetched`: texts of example
+    /// URLs.
+    pub fn topic(
+        &self,
+        fetched: &std::collections::HashMap<String, String>,
+    ) -> Result<Option<crate::focus::Topic>, ConfigError> {
+        self.global().compile("focus", fetched)
+    }
+
+    /// Every example URL, of `[focus]` and of the named topics.
+    pub fn example_urls(&self) -> Vec<String> {
+        let mut out = self.example_urls.clone();
+        for t in self.topics.values() {
+            out.extend(t.example_urls.iter().cloned());
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The named topics that have something to look for.
     pub fn named_topics(
         &self,
+        fetched: &std::collections::HashMap<String, String>,
     ) -> Result<std::collections::HashMap<String, crate::focus::Topic>, ConfigError> {
         let mut out = std::collections::HashMap::new();
         for (name, t) in &self.topics {
-            if let Some(topic) = t.compile(&format!("focus.topics.{name}"))? {
+            if let Some(topic) = t.compile(&format!("focus.topics.{name}"), fetched)? {
                 out.insert(name.clone(), topic);
             }
         }
@@ -438,7 +479,7 @@ mod tests {
             (
                 &g.strategy,
                 g.keywords.len(),
-                g.examples.len() + g.example_files.len(),
+                g.examples.len() + g.example_files.len() + g.example_urls.len(),
                 g.negative_examples.len() + g.negative_files.len(),
                 g.threshold,
                 g.learning_rate,
@@ -558,6 +599,14 @@ mod tests {
                 "focus.example_files",
             ),
             ("[focus]\ntopic = \"x\"\n", "topic"),
+            (
+                "[focus]\nexample_urls = [\"ftp://x\"]\n",
+                "focus.example_urls",
+            ),
+            (
+                "[focus.topics.a]\nkeywords = { x = 0.0 }\n",
+                "focus.topics.a.keywords.x",
+            ),
         ] {
             let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
             assert!(err.to_string().contains(key), "{text}: {err}");
@@ -567,8 +616,9 @@ mod tests {
             Path::new("c.toml"),
         )
         .expect("valid");
-        assert!(cfg.focus.topic().expect("topic").is_some());
-        assert!(FocusConfig::default().topic().expect("none").is_none());
+        let none = Default::default();
+        assert!(cfg.focus.topic(&none).expect("topic").is_some());
+        assert!(FocusConfig::default().topic(&none).expect("none").is_none());
     }
 
     #[test]

@@ -171,3 +171,35 @@ fn a_seed_file_can_name_its_own_topic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("option topic"), "{err}");
 }
+
+#[test]
+fn an_example_url_is_enough_to_define_a_topic() {
+    let host = Host::start("127.0.0.44", |path, _| route(path));
+    let dir = scratch("focus-example-url");
+    let cfg = config(
+        &dir,
+        &format!(
+            "min_delay_ms = 0\nmax_pages = 14\n[focus]\nexample_urls = [\"{}\"]\n",
+            host.url("/energy/3")
+        ),
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, host.url("/")).unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    let mut energy = 0;
+    for r in export(&cfg) {
+        let url = r["url"].as_str().unwrap_or_default();
+        let rel = r["relevance"].as_f64().unwrap_or(-1.0);
+        if url.contains("/sport/") && url.ends_with(|c: char| c.is_ascii_digit()) {
+            assert!(rel < 0.3, "{url}: {rel}");
+        }
+        if url.contains("/energy/") && url.ends_with(|c: char| c.is_ascii_digit()) {
+            assert!(rel > 0.8, "{url}: {rel}");
+            energy += 1;
+        }
+    }
+    assert!(
+        energy >= 5,
+        "the crawl followed the energy pages ({energy})"
+    );
+}

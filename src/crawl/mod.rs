@@ -197,14 +197,47 @@ fn save_model(f: &Focus, store: &Store) {
     }
 }
 
+/// Main texts of the topics' example URLs: fetched once, then kept in the
+/// store (a restart, even offline, judges pages the same way). A URL that
+/// cannot be fetched is logged and left out.
+async fn example_texts(
+    cfg: &Config,
+    store: &Store,
+    fetcher: &dyn Fetcher,
+) -> Result<HashMap<String, String>, CrawlError> {
+    let mut out = HashMap::new();
+    for url in cfg.focus.example_urls() {
+        let key = format!("example_url:{url}");
+        if let Some(text) = store.meta_get(&key)? {
+            out.insert(url, String::from_utf8_lossy(&text).into_owned());
+            continue;
+        }
+        let r = fetcher.get(&url).await;
+        if r.is_transport_error() || !(200..=299).contains(&r.status) {
+            tracing::warn!(url, status = r.status, error = ?r.error, "focus example URL not fetched");
+            continue;
+        }
+        match crate::extract::extract_bytes(&r.body, Some(&url), &cfg.extract_options()) {
+            Ok(ex) if !ex.text.trim().is_empty() => {
+                store.meta_put(&key, ex.text.as_bytes())?;
+                out.insert(url, ex.text);
+            }
+            Ok(_) => tracing::warn!(url, "focus example URL has no main text"),
+            Err(e) => tracing::warn!(url, error = %e, "focus example URL not extracted"),
+        }
+    }
+    Ok(out)
+}
+
 /// The crawl's focus, with the link model learned by earlier runs.
 fn build_focus(
     cfg: &Config,
     opts: &RunOptions,
     store: &Store,
+    fetched: &HashMap<String, String>,
 ) -> Result<Option<Arc<Focus>>, CrawlError> {
-    let topic = cfg.focus.topic()?;
-    let topics = cfg.focus.named_topics()?;
+    let topic = cfg.focus.topic(fetched)?;
+    let topics = cfg.focus.named_topics(fetched)?;
     if topic.is_none() && topics.is_empty() {
         return Ok(None);
     }
@@ -256,7 +289,8 @@ pub async fn run_with(
         .to_string();
     let limiter = NonZeroU32::new(c.requests_per_second)
         .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
-    let focus = build_focus(&cfg, &opts, &store)?;
+    let examples = example_texts(&cfg, &store, fetcher.as_ref()).await?;
+    let focus = build_focus(&cfg, &opts, &store, &examples)?;
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,

@@ -7,7 +7,9 @@
 //!   `1 - exp(-(density / 2)²)`, so two weighted hits per 100 tokens give
 //!   0.63, four give 0.98, and a passing mention in a long text stays near 0;
 //! - example similarity: cosine of the text's term vector with the centroid
-//!   of the positive examples, less its similarity to the negative ones.
+//!   of the positive examples, less its similarity to the negative ones. The
+//!   examples' 20 most characteristic terms also join the keywords (at half
+//!   weight), so anchors and URLs can be scored with examples alone.
 //!
 //! Tokens are lower-cased letter/digit runs; Chinese, Japanese and Korean
 //! characters are one token each, so densities compare across scripts.
@@ -128,6 +130,9 @@ pub struct Topic {
     negative: TermVector,
 }
 
+/// Terms of the examples added as keywords.
+const DERIVED_KEYWORDS: usize = 20;
+
 /// Density (weighted hits per 100 tokens) that scores 1 - 1/e.
 const DENSITY_SCALE: f32 = 2.0;
 /// Texts shorter than this many tokens count as this long (one keyword in a
@@ -148,11 +153,37 @@ impl Topic {
         let vecs = |texts: &[String]| {
             TermVector::centroid(&texts.iter().map(|t| TermVector::of(t)).collect::<Vec<_>>())
         };
-        Topic {
+        let mut topic = Topic {
             keywords,
             positive: vecs(positive),
             negative: vecs(negative),
-        }
+        };
+        topic.derive_keywords();
+        topic
+    }
+
+    /// Adds the examples' most characteristic terms as keywords (at half
+    /// weight), so a topic given only by examples can still score anchor
+    /// texts and URLs, which are too short for a similarity.
+    fn derive_keywords(&mut self) {
+        let mut terms: Vec<(&String, f32)> = self
+            .positive
+            .0
+            .iter()
+            .map(|(t, w)| (t, w - self.negative.0.get(t).copied().unwrap_or(0.0)))
+            .filter(|(_, w)| *w > 0.0)
+            .collect();
+        terms.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let derived: Vec<Keyword> = terms
+            .into_iter()
+            .take(DERIVED_KEYWORDS)
+            .filter(|(t, _)| !self.keywords.iter().any(|k| k.tokens == [(*t).clone()]))
+            .map(|(t, _)| Keyword {
+                tokens: vec![t.clone()],
+                weight: 0.5,
+            })
+            .collect();
+        self.keywords.extend(derived);
     }
 
     /// Whether there is anything to look for.
@@ -269,5 +300,8 @@ mod tests {
         let food = "Knead the flour with butter and yeast, then bake the bread.";
         assert!(t.relevance(sport) > t.relevance(food));
         assert!(t.relevance(food) < 0.1);
+        // The examples' own terms score short texts such as anchors.
+        assert!(t.keyword_score("Goalkeeper of the year", 5.0) > 0.5);
+        assert_eq!(t.keyword_score("Bread and butter", 5.0), 0.0);
     }
 }
