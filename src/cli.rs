@@ -353,6 +353,12 @@ fn status(args: StatusArgs, config: &Config) -> Result<i32> {
             relevant as f64 / judged as f64,
         );
     }
+    if let Some(m) = store
+        .meta_get(crate::focus::MODEL_KEY)?
+        .and_then(|b| crate::focus::LinkModel::from_json(&b, 0.05))
+    {
+        println!("  link model    {} updates", m.updates);
+    }
     Ok(0)
 }
 

@@ -127,6 +127,9 @@ fn focused_beats_breadth_first_at_the_same_budget() {
         .unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("relevant of 12 judged"), "{text}");
+    // The link model learned from the judged pages reached through links
+    // (all but the seed) and was stored.
+    assert!(text.contains("link model    11 updates"), "{text}");
 }
 
 #[test]
