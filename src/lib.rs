@@ -29,3 +29,4 @@ pub mod focus;
 pub mod frontier;
 pub mod politeness;
 pub mod store;
+pub mod template;

@@ -1,0 +1,324 @@
+//! Aligning pages of one site node by node, and finding what varies.
+//!
+//! Paper 003 compares n product pages of a site with the first one and
+//! prunes every leaf whose text and attributes are the same in the others;
+//! what is left is the page-specific part. Here a node is known across pages
+//! by its *key*: the path of (tag, stable id and classes, ordinal among
+//! same-looking siblings) from the root. Ids and classes containing digits
+//! are left out of keys (generated ids, `item-4711`), so they do not break
+//! the alignment. A leaf is *static* when one text is shared by a majority
+//! of the pages that have it (one odd page does not spoil that), and
+//! *variable* otherwise; only leaves present in a majority of pages count.
+//!
+//! The paper then prunes by link and text relevance (after Wang et al.'s
+//! STU-DOM: a block's links against its text). Its exact formulas are not in
+//! the paper, so here: a leaf's *local* relevance is the text length of its
+//! block (nearest non-inline ancestor) per link in that block plus one, and
+//! its *context* relevance the same over the block's parent. A variable leaf
+//! is kept if local ≥ 2 and context ≥ 10 (the paper's thresholds) or its
+//! text is at least [`LONG_TEXT`] characters.
+
+use std::collections::HashMap;
+
+use crate::html::{Doc, Tag};
+
+/// A text leaf of a page.
+#[derive(Debug, Clone)]
+pub struct Leaf {
+    pub key: String,
+    /// Key of its block (nearest non-inline ancestor).
+    pub block: String,
+    pub text: String,
+    /// The text just before it inside its block (a row label), if short.
+    pub label: Option<String>,
+    /// Whether it is inside a link.
+    pub in_link: bool,
+    /// Tag of its parent element.
+    pub parent_tag: String,
+    /// Class and id tokens of its ancestors, lower-cased.
+    pub hints: Vec<String>,
+    pub local: f32,
+    pub context: f32,
+}
+
+/// Texts at least this long are kept whatever their relevance.
+pub const LONG_TEXT: usize = 200;
+pub const LOCAL_MIN: f32 = 2.0;
+pub const CONTEXT_MIN: f32 = 10.0;
+
+fn stable(token: &str) -> bool {
+    !token.is_empty() && !token.chars().any(|c| c.is_ascii_digit())
+}
+
+fn is_inline(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "span"
+            | "strong"
+            | "b"
+            | "em"
+            | "i"
+            | "font"
+            | "small"
+            | "u"
+            | "sup"
+            | "sub"
+            | "abbr"
+            | "label"
+    )
+}
+
+struct Open {
+    id: u32,
+    key: String,
+    counters: HashMap<String, u32>,
+    block: usize,
+    name: String,
+}
+
+/// The text leaves of a page, in document order.
+pub fn leaves(doc: &Doc) -> Vec<Leaf> {
+    let n = doc.len() as u32;
+    // Links and text per element subtree, for relevance.
+    let mut stack: Vec<Open> = vec![Open {
+        id: u32::MAX,
+        key: String::new(),
+        counters: HashMap::new(),
+        block: 0,
+        name: String::new(),
+    }];
+    let mut out: Vec<Leaf> = Vec::new();
+    let mut links_in: HashMap<u32, (usize, usize)> = HashMap::new(); // element → (links, chars)
+    let mut owners: Vec<Vec<u32>> = Vec::new(); // per leaf: its block and the block's parent block
+    for i in 0..n {
+        while stack.len() > 1 && stack.last().is_some_and(|o| doc.end(o.id) <= i) {
+            stack.pop();
+        }
+        if doc.is_element(i) {
+            let Some(parent) = stack.last_mut() else {
+                break;
+            };
+            let name = doc.name(i).to_string();
+            let (class, id) = doc.class_id(i);
+            let mut sig = name.clone();
+            if let Some(id) = id.filter(|t| stable(t)) {
+                sig.push('#');
+                sig.push_str(id);
+            }
+            let mut classes: Vec<&str> = class
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter(|t| stable(t))
+                .collect();
+            classes.sort_unstable();
+            for c in classes {
+                sig.push('.');
+                sig.push_str(c);
+            }
+            let ord = parent.counters.entry(sig.clone()).or_default();
+            let key = format!("{}/{}[{}]", parent.key, sig, ord);
+            *ord += 1;
+            let parent_block = parent.block;
+            let depth = stack.len();
+            stack.push(Open {
+                id: i,
+                key,
+                counters: HashMap::new(),
+                block: if is_inline(&name) {
+                    parent_block
+                } else {
+                    depth
+                },
+                name,
+            });
+            if doc.tag(i) == Tag::A {
+                for o in stack.iter().skip(1) {
+                    links_in.entry(o.id).or_default().0 += 1;
+                }
+            }
+            continue;
+        }
+        let text = doc.text(i).split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            continue;
+        }
+        for o in stack.iter().skip(1) {
+            links_in.entry(o.id).or_default().1 += text.chars().count();
+        }
+        let Some(parent) = stack.last_mut() else {
+            break;
+        };
+        let ord = parent.counters.entry("#text".into()).or_default();
+        let key = format!("{}/#text[{}]", parent.key, ord);
+        *ord += 1;
+        let parent_block = parent.block;
+        let block_at = parent_block.min(stack.len() - 1);
+        let block = &stack[block_at];
+        let outer = stack[..block_at]
+            .iter()
+            .rposition(|o| !is_inline(&o.name))
+            .unwrap_or(0);
+        let in_link = stack.iter().any(|o| o.name == "a");
+        let hints = stack
+            .iter()
+            .skip(1)
+            .flat_map(|o| {
+                let (c, id) = doc.class_id(o.id);
+                c.unwrap_or_default()
+                    .split_whitespace()
+                    .chain(id)
+                    .map(str::to_ascii_lowercase)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        // The label: the previous leaf if it lies in the same block and is short.
+        let label = out
+            .last()
+            .filter(|l| l.block == block.key && l.text.chars().count() <= 40)
+            .map(|l| l.text.clone());
+        owners.push(vec![block.id, stack[outer].id]);
+        out.push(Leaf {
+            key,
+            block: block.key.clone(),
+            text,
+            label,
+            in_link,
+            parent_tag: stack.last().map(|o| o.name.clone()).unwrap_or_default(),
+            hints,
+            local: 0.0,
+            context: 0.0,
+        });
+    }
+    let rel = |id: &u32| {
+        let (links, chars) = links_in.get(id).copied().unwrap_or((0, 0));
+        chars as f32 / (links as f32 + 1.0)
+    };
+    for (leaf, own) in out.iter_mut().zip(&owners) {
+        leaf.local = rel(&own[0]);
+        leaf.context = rel(&own[1]);
+    }
+    out
+}
+
+/// Result of comparing sample pages.
+#[derive(Debug, Clone, Default)]
+pub struct Diff {
+    /// Keys of variable leaves, in the first page's order.
+    pub variable: Vec<String>,
+    /// Of those, the keys kept by the relevance pruning.
+    pub kept: Vec<String>,
+    /// Leaves of the first page.
+    pub total: usize,
+    /// Keys of static leaves (the template's fixed part), for matching
+    /// later pages against the template.
+    pub fixed: Vec<String>,
+}
+
+/// Compares the leaves of several pages of one template.
+pub fn diff(pages: &[Vec<Leaf>]) -> Diff {
+    let n = pages.len();
+    let majority = n / 2 + 1;
+    let mut texts: HashMap<&str, Vec<&str>> = HashMap::new();
+    for p in pages {
+        for l in p {
+            texts.entry(&l.key).or_default().push(&l.text);
+        }
+    }
+    let Some(first) = pages.first() else {
+        return Diff::default();
+    };
+    let mut d = Diff {
+        total: first.len(),
+        ..Diff::default()
+    };
+    // Keys in order: the first page's, then keys the first page lacks.
+    let mut order: Vec<&Leaf> = first.iter().collect();
+    for p in &pages[1..] {
+        for l in p {
+            if !first.iter().any(|f| f.key == l.key) && !order.iter().any(|o| o.key == l.key) {
+                order.push(l);
+            }
+        }
+    }
+    for leaf in order {
+        let Some(values) = texts.get(leaf.key.as_str()) else {
+            continue;
+        };
+        if values.len() < majority.min(n).max(1) {
+            continue;
+        }
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for v in values {
+            *counts.entry(v).or_default() += 1;
+        }
+        let top = counts.values().copied().max().unwrap_or(0);
+        if n > 1 && top >= majority {
+            d.fixed.push(leaf.key.clone());
+            continue;
+        }
+        d.variable.push(leaf.key.clone());
+        // Relevance over the pages that have it: kept if any keeps it.
+        let keep = pages
+            .iter()
+            .flatten()
+            .filter(|l| l.key == leaf.key)
+            .any(|l| {
+                l.text.chars().count() >= LONG_TEXT
+                    || (l.local >= LOCAL_MIN && l.context >= CONTEXT_MIN)
+            });
+        if keep {
+            d.kept.push(leaf.key.clone());
+        }
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(title: &str, isbn: &str, id: u32) -> Vec<Leaf> {
+        let html = format!(
+            "<html><body><div id=nav><a href=/>Home</a> <a href=/b>Books</a></div>\
+             <div class=product id=p{id}><h1>{title}</h1><ul class=details>\
+             <li><strong>ISBN-13</strong>: {isbn}</li><li><strong>Pages</strong>: 200</li></ul></div>\
+             <footer>Copyright shop</footer></body></html>"
+        );
+        leaves(&Doc::parse_str(&html))
+    }
+
+    #[test]
+    fn keys_ignore_generated_ids_and_labels_are_found() {
+        let a = page("One", "978000000001", 17);
+        let b = page("Two", "978000000002", 4711);
+        let keys = |p: &[Leaf]| p.iter().map(|l| l.key.clone()).collect::<Vec<_>>();
+        assert_eq!(keys(&a), keys(&b));
+        let isbn = a
+            .iter()
+            .find(|l| l.text.contains("978"))
+            .expect("isbn leaf");
+        assert_eq!(isbn.label.as_deref(), Some("ISBN-13"));
+    }
+
+    #[test]
+    fn the_diff_keeps_what_varies_by_majority() {
+        let mut pages = vec![
+            page("One", "9780000000011", 1),
+            page("Two", "9780000000028", 2),
+            page("Three", "9780000000035", 3),
+            page("Four", "9780000000042", 4),
+        ];
+        // One odd page with a different page count does not make it variable.
+        if let Some(l) = pages[3].iter_mut().find(|l| l.text == ": 200") {
+            l.text = ": 300".into();
+        }
+        let d = diff(&pages);
+        let texts: Vec<&str> = pages[0]
+            .iter()
+            .filter(|l| d.variable.contains(&l.key))
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(texts, ["One", ": 9780000000011"]);
+        assert_eq!(d.total, 8);
+    }
+}

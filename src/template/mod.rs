@@ -1,0 +1,304 @@
+//! Per-site extraction templates, learned by diffing product pages (paper 003).
+//!
+//! Product pages of one shop share a template: everything but the product's
+//! own data is the same from page to page. [`learn`] compares n sample pages
+//! ([`align`]), keeps the leaves that vary, prunes them by link and text
+//! relevance, and names them ([`fields`]) without a person: title, price,
+//! brand, GTIN/ISBN, author, publisher, dates and labelled specification
+//! rows. [`apply`] reads those fields from any later page of the site, by
+//! the learned node key or, when rows moved, by their label; it also says
+//! how well the page still matches the template, so a crawl can tell when a
+//! site changed and learn again. Templates are stored in the store's
+//! `templates` tree by site and cluster, with a version.
+
+pub mod align;
+pub mod fields;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::html::Doc;
+pub use fields::FieldRule;
+
+/// Why a template could not be learned.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TemplateError {
+    #[error("need at least 2 sample pages to learn a template, got {0}")]
+    TooFewPages(usize),
+    #[error("the sample pages share no variable content: nothing to extract")]
+    NothingVaries,
+}
+
+/// Pruning figures of a learned template (paper 003's measure).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Pruning {
+    /// Text leaves of the first sample page.
+    pub total: usize,
+    /// Leaves that vary across the samples.
+    pub variable: usize,
+    /// Of those, kept by the relevance pruning.
+    pub kept: usize,
+}
+
+impl Pruning {
+    /// Share of leaves pruned, in [0, 1].
+    pub fn rate(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            1.0 - self.kept as f64 / self.total as f64
+        }
+    }
+}
+
+/// A learned template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Template {
+    pub site: String,
+    /// Template cluster within the site (a shop may have several layouts).
+    pub cluster: u32,
+    pub version: u32,
+    /// Sample pages it was learned from.
+    pub samples: usize,
+    pub fields: Vec<FieldRule>,
+    /// Keys of the fixed part (up to [`SIGNATURE_KEYS`]): a page of this
+    /// template has most of them.
+    pub signature: Vec<String>,
+    pub pruning: Pruning,
+    /// Seconds since the Unix epoch.
+    pub learned_at: u64,
+}
+
+/// Fixed-part keys kept as the template's signature.
+pub const SIGNATURE_KEYS: usize = 300;
+
+/// Learns a template from sample pages of one site and layout.
+pub fn learn(site: &str, pages: &[Doc]) -> Result<Template, TemplateError> {
+    if pages.len() < 2 {
+        return Err(TemplateError::TooFewPages(pages.len()));
+    }
+    let all: Vec<Vec<align::Leaf>> = pages.iter().map(align::leaves).collect();
+    let d = align::diff(&all);
+    if d.kept.is_empty() {
+        return Err(TemplateError::NothingVaries);
+    }
+    let samples: Vec<fields::Sample<'_>> = all
+        .iter()
+        .zip(pages)
+        .map(|(leaves, doc)| fields::Sample {
+            leaves,
+            title: doc.meta.title.as_deref(),
+            json_ld: fields::json_ld_values(&doc.meta.json_ld),
+        })
+        .collect();
+    let rules = fields::map_fields(&samples, &d.kept);
+    let step = (d.fixed.len() / SIGNATURE_KEYS).max(1);
+    Ok(Template {
+        site: site.to_string(),
+        cluster: 0,
+        version: 1,
+        samples: pages.len(),
+        fields: rules,
+        signature: d
+            .fixed
+            .iter()
+            .step_by(step)
+            .take(SIGNATURE_KEYS)
+            .cloned()
+            .collect(),
+        pruning: Pruning {
+            total: d.total,
+            variable: d.variable.len(),
+            kept: d.kept.len(),
+        },
+        learned_at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |t| t.as_secs()),
+    })
+}
+
+/// What a template read from a page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Applied {
+    /// Field → values (most fields have one).
+    pub values: BTreeMap<String, Vec<String>>,
+    /// Share of the template's signature found on the page, in [0, 1].
+    pub matched: f32,
+}
+
+/// A value as shown, without the separator a label left in front of it.
+pub fn clean(text: &str) -> String {
+    text.trim()
+        .trim_start_matches([':', '-', '|'])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Words that join values in one block ("by A, B and C").
+fn is_separator(text: &str) -> bool {
+    matches!(
+        text.trim()
+            .trim_matches(|c: char| c == ',' || c == ';')
+            .trim()
+            .to_lowercase()
+            .as_str(),
+        "" | "by" | "and" | "&" | "with" | "|" | "/"
+    )
+}
+
+/// Reads a template's fields from a page.
+pub fn apply(t: &Template, doc: &Doc) -> Applied {
+    let leaves = align::leaves(doc);
+    let keys: std::collections::HashSet<&str> = leaves.iter().map(|l| l.key.as_str()).collect();
+    let matched = if t.signature.is_empty() {
+        1.0
+    } else {
+        t.signature
+            .iter()
+            .filter(|k| keys.contains(k.as_str()))
+            .count() as f32
+            / t.signature.len() as f32
+    };
+    let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for rule in &t.fields {
+        // The learned node if it still carries the learned label; else the
+        // row with that label elsewhere (rows reordered, one added).
+        let by_key = || {
+            leaves
+                .iter()
+                .find(|l| l.key == rule.key && (rule.label.is_none() || l.label == rule.label))
+        };
+        let by_label = || {
+            rule.label.as_ref().and_then(|label| {
+                leaves.iter().find(|l| {
+                    l.label.as_deref() == Some(label.as_str())
+                        && field_block_like(&l.block, &rule.block)
+                })
+            })
+        };
+        let found: Vec<String> = if rule.whole_block {
+            let block = by_key().or_else(by_label).map(|l| l.block.clone());
+            block.map_or_else(Vec::new, |b| {
+                leaves
+                    .iter()
+                    .filter(|l| {
+                        l.block == b
+                            && Some(&l.text) != rule.label.as_ref()
+                            && !is_separator(&l.text)
+                    })
+                    .map(|l| clean(&l.text))
+                    .collect()
+            })
+        } else {
+            by_key()
+                .or_else(by_label)
+                .map(|l| vec![clean(&l.text)])
+                .unwrap_or_default()
+        };
+        let found: Vec<String> = found.into_iter().filter(|v| !v.is_empty()).collect();
+        if !found.is_empty() {
+            values.insert(rule.field.clone(), found);
+        }
+    }
+    Applied { values, matched }
+}
+
+/// Whether two block keys are the same kind of block (same tag at the end),
+/// so a label found elsewhere is still a row like the learned one.
+fn field_block_like(a: &str, b: &str) -> bool {
+    let tag = |k: &str| {
+        k.rsplit('/')
+            .next()
+            .and_then(|s| s.split(['[', '.', '#']).next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    tag(a) == tag(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(title: &str, author: &str, isbn: &str, publisher: &str, swap: bool) -> Doc {
+        let rows = [
+            format!("<li><strong>ISBN-13</strong>: {isbn}</li>"),
+            format!("<li><strong>Publisher</strong>: {publisher}</li>"),
+        ];
+        let rows = if swap {
+            format!("{}{}", rows[1], rows[0])
+        } else {
+            rows.concat()
+        };
+        Doc::parse_str(&format!(
+            "<html><head><title>{title} by {author}: Shop</title></head><body>\
+             <div id=nav><a href=/>Home</a> <a href=/books>Books</a> <a href=/help>Help</a></div>\
+             <div class=product><h2>{title}</h2><h3 class=author>by <a href=/a>{author}</a></h3>\
+             <p>Fast shipping on all orders. Our best prices every day of the week.</p>\
+             <ul class=details>{rows}<li><strong>Format</strong>: Hardcover</li></ul></div>\
+             <footer>Copyright shop, all rights reserved. Contact us for anything.</footer></body></html>"
+        ))
+    }
+
+    #[test]
+    fn learns_fields_and_applies_them_even_when_rows_move() {
+        let samples = [
+            page(
+                "Game Over",
+                "Fern Michaels",
+                "9781420106879",
+                "Zebra",
+                false,
+            ),
+            page(
+                "Spirit Bound",
+                "Richelle Mead",
+                "9781595142504",
+                "Razorbill",
+                false,
+            ),
+            page(
+                "Night Myst",
+                "Dianne Duvall",
+                "9780425232507",
+                "Berkley",
+                false,
+            ),
+            page("Torn Apart", "Sharon Sala", "9780778327875", "Mira", false),
+        ];
+        let t = learn("shop", &samples).expect("learned");
+        let fields: Vec<&str> = t.fields.iter().map(|f| f.field.as_str()).collect();
+        for f in ["name", "author", "gtin", "publisher"] {
+            assert!(fields.contains(&f), "{f} in {fields:?}");
+        }
+        assert!(t.pruning.rate() > 0.4, "{:?}", t.pruning);
+        let later = page(
+            "The Lion",
+            "Nelson DeMille",
+            "9780446580830",
+            "Grand Central",
+            true,
+        );
+        let got = apply(&t, &later);
+        let v = |f: &str| got.values.get(f).cloned().unwrap_or_default();
+        assert_eq!(v("name"), ["The Lion"]);
+        assert_eq!(v("author"), ["Nelson DeMille"]);
+        assert_eq!(v("gtin"), ["9780446580830"]);
+        assert_eq!(v("publisher"), ["Grand Central"]);
+        assert!(got.matched > 0.9, "{}", got.matched);
+        let other = Doc::parse_str("<html><body><p>A different site altogether.</p></body></html>");
+        assert!(apply(&t, &other).matched < 0.2);
+    }
+
+    #[test]
+    fn one_page_is_not_enough() {
+        let p = page("A", "B", "9781420106879", "C", false);
+        assert!(matches!(
+            learn("s", &[p]),
+            Err(TemplateError::TooFewPages(1))
+        ));
+    }
+}
