@@ -58,7 +58,55 @@ pub enum Command {
     ///
     /// Prints word-level P/R/F1 overall and per page type, and pages/s and MB/s per core.
     /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev --algorithm all
+    /// With swde-book it measures template learning instead (fields P/R/F1 for n = 2..8).
     Eval(EvalArgs),
+    /// Per-site extraction templates (e-commerce mode), learned by diffing product pages.
+    ///
+    /// Examples:
+    ///   trawl templates learn --site shop.example pages/p1.html pages/p2.html pages/p3.html pages/p4.html
+    ///   trawl templates list
+    ///   trawl templates show shop.example
+    ///   trawl extract --template shop.example pages/p9.html
+    #[command(subcommand)]
+    Templates(TemplatesCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TemplatesCommand {
+    /// Learn a site's template from saved product pages of one layout (4 or more is best).
+    Learn {
+        /// Site name the template is stored under (e.g. the shop's host).
+        #[arg(long)]
+        site: String,
+        /// Data directory [default: crawl.data_dir].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+        /// Saved pages (.html or .html.gz).
+        #[arg(required = true, num_args = 2.., value_name = "PATH")]
+        paths: Vec<String>,
+    },
+    /// One line per stored template: site, cluster, version, fields.
+    List {
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// A site's templates as JSON.
+    Show {
+        site: String,
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Every template as JSONL.
+    Export {
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Delete a site's templates (the crawl learns them again).
+    Forget {
+        site: String,
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -133,6 +181,12 @@ pub struct ExtractArgs {
     /// Worker threads [default: from config, all cores].
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
+    /// Apply this site's stored template instead of the extractor (product fields).
+    #[arg(long, value_name = "SITE")]
+    pub template: Option<String>,
+    /// Data directory holding the templates [default: crawl.data_dir].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
     /// Input files; `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
@@ -165,6 +219,10 @@ pub struct EvalArgs {
     /// Print the N worst pages (by F1) after the table.
     #[arg(long, default_value_t = 0)]
     pub worst: usize,
+    /// swde-book: learn the template from the first N pages (default: the
+    /// curve for N = 2..8).
+    #[arg(long, value_name = "N")]
+    pub learn: Option<usize>,
 }
 
 /// Runs the parsed command. Returns the process exit code.
@@ -186,7 +244,86 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Status(args) => status(args, &config),
         Command::Extract(args) => extract(args, &config),
         Command::Eval(args) => eval(args),
+        Command::Templates(cmd) => templates(cmd, &config),
     }
+}
+
+/// Parses saved pages for template learning or applying.
+fn parse_pages(paths: &[String], config: &Config) -> Result<Vec<crate::html::Doc>> {
+    let opts = config.extract_options();
+    paths
+        .iter()
+        .map(|p| {
+            let bytes = read_input(p, opts.max_bytes as u64)?;
+            let (doc, _) = crate::extract::parse_bytes(&bytes, opts.charset, None, &opts)
+                .with_context(|| format!("cannot parse {p}"))?;
+            Ok(doc)
+        })
+        .collect()
+}
+
+fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
+    let mut out = std::io::stdout().lock();
+    match cmd {
+        TemplatesCommand::Learn { site, data, paths } => {
+            let pages = parse_pages(&paths, config)?;
+            let t = crate::template::learn(&site, &pages)?;
+            let dir = data.unwrap_or_else(|| config.crawl.data_dir.clone());
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let store = crate::store::Store::open(&dir, 16 << 20)?;
+            let version = store.put_template(&t)?;
+            store.flush_blocking()?;
+            writeln!(
+                out,
+                "learned {site} v{version} from {} pages: {} fields ({}); pruned {:.0}% of {} leaves",
+                pages.len(),
+                t.fields.len(),
+                t.fields.iter().map(|f| f.field.as_str()).collect::<Vec<_>>().join(", "),
+                100.0 * t.pruning.rate(),
+                t.pruning.total
+            )?;
+        }
+        TemplatesCommand::List { data } => {
+            let store = open_store(config, data)?;
+            for t in store.templates(None)? {
+                writeln!(
+                    out,
+                    "{}\tcluster {}\tv{}\t{} fields: {}",
+                    t.site,
+                    t.cluster,
+                    t.version,
+                    t.fields.len(),
+                    t.fields
+                        .iter()
+                        .map(|f| f.field.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )?;
+            }
+        }
+        TemplatesCommand::Show { site, data } => {
+            let store = open_store(config, data)?;
+            let ts = store.templates(Some(&site))?;
+            if ts.is_empty() {
+                bail!("no template for {site} (see `trawl templates list`)");
+            }
+            writeln!(out, "{}", serde_json::to_string_pretty(&ts)?)?;
+        }
+        TemplatesCommand::Export { data } => {
+            let store = open_store(config, data)?;
+            for t in store.templates(None)? {
+                writeln!(out, "{}", serde_json::to_string(&t)?)?;
+            }
+        }
+        TemplatesCommand::Forget { site, data } => {
+            let store = open_store(config, data)?;
+            let n = store.forget_templates(&site)?;
+            store.flush_blocking()?;
+            writeln!(out, "forgot {n} template(s) of {site}")?;
+        }
+    }
+    Ok(0)
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -370,6 +507,32 @@ struct JsonRecord<'a> {
 }
 
 fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
+    if let Some(site) = &args.template {
+        let store = open_store(config, args.data.clone())?;
+        let ts = store.templates(Some(site))?;
+        if ts.is_empty() {
+            bail!("no template for {site} (learn one with `trawl templates learn`)");
+        }
+        let mut out = std::io::stdout().lock();
+        for (path, doc) in args.paths.iter().zip(parse_pages(&args.paths, config)?) {
+            // The template the page matches best.
+            let (t, got) = ts
+                .iter()
+                .map(|t| (t, crate::template::apply(t, &doc)))
+                .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched))
+                .context("no template")?;
+            let rec = serde_json::json!({
+                "source": path,
+                "type": "product",
+                "template": format!("{}#{}", t.site, t.cluster),
+                "template_version": t.version,
+                "matched": got.matched,
+                "fields": got.values,
+            });
+            writeln!(out, "{rec}")?;
+        }
+        return Ok(0);
+    }
     let mut opts: Options = config.extract_options();
     if let Some(name) = &args.algorithm {
         opts.algorithm = Algorithm::parse(name)?;
@@ -456,6 +619,30 @@ fn write_human(
 }
 
 fn eval(args: EvalArgs) -> Result<i32> {
+    if args.dataset.join("booksamillion").is_dir() {
+        let d = crate::eval::swde::load(&args.dataset, args.limit)?;
+        let ns: Vec<usize> = match args.learn {
+            Some(n) => vec![n],
+            None => (2..=8).collect(),
+        };
+        for (how, what) in [
+            (
+                crate::template::Learning::Paper,
+                "paper 003 (same on every sample)",
+            ),
+            (
+                crate::template::Learning::Trawl,
+                "trawl (majority, labelled rows)",
+            ),
+        ] {
+            let runs: Vec<_> = ns
+                .iter()
+                .map(|&n| crate::eval::swde::run(&d, n, how))
+                .collect();
+            println!("{}", crate::eval::swde::format(&runs, d.pages.len(), what));
+        }
+        return Ok(0);
+    }
     let algorithms: Vec<Algorithm> = if args.algorithm == "all" {
         Algorithm::ALL.to_vec()
     } else {

@@ -67,7 +67,7 @@ pub enum ConfigError {
 pub enum EvalError {
     #[error("dataset directory {0} not found")]
     Missing(PathBuf),
-    #[error("{0}: not a known dataset layout (expected wcxb-dev or cleaneval)")]
+    #[error("{0}: not a known dataset layout (expected wcxb-dev, cleaneval or swde-book)")]
     UnknownLayout(PathBuf),
     #[error("{path}: {message}")]
     BadFile { path: PathBuf, message: String },

@@ -170,3 +170,20 @@ fn quality_floor_cleaneval() {
         report.all.f1
     );
 }
+
+/// Template learning on swde-book: learned from the first 4 pages, applied to
+/// the other 1,996 (docs/BENCHMARKS.md has the whole curve).
+#[test]
+fn swde_template_floor() {
+    let Some(dir) = dataset("swde-book") else {
+        return;
+    };
+    let d = trawl::eval::swde::load(&dir, None).unwrap_or_else(|e| panic!("{e}"));
+    let run = trawl::eval::swde::run(&d, 4, trawl::template::Learning::Trawl);
+    assert!(run.error.is_none(), "{:?}", run.error);
+    assert!(run.mean_f1 >= 0.99, "mean field F1 {:.3}", run.mean_f1);
+    assert!(run.coverage >= 1.0, "coverage {:.3}", run.coverage);
+    for f in &run.fields {
+        assert!(f.f1 >= 0.98, "{}: {:.3}", f.field, f.f1);
+    }
+}

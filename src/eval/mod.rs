@@ -5,6 +5,7 @@
 
 pub mod dataset;
 pub mod score;
+pub mod swde;
 pub mod types;
 
 use std::collections::BTreeMap;

@@ -201,6 +201,8 @@ pub struct Store {
     kv: sled::Tree,
     robots: sled::Tree,
     seeds: sled::Tree,
+    /// Learned extraction templates: site ++ 0 ++ cluster(4) → JSON.
+    templates: sled::Tree,
     /// The queue's in-memory state (seen filter, open blocks, counters).
     state: std::sync::Arc<std::sync::Mutex<queue::QueueState>>,
 }
@@ -343,6 +345,7 @@ impl Store {
             kv: db.open_tree("crawl")?,
             robots: db.open_tree("robots")?,
             seeds: db.open_tree("seeds")?,
+            templates: db.open_tree("templates")?,
             state: std::sync::Arc::new(std::sync::Mutex::new(queue::QueueState {
                 seen: seen::Seen::new(seen_filter_bytes),
                 inbox: 0,
@@ -627,6 +630,53 @@ impl Store {
             out.push((id, decode("seeds", &v)?));
         }
         Ok(out)
+    }
+
+    /// Stores a template; an earlier one of the same site and cluster is
+    /// replaced and the version goes up. Returns the stored version.
+    pub fn put_template(&self, t: &crate::template::Template) -> Result<u32, StoreError> {
+        let mut k = t.site.as_bytes().to_vec();
+        k.push(0);
+        k.extend_from_slice(&t.cluster.to_be_bytes());
+        let version = match self.templates.get(&k)? {
+            Some(v) => decode::<crate::template::Template>("templates", &v)?.version + 1,
+            None => t.version.max(1),
+        };
+        let mut t = t.clone();
+        t.version = version;
+        self.templates.insert(k, encode(&t))?;
+        Ok(version)
+    }
+
+    /// Templates of one site (all sites with `None`), by site and cluster.
+    pub fn templates(
+        &self,
+        site: Option<&str>,
+    ) -> Result<Vec<crate::template::Template>, StoreError> {
+        let prefix = site.map_or_else(Vec::new, |s| {
+            let mut p = s.as_bytes().to_vec();
+            p.push(0);
+            p
+        });
+        self.templates
+            .scan_prefix(prefix)
+            .map(|kv| decode("templates", &kv?.1))
+            .collect()
+    }
+
+    /// Forgets a site's templates; returns how many there were.
+    pub fn forget_templates(&self, site: &str) -> Result<usize, StoreError> {
+        let mut p = site.as_bytes().to_vec();
+        p.push(0);
+        let keys: Vec<sled::IVec> = self
+            .templates
+            .scan_prefix(p)
+            .keys()
+            .collect::<Result<_, _>>()?;
+        for k in &keys {
+            self.templates.remove(k)?;
+        }
+        Ok(keys.len())
     }
 
     /// Pages fetched so far (for budgets).

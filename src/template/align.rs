@@ -50,6 +50,9 @@ fn stable(token: &str) -> bool {
     !token.is_empty() && !token.chars().any(|c| c.is_ascii_digit())
 }
 
+/// Elements that do not start a block of their own: inline ones, and table
+/// and definition cells (a row, `<tr>` or `<dl>`, is the block, so a cell's
+/// label is the cell before it).
 fn is_inline(name: &str) -> bool {
     matches!(
         name,
@@ -65,6 +68,10 @@ fn is_inline(name: &str) -> bool {
             | "sub"
             | "abbr"
             | "label"
+            | "td"
+            | "th"
+            | "dt"
+            | "dd"
     )
 }
 
@@ -214,10 +221,30 @@ pub struct Diff {
     pub fixed: Vec<String>,
 }
 
-/// Compares the leaves of several pages of one template.
+/// How many sample pages must agree for a leaf to be static.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// Paper 003 as written: a leaf of the first page is static when every
+    /// other page has it with the same text; leaves the first page lacks
+    /// are ignored.
+    All,
+    /// A majority of the pages (one odd page does not spoil a leaf), over
+    /// the leaves of every page.
+    Majority,
+}
+
+/// Compares the leaves of several pages of one template (majority rule).
 pub fn diff(pages: &[Vec<Leaf>]) -> Diff {
+    diff_with(pages, Agreement::Majority)
+}
+
+/// Compares the leaves of several pages of one template.
+pub fn diff_with(pages: &[Vec<Leaf>], agreement: Agreement) -> Diff {
     let n = pages.len();
-    let majority = n / 2 + 1;
+    let majority = match agreement {
+        Agreement::All => n,
+        Agreement::Majority => n / 2 + 1,
+    };
     let mut texts: HashMap<&str, Vec<&str>> = HashMap::new();
     for p in pages {
         for l in p {
@@ -233,7 +260,10 @@ pub fn diff(pages: &[Vec<Leaf>]) -> Diff {
     };
     // Keys in order: the first page's, then keys the first page lacks.
     let mut order: Vec<&Leaf> = first.iter().collect();
-    for p in &pages[1..] {
+    for p in pages[1..]
+        .iter()
+        .filter(|_| agreement == Agreement::Majority)
+    {
         for l in p {
             if !first.iter().any(|f| f.key == l.key) && !order.iter().any(|o| o.key == l.key) {
                 order.push(l);
@@ -244,7 +274,7 @@ pub fn diff(pages: &[Vec<Leaf>]) -> Diff {
         let Some(values) = texts.get(leaf.key.as_str()) else {
             continue;
         };
-        if values.len() < majority.min(n).max(1) {
+        if agreement == Agreement::Majority && values.len() < majority.min(n).max(1) {
             continue;
         }
         let mut counts: HashMap<&str, usize> = HashMap::new();

@@ -149,6 +149,14 @@ pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
     out
 }
 
+/// Whether a label and its value look like a specification row
+/// ("Weight: 2 kg", a table row), not two neighbouring texts of a list.
+fn is_row(label: &str, value: &Leaf) -> bool {
+    label.trim_end().ends_with(':')
+        || value.text.starts_with(':')
+        || matches!(value.parent_tag.as_str(), "td" | "dd")
+}
+
 /// One sample page as the mapper sees it.
 pub struct Sample<'a> {
     pub leaves: &'a [Leaf],
@@ -251,7 +259,7 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
         if let Some(f) = by_label.or(by_hint).or(by_shape) {
             let whole = f == "author";
             add(&mut rules, &mut taken, f, leaf, whole);
-        } else if let Some(label) = &leaf.label {
+        } else if let Some(label) = leaf.label.as_ref().filter(|l| is_row(l, leaf)) {
             let spec = format!("spec:{}", label.trim().trim_end_matches(':').trim());
             add(&mut rules, &mut taken, &spec, leaf, false);
         }

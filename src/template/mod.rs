@@ -74,13 +74,57 @@ pub struct Template {
 /// Fixed-part keys kept as the template's signature.
 pub const SIGNATURE_KEYS: usize = 300;
 
+/// The diff of the sample pages, plus the rows whose label names a field
+/// but whose value happened to be the same on every sample (four books
+/// published the same month): a label like "Date" says it is a hole.
+pub fn candidates(all: &[Vec<align::Leaf>], how: Learning) -> align::Diff {
+    if how == Learning::Paper {
+        return align::diff_with(all, align::Agreement::All);
+    }
+    let mut d = align::diff(all);
+    let Some(first) = all.first() else {
+        return d;
+    };
+    let named: Vec<String> = d
+        .fixed
+        .iter()
+        .filter(|k| {
+            first.iter().any(|l| {
+                &&l.key == k
+                    && l.label
+                        .as_deref()
+                        .is_some_and(|lab| fields::field_of_label(lab).is_some() && lab != l.text)
+            })
+        })
+        .cloned()
+        .collect();
+    d.fixed.retain(|k| !named.contains(k));
+    d.kept.extend(named);
+    d
+}
+
+/// Which learning rules to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Learning {
+    /// Paper 003's diff: static means the same on every sample.
+    Paper,
+    /// trawl's: majority agreement, and labelled rows kept even when their
+    /// values coincide on the samples.
+    Trawl,
+}
+
 /// Learns a template from sample pages of one site and layout.
 pub fn learn(site: &str, pages: &[Doc]) -> Result<Template, TemplateError> {
+    learn_with(site, pages, Learning::Trawl)
+}
+
+/// [`learn`] with the chosen rules.
+pub fn learn_with(site: &str, pages: &[Doc], how: Learning) -> Result<Template, TemplateError> {
     if pages.len() < 2 {
         return Err(TemplateError::TooFewPages(pages.len()));
     }
     let all: Vec<Vec<align::Leaf>> = pages.iter().map(align::leaves).collect();
-    let d = align::diff(&all);
+    let d = candidates(&all, how);
     if d.kept.is_empty() {
         return Err(TemplateError::NothingVaries);
     }

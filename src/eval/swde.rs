@@ -1,0 +1,237 @@
+//! Template learning measured on SWDE (book vertical, one site, 2,000 pages).
+//!
+//! Learn a template from the first n pages, apply it to all the others, and
+//! score each field by precision, recall and F1 over values (a page's values
+//! against its truth values, pooled over pages). Values are compared after
+//! whitespace normalisation and without a leading `:` (SWDE keeps the colon
+//! that follows a row label, "ISBN-13: 978…", in its values). Also reported:
+//! paper 003's pruning rate and its coverage (the share of the sample pages'
+//! truth values still among the kept leaves or their blocks).
+
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::EvalError;
+use crate::html::Doc;
+use crate::template::{self, align};
+
+/// SWDE fields and the template fields they correspond to.
+pub const FIELDS: [(&str, &str); 5] = [
+    ("title", "name"),
+    ("author", "author"),
+    ("isbn_13", "gtin"),
+    ("publisher", "publisher"),
+    ("publication_date", "date"),
+];
+
+/// The dataset: pages and, per field, per page, the truth values.
+pub struct Swde {
+    pub pages: Vec<Doc>,
+    pub truth: HashMap<&'static str, Vec<Vec<String>>>,
+}
+
+fn norm(s: &str) -> String {
+    template::clean(s).to_lowercase()
+}
+
+fn io(path: &Path, e: std::io::Error) -> EvalError {
+    EvalError::BadFile {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Loads `swde-book` (the directory holding `booksamillion/` and `groundtruth/`).
+pub fn load(dir: &Path, limit: Option<usize>) -> Result<Swde, EvalError> {
+    let site = dir.join("booksamillion");
+    let mut files: Vec<_> = std::fs::read_dir(&site)
+        .map_err(|e| io(&site, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".htm.gz"))
+        .collect();
+    files.sort();
+    files.truncate(limit.unwrap_or(usize::MAX));
+    let mut pages = Vec::with_capacity(files.len());
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| io(f, e))?;
+        let mut html = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut html)
+            .map_err(|e| io(f, e))?;
+        let opts = crate::extract::Options::default();
+        let (doc, _) = crate::extract::parse_bytes(&html, None, None, &opts).map_err(|e| {
+            EvalError::BadFile {
+                path: f.to_path_buf(),
+                message: e.to_string(),
+            }
+        })?;
+        pages.push(doc);
+    }
+    let mut truth = HashMap::new();
+    for (field, _) in FIELDS {
+        let path = dir
+            .join("groundtruth")
+            .join(format!("book-booksamillion-{field}.txt"));
+        let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+        let mut per_page = vec![Vec::new(); pages.len()];
+        for line in text.lines().skip(2) {
+            let mut parts = line.trim_end_matches('\r').split('\t');
+            let Some(id) = parts
+                .next()
+                .and_then(|i| i.trim_start_matches('\u{feff}').parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let _count = parts.next();
+            if let Some(slot) = per_page.get_mut(id) {
+                *slot = parts.map(norm).filter(|v| !v.is_empty()).collect();
+            }
+        }
+        truth.insert(field, per_page);
+    }
+    Ok(Swde { pages, truth })
+}
+
+/// Scores of one field.
+#[derive(Debug, Clone, Default)]
+pub struct FieldScore {
+    pub field: &'static str,
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+}
+
+/// One learning run.
+#[derive(Debug, Clone, Default)]
+pub struct Run {
+    pub samples: usize,
+    pub fields: Vec<FieldScore>,
+    pub mean_f1: f64,
+    pub pruning_rate: f64,
+    pub coverage: f64,
+    pub error: Option<String>,
+}
+
+/// Learns from the first `n` pages and scores the rest.
+pub fn run(d: &Swde, n: usize, how: template::Learning) -> Run {
+    let samples = &d.pages[..n.min(d.pages.len())];
+    let t = match template::learn_with("booksamillion", samples, how) {
+        Ok(t) => t,
+        Err(e) => {
+            return Run {
+                samples: n,
+                error: Some(e.to_string()),
+                ..Run::default()
+            }
+        }
+    };
+    // Coverage: truth values of the samples found among the kept leaves.
+    let all: Vec<Vec<align::Leaf>> = samples.iter().map(align::leaves).collect();
+    let kept: HashSet<String> = template::candidates(&all, how).kept.into_iter().collect();
+    let (mut found, mut wanted) = (0usize, 0usize);
+    for (i, leaves) in all.iter().enumerate() {
+        // A value is covered when its leaf, or the block of a kept leaf
+        // (the other authors of a list of authors), survived.
+        let blocks: HashSet<&str> = leaves
+            .iter()
+            .filter(|l| kept.contains(&l.key))
+            .map(|l| l.block.as_str())
+            .collect();
+        let texts: HashSet<String> = leaves
+            .iter()
+            .filter(|l| kept.contains(&l.key) || blocks.contains(l.block.as_str()))
+            .map(|l| norm(&l.text))
+            .collect();
+        for (field, _) in FIELDS {
+            for v in d
+                .truth
+                .get(field)
+                .and_then(|t| t.get(i))
+                .into_iter()
+                .flatten()
+            {
+                wanted += 1;
+                found += usize::from(texts.contains(v));
+            }
+        }
+    }
+    let applied: Vec<template::Applied> = d.pages[samples.len()..]
+        .iter()
+        .map(|p| template::apply(&t, p))
+        .collect();
+    let mut scores = Vec::new();
+    for (field, ours) in FIELDS {
+        let (mut tp, mut np, mut nt) = (0usize, 0usize, 0usize);
+        for (k, a) in applied.iter().enumerate() {
+            let truth: HashSet<&String> = d
+                .truth
+                .get(field)
+                .and_then(|t| t.get(samples.len() + k))
+                .map(|v| v.iter().collect())
+                .unwrap_or_default();
+            let pred: HashSet<String> = a
+                .values
+                .get(ours)
+                .map(|v| v.iter().map(|x| norm(x)).collect())
+                .unwrap_or_default();
+            tp += pred.iter().filter(|p| truth.contains(p)).count();
+            np += pred.len();
+            nt += truth.len();
+        }
+        let p = if np == 0 { 0.0 } else { tp as f64 / np as f64 };
+        let r = if nt == 0 { 1.0 } else { tp as f64 / nt as f64 };
+        let f1 = if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        };
+        scores.push(FieldScore {
+            field,
+            precision: p,
+            recall: r,
+            f1,
+        });
+    }
+    Run {
+        samples: n,
+        mean_f1: scores.iter().map(|s| s.f1).sum::<f64>() / scores.len() as f64,
+        fields: scores,
+        pruning_rate: t.pruning.rate(),
+        coverage: if wanted == 0 {
+            1.0
+        } else {
+            found as f64 / wanted as f64
+        },
+        error: None,
+    }
+}
+
+/// A table of runs.
+pub fn format(runs: &[Run], pages: usize, what: &str) -> String {
+    let mut s = format!(
+        "swde-book ({pages} pages), {what}: learn from the first n, apply to the rest\n\n| n | {} | mean F1 | pruning | coverage |\n|---|{}---|---|---|\n",
+        FIELDS.iter().map(|(f, _)| format!("{f} P/R/F1")).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(FIELDS.len())
+    );
+    for r in runs {
+        if let Some(e) = &r.error {
+            s.push_str(&format!("| {} | {e} |\n", r.samples));
+            continue;
+        }
+        let cells: Vec<String> = r
+            .fields
+            .iter()
+            .map(|f| format!("{:.3}/{:.3}/{:.3}", f.precision, f.recall, f.f1))
+            .collect();
+        s.push_str(&format!(
+            "| {} | {} | {:.3} | {:.1}% | {:.1}% |\n",
+            r.samples,
+            cells.join(" | "),
+            r.mean_f1,
+            100.0 * r.pruning_rate,
+            100.0 * r.coverage
+        ));
+    }
+    s
+}

@@ -1,0 +1,112 @@
+//! `trawl templates` and `trawl extract --template` on saved pages of a
+//! generated shop (no dataset needed).
+
+mod support;
+
+use support::{scratch, trawl};
+
+fn product(name: &str, price: &str, sku: &str, brand: &str, swap: bool) -> String {
+    let rows = [
+        format!("<tr><th>SKU:</th><td>{sku}</td></tr>"),
+        format!("<tr><th>Brand:</th><td>{brand}</td></tr>"),
+    ];
+    let rows = if swap {
+        format!("{}{}", rows[1], rows[0])
+    } else {
+        rows.concat()
+    };
+    format!(
+        "<html><head><title>{name} | Kitchen Shop</title></head><body>\
+         <header id=top><a href=/>Kitchen Shop</a> <a href=/cart>Cart</a> <a href=/help>Help</a></header>\
+         <main><div class=product><h1 class=product-title>{name}</h1><p class=price>{price}</p>\
+         <table class=specs>{rows}<tr><th>Warranty:</th><td>2 years</td></tr></table>\
+         <p>Free delivery over $50. Returns within 30 days, no questions asked.</p></div></main>\
+         <footer>Kitchen Shop Ltd, 1 Market Street. All rights reserved.</footer></body></html>"
+    )
+}
+
+fn run(args: &[&str]) -> String {
+    let out = trawl()
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn learn_list_show_apply_and_forget() {
+    let dir = scratch("templates");
+    let items = [
+        ("Steel Kettle", "$39.00", "K-100", "Acme"),
+        ("Toaster Duo", "$54.50", "T-220", "Brava"),
+        ("Chef Knife", "$89.99", "C-310", "Sharpco"),
+        ("Salad Spinner", "$19.95", "S-400", "Acme"),
+    ];
+    let mut paths = Vec::new();
+    for (i, (n, p, s, b)) in items.iter().enumerate() {
+        let path = dir.join(format!("p{i}.html"));
+        std::fs::write(&path, product(n, p, s, b, false)).unwrap_or_else(|e| panic!("{e}"));
+        paths.push(path.to_string_lossy().into_owned());
+    }
+    let later = dir.join("later.html");
+    std::fs::write(
+        &later,
+        product("Pepper Mill", "$24.00", "P-510", "Grindr", true),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let data = dir.join("store").to_string_lossy().into_owned();
+    let mut learn = vec![
+        "templates",
+        "learn",
+        "--site",
+        "kitchen.test",
+        "--data",
+        &data,
+    ];
+    learn.extend(paths.iter().map(String::as_str));
+    assert!(run(&learn).contains("learned kitchen.test v1"));
+    assert!(
+        run(&learn).contains("v2"),
+        "learning again bumps the version"
+    );
+    assert!(run(&["templates", "list", "--data", &data]).contains("kitchen.test\tcluster 0\tv2"));
+    assert!(run(&["templates", "show", "kitchen.test", "--data", &data]).contains("\"fields\""));
+    let out = run(&[
+        "extract",
+        "--template",
+        "kitchen.test",
+        "--data",
+        &data,
+        &later.to_string_lossy(),
+    ]);
+    let rec: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(rec["type"], "product");
+    assert_eq!(rec["template_version"], 2);
+    let f = &rec["fields"];
+    assert_eq!(f["name"][0], "Pepper Mill", "{rec}");
+    assert_eq!(f["price"][0], "$24.00", "{rec}");
+    assert_eq!(f["sku"][0], "P-510", "rows swapped: found by label. {rec}");
+    assert_eq!(f["brand"][0], "Grindr", "{rec}");
+    assert!(run(&["templates", "forget", "kitchen.test", "--data", &data]).contains("forgot 1"));
+    assert!(run(&["templates", "list", "--data", &data])
+        .trim()
+        .is_empty());
+}
+
+#[test]
+fn learning_needs_two_pages_and_says_so() {
+    let dir = scratch("templates-one");
+    let p = dir.join("p.html");
+    std::fs::write(&p, product("A", "$1.00", "A-1", "B", false)).unwrap_or_else(|e| panic!("{e}"));
+    let out = trawl()
+        .args(["templates", "learn", "--site", "x", &p.to_string_lossy()])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.status.success());
+}
