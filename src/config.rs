@@ -240,6 +240,8 @@ pub struct CrawlConfig {
     pub max_pages_per_host: u64,
     /// Default scope of a seed: "host", "domain" or "any".
     pub scope: String,
+    /// Default crawl mode of a seed: "article" or "ecommerce".
+    pub mode: String,
     /// Read robots-declared sitemaps and /sitemap.xml.
     pub sitemaps: bool,
     /// Query parameters dropped from URLs ("utm_*" is a prefix).
@@ -287,6 +289,7 @@ impl Default for CrawlConfig {
             max_pages: 0,
             max_pages_per_host: 0,
             scope: "host".into(),
+            mode: "article".into(),
             sitemaps: true,
             strip_params: rules.strip_params,
             sort_query: rules.sort_query,
@@ -396,6 +399,12 @@ impl Config {
             t.validate(&key).map_err(|(k, m)| bad(&k, m))?;
         }
         let c = &self.crawl;
+        if !matches!(c.mode.as_str(), "article" | "ecommerce") {
+            return Err(bad(
+                "crawl.mode",
+                format!("{:?} is not article or ecommerce", c.mode),
+            ));
+        }
         if crate::crawl::seeds::Scope::parse(&c.scope).is_none() {
             return Err(bad(
                 "crawl.scope",

@@ -18,6 +18,7 @@
 pub mod harvest;
 pub mod pipeline;
 pub mod seeds;
+pub mod shop;
 pub mod stats;
 pub mod status;
 
@@ -99,7 +100,11 @@ fn seed_defaults(cfg: &Config) -> SeedDefaults {
         max_depth: cfg.crawl.max_depth,
         scope: Scope::parse(&cfg.crawl.scope).unwrap_or(Scope::Host),
         sitemaps: cfg.crawl.sitemaps,
-        mode: Mode::Article,
+        mode: if cfg.crawl.mode == "ecommerce" {
+            Mode::Ecommerce
+        } else {
+            Mode::Article
+        },
         topics: cfg.focus.topics.keys().cloned().collect(),
     }
 }
@@ -317,6 +322,7 @@ pub async fn run_with(
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         limiter,
         focus: focus.clone(),
+        shop: shop::Shop::default(),
     });
     if let Some(f) = &focus {
         let harvest = harvest::Harvest::new(

@@ -43,6 +43,8 @@ pub struct Shared {
     pub limiter: Option<governor::DefaultDirectRateLimiter>,
     /// Topic, strategy and link model of a focused crawl.
     pub focus: Option<Arc<Focus>>,
+    /// Templates of e-commerce seeds.
+    pub shop: super::shop::Shop,
 }
 
 /// A fetched page waiting for the CPU stage.
@@ -598,6 +600,31 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             "depth": item.depth,
             "relevance": relevance,
         }));
+        if seed.mode == super::seeds::Mode::Ecommerce
+            && super::shop::is_product(&doc, &final_url, ex.page_type)
+        {
+            let site = crate::frontier::url::site_of(&lease.host);
+            let product =
+                shared
+                    .shop
+                    .product(&shared.store, &shared.stats, site, &response.body, &doc);
+            if let (
+                Some(serde_json::Value::Object(rec)),
+                super::shop::Product::Extracted {
+                    applied,
+                    template,
+                    version,
+                },
+            ) = (&mut record, product)
+            {
+                shared.stats.products.fetch_add(1, Relaxed);
+                rec.insert("type".into(), "product".into());
+                rec.insert("fields".into(), json!(applied.values));
+                rec.insert("template".into(), template.into());
+                rec.insert("template_version".into(), version.into());
+                rec.insert("template_match".into(), json!(applied.matched));
+            }
+        }
         shared.stats.records.fetch_add(1, Relaxed);
     }
     WriterMsg {

@@ -31,6 +31,11 @@ pub struct Stats {
     pub last_error: Mutex<Option<String>>,
     /// Set when the crawl is focused.
     pub harvest: std::sync::OnceLock<super::harvest::Harvest>,
+    /// E-commerce mode: templates learned, product records, drift events.
+    pub templates_learned: AtomicU64,
+    pub products: AtomicU64,
+    pub drift_events: AtomicU64,
+    pub last_drift: Mutex<Option<String>>,
 }
 
 impl Default for Stats {
@@ -57,6 +62,10 @@ impl Default for Stats {
             hosts_waiting: AtomicU64::new(0),
             last_error: Mutex::new(None),
             harvest: std::sync::OnceLock::new(),
+            templates_learned: AtomicU64::new(0),
+            products: AtomicU64::new(0),
+            drift_events: AtomicU64::new(0),
+            last_drift: Mutex::new(None),
         }
     }
 }
@@ -87,6 +96,10 @@ pub struct Snapshot {
     pub last_error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub harvest: Option<super::harvest::HarvestSnapshot>,
+    pub templates_learned: u64,
+    pub products: u64,
+    pub drift_events: u64,
+    pub last_drift: Option<String>,
 }
 
 impl Stats {
@@ -98,6 +111,14 @@ impl Stats {
             _ => &self.status_5xx,
         };
         c.fetch_add(1, Relaxed);
+    }
+
+    /// Records a template drift event.
+    pub fn drift(&self, what: String) {
+        self.drift_events.fetch_add(1, Relaxed);
+        if let Ok(mut g) = self.last_drift.lock() {
+            *g = Some(what);
+        }
     }
 
     pub fn error(&self, e: String) {
@@ -132,6 +153,10 @@ impl Stats {
             hosts_waiting: l(&self.hosts_waiting),
             last_error: self.last_error.lock().ok().and_then(|g| g.clone()),
             harvest: self.harvest.get().and_then(|h| h.snapshot()),
+            templates_learned: l(&self.templates_learned),
+            products: l(&self.products),
+            drift_events: l(&self.drift_events),
+            last_drift: self.last_drift.lock().ok().and_then(|g| g.clone()),
         }
     }
 }
@@ -219,6 +244,24 @@ impl Snapshot {
             "Hosts with a schedule.",
             "gauge",
             &[(String::new(), self.hosts_known)],
+        );
+        metric(
+            "products_total",
+            "Product records extracted with a learned template.",
+            "counter",
+            &[(String::new(), self.products)],
+        );
+        metric(
+            "templates_learned_total",
+            "Extraction templates learned (and re-learned).",
+            "counter",
+            &[(String::new(), self.templates_learned)],
+        );
+        metric(
+            "template_drift_total",
+            "Template drift events (failing fields or a changed layout).",
+            "counter",
+            &[(String::new(), self.drift_events)],
         );
         if let Some(h) = &self.harvest {
             metric(

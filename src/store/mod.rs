@@ -664,6 +664,15 @@ impl Store {
             .collect()
     }
 
+    /// Forgets one template (a site's cluster).
+    pub fn forget_template(&self, site: &str, cluster: u32) -> Result<(), StoreError> {
+        let mut k = site.as_bytes().to_vec();
+        k.push(0);
+        k.extend_from_slice(&cluster.to_be_bytes());
+        self.templates.remove(k)?;
+        Ok(())
+    }
+
     /// Forgets a site's templates; returns how many there were.
     pub fn forget_templates(&self, site: &str) -> Result<usize, StoreError> {
         let mut p = site.as_bytes().to_vec();

@@ -168,7 +168,8 @@ pub fn learn_with(site: &str, pages: &[Doc], how: Learning) -> Result<Template, 
 pub struct Applied {
     /// Field → values (most fields have one).
     pub values: BTreeMap<String, Vec<String>>,
-    /// Share of the template's signature found on the page, in [0, 1].
+    /// How well the page fits the template, in [0, 1]: the mean of the
+    /// shares of its fixed-part keys and of its field keys found on the page.
     pub matched: f32,
 }
 
@@ -197,15 +198,21 @@ fn is_separator(text: &str) -> bool {
 pub fn apply(t: &Template, doc: &Doc) -> Applied {
     let leaves = align::leaves(doc);
     let keys: std::collections::HashSet<&str> = leaves.iter().map(|l| l.key.as_str()).collect();
-    let matched = if t.signature.is_empty() {
-        1.0
-    } else {
-        t.signature
-            .iter()
-            .filter(|k| keys.contains(k.as_str()))
-            .count() as f32
-            / t.signature.len() as f32
+    // Half the template's fixed part (which shares the site's chrome with
+    // other layouts), half its holes (which another layout lacks).
+    let share = |ks: &mut dyn Iterator<Item = &str>, n: usize| {
+        if n == 0 {
+            1.0
+        } else {
+            ks.filter(|k| keys.contains(k)).count() as f32 / n as f32
+        }
     };
+    let fixed = share(
+        &mut t.signature.iter().map(String::as_str),
+        t.signature.len(),
+    );
+    let holes = share(&mut t.fields.iter().map(|f| f.key.as_str()), t.fields.len());
+    let matched = 0.5 * fixed + 0.5 * holes;
     let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for rule in &t.fields {
         // The learned node if it still carries the learned label; else the
