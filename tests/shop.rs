@@ -166,6 +166,7 @@ fn an_ecommerce_crawl_learns_applies_and_relearns_templates() {
         } else {
             eprintln!("wrong: {url} {f}");
         }
+        assert_eq!(f["currency"][0], "USD", "{url}: {f}");
         // A product without a brand has no brand field.
         if it.brand.is_none() {
             assert!(f["brand"].is_null(), "{url}: {f}");

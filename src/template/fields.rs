@@ -256,7 +256,9 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
         } else {
             None
         };
-        if let Some(f) = by_label.or(by_hint).or(by_shape) {
+        let by_length =
+            (leaf.text.chars().count() >= super::align::LONG_TEXT).then_some("description");
+        if let Some(f) = by_label.or(by_hint).or(by_shape).or(by_length) {
             let whole = f == "author";
             add(&mut rules, &mut taken, f, leaf, whole);
         } else if let Some(label) = leaf.label.as_ref().filter(|l| is_row(l, leaf)) {

@@ -254,7 +254,34 @@ pub fn apply(t: &Template, doc: &Doc) -> Applied {
             values.insert(rule.field.clone(), found);
         }
     }
+    if let Some(c) = values
+        .get("price")
+        .and_then(|v| v.first())
+        .and_then(|p| currency_of(p))
+    {
+        values.insert("currency".into(), vec![c.to_string()]);
+    }
     Applied { values, matched }
+}
+
+/// ISO 4217 code of a price's currency sign or code, if it shows one.
+pub fn currency_of(price: &str) -> Option<&'static str> {
+    let p = price.to_uppercase();
+    [
+        ("US$", "USD"),
+        ("$", "USD"),
+        ("€", "EUR"),
+        ("EUR", "EUR"),
+        ("£", "GBP"),
+        ("GBP", "GBP"),
+        ("¥", "JPY"),
+        ("JPY", "JPY"),
+        ("CHF", "CHF"),
+        ("USD", "USD"),
+    ]
+    .into_iter()
+    .find(|(sign, _)| p.contains(sign))
+    .map(|(_, code)| code)
 }
 
 /// Whether two block keys are the same kind of block (same tag at the end),
@@ -339,6 +366,9 @@ mod tests {
         assert_eq!(v("author"), ["Nelson DeMille"]);
         assert_eq!(v("gtin"), ["9780446580830"]);
         assert_eq!(v("publisher"), ["Grand Central"]);
+        assert_eq!(currency_of("12,99 €"), Some("EUR"));
+        assert_eq!(currency_of("$9.99"), Some("USD"));
+        assert_eq!(currency_of("9.99"), None);
         assert!(got.matched > 0.9, "{}", got.matched);
         let other = Doc::parse_str("<html><body><p>A different site altogether.</p></body></html>");
         assert!(apply(&t, &other).matched < 0.2);
