@@ -137,7 +137,13 @@ fn an_ecommerce_crawl_learns_applies_and_relearns_templates() {
     let seeds = dir.join("seeds.txt");
     std::fs::write(&seeds, format!("{} mode=ecommerce\n", host.url("/")))
         .unwrap_or_else(|e| panic!("{e}"));
-    crawl_once(&cfg, &seeds);
+    let out = crawl_once(&cfg, &seeds);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        log.matches("layout changed").count(),
+        1,
+        "one layout change: {log}"
+    );
     assert_eq!(
         served.load(Ordering::SeqCst),
         PRODUCTS,
@@ -194,6 +200,13 @@ fn an_ecommerce_crawl_learns_applies_and_relearns_templates() {
         .unwrap_or_else(|e| panic!("{e}"));
     let list = String::from_utf8_lossy(&out.stdout);
     assert_eq!(list.lines().count(), 2, "two product layouts: {list}");
-    assert!(list.contains("\tv2\t"), "a re-learned template: {list}");
+    assert!(
+        list.contains("cluster 0\tv2\t"),
+        "layout A replaced by C: {list}"
+    );
+    assert!(
+        list.contains("cluster 1\tv1\t"),
+        "layout B unchanged: {list}"
+    );
     assert!(products.iter().any(|r| r["template_version"] == 2));
 }

@@ -80,11 +80,15 @@ struct Cluster {
     /// Recent applications: passed or not.
     window: VecDeque<bool>,
     relearning: bool,
+    /// The site's product page count when its template was learned.
+    learned_at: u64,
 }
 
 #[derive(Debug, Default)]
 struct Site {
     clusters: Vec<Cluster>,
+    /// Product pages of the site seen in this run.
+    seen: u64,
     /// Cluster each recent product page matched (None: none).
     recent: VecDeque<Option<u32>>,
     loaded: bool,
@@ -162,9 +166,12 @@ impl Shop {
                     shape: Default::default(),
                     window: VecDeque::new(),
                     relearning: false,
+                    learned_at: 0,
                 });
             }
         }
+        s.seen += 1;
+        let seen = s.seen;
         // The templated cluster the page matches best.
         let best = s
             .clusters
@@ -243,6 +250,7 @@ impl Shop {
                             shape: Default::default(),
                             window: VecDeque::new(),
                             relearning: false,
+                            learned_at: 0,
                         });
                         s.clusters.len() - 1
                     }
@@ -252,6 +260,11 @@ impl Shop {
                 }
                 let out = Self::sample(store, stats, site, &mut s.clusters[i], html);
                 if matches!(out, Product::Extracted { .. }) {
+                    // The page that completed the template is its first match.
+                    s.clusters[i].learned_at = seen;
+                    if let Some(last) = s.recent.back_mut() {
+                        *last = Some(s.clusters[i].id);
+                    }
                     Self::replace_stale(store, stats, s, i);
                 }
                 out
