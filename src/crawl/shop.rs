@@ -365,3 +365,49 @@ impl Shop {
         s.clusters.remove(new);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(name: &str, price: &str) -> String {
+        format!(
+            "<html><head><title>{name} | Shop</title></head><body><div id=top><a href=/>Shop</a> <a href=/c>Catalogue</a></div>\
+             <div class=product><h1>{name}</h1><p class=price>{price}</p><table><tr><th>Colour:</th><td>Red</td></tr>\
+             <tr><th>Weight:</th><td>{} g</td></tr></table><p>Delivery in two days, free returns.</p></div>\
+             <footer>Shop Ltd, all rights reserved</footer></body></html>",
+            price.len() * 100
+        )
+    }
+
+    #[test]
+    fn failing_fields_trigger_a_relearn_with_a_new_version() {
+        let dir = std::env::temp_dir().join(format!("trawl-shop-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
+        let store = Store::open(&dir, 1 << 20).expect("store");
+        let stats = Stats::default();
+        let shop = Shop::default();
+        let mut feed = |html: String| {
+            let doc = parse(html.as_bytes()).expect("parse");
+            shop.product(&store, &stats, "shop.test", html.as_bytes(), &doc)
+        };
+        for i in 0..SAMPLES {
+            feed(page(&format!("Lamp {i}"), &format!("${i}9.00")));
+        }
+        assert!(matches!(
+            feed(page("Lamp X", "$5.00")),
+            Product::Extracted { version: 1, .. }
+        ));
+        // The price loses its digits ("call us"): fields fail, the layout stays.
+        for _ in 0..WINDOW {
+            feed(page("Lamp Y", "call us"));
+        }
+        assert_eq!(stats.drift_events.load(Relaxed), 1);
+        for i in 0..SAMPLES {
+            feed(page(&format!("Desk {i}"), &format!("${i}5.00")));
+        }
+        let v = store.templates(Some("shop.test")).expect("templates");
+        assert_eq!(v.iter().map(|t| t.version).collect::<Vec<_>>(), [2]);
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+}
