@@ -387,7 +387,7 @@ mod tests {
         let store = Store::open(&dir, 1 << 20).expect("store");
         let stats = Stats::default();
         let shop = Shop::default();
-        let mut feed = |html: String| {
+        let feed = |html: String| {
             let doc = parse(html.as_bytes()).expect("parse");
             shop.product(&store, &stats, "shop.test", html.as_bytes(), &doc)
         };
