@@ -181,9 +181,8 @@ fn swde_template_floor() {
     let d = trawl::eval::swde::load(&dir, None).unwrap_or_else(|e| panic!("{e}"));
     let run = trawl::eval::swde::run(&d, 4, trawl::template::Learning::Trawl);
     assert!(run.error.is_none(), "{:?}", run.error);
-    assert!(run.mean_f1 >= 0.99, "mean field F1 {:.3}", run.mean_f1);
     assert!(run.coverage >= 1.0, "coverage {:.3}", run.coverage);
     for f in &run.fields {
-        assert!(f.f1 >= 0.98, "{}: {:.3}", f.field, f.f1);
+        assert!(f.f1 >= 0.999, "{}: {:.3}", f.field, f.f1);
     }
 }

@@ -221,6 +221,26 @@ pub fn apply(t: &Template, doc: &Doc) -> Applied {
             leaves
                 .iter()
                 .find(|l| l.key == rule.key && (rule.label.is_none() || l.label == rule.label))
+                .or_else(|| {
+                    // Same path of tags, ids and classes, other positions
+                    // (a banner added above the product block).
+                    let want = loose(&rule.key);
+                    leaves.iter().find(|l| {
+                        loose(&l.key) == want && (rule.label.is_none() || l.label == rule.label)
+                    })
+                })
+                .or_else(|| {
+                    // Same tags (a class changed, e.g. on <body> per product
+                    // category): the candidate sharing the most ids and classes.
+                    let want = tags_only(&rule.key);
+                    leaves
+                        .iter()
+                        .filter(|l| {
+                            tags_only(&l.key) == want
+                                && (rule.label.is_none() || l.label == rule.label)
+                        })
+                        .max_by_key(|l| common_parts(&l.key, &rule.key))
+                })
         };
         let by_label = || {
             rule.label.as_ref().and_then(|label| {
@@ -282,6 +302,47 @@ pub fn currency_of(price: &str) -> Option<&'static str> {
     .into_iter()
     .find(|(sign, _)| p.contains(sign))
     .map(|(_, code)| code)
+}
+
+/// A key without the positions of its elements (the text's own position
+/// among its siblings stays).
+fn loose(key: &str) -> String {
+    let (path, last) = key.rsplit_once('/').unwrap_or(("", key));
+    let mut out = String::with_capacity(key.len());
+    let mut skip = false;
+    for c in path.chars() {
+        match c {
+            '[' => skip = true,
+            ']' => skip = false,
+            c if !skip => out.push(c),
+            _ => {}
+        }
+    }
+    out.push('/');
+    out.push_str(last);
+    out
+}
+
+/// A key reduced to its tags and the text's position.
+fn tags_only(key: &str) -> String {
+    let (path, last) = key.rsplit_once('/').unwrap_or(("", key));
+    let mut out: String = path
+        .split('/')
+        .map(|seg| seg.split(['[', '.', '#']).next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("/");
+    out.push('/');
+    out.push_str(last);
+    out
+}
+
+/// Path segments (with ids and classes) two keys share.
+fn common_parts(a: &str, b: &str) -> usize {
+    let strip = |s: &str| s.split('[').next().unwrap_or_default().to_string();
+    a.split('/')
+        .zip(b.split('/'))
+        .filter(|(x, y)| strip(x) == strip(y))
+        .count()
 }
 
 /// Whether two block keys are the same kind of block (same tag at the end),
@@ -366,6 +427,10 @@ mod tests {
         assert_eq!(v("author"), ["Nelson DeMille"]);
         assert_eq!(v("gtin"), ["9780446580830"]);
         assert_eq!(v("publisher"), ["Grand Central"]);
+        assert_eq!(
+            loose("/#root[0]/html[0]/body[0]/div.a[2]/h1[0]/#text[1]"),
+            "/#root/html/body/div.a/h1/#text[1]"
+        );
         assert_eq!(currency_of("12,99 €"), Some("EUR"));
         assert_eq!(currency_of("$9.99"), Some("USD"));
         assert_eq!(currency_of("9.99"), None);
