@@ -18,7 +18,8 @@ fn product(name: &str, price: &str, sku: &str, brand: &str, swap: bool) -> Strin
     format!(
         "<html><head><title>{name} | Kitchen Shop</title></head><body>\
          <header id=top><a href=/>Kitchen Shop</a> <a href=/cart>Cart</a> <a href=/help>Help</a></header>\
-         <main><div class=product><h1 class=product-title>{name}</h1><p class=price>{price}</p>\
+         <nav class=breadcrumb><a href=/>Home</a> &gt; <a href=/c/{brand}>{brand}</a></nav>\
+         <main><div class=product><img class=main-photo src=/img/{sku}.jpg alt=photo><h1 class=product-title>{name}</h1><p class=price>{price}</p>\
          <table class=specs>{rows}<tr><th>Warranty:</th><td>2 years</td></tr></table>\
          <p>Free delivery over $50. Returns within 30 days, no questions asked.</p></div></main>\
          <footer>Kitchen Shop Ltd, 1 Market Street. All rights reserved.</footer></body></html>"
@@ -75,7 +76,8 @@ fn learn_list_show_apply_and_forget() {
         "learning again bumps the version"
     );
     assert!(run(&["templates", "list", "--data", &data]).contains("kitchen.test\tcluster 0\tv2"));
-    assert!(run(&["templates", "show", "kitchen.test", "--data", &data]).contains("\"fields\""));
+    let shown = run(&["templates", "show", "kitchen.test", "--data", &data]);
+    assert!(shown.contains("\"fields\""));
     let out = run(&[
         "extract",
         "--template",
@@ -93,6 +95,13 @@ fn learn_list_show_apply_and_forget() {
     assert_eq!(f["price"][0], "$24.00", "{rec}");
     assert_eq!(f["sku"][0], "P-510", "rows swapped: found by label. {rec}");
     assert_eq!(f["brand"][0], "Grindr", "{rec}");
+    assert_eq!(f["images"][0], "/img/P-510.jpg", "{rec}");
+    assert_eq!(
+        f["breadcrumbs"],
+        serde_json::json!(["Home", "Grindr"]),
+        "{rec}"
+    );
+    assert_eq!(f["currency"][0], "USD", "{rec}");
     assert!(run(&["templates", "forget", "kitchen.test", "--data", &data]).contains("forgot 1"));
     assert!(run(&["templates", "list", "--data", &data])
         .trim()

@@ -335,11 +335,14 @@ impl Shop {
             .copied()
             .collect();
         let new_id = s.clusters[new].id;
-        let Some(old) = s
-            .clusters
-            .iter()
-            .position(|c| c.id != new_id && c.template.is_some() && !recent.contains(&Some(c.id)))
-        else {
+        let seen = s.seen;
+        // Stale: had the last REPLACED_AFTER pages to match, and matched none.
+        let Some(old) = s.clusters.iter().position(|c| {
+            c.id != new_id
+                && c.template.is_some()
+                && seen.saturating_sub(c.learned_at) > REPLACED_AFTER as u64
+                && !recent.contains(&Some(c.id))
+        }) else {
             return;
         };
         let old_id = s.clusters[old].id;

@@ -72,6 +72,7 @@ fn is_inline(name: &str) -> bool {
             | "th"
             | "dt"
             | "dd"
+            | "img"
     )
 }
 
@@ -83,7 +84,23 @@ struct Open {
     name: String,
 }
 
-/// The text leaves of a page, in document order.
+/// Class and id tokens of the open elements, lower-cased.
+fn hints_of(doc: &Doc, stack: &[Open]) -> Vec<String> {
+    stack
+        .iter()
+        .skip(1)
+        .flat_map(|o| {
+            let (c, id) = doc.class_id(o.id);
+            c.unwrap_or_default()
+                .split_whitespace()
+                .chain(id)
+                .map(str::to_ascii_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The text leaves (and image addresses) of a page, in document order.
 pub fn leaves(doc: &Doc) -> Vec<Leaf> {
     let n = doc.len() as u32;
     // Links and text per element subtree, for relevance.
@@ -143,6 +160,32 @@ pub fn leaves(doc: &Doc) -> Vec<Leaf> {
                     links_in.entry(o.id).or_default().0 += 1;
                 }
             }
+            // An image is a leaf too: its address, under `@src`.
+            if let Some(src) = (doc.name(i) == "img")
+                .then(|| doc.attr(i, "src"))
+                .flatten()
+                .map(str::trim)
+                .filter(|s| !s.is_empty() && !s.starts_with("data:"))
+            {
+                let top = stack.len() - 1;
+                let block_at = stack[top].block.min(top);
+                let outer = stack[..block_at]
+                    .iter()
+                    .rposition(|o| !is_inline(&o.name))
+                    .unwrap_or(0);
+                owners.push(vec![stack[block_at].id, stack[outer].id]);
+                out.push(Leaf {
+                    key: format!("{}/@src", stack[top].key),
+                    block: stack[block_at].key.clone(),
+                    text: src.to_string(),
+                    label: None,
+                    in_link: stack.iter().any(|o| o.name == "a"),
+                    parent_tag: "img".into(),
+                    hints: hints_of(doc, &stack),
+                    local: 0.0,
+                    context: 0.0,
+                });
+            }
             continue;
         }
         let text = doc.text(i).split_whitespace().collect::<Vec<_>>().join(" ");
@@ -166,21 +209,12 @@ pub fn leaves(doc: &Doc) -> Vec<Leaf> {
             .rposition(|o| !is_inline(&o.name))
             .unwrap_or(0);
         let in_link = stack.iter().any(|o| o.name == "a");
-        let hints = stack
-            .iter()
-            .skip(1)
-            .flat_map(|o| {
-                let (c, id) = doc.class_id(o.id);
-                c.unwrap_or_default()
-                    .split_whitespace()
-                    .chain(id)
-                    .map(str::to_ascii_lowercase)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let hints = hints_of(doc, &stack);
         // The label: the previous leaf if it lies in the same block and is short.
         let label = out
-            .last()
+            .iter()
+            .rev()
+            .find(|l| l.parent_tag != "img")
             .filter(|l| l.block == block.key && l.text.chars().count() <= 40)
             .map(|l| l.text.clone());
         owners.push(vec![block.id, stack[outer].id]);

@@ -66,6 +66,7 @@ pub fn field_of_label(label: &str) -> Option<&'static str> {
 
 fn field_of_hint(hint: &str) -> Option<&'static str> {
     [
+        "breadcrumb",
         "author",
         "price",
         "brand",
@@ -79,6 +80,7 @@ fn field_of_hint(hint: &str) -> Option<&'static str> {
     .find(|f| hint.contains(f))
     .map(|f| match f {
         "isbn" => "gtin",
+        "breadcrumb" => "breadcrumbs",
         f => f,
     })
 }
@@ -247,6 +249,11 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
     // 3. Row labels, class hints and value shapes.
     for key in kept {
         let Some(leaf) = first_of(key) else { continue };
+        if leaf.parent_tag == "img" {
+            // The first varying image of the product block is its picture.
+            add(&mut rules, &mut taken, "images", leaf, false);
+            continue;
+        }
         let by_label = leaf.label.as_deref().and_then(field_of_label);
         let by_hint = leaf.hints.iter().rev().find_map(|h| field_of_hint(h));
         let by_shape = if is_gtin(&leaf.text) {
@@ -259,7 +266,7 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
         let by_length =
             (leaf.text.chars().count() >= super::align::LONG_TEXT).then_some("description");
         if let Some(f) = by_label.or(by_hint).or(by_shape).or(by_length) {
-            let whole = f == "author";
+            let whole = matches!(f, "author" | "breadcrumbs");
             add(&mut rules, &mut taken, f, leaf, whole);
         } else if let Some(label) = leaf.label.as_ref().filter(|l| is_row(l, leaf)) {
             let spec = format!("spec:{}", label.trim().trim_end_matches(':').trim());
