@@ -242,6 +242,8 @@ pub struct CrawlConfig {
     pub scope: String,
     /// Default crawl mode of a seed: "article" or "ecommerce".
     pub mode: String,
+    /// E-commerce mode: product pages a template is learned from.
+    pub template_samples: usize,
     /// Read robots-declared sitemaps and /sitemap.xml.
     pub sitemaps: bool,
     /// Query parameters dropped from URLs ("utm_*" is a prefix).
@@ -290,6 +292,7 @@ impl Default for CrawlConfig {
             max_pages_per_host: 0,
             scope: "host".into(),
             mode: "article".into(),
+            template_samples: 4,
             sitemaps: true,
             strip_params: rules.strip_params,
             sort_query: rules.sort_query,
@@ -399,6 +402,12 @@ impl Config {
             t.validate(&key).map_err(|(k, m)| bad(&k, m))?;
         }
         let c = &self.crawl;
+        if c.template_samples < 2 {
+            return Err(bad(
+                "crawl.template_samples",
+                "must be at least 2 (templates are learned by comparing pages)".into(),
+            ));
+        }
         if !matches!(c.mode.as_str(), "article" | "ecommerce") {
             return Err(bad(
                 "crawl.mode",
@@ -616,6 +625,8 @@ mod tests {
                 "[focus.topics.a]\nkeywords = { x = 0.0 }\n",
                 "focus.topics.a.keywords.x",
             ),
+            ("[crawl]\ntemplate_samples = 1\n", "crawl.template_samples"),
+            ("[crawl]\nmode = \"shop\"\n", "crawl.mode"),
         ] {
             let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
             assert!(err.to_string().contains(key), "{text}: {err}");

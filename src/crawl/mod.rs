@@ -322,7 +322,7 @@ pub async fn run_with(
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         limiter,
         focus: focus.clone(),
-        shop: shop::Shop::default(),
+        shop: shop::Shop::new(c.template_samples),
     });
     if let Some(f) = &focus {
         let harvest = harvest::Harvest::new(

@@ -5,7 +5,8 @@
 //! model, product-like URL paths). Listing pages are crawled as usual and
 //! feed the frontier. Product pages of a site are grouped into template
 //! clusters by how well they match each cluster's template; a cluster
-//! without a template collects [`SAMPLES`] pages and learns one (paper 003,
+//! without a template collects `crawl.template_samples` pages (default
+//! [`SAMPLES`]) and learns one (paper 003,
 //! [`crate::template`]), which is stored in sled by site and cluster and then
 //! applied to every later product page of the cluster.
 //!
@@ -28,7 +29,7 @@ use crate::html::Doc;
 use crate::store::Store;
 use crate::template::{self, Applied, Template};
 
-/// Sample pages a template is learned from (paper 003: 4 works best).
+/// Default sample pages a template is learned from (paper 003: 4 works best).
 pub const SAMPLES: usize = 4;
 /// A page belongs to a cluster when it has this share of its signature.
 pub const MATCH: f32 = 0.5;
@@ -110,13 +111,13 @@ pub enum Product {
 /// The daemon's template book.
 pub struct Shop {
     sites: Mutex<HashMap<String, Site>>,
+    /// Sample pages per template.
+    samples: usize,
 }
 
 impl Default for Shop {
     fn default() -> Self {
-        Shop {
-            sites: Mutex::new(HashMap::new()),
-        }
+        Shop::new(SAMPLES)
     }
 }
 
@@ -142,6 +143,14 @@ fn parse(html: &[u8]) -> Option<Doc> {
 }
 
 impl Shop {
+    /// A template book learning from `samples` pages (at least 2).
+    pub fn new(samples: usize) -> Shop {
+        Shop {
+            sites: Mutex::new(HashMap::new()),
+            samples: samples.max(2),
+        }
+    }
+
     /// Handles a product page of `site`: applies its cluster's template, or
     /// keeps it as a sample and learns when enough are in.
     pub fn product(
@@ -152,6 +161,7 @@ impl Shop {
         html: &[u8],
         doc: &Doc,
     ) -> Product {
+        let want = self.samples;
         let Ok(mut sites) = self.sites.lock() else {
             return Product::Learning;
         };
@@ -184,7 +194,7 @@ impl Shop {
                 s.recent.push_back(Some(s.clusters[i].id));
                 let c = &mut s.clusters[i];
                 if c.relearning {
-                    Self::sample(store, stats, site, c, html)
+                    Self::sample(store, stats, site, c, html, want)
                 } else {
                     let t = c
                         .template
@@ -258,7 +268,7 @@ impl Shop {
                 if s.clusters[i].shape.is_empty() {
                     s.clusters[i].shape = keys;
                 }
-                let out = Self::sample(store, stats, site, &mut s.clusters[i], html);
+                let out = Self::sample(store, stats, site, &mut s.clusters[i], html, want);
                 if matches!(out, Product::Extracted { .. }) {
                     // The page that completed the template is its first match.
                     s.clusters[i].learned_at = seen;
@@ -277,9 +287,16 @@ impl Shop {
     }
 
     /// Adds a sample; learns (or relearns) when there are enough.
-    fn sample(store: &Store, stats: &Stats, site: &str, c: &mut Cluster, html: &[u8]) -> Product {
+    fn sample(
+        store: &Store,
+        stats: &Stats,
+        site: &str,
+        c: &mut Cluster,
+        html: &[u8],
+        want: usize,
+    ) -> Product {
         c.samples.push(html.to_vec());
-        if c.samples.len() < SAMPLES {
+        if c.samples.len() < want {
             return Product::Learning;
         }
         let docs: Vec<Doc> = c.samples.iter().filter_map(|h| parse(h)).collect();
