@@ -182,12 +182,17 @@ impl Shop {
         }
         s.seen += 1;
         let seen = s.seen;
+        let leaves = template::align::leaves(doc);
         // The templated cluster the page matches best.
         let best = s
             .clusters
             .iter()
             .enumerate()
-            .filter_map(|(i, c)| c.template.as_ref().map(|t| (i, template::apply(t, doc))))
+            .filter_map(|(i, c)| {
+                c.template
+                    .as_ref()
+                    .map(|t| (i, template::apply_to(t, &leaves)))
+            })
             .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched));
         let result = match best {
             Some((i, applied)) if applied.matched >= MATCH => {
@@ -234,10 +239,8 @@ impl Shop {
                 s.recent.push_back(None);
                 // A learning cluster whose samples look like it takes it,
                 // else a new cluster.
-                let keys: std::collections::HashSet<String> = template::align::leaves(doc)
-                    .into_iter()
-                    .map(|l| l.key)
-                    .collect();
+                let keys: std::collections::HashSet<String> =
+                    leaves.iter().map(|l| l.key.clone()).collect();
                 let alike = |c: &Cluster| {
                     let (lo, hi) = (
                         c.shape.intersection(&keys).count(),

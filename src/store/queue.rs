@@ -271,10 +271,12 @@ impl Store {
         urls: &[NewUrl],
     ) -> Result<Vec<u64>, StoreError> {
         let mut fresh = Vec::new();
+        // A page may list the same URL many times (a 50,000-URL sitemap).
+        let mut batch_seen = std::collections::HashSet::new();
         let mut items = Vec::new();
         for u in urls {
             let h = url_key(&u.item.url);
-            if fresh.contains(&h) || self.seen(st, h)? {
+            if !batch_seen.insert(h) || self.seen(st, h)? {
                 continue;
             }
             fresh.push(h);

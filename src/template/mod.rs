@@ -196,7 +196,11 @@ fn is_separator(text: &str) -> bool {
 
 /// Reads a template's fields from a page.
 pub fn apply(t: &Template, doc: &Doc) -> Applied {
-    let leaves = align::leaves(doc);
+    apply_to(t, &align::leaves(doc))
+}
+
+/// [`apply`] to a page's leaves (computed once for several templates).
+pub fn apply_to(t: &Template, leaves: &[align::Leaf]) -> Applied {
     let keys: std::collections::HashSet<&str> = leaves.iter().map(|l| l.key.as_str()).collect();
     // Half the template's fixed part (which shares the site's chrome with
     // other layouts), half its holes (which another layout lacks).
