@@ -12,7 +12,7 @@ mod support;
 use std::sync::Arc;
 use std::time::Instant;
 
-use support::{html, peak_rss_mb, status, Host};
+use support::{html, peak_rss_mb, run_daemon, status, Host};
 
 const WORDS: &[&str] = &[
     "river", "market", "engine", "garden", "winter", "signal", "harbor", "village", "theory",
@@ -105,25 +105,11 @@ fn main() {
         dir.join("storage").display(),
         dir.join("seeds").display()
     );
-    let cfg = trawl::config::Config::parse(&cfg_text, std::path::Path::new("bench.toml"))
-        .expect("config");
-    trawl::crawl::set_body_limit(cfg.crawl.max_body_bytes);
+    let (snap, secs) = run_daemon(&cfg_text);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
-
-    let start = Instant::now();
-    let snap = rt
-        .block_on(trawl::crawl::run(
-            cfg,
-            trawl::crawl::RunOptions {
-                exit_when_idle: true,
-                ..Default::default()
-            },
-        ))
-        .expect("crawl");
-    let secs = start.elapsed().as_secs_f64();
     println!(
         "trawl: {} pages ({} records) from {hosts} hosts x {pages} pages (~{avg_kb:.0} KB each) in {secs:.1} s: \
          {:.0} pages/s end to end (fetch, extract, store); peak RSS {:.0} MB",

@@ -24,9 +24,8 @@ mod support;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
 
-use support::{html, status, Host};
+use support::{html, run_daemon, status, Host};
 
 const TARGET: &str = "health";
 
@@ -358,22 +357,7 @@ fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64
         // Extra [focus] settings to compare (e.g. "learning_rate = 0.2").
         std::env::var("FOCUS_EXTRA").unwrap_or_default().replace(';', "\n")
     );
-    let cfg = trawl::config::Config::parse(&cfg_text, Path::new("bench.toml")).expect("config");
-    trawl::crawl::set_body_limit(cfg.crawl.max_body_bytes);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let start = Instant::now();
-    rt.block_on(trawl::crawl::run(
-        cfg,
-        trawl::crawl::RunOptions {
-            exit_when_idle: true,
-            ..Default::default()
-        },
-    ))
-    .expect("crawl");
-    let secs = start.elapsed().as_secs_f64();
+    let (_, secs) = run_daemon(&cfg_text);
     let store = trawl::store::Store::open(&dir.join("storage"), 16 << 20).expect("store");
     let mut pages: Vec<(u64, String, f64)> = store
         .pages()

@@ -31,8 +31,6 @@ pub struct Leaf {
     pub text: String,
     /// The text just before it inside its block (a row label), if short.
     pub label: Option<String>,
-    /// Whether it is inside a link.
-    pub in_link: bool,
     /// Tag of its parent element.
     pub parent_tag: String,
     /// Class and id tokens of its ancestors, lower-cased.
@@ -179,7 +177,6 @@ pub fn leaves(doc: &Doc) -> Vec<Leaf> {
                     block: stack[block_at].key.clone(),
                     text: src.to_string(),
                     label: None,
-                    in_link: stack.iter().any(|o| o.name == "a"),
                     parent_tag: "img".into(),
                     hints: hints_of(doc, &stack),
                     local: 0.0,
@@ -208,7 +205,6 @@ pub fn leaves(doc: &Doc) -> Vec<Leaf> {
             .iter()
             .rposition(|o| !is_inline(&o.name))
             .unwrap_or(0);
-        let in_link = stack.iter().any(|o| o.name == "a");
         let hints = hints_of(doc, &stack);
         // The label: the previous leaf if it lies in the same block and is short.
         let label = out
@@ -223,7 +219,6 @@ pub fn leaves(doc: &Doc) -> Vec<Leaf> {
             block: block.key.clone(),
             text,
             label,
-            in_link,
             parent_tag: stack.last().map(|o| o.name.clone()).unwrap_or_default(),
             hints,
             local: 0.0,

@@ -309,3 +309,26 @@ pub fn page(title: &str, links: &[String]) -> String {
          with several sentences about {title} so that the extractor finds it.</p></article></body></html>"
     )
 }
+
+/// Runs the daemon in-process with config text until nothing is left to
+/// fetch (benchmarks). Returns its final counters and the seconds it took.
+pub fn run_daemon(cfg_text: &str) -> (trawl::crawl::stats::Snapshot, f64) {
+    let cfg = trawl::config::Config::parse(cfg_text, Path::new("bench.toml"))
+        .unwrap_or_else(|e| panic!("config: {e}"));
+    trawl::crawl::set_body_limit(cfg.crawl.max_body_bytes);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("runtime: {e}"));
+    let start = Instant::now();
+    let snap = rt
+        .block_on(trawl::crawl::run(
+            cfg,
+            trawl::crawl::RunOptions {
+                exit_when_idle: true,
+                ..Default::default()
+            },
+        ))
+        .unwrap_or_else(|e| panic!("crawl: {e}"));
+    (snap, start.elapsed().as_secs_f64())
+}
