@@ -726,11 +726,11 @@ fn invisible(name: &str, attrs: &[Attribute]) -> bool {
         let n = a.name.local.as_ref();
         let v = a.value.as_ref();
         let hidden = match n {
-            "hidden" => true,
+            "hidden" => !streamed_boundary(attrs),
             "aria-hidden" => v.eq_ignore_ascii_case("true"),
             "style" => style_hides(v),
             "type" => name == "input" && v.eq_ignore_ascii_case("hidden"),
-            "class" => v.split_ascii_whitespace().any(hiding_class),
+            "class" => class_hides(v),
             _ => false,
         };
         if hidden {
@@ -738,6 +738,74 @@ fn invisible(name: &str, attrs: &[Attribute]) -> bool {
         }
     }
     false
+}
+
+/// React's streaming renderer sends late content in `<div hidden id="S:n">`
+/// and moves it into place with a script: what the reader sees.
+fn streamed_boundary(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        &*a.name.local == "id"
+            && a.value
+                .strip_prefix("S:")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Whether a class list hides the element on a desktop screen (1280 px, the
+/// width readers and annotators see). Display utilities apply by breakpoint,
+/// the widest one at or below the screen winning: Tailwind's `hidden lg:block`
+/// and Bootstrap's `d-none d-md-flex` are shown there, `lg:hidden` (the
+/// mobile copy of a menu) is not.
+fn class_hides(classes: &str) -> bool {
+    // (breakpoint rank, hidden) of the winning display utility so far.
+    let mut display: Option<(u8, bool)> = None;
+    for token in classes.split_ascii_whitespace() {
+        let Some((rank, hidden)) = display_utility(token) else {
+            continue;
+        };
+        if rank <= DESKTOP && display.is_none_or(|(r, _)| rank >= r) {
+            display = Some((rank, hidden));
+        }
+    }
+    display.is_some_and(|(_, hidden)| hidden)
+}
+
+/// Breakpoint rank of the desktop screen: `xl` (1280 px).
+const DESKTOP: u8 = 4;
+
+/// A display utility's breakpoint rank (0 = every width) and whether it hides.
+fn display_utility(token: &str) -> Option<(u8, bool)> {
+    const SHOWN: [&str; 6] = ["block", "flex", "grid", "inline", "table", "contents"];
+    let shown = |v: &str| SHOWN.iter().any(|s| v.starts_with(s));
+    let rank = |bp: &str| match bp {
+        "sm" => Some(1),
+        "md" => Some(2),
+        "lg" => Some(3),
+        "xl" => Some(4),
+        "xxl" | "2xl" => Some(5),
+        _ => None,
+    };
+    if let Some((prefix, value)) = token.split_once(':') {
+        // Breakpoint variants only: `group-hover:block` is a hover menu.
+        let r = rank(prefix)?;
+        return match value {
+            "hidden" => Some((r, true)),
+            v if shown(v) => Some((r, false)),
+            _ => None,
+        };
+    }
+    if let Some(rest) = token.strip_prefix("d-") {
+        let (r, value) = match rest.split_once('-') {
+            Some((bp, v)) if rank(bp).is_some() => (rank(bp)?, v),
+            _ => (0, rest),
+        };
+        return match value {
+            "none" => Some((r, true)),
+            v if shown(v) => Some((r, false)),
+            _ => None,
+        };
+    }
+    hiding_class(token).then_some((0, true))
 }
 
 /// Class tokens that hide an element in every viewport (utility classes of
@@ -1119,6 +1187,28 @@ mod tests {
             "<body><p class='sr-only'>Skip</p><div class='ot-hide'>Cookies</div><p class='hidden-xs'>Wide</p></body>",
         );
         assert_eq!(doc.plain_text(doc.body()), "Wide");
+    }
+
+    #[test]
+    fn responsive_classes_show_what_a_hiding_class_hides() {
+        // Regression: Tailwind's `hidden lg:block` is the desktop layout; a
+        // product page lost its whole content to it.
+        let doc = Doc::parse_str(
+            "<body><div class='hidden lg:block'>Desktop</div><p class='d-none d-md-flex'>Wide</p>\
+             <ul class='hidden group-hover:block'>Menu</ul><p class='hidden'>Gone</p>\
+             <div class='block lg:hidden'>Mobile copy</div><p class='d-lg-none'>Small</p></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Desktop Wide");
+    }
+
+    #[test]
+    fn react_streamed_content_is_visible() {
+        // Regression: React 18 streams content into `<div hidden id="S:2">`
+        // and a script shows it; a page's whole review was dropped.
+        let doc = Doc::parse_str(
+            "<body><div hidden id='S:2'><p>Streamed</p></div><div hidden id='S:x'>No</div></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Streamed");
     }
 
     #[test]
