@@ -158,12 +158,23 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     }
     let mut sel = Selection::subtree(doc, region);
     recover_outside(doc, &agg, &noise, region, &mut sel);
+    // Reviews and recommendations beside a product; never the region itself.
+    let side = match page_type {
+        PageType::Product => noise::side_sections(doc),
+        _ => Vec::new(),
+    };
+    let side = if side.get(region as usize) == Some(&false) {
+        side
+    } else {
+        vec![false; doc.len()]
+    };
     let end = doc.nodes[region as usize].end;
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
         let drop = noise[iu]
+            || side[iu]
             || (!list_like
                 && i != region
                 && node.kind == Kind::Element
