@@ -120,6 +120,30 @@ fn auto_forum_keeps_every_post() {
 }
 
 #[test]
+fn auto_forum_drops_signatures_stats_votes_and_post_buttons() {
+    let r = run("forum_extras.html", Algorithm::Auto);
+    assert_eq!(r.page_type, trawl::extract::PageType::Forum);
+    assert_has(
+        &r.text,
+        &[
+            "nail polish remover",
+            "one part starter to five parts",
+            "Worked, thanks!",
+        ],
+        &[
+            "rye crumb",
+            "Reaction score",
+            "4,812",
+            "Upvote",
+            "Last edited",
+            "Report",
+            "Members",
+            "Privacy",
+        ],
+    );
+}
+
+#[test]
 fn list_rank_outputs_every_record() {
     let r = run("list.html", Algorithm::ListRank);
     assert_has(

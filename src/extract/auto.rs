@@ -138,7 +138,7 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
         PageType::Listing | PageType::Collection | PageType::Forum
     );
     let profile = noise::Profile {
-        links_are_noise: !list_like,
+        links_are_noise: !list_like || page_type == PageType::Forum,
         comments_are_noise: page_type != PageType::Forum,
     };
     let noise = noise::full(doc, profile);
@@ -175,7 +175,7 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
         let node = &doc.nodes[iu];
         let drop = noise[iu]
             || side[iu]
-            || (!list_like
+            || (profile.links_are_noise
                 && i != region
                 && node.kind == Kind::Element
                 && !node.tag.is_inline()

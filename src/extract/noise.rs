@@ -334,6 +334,26 @@ const COMMENTS: &[&str] = &[
     "reply-",
 ];
 
+/// Class/id fragments of what forum software prints around a post but is not
+/// the post: signatures, the poster's statistics, vote widgets, "last
+/// edited by" lines. Checked before the content
+/// vocabulary, since they sit in "message-signature", "post-userExtras".
+const POST_EXTRAS: &[&str] = &[
+    "signature",
+    "userextras",
+    "user-extras",
+    "userinfo",
+    "user-info",
+    "user-stats",
+    "postprofile",
+    "authorpane",
+    "cauthorpane",
+    "voting",
+    "votecell",
+    "lastedit",
+    "last-edit",
+];
+
 /// A comment thread holding less than this share (in tenths) of the page's
 /// text is noise. Chosen on wcxb-dev and cleaneval, whose truths disagree on
 /// comments (WCXB leaves them out, CleanEval keeps them).
@@ -361,6 +381,11 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ if node.tag.is_heading() => false,
                 _ => {
                     let names = class_id_role(doc, id);
+                    if !profile.comments_are_noise
+                        && POST_EXTRAS.iter().any(|c| matches_token(&names, c))
+                    {
+                        return !holds_the_page(doc, id, body_chars);
+                    }
                     match naming(&names) {
                         Naming::Strong => true,
                         // A thread that dominates the page is the page (a short
