@@ -694,7 +694,12 @@ impl Iterator for Children<'_> {
 
 /// Why an element and its subtree are left out of the flat tree.
 fn invisible(name: &str, attrs: &[Attribute]) -> bool {
-    if matches!(
+    invisible_tag(name) || hidden_by_attrs(name, attrs)
+}
+
+/// Elements that never show text.
+fn invisible_tag(name: &str) -> bool {
+    matches!(
         name,
         "script"
             | "style"
@@ -719,9 +724,13 @@ fn invisible(name: &str, attrs: &[Attribute]) -> bool {
             | "map"
             | "datalist"
             | "dialog"
-    ) {
-        return true;
-    }
+    )
+}
+
+/// Elements hidden by their attributes (`hidden`, styles, utility classes):
+/// scripts may show them, and a page-wide loading mask is shown
+/// ([`loading_masks`]).
+fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
     for a in attrs {
         let n = a.name.local.as_ref();
         let v = a.value.as_ref();
@@ -938,7 +947,59 @@ struct Frame {
     pre: bool,
 }
 
+/// Elements hidden by attributes that hold at least this share (percent) of
+/// the page's text are shown. Hidden menus, tabs and mobile copies hold up
+/// to about two thirds on wcxb-dev pages; loading masks 75-100%.
+const MASK_SHARE_PCT: usize = 75;
+
+/// Hidden elements that hold most of the page's text: a loading mask
+/// (`visibility:hidden` until the styles arrive, `display:none` until a
+/// script runs) that the reader never sees, so what is under it is the page.
+fn loading_masks(snodes: &[SNode], names: &[QualName]) -> Vec<u32> {
+    if snodes.is_empty() {
+        return Vec::new();
+    }
+    // Text length below each node, skipping never-shown tags; then the
+    // attribute-hidden elements, outermost first.
+    let mut text = vec![0usize; snodes.len()];
+    let mut hidden = Vec::new();
+    let mut stack = vec![(0u32, snodes[0].first)];
+    while let Some(top) = stack.last_mut() {
+        let (node, cur) = *top;
+        if cur == NONE {
+            stack.pop();
+            if let Some(&(parent, _)) = stack.last() {
+                text[parent as usize] += text[node as usize];
+            }
+            continue;
+        }
+        top.1 = snodes[cur as usize].next;
+        match &snodes[cur as usize].data {
+            SData::Text(t) => {
+                text[node as usize] += t.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+            }
+            SData::Element { attrs } => {
+                let name: &str = names[cur as usize].local.as_ref();
+                if invisible_tag(name) {
+                    continue;
+                }
+                if hidden_by_attrs(name, attrs) {
+                    hidden.push(cur);
+                }
+                stack.push((cur, snodes[cur as usize].first));
+            }
+            _ => {}
+        }
+    }
+    let total = text[0];
+    hidden
+        .into_iter()
+        .filter(|&h| total > 0 && text[h as usize] * 100 >= total * MASK_SHARE_PCT)
+        .collect()
+}
+
 fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
+    let masks = loading_masks(&snodes, &names);
     let mut doc = Doc {
         nodes: Vec::with_capacity(snodes.len()),
         agg: Vec::new(),
@@ -996,7 +1057,7 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
                     SData::Element { attrs } => attrs,
                     _ => &[],
                 };
-                if invisible(lname, attrs) {
+                if invisible(lname, attrs) && !masks.contains(&cur) {
                     // meta/link/title/script can sit in <body> too.
                     collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
                     if lname == "head" {
@@ -1199,6 +1260,28 @@ mod tests {
              <div class='block lg:hidden'>Mobile copy</div><p class='d-lg-none'>Small</p></body>",
         );
         assert_eq!(doc.plain_text(doc.body()), "Desktop Wide");
+    }
+
+    #[test]
+    fn a_loading_mask_over_the_whole_page_is_shown() {
+        // Regression: pages hidden until their styles load
+        // (`visibility:hidden; min-height:100vh`) extracted as empty.
+        let text = "Every word of the article sits under the mask. ".repeat(8);
+        let doc = Doc::parse_str(&format!(
+            "<body><div style='visibility:hidden'><p>{text}</p>\
+             <ul class='hidden'><li>Menu entry</li></ul></div><p>Footer</p></body>"
+        ));
+        let shown = doc.plain_text(doc.body());
+        assert!(shown.starts_with("Every word"), "{shown}");
+        assert!(
+            !shown.contains("Menu entry"),
+            "hidden inside the mask: still hidden"
+        );
+        // A hidden block with a minor share of the text stays hidden.
+        let doc = Doc::parse_str(&format!(
+            "<body><p>{text}</p><div style='display:none'><p>Mobile menu</p></div></body>"
+        ));
+        assert!(!doc.plain_text(doc.body()).contains("Mobile menu"));
     }
 
     #[test]
