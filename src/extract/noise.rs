@@ -359,8 +359,27 @@ const POST_EXTRAS: &[&str] = &[
 /// comments (WCXB leaves them out, CleanEval keeps them).
 const COMMENT_SHARE_X10: u32 = 9;
 
+/// The page's `<main>` elements (or `role=main`) that hold text, in order.
+fn main_elements(doc: &Doc) -> Vec<NodeId> {
+    (0..doc.len() as NodeId)
+        .filter(|&i| {
+            doc.is_element(i)
+                && (doc.tag(i) == Tag::Main || doc.attr(i, "role") == Some("main"))
+                && doc.agg[i as usize].chars > 0
+        })
+        .collect()
+}
+
+/// The element is or encloses one of `mains`: the author's own mark of the
+/// content outranks a class name ("layout--2-sidebars" wraps the page).
+fn wraps_main(mains: &[NodeId], id: NodeId, end: NodeId) -> bool {
+    let at = mains.partition_point(|&m| m < id);
+    mains.get(at).is_some_and(|&m| m < end)
+}
+
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
 pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
+    let mains = main_elements(doc);
     let links_are_noise = profile.links_are_noise;
     let kept_thread_end = std::cell::Cell::new(0);
     let body = doc.body();
@@ -370,7 +389,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             return false;
         }
         let node = &doc.nodes[id as usize];
-        if node.kind != Kind::Element {
+        if node.kind != Kind::Element || wraps_main(&mains, id, node.end) {
             return false;
         }
         let candidate = structural_root(doc, id, links_are_noise)
@@ -520,6 +539,23 @@ mod tests {
                 "Good."
             ]
         );
+    }
+
+    #[test]
+    fn a_wrapper_of_main_is_never_noise() {
+        // Regression: "layout__2-sidebars-inline" wrapped a docs page's
+        // <main>; the page extracted as empty.
+        let body = "Reference text of the interface with its methods. ".repeat(6);
+        let doc = Doc::parse_str(&format!(
+            "<body><div class='layout__2-sidebars-inline'><main><p>{body}</p></main>\
+             <div class='sidebar'><a href=/a>A</a></div></div></body>"
+        ));
+        let noise = full(&doc, Profile::ARTICLE);
+        let kept: String = (0..doc.len() as u32)
+            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
+            .map(|i| doc.text(i).to_string())
+            .collect();
+        assert_eq!(kept.trim(), body.trim(), "the inner sidebar is still noise");
     }
 
     #[test]
