@@ -377,6 +377,19 @@ fn wraps_main(mains: &[NodeId], id: NodeId, end: NodeId) -> bool {
     mains.get(at).is_some_and(|&m| m < end)
 }
 
+/// A `<noscript>` asking for JavaScript ("You need to enable JavaScript to
+/// run this app"): what a script-less client sees of an app shell, never
+/// content. Other `<noscript>` blocks (whole threads, image fallbacks) stay.
+fn scripts_warning(doc: &Doc, id: NodeId) -> bool {
+    doc.tag(id) == Tag::Other
+        && doc.agg[id as usize].chars < 400
+        && doc.name(id) == "noscript"
+        && doc
+            .plain_text(id)
+            .to_ascii_lowercase()
+            .contains("javascript")
+}
+
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
 pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     let mains = main_elements(doc);
@@ -391,6 +404,10 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
         let node = &doc.nodes[id as usize];
         if node.kind != Kind::Element || wraps_main(&mains, id, node.end) {
             return false;
+        }
+        if scripts_warning(doc, id) {
+            // Noise even when it is all the page has.
+            return true;
         }
         let candidate = structural_root(doc, id, links_are_noise)
             || match node.tag {
@@ -425,8 +442,11 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                                 false
                             }
                         }
+                        // On list pages the records are links: a link-heavy
+                        // "search-results" block is the content.
                         Naming::Weak => {
-                            doc.agg[id as usize].chars < 100 || link_density(doc, id) > 0.3
+                            doc.agg[id as usize].chars < 100
+                                || (links_are_noise && link_density(doc, id) > 0.3)
                         }
                     }
                 }
@@ -539,6 +559,35 @@ mod tests {
                 "Good."
             ]
         );
+    }
+
+    #[test]
+    fn a_javascript_warning_is_noise_even_alone() {
+        // Regression: an app shell's only text became its extraction.
+        let doc = Doc::parse_str(
+            "<body><noscript>You need to enable JavaScript to run this app.</noscript>\
+             <div id=root></div></body>",
+        );
+        assert!(full(&doc, Profile::ARTICLE).iter().any(|&n| n));
+        let doc = Doc::parse_str("<body><noscript><p>The whole thread</p></noscript></body>");
+        assert!(!full(&doc, Profile::ARTICLE).iter().any(|&n| n));
+    }
+
+    #[test]
+    fn weakly_named_link_lists_are_content_on_list_pages() {
+        // Regression: a category page's "search-results" grid is links.
+        let cards =
+            "<div><a href=/p>Roc Loc 5 LED Light, a helmet light</a> $34.95</div>".repeat(6);
+        let doc = Doc::parse_str(&format!(
+            "<body><div class='search-results'>{cards}</div><p>{}</p></body>",
+            "An introduction to helmet lights, long enough to be the page. ".repeat(12)
+        ));
+        let list = Profile {
+            links_are_noise: false,
+            comments_are_noise: true,
+        };
+        assert!(!full(&doc, list).iter().any(|&n| n));
+        assert!(full(&doc, Profile::ARTICLE).iter().any(|&n| n));
     }
 
     #[test]
