@@ -14,7 +14,7 @@
 //!    that repeats the page title (it has its own field).
 
 use super::classify::PageType;
-use super::{cc, cetd_tpc, list_rank, noise, Extractor};
+use super::{cc, cetd_tpc, list_rank, noise, product, Extractor};
 use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
 
 pub struct Auto;
@@ -160,7 +160,7 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     recover_outside(doc, &agg, &noise, region, &mut sel);
     // Reviews and recommendations beside a product; never the region itself.
     let side = match page_type {
-        PageType::Product => noise::side_sections(doc),
+        PageType::Product => product::beside(doc),
         _ => Vec::new(),
     };
     let side = if side.get(region as usize) == Some(&false) {

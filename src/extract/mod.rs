@@ -14,6 +14,7 @@ pub mod list_rank;
 pub mod metadata;
 pub mod noise;
 pub mod page_model;
+pub mod product;
 pub mod segment;
 
 use std::time::{Duration, Instant};

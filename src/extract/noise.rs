@@ -235,96 +235,6 @@ impl Profile {
     };
 }
 
-/// Headings that open a section beside the page's subject: shoppers' reviews
-/// and questions, recommendations of other items.
-const SIDE_SECTIONS: &[&str] = &[
-    "review",
-    "ratings",
-    "questions & answers",
-    "questions and answers",
-    "customer questions",
-    "ask a question",
-    "q&a",
-    "q & a",
-    "also like",
-    "also viewed",
-    "also bought",
-    "also purchased",
-    "also consider",
-    "also love",
-    "related product",
-    "related item",
-    "similar item",
-    "similar product",
-    "recently viewed",
-    "recommended",
-    "recommendations",
-    "bought together",
-    "complete the look",
-    "shop the look",
-    "more from",
-    "explore more",
-    "you may like",
-    "you might like",
-];
-
-/// A heading that names a side section is short.
-const SIDE_HEADING_MAX_CHARS: u32 = 60;
-
-/// Marks the sections opened by a heading such as "Customer reviews" or "You
-/// may also like" ([`SIDE_SECTIONS`]). Kept apart from [`full`]: they are
-/// left out of a product's text but take part in finding its main region.
-pub fn side_sections(doc: &Doc) -> Vec<bool> {
-    let next_text = next_text(doc);
-    mark(doc, |id| {
-        doc.is_element(id) && !doc.tag(id).is_heading() && opens_side_section(doc, &next_text, id)
-    })
-}
-
-/// For each node, the first non-empty text node at or after it in document
-/// order (`u32::MAX` if none): the first text of a subtree is
-/// `next_text[id]` when that lies before the subtree's end.
-fn next_text(doc: &Doc) -> Vec<NodeId> {
-    let mut next = vec![u32::MAX; doc.len() + 1];
-    for i in (0..doc.len()).rev() {
-        let n = &doc.nodes[i];
-        next[i] = if n.kind == Kind::Text && n.chars > 0 {
-            i as NodeId
-        } else {
-            next[i + 1]
-        };
-    }
-    next
-}
-
-/// `id`'s subtree begins with a heading naming a side section.
-fn opens_side_section(doc: &Doc, next_text: &[NodeId], id: NodeId) -> bool {
-    let first = next_text[id as usize];
-    if first >= doc.nodes[id as usize].end {
-        return false;
-    }
-    let mut h = doc.nodes[first as usize].parent;
-    while h != u32::MAX && h > id && !doc.tag(h).is_heading() {
-        h = doc.nodes[h as usize].parent;
-    }
-    if h == u32::MAX || h <= id || doc.agg[h as usize].chars > SIDE_HEADING_MAX_CHARS {
-        return false;
-    }
-    // The section is the heading's nearest container: the child of `id`
-    // towards the heading holds the heading alone, so wrappers that hold
-    // more before the section are not it.
-    let mut child = h;
-    while doc.nodes[child as usize].parent != id {
-        child = doc.nodes[child as usize].parent;
-    }
-    if doc.agg[child as usize].chars != doc.agg[h as usize].chars {
-        return false;
-    }
-    let text = doc.plain_text(h).to_lowercase();
-    // "4.9 · 1,316 reviews" is the product's rating summary, not a section.
-    !text.chars().any(|c| c.is_ascii_digit()) && SIDE_SECTIONS.iter().any(|s| text.contains(s))
-}
-
 /// Class/id fragments of reader comment sections.
 const COMMENTS: &[&str] = &[
     "comment",
@@ -504,7 +414,7 @@ pub fn clean_agg(doc: &Doc, noise: &[bool]) -> Vec<Agg> {
 
 /// Applies a root test in document order; a subtree under a noise root is
 /// noise without being tested.
-fn mark(doc: &Doc, is_root: impl Fn(NodeId) -> bool) -> Vec<bool> {
+pub(crate) fn mark(doc: &Doc, is_root: impl Fn(NodeId) -> bool) -> Vec<bool> {
     let n = doc.len();
     let mut noise = vec![false; n];
     let mut i = 0;
@@ -531,34 +441,6 @@ mod tests {
         assert!(!matches_token("canvas", "nav"));
         assert!(negative_name("sidebar "));
         assert!(!negative_name("article-sidebar-content "));
-    }
-
-    #[test]
-    fn side_sections_are_the_heading_and_its_section() {
-        let doc = Doc::parse_str(
-            "<body><div><div><h1>Mat</h1><h3>4.9 · 1,316 reviews</h3><p>Holds screws.</p></div>\
-             <div class=x><h2>Customer Reviews</h2><p>Great mat.</p></div>\
-             <section><div><h2>You may also like</h2></div><ul><li>Pens</li></ul></section>\
-             <div><p>Intro</p><h2>Reviews</h2><p>Good.</p></div></div></body>",
-        );
-        let side = side_sections(&doc);
-        let kept: Vec<String> = (0..doc.len() as u32)
-            .filter(|&i| !side[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
-        // The rating summary stays; a section that opens with text first is
-        // not opened by its heading.
-        assert_eq!(
-            kept,
-            [
-                "Mat",
-                "4.9 · 1,316 reviews",
-                "Holds screws.",
-                "Intro",
-                "Reviews",
-                "Good."
-            ]
-        );
     }
 
     #[test]
