@@ -163,7 +163,7 @@ pub fn negative_name(names: &str) -> bool {
 
 /// `pat` occurs in `names` at a word boundary (start of a class token or after
 /// `-`/`_`), so "nav" matches "site-nav" and "navbar" but not "canvas".
-fn matches_token(names: &str, pat: &str) -> bool {
+pub(crate) fn matches_token(names: &str, pat: &str) -> bool {
     let bytes = names.as_bytes();
     let mut from = 0;
     while let Some(pos) = names[from..].find(pat) {

@@ -3,17 +3,27 @@
 //! noise model ([`super::noise::full`]): these blocks take part in finding the
 //! main region and are left out of the product's text afterwards.
 
-use super::noise::mark;
+use super::noise::{class_id_role, mark, matches_token};
 use crate::html::{Doc, Kind, NodeId};
 
-/// Everything beside the product: [`side_sections`] and [`card_lists`].
+/// Everything beside the product: [`side_sections`], [`card_lists`] and
+/// blocks named for reviews and questions ([`BESIDE_NAMES`]).
 pub fn beside(doc: &Doc) -> Vec<bool> {
     let mut marked = side_sections(doc);
-    for (m, c) in marked.iter_mut().zip(card_lists(doc)) {
-        *m |= c;
+    let named = mark(doc, |id| {
+        doc.is_element(id) && {
+            let names = class_id_role(doc, id);
+            BESIDE_NAMES.iter().any(|n| matches_token(&names, n))
+        }
+    });
+    for ((m, c), n) in marked.iter_mut().zip(card_lists(doc)).zip(named) {
+        *m |= c || n;
     }
     marked
 }
+
+/// Class/id fragments of shoppers' reviews and questions.
+const BESIDE_NAMES: &[&str] = &["review", "questions", "qna", "q-and-a"];
 
 /// Headings that open a section beside the page's subject: shoppers' reviews
 /// and questions, recommendations of other items.
@@ -193,14 +203,14 @@ mod tests {
     }
 
     #[test]
-    fn carousels_of_priced_cards_are_beside_the_product() {
+    fn carousels_and_reviews_are_beside_the_product() {
         let card = |i: u32| {
             format!("<div class=slide><a href=/p{i}>Other mug {i}</a><span>$2{i}.00</span></div>")
         };
         let cards: String = (0..4).map(card).collect();
         let doc = Doc::parse_str(&format!(
             "<body><div><h1>Stoneware mug</h1><p>$24.00</p><p>Hand thrown, holds 350 ml.</p></div>\
-             <div class=carousel>{cards}</div><ul><li><a href=/a>Size S</a></li><li><a href=/b>Size M</a></li>\
+             <div class=carousel>{cards}</div><div id=product-reviews><p>Love it, five stars.</p></div><ul><li><a href=/a>Size S</a></li><li><a href=/b>Size M</a></li>\
              <li><a href=/c>Size L</a></li></ul></body>"
         ));
         let kept: String = (0..doc.len() as u32)
