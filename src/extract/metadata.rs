@@ -20,6 +20,9 @@ pub struct Meta {
     pub ld_types: Vec<String>,
     /// `og:type`, lower-cased.
     pub og_type: Option<String>,
+    /// The `description` of a JSON-LD `Product`: the seller's own text, for
+    /// product pages whose visible description is drawn by scripts.
+    pub product_description: Option<String>,
 }
 
 /// Collapses whitespace and decodes the HTML character references that
@@ -231,6 +234,14 @@ pub fn collect(doc: &Doc) -> Meta {
         .and_then(clean)
         .or_else(|| main_ld.and_then(|o| o.get("publisher")).and_then(name_of));
     m.og_type = meta_get(doc, &["og:type"]).map(str::to_ascii_lowercase);
+    m.product_description = ld
+        .iter()
+        .filter(|o| {
+            types(o)
+                .iter()
+                .any(|t| t == "product" || t == "productgroup")
+        })
+        .find_map(|o| o.get("description").and_then(Value::as_str).and_then(clean));
     m
 }
 
@@ -432,6 +443,16 @@ mod tests {
         assert_eq!(m.date.as_deref(), Some("2024-03-05T10:00:00Z"));
         assert_eq!(m.canonical.as_deref(), Some("https://example.org/a"));
         assert!(m.ld_types.contains(&"newsarticle".to_string()));
+    }
+
+    #[test]
+    fn product_description_from_json_ld() {
+        let doc = Doc::parse_str(
+            r#"<html><head><script type="application/ld+json">[{"@type":"Organization","description":"We roast."},
+            {"@type":"Product","name":"Coffee","description":"Dark roast &amp; bold."}]</script></head><body></body></html>"#,
+        );
+        let m = collect(&doc);
+        assert_eq!(m.product_description.as_deref(), Some("Dark roast & bold."));
     }
 
     #[test]

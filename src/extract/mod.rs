@@ -179,7 +179,10 @@ pub fn extract_doc(
         Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),
     };
-    let text = render(doc, &sel);
+    let mut text = render(doc, &sel);
+    if algorithm == Algorithm::Auto && page_type == PageType::Product {
+        product::add_description(&mut text, meta.product_description.as_deref());
+    }
     let language = metadata::language(&text, meta.html_lang.as_deref());
     Extracted {
         url: url.map(str::to_string),

@@ -22,6 +22,25 @@ pub fn beside(doc: &Doc) -> Vec<bool> {
     marked
 }
 
+/// A product text with fewer words than this is thin: its description is
+/// drawn by scripts.
+const THIN_WORDS: usize = 50;
+
+/// Adds the seller's JSON-LD description to a thin product text (unless the
+/// text already holds it).
+pub fn add_description(text: &mut String, description: Option<&str>) {
+    let Some(d) = description else {
+        return;
+    };
+    if text.split_whitespace().count() >= THIN_WORDS || text.contains(d) {
+        return;
+    }
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(d);
+}
+
 /// Class/id fragments of shoppers' reviews and questions.
 const BESIDE_NAMES: &[&str] = &["review", "questions", "qna", "q-and-a"];
 
@@ -200,6 +219,20 @@ mod tests {
                 "Good."
             ]
         );
+    }
+
+    #[test]
+    fn a_thin_product_text_gets_the_json_ld_description() {
+        let d = "Dark roast, fair trade, organic arabica and robusta.";
+        let mut thin = "Item added to your cart".to_string();
+        add_description(&mut thin, Some(d));
+        assert_eq!(thin, format!("Item added to your cart\n\n{d}"));
+        let mut full = "word ".repeat(THIN_WORDS);
+        add_description(&mut full, Some(d));
+        assert!(!full.contains(d));
+        let mut holds = d.to_string();
+        add_description(&mut holds, Some(d));
+        assert_eq!(holds, d);
     }
 
     #[test]
