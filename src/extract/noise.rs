@@ -300,6 +300,13 @@ fn scripts_warning(doc: &Doc, id: NodeId) -> bool {
             .contains("javascript")
 }
 
+/// A dialog (`role=dialog`, `aria-modal`): cookie banners, sign-up forms, a
+/// privacy policy to open from the footer. Never the page, however long.
+fn is_dialog(doc: &Doc, id: NodeId) -> bool {
+    matches!(doc.attr(id, "role"), Some("dialog" | "alertdialog"))
+        || doc.attr(id, "aria-modal") == Some("true")
+}
+
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
 pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     let mains = main_elements(doc);
@@ -315,7 +322,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
         if node.kind != Kind::Element || wraps_main(&mains, id, node.end) {
             return false;
         }
-        if scripts_warning(doc, id) {
+        if scripts_warning(doc, id) || is_dialog(doc, id) {
             // Noise even when it is all the page has.
             return true;
         }
@@ -453,6 +460,23 @@ mod tests {
         assert!(full(&doc, Profile::ARTICLE).iter().any(|&n| n));
         let doc = Doc::parse_str("<body><noscript><p>The whole thread</p></noscript></body>");
         assert!(!full(&doc, Profile::ARTICLE).iter().any(|&n| n));
+    }
+
+    #[test]
+    fn a_dialog_is_noise_even_when_it_is_most_of_the_page() {
+        // Regression: a privacy policy dialog in the footer outweighed a
+        // product's text and became its extraction.
+        let policy = "We process personal information for legitimate purposes. ".repeat(30);
+        let doc = Doc::parse_str(&format!(
+            "<body><p>Wool runner, soft and washable.</p>\
+             <div role=dialog id=privacy><p>{policy}</p></div></body>"
+        ));
+        let noise = full(&doc, Profile::ARTICLE);
+        let kept: String = (0..doc.len() as u32)
+            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
+            .map(|i| doc.text(i).to_string())
+            .collect();
+        assert_eq!(kept, "Wool runner, soft and washable.");
     }
 
     #[test]
