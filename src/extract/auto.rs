@@ -144,6 +144,16 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     let noise = noise::full(doc, profile);
     let agg = noise::clean_agg(doc, &noise);
     let mut region = main_region(doc, &agg, &noise);
+    // Reviews and recommendations beside a product: left out of its text,
+    // and when the region itself is one of them, it is found again without.
+    let beside = match page_type {
+        PageType::Product => product::beside(doc),
+        _ => vec![false; doc.len()],
+    };
+    if beside[region as usize] {
+        let without: Vec<bool> = noise.iter().zip(&beside).map(|(n, b)| *n || *b).collect();
+        region = main_region(doc, &noise::clean_agg(doc, &without), &without);
+    }
     if list_like {
         let records = list_rank::records(doc, &noise);
         if let Some(anc) = common_ancestor(doc, &records) {
@@ -158,15 +168,11 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     }
     let mut sel = Selection::subtree(doc, region);
     recover_outside(doc, &agg, &noise, region, &mut sel);
-    // Reviews and recommendations beside a product; never the region itself.
-    let side = match page_type {
-        PageType::Product => product::beside(doc),
-        _ => Vec::new(),
-    };
-    let side = if side.get(region as usize) == Some(&false) {
-        side
-    } else {
+    // Never drop the whole region.
+    let side = if beside[region as usize] {
         vec![false; doc.len()]
+    } else {
+        beside
     };
     let end = doc.nodes[region as usize].end;
     let mut i = region;
