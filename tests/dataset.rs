@@ -88,6 +88,11 @@ fn check_invariants(name: &str) {
                     visible.extend(score::tokens(doc.text(i)));
                 }
             }
+            // A thin product text may carry the page's JSON-LD description
+            // (the seller's own text, not visible without scripts).
+            if let Some(d) = trawl::extract::metadata::collect(&doc).product_description {
+                visible.extend(score::tokens(&d));
+            }
             let scripts = script_lines(&decoded.text);
             for algorithm in Algorithm::ALL {
                 let rec = extract_doc(&doc, page.case.url.as_deref(), algorithm, None);
