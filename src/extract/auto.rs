@@ -146,12 +146,9 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     let mut region = main_region(doc, &agg, &noise);
     // Reviews and recommendations beside a product: left out of its text,
     // and when the region itself is one of them, it is found again without.
-    let beside = match page_type {
-        PageType::Product => product::beside(doc),
-        _ => vec![false; doc.len()],
-    };
-    if beside[region as usize] {
-        let without: Vec<bool> = noise.iter().zip(&beside).map(|(n, b)| *n || *b).collect();
+    let beside = (page_type == PageType::Product).then(|| product::beside(doc));
+    if let Some(b) = beside.as_ref().filter(|b| b[region as usize]) {
+        let without: Vec<bool> = noise.iter().zip(b).map(|(n, b)| *n || *b).collect();
         region = main_region(doc, &noise::clean_agg(doc, &without), &without);
     }
     if list_like {
@@ -169,18 +166,14 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     let mut sel = Selection::subtree(doc, region);
     recover_outside(doc, &agg, &noise, region, &mut sel);
     // Never drop the whole region.
-    let side = if beside[region as usize] {
-        vec![false; doc.len()]
-    } else {
-        beside
-    };
+    let side = beside.filter(|b| !b[region as usize]);
     let end = doc.nodes[region as usize].end;
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
         let drop = noise[iu]
-            || side[iu]
+            || side.as_ref().is_some_and(|s| s[iu])
             || (profile.links_are_noise
                 && i != region
                 && node.kind == Kind::Element
