@@ -151,7 +151,7 @@ pub fn decode(
         }
     };
     let (text, _, _) = encoding.decode(bytes);
-    let text = fold_presentation_forms(&text).into_owned();
+    let text = super::mojibake::repair(&fold_presentation_forms(&text)).into_owned();
     Ok(Decoded {
         text,
         encoding,

@@ -4,6 +4,7 @@
 
 pub mod charset;
 pub mod dom;
+pub mod mojibake;
 pub mod render;
 pub mod tag;
 
