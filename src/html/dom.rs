@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use html5ever::tendril::StrTendril;
@@ -728,8 +728,7 @@ fn invisible_tag(name: &str) -> bool {
 }
 
 /// Elements hidden by their attributes (`hidden`, styles, utility classes):
-/// scripts may show them, and a page-wide loading mask is shown
-/// ([`loading_masks`]).
+/// scripts may show them; some are shown all the same ([`revealed`]).
 fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
     for a in attrs {
         let n = a.name.local.as_ref();
@@ -952,41 +951,62 @@ struct Frame {
 /// to about two thirds on wcxb-dev pages; loading masks 75-100%.
 const MASK_SHARE_PCT: usize = 75;
 
-/// Hidden elements that hold most of the page's text: a loading mask
-/// (`visibility:hidden` until the styles arrive, `display:none` until a
-/// script runs) that the reader never sees, so what is under it is the page.
-fn loading_masks(snodes: &[SNode], names: &[QualName]) -> Vec<u32> {
+/// Attribute-hidden elements that are shown all the same:
+/// - a loading mask: a hidden element holding most of the page's text
+///   (`visibility:hidden` until the styles arrive, `display:none` until a
+///   script runs) that the reader never sees, so what is under it is the page;
+/// - a collapsed panel: an accordion answer or a tab that a control on the page
+///   opens (`aria-controls` names its id). The reader opens them; they are
+///   content (an FAQ's answers, a service's tabs).
+fn revealed(snodes: &[SNode], names: &[QualName]) -> Vec<u32> {
     if snodes.is_empty() {
         return Vec::new();
     }
-    // Text length below each node, skipping never-shown tags; then the
-    // attribute-hidden elements, outermost first.
+    // Text length below each node, skipping never-shown tags; the
+    // attribute-hidden elements with their ids; the ids that controls name.
     let mut text = vec![0usize; snodes.len()];
-    let mut hidden = Vec::new();
-    let mut stack = vec![(0u32, snodes[0].first)];
+    let mut link_text = vec![0usize; snodes.len()];
+    let mut hidden: Vec<(u32, Option<&str>)> = Vec::new();
+    let mut controlled: HashSet<&str> = HashSet::new();
+    // (node, next child to visit, inside a link)
+    let mut stack = vec![(0u32, snodes[0].first, false)];
     while let Some(top) = stack.last_mut() {
-        let (node, cur) = *top;
+        let (node, cur, in_link) = *top;
         if cur == NONE {
             stack.pop();
-            if let Some(&(parent, _)) = stack.last() {
+            if let Some(&(parent, _, _)) = stack.last() {
                 text[parent as usize] += text[node as usize];
+                link_text[parent as usize] += link_text[node as usize];
             }
             continue;
         }
         top.1 = snodes[cur as usize].next;
         match &snodes[cur as usize].data {
             SData::Text(t) => {
-                text[node as usize] += t.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+                let n = t.bytes().filter(|b| !b.is_ascii_whitespace()).count();
+                text[node as usize] += n;
+                if in_link {
+                    link_text[node as usize] += n;
+                }
             }
             SData::Element { attrs } => {
                 let name: &str = names[cur as usize].local.as_ref();
                 if invisible_tag(name) {
                     continue;
                 }
-                if hidden_by_attrs(name, attrs) {
-                    hidden.push(cur);
+                let attr = |k: &str| {
+                    attrs
+                        .iter()
+                        .find(|a| &*a.name.local == k)
+                        .map(|a| &*a.value)
+                };
+                if let Some(ids) = attr("aria-controls") {
+                    controlled.extend(ids.split_ascii_whitespace());
                 }
-                stack.push((cur, snodes[cur as usize].first));
+                if hidden_by_attrs(name, attrs) {
+                    hidden.push((cur, attr("id")));
+                }
+                stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
             }
             _ => {}
         }
@@ -994,12 +1014,19 @@ fn loading_masks(snodes: &[SNode], names: &[QualName]) -> Vec<u32> {
     let total = text[0];
     hidden
         .into_iter()
-        .filter(|&h| total > 0 && text[h as usize] * 100 >= total * MASK_SHARE_PCT)
+        .filter(|&(h, id)| {
+            let (t, l) = (text[h as usize], link_text[h as usize]);
+            let mask = total > 0 && t * 100 >= total * MASK_SHARE_PCT;
+            // A menu a button opens is links; an answer is text.
+            let panel = id.is_some_and(|id| controlled.contains(id)) && l * 2 < t;
+            mask || panel
+        })
+        .map(|(h, _)| h)
         .collect()
 }
 
 fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
-    let masks = loading_masks(&snodes, &names);
+    let masks = revealed(&snodes, &names);
     let mut doc = Doc {
         nodes: Vec::with_capacity(snodes.len()),
         agg: Vec::new(),
@@ -1282,6 +1309,24 @@ mod tests {
             "<body><p>{text}</p><div style='display:none'><p>Mobile menu</p></div></body>"
         ));
         assert!(!doc.plain_text(doc.body()).contains("Mobile menu"));
+    }
+
+    #[test]
+    fn collapsed_panels_that_a_control_opens_are_shown() {
+        // Regression: FAQ answers and tabs (hidden until their button is
+        // pressed) were left out; WCXB's truths keep them. A menu a button
+        // opens is links, and stays hidden.
+        let doc = Doc::parse_str(
+            "<body><button aria-controls='a1' aria-expanded='false'>Do you ship abroad?</button>\
+             <div id='a1' hidden><p>Yes, to every country in the EU.</p></div>\
+             <button aria-controls='m1'>Menu</button><ul id='m1' class='hidden'>\
+             <li><a href=/a>Shop</a></li><li><a href=/b>About</a></li></ul>\
+             <div id='x' hidden>Not controlled</div></body>",
+        );
+        assert_eq!(
+            doc.plain_text(doc.body()),
+            "Do you ship abroad? Yes, to every country in the EU. Menu"
+        );
     }
 
     #[test]
