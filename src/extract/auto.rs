@@ -146,6 +146,11 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
     let mut region = main_region(doc, &agg, &noise);
     // Reviews and recommendations beside a product: left out of its text,
     // and when the region itself is one of them, it is found again without.
+    if page_type == PageType::Product {
+        if let Some(block) = product::title_block(doc, &agg, &noise) {
+            region = block;
+        }
+    }
     let beside = (page_type == PageType::Product).then(|| product::beside(doc));
     if let Some(b) = beside.as_ref().filter(|b| b[region as usize]) {
         let without: Vec<bool> = noise.iter().zip(b).map(|(n, b)| *n || *b).collect();
