@@ -7,7 +7,7 @@ use super::noise::{class_id_role, mark, matches_token};
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 /// Everything beside the product: [`side_sections`], [`card_lists`] and
-/// blocks named for reviews and questions ([`BESIDE_NAMES`]).
+/// blocks named for reviews, questions, disclaimers and tooltips ([`BESIDE_NAMES`]).
 pub fn beside(doc: &Doc) -> Vec<bool> {
     let mut marked = side_sections(doc);
     let named = mark(doc, |id| {
@@ -61,8 +61,18 @@ pub fn add_description(text: &mut String, description: Option<&str>) {
     text.push_str(d);
 }
 
-/// Class/id fragments of shoppers' reviews and questions.
-const BESIDE_NAMES: &[&str] = &["review", "questions", "qna", "q-and-a"];
+/// Class/id fragments of shoppers' reviews and questions, legal disclaimers,
+/// tooltips and popovers (each measured to lift product pages on its own:
+/// disclaimer 0.676 -> 0.680, with popover 0.683, with tooltip 0.689, all 0.691).
+const BESIDE_NAMES: &[&str] = &[
+    "review",
+    "questions",
+    "qna",
+    "q-and-a",
+    "disclaimer",
+    "popover",
+    "tooltip",
+];
 
 /// Headings that open a section beside the page's subject: shoppers' reviews
 /// and questions, recommendations of other items.
