@@ -314,7 +314,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     let kept_thread_end = std::cell::Cell::new(0);
     let body = doc.body();
     let body_chars = doc.agg[body as usize].chars;
-    mark(doc, |id| {
+    let mut noise = mark(doc, |id| {
         if id == body || id == 0 || doc.tag(id) == Tag::Html {
             return false;
         }
@@ -369,7 +369,30 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 }
             };
         candidate && !holds_the_page(doc, id, body_chars)
-    })
+    });
+    mark_placeholders(doc, &mut noise);
+    noise
+}
+
+/// Template filler ("Lorem ipsum dolor sit amet…") left in a page's markup
+/// is never content: the element holding it is noise.
+fn mark_placeholders(doc: &Doc, noise: &mut [bool]) {
+    for i in 0..doc.len() {
+        let n = &doc.nodes[i];
+        if n.kind != Kind::Text || noise[i] || n.chars < 11 || n.parent == u32::MAX {
+            continue;
+        }
+        let t = doc.text(i as NodeId).trim_start();
+        let p = n.parent as usize;
+        // The filler is its element's text, not a quote inside an article.
+        if t.get(..11)
+            .is_some_and(|h| h.eq_ignore_ascii_case("lorem ipsum"))
+            && doc.agg[p].chars < 2 * n.chars
+        {
+            let end = doc.nodes[p].end as usize;
+            noise[p..end].fill(true);
+        }
+    }
 }
 
 fn inside(doc: &Doc, id: NodeId, tags: &[Tag]) -> bool {
@@ -494,6 +517,28 @@ mod tests {
         };
         assert!(!full(&doc, list).iter().any(|&n| n));
         assert!(full(&doc, Profile::ARTICLE).iter().any(|&n| n));
+    }
+
+    #[test]
+    fn placeholder_text_is_noise() {
+        let doc = Doc::parse_str(
+            "<body><p>Carbon fiber wallet, holds 12 cards.</p><div><h3>Yada</h3>\
+             <p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p></div>\
+             <p>The phrase lorem ipsum comes from Cicero, as this article explains.</p></body>",
+        );
+        let noise = full(&doc, Profile::ARTICLE);
+        let kept: Vec<&str> = (0..doc.len() as u32)
+            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
+            .map(|i| doc.text(i))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "Carbon fiber wallet, holds 12 cards.",
+                "Yada",
+                "The phrase lorem ipsum comes from Cicero, as this article explains."
+            ]
+        );
     }
 
     #[test]
