@@ -166,6 +166,37 @@ fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &st
 /// Auto extraction for a known page type; `title` is the page's title from
 /// its metadata, if any.
 pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
+    let sel = select_as(doc, page_type, title);
+    let list_like = matches!(page_type, PageType::Listing | PageType::Collection);
+    if list_like || selected_chars(doc, &sel) > 0 {
+        return sel;
+    }
+    // Nothing survived: a page of links typed as something else (a grid of
+    // products, a front page of headlines). Read it as the list it is, unless
+    // all that reading finds is the site's header and footer (an app shell).
+    let list = select_as(doc, PageType::Listing, title);
+    let page_chrome = [Tag::Header, Tag::Footer, Tag::Nav, Tag::Aside];
+    let outside_chrome = (0..doc.len() as NodeId).any(|i| {
+        !doc.is_element(i)
+            && list.get(i)
+            && doc.nodes[i as usize].chars > 0
+            && !noise::inside(doc, i, &page_chrome)
+    });
+    if outside_chrome {
+        list
+    } else {
+        sel
+    }
+}
+
+fn selected_chars(doc: &Doc, sel: &Selection) -> u32 {
+    (0..doc.len() as NodeId)
+        .filter(|&i| !doc.is_element(i) && sel.get(i))
+        .map(|i| doc.nodes[i as usize].chars)
+        .sum()
+}
+
+fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let list_like = matches!(
         page_type,
         PageType::Listing | PageType::Collection | PageType::Forum
@@ -251,6 +282,26 @@ impl Extractor for Auto {
 mod tests {
     use super::*;
     use crate::html::render;
+
+    #[test]
+    fn a_page_of_links_typed_otherwise_is_read_as_a_list() {
+        // Regression: a grid of product links typed as an article extracted
+        // as empty; an app shell with only its footer stays empty.
+        let tiles: String = (0..8)
+            .map(|i| {
+                format!("<div class=tile><a href=/p{i}>Robotic lawn mower KR{i}00, quiet</a></div>")
+            })
+            .collect();
+        let doc = Doc::parse_str(&format!("<body><div class=grid>{tiles}</div></body>"));
+        let text = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(text.contains("KR300"), "{text}");
+        let footer = "<a href=/h>Help center</a> <a href=/r>Returns</a> ".repeat(6);
+        let doc = Doc::parse_str(&format!(
+            "<body><div id=root></div><footer>{footer}</footer></body>"
+        ));
+        let text = render(&doc, &select_typed(&doc, PageType::Product, None));
+        assert!(text.is_empty(), "{text}");
+    }
 
     #[test]
     fn widening_takes_in_text_siblings_not_link_lists() {

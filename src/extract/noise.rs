@@ -395,7 +395,8 @@ fn mark_placeholders(doc: &Doc, noise: &mut [bool]) {
     }
 }
 
-fn inside(doc: &Doc, id: NodeId, tags: &[Tag]) -> bool {
+/// Some ancestor of `id` has one of `tags`.
+pub(crate) fn inside(doc: &Doc, id: NodeId, tags: &[Tag]) -> bool {
     let mut p = doc.nodes[id as usize].parent;
     while p != u32::MAX {
         if tags.contains(&doc.tag(p)) {
