@@ -1,17 +1,22 @@
 //! `auto`: trawl's own extractor, built on the papers' measures.
 //!
 //! 1. Remove boilerplate with the full noise model (tags, class/id/role
-//!    vocabulary, link density).
+//!    vocabulary, link density; on forums also signatures and post widgets).
 //! 2. Find the main region: a semantic container (`<article>`, `<main>`,
 //!    `role=main`) that holds most of the clean text, else the block with the
-//!    highest CETD-TPC score (paper 000) computed on the cleaned tree.
+//!    highest CETD-TPC score (paper 000) computed on the cleaned tree, widened
+//!    while its parent adds text and not links. On product pages, the block
+//!    around the product name ([`product::title_block`]).
 //! 3. For list-like page types widen the region to the container of the
 //!    repeated records (paper 002's list ranking).
 //! 4. Add content blocks outside the region that paper 001's correlativity
 //!    accepts on the cleaned tree, if they are substantial.
-//! 5. Output all that minus noise and minus link-dense blocks (kept on
-//!    listing pages, whose records are links), and minus a leading heading
-//!    that repeats the page title (it has its own field).
+//! 5. Output all that minus noise, minus link-dense blocks (kept on
+//!    listing pages, whose records are links), minus what sits beside a
+//!    product (reviews, carousels), and minus a leading heading that repeats
+//!    the page title (it has its own field).
+//! 6. When (almost) nothing survives on a page of another type, read it as a
+//!    list: a grid of links typed as an article.
 
 use super::classify::PageType;
 use super::{cc, cetd_tpc, list_rank, noise, product, Extractor};
@@ -207,24 +212,23 @@ fn selected_chars(doc: &Doc, sel: &Selection) -> u32 {
 }
 
 fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
-    let list_like = matches!(
-        page_type,
-        PageType::Listing | PageType::Collection | PageType::Forum
-    );
+    // Forums widen to all posts like lists, but their posts are not links.
+    let records_are_links = matches!(page_type, PageType::Listing | PageType::Collection);
+    let list_like = records_are_links || page_type == PageType::Forum;
     let profile = noise::Profile {
-        links_are_noise: !list_like || page_type == PageType::Forum,
+        links_are_noise: !records_are_links,
         comments_are_noise: page_type != PageType::Forum,
     };
     let noise = noise::full(doc, profile);
     let agg = noise::clean_agg(doc, &noise);
     let mut region = main_region(doc, &agg, &noise);
-    // Reviews and recommendations beside a product: left out of its text,
-    // and when the region itself is one of them, it is found again without.
     if page_type == PageType::Product {
         if let Some(block) = product::title_block(doc, &agg, &noise) {
             region = block;
         }
     }
+    // Reviews and recommendations beside a product: left out of its text,
+    // and when the region itself is one of them, it is found again without.
     let beside = (page_type == PageType::Product).then(|| product::beside(doc));
     if let Some(b) = beside.as_ref().filter(|b| b[region as usize]) {
         let without: Vec<bool> = noise.iter().zip(b).map(|(n, b)| *n || *b).collect();
