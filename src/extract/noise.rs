@@ -245,9 +245,9 @@ const COMMENTS: &[&str] = &[
 ];
 
 /// Class/id fragments of what forum software prints around a post but is not
-/// the post: signatures, the poster's statistics, vote widgets, "last
-/// edited by" lines. Checked before the content
-/// vocabulary, since they sit in "message-signature", "post-userExtras".
+/// the post: signatures, the poster's statistics, vote widgets, "last edited
+/// by" lines. Checked before the content vocabulary, since they sit in
+/// "message-signature" and "post-userExtras".
 const POST_EXTRAS: &[&str] = &[
     "signature",
     "userextras",

@@ -7,6 +7,7 @@ pub mod dom;
 pub mod mojibake;
 pub mod render;
 pub mod tag;
+mod visibility;
 
 pub use dom::{Agg, Doc, Kind, Limits, NodeId};
 pub use render::{render, Selection};
