@@ -1,7 +1,9 @@
-//! What sits beside a product on its page and is not the product: shoppers'
-//! reviews and questions, carousels of other products. Marked apart from the
-//! noise model ([`super::noise::full`]): these blocks take part in finding the
-//! main region and are left out of the product's text afterwards.
+//! Product pages: where the product is (the block around its name), what
+//! sits beside it and is not the product (shoppers' reviews and questions,
+//! carousels of other products, disclaimers), and the seller's JSON-LD
+//! description when the visible text is thin. The blocks beside the product
+//! are marked apart from the noise model ([`super::noise::full`]): they take
+//! part in finding the main region and are left out of the text afterwards.
 
 use super::noise::{class_id_role, mark, matches_token};
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
