@@ -122,6 +122,8 @@ fn auto_forum_keeps_every_post() {
 #[test]
 fn auto_forum_drops_signatures_stats_votes_and_post_buttons() {
     let r = run("forum_extras.html", Algorithm::Auto);
+    // The reply quotes the first post: its text is there once.
+    assert_eq!(r.text.matches("It still rises").count(), 1, "{}", r.text);
     assert_eq!(r.page_type, trawl::extract::PageType::Forum);
     assert_has(
         &r.text,
