@@ -211,12 +211,18 @@ pub fn structural(doc: &Doc) -> Vec<bool> {
 }
 
 /// A block with a quarter of the page's text and few links, or with most of
-/// the page's text, is never noise, whatever its tag or name says: ASP.NET wraps whole pages in `<form>`,
-/// wrappers carry stray classes ("tags-…", "has-sidebar").
+/// the page's text, is never noise, whatever its tag or name says: ASP.NET
+/// wraps whole pages in `<form>`, wrappers carry stray classes ("tags-…",
+/// "has-sidebar"). Except a `<nav>` that is mostly links: a mega menu is a
+/// menu however much of a thin page it holds.
 fn holds_the_page(doc: &Doc, id: NodeId, body_chars: u32) -> bool {
     let chars = u64::from(doc.agg[id as usize].chars);
     let body = u64::from(body_chars);
-    (chars * 4 > body && link_density(doc, id) <= 0.3) || chars * 10 > body * 6
+    let links = link_density(doc, id);
+    if doc.tag(id) == Tag::Nav && links > 0.5 {
+        return false;
+    }
+    (chars * 4 > body && links <= 0.3) || chars * 10 > body * 6
 }
 
 /// What counts as noise on a page, by page type.
@@ -560,6 +566,25 @@ mod tests {
             .map(|i| doc.text(i).to_string())
             .collect();
         assert_eq!(kept.trim(), body.trim(), "the inner sidebar is still noise");
+    }
+
+    #[test]
+    fn a_mega_menu_is_noise_however_large() {
+        // Regression: a category page's <nav> held most of its text.
+        let menu = "<a href=/p>Perennials by genus</a> <a href=/a>Achillea</a> ".repeat(40);
+        let doc = Doc::parse_str(&format!(
+            "<body><header><nav>{menu}</nav></header><p>Indoor pottery for bulbs.</p></body>"
+        ));
+        let list = Profile {
+            links_are_noise: false,
+            comments_are_noise: true,
+        };
+        let noise = full(&doc, list);
+        let kept: String = (0..doc.len() as u32)
+            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
+            .map(|i| doc.text(i).to_string())
+            .collect();
+        assert_eq!(kept, "Indoor pottery for bulbs.");
     }
 
     #[test]
