@@ -144,7 +144,7 @@ const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
     ("forum", 0.775),
     ("product", 0.690),
     ("collection", 0.690),
-    ("listing", 0.715),
+    ("listing", 0.725),
     ("documentation", 0.920),
     ("service", 0.835),
 ];
