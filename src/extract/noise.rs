@@ -470,6 +470,15 @@ pub(crate) fn mark(doc: &Doc, is_root: impl Fn(NodeId) -> bool) -> Vec<bool> {
     noise
 }
 
+/// The texts left unmarked, in document order (for tests of marking passes).
+#[cfg(test)]
+pub(crate) fn unmarked_texts<'a>(doc: &'a Doc, marked: &[bool]) -> Vec<&'a str> {
+    (0..doc.len() as NodeId)
+        .filter(|&i| !marked[i as usize] && !doc.is_element(i))
+        .map(|i| doc.text(i))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,10 +514,7 @@ mod tests {
              <div role=dialog id=privacy><p>{policy}</p></div></body>"
         ));
         let noise = full(&doc, Profile::ARTICLE);
-        let kept: String = (0..doc.len() as u32)
-            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
+        let kept = unmarked_texts(&doc, &noise).concat();
         assert_eq!(kept, "Wool runner, soft and washable.");
     }
 
@@ -537,10 +543,7 @@ mod tests {
              <p>The phrase lorem ipsum comes from Cicero, as this article explains.</p></body>",
         );
         let noise = full(&doc, Profile::ARTICLE);
-        let kept: Vec<&str> = (0..doc.len() as u32)
-            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i))
-            .collect();
+        let kept = unmarked_texts(&doc, &noise);
         assert_eq!(
             kept,
             [
@@ -561,10 +564,7 @@ mod tests {
              <div class='sidebar'><a href=/a>A</a></div></div></body>"
         ));
         let noise = full(&doc, Profile::ARTICLE);
-        let kept: String = (0..doc.len() as u32)
-            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
+        let kept = unmarked_texts(&doc, &noise).concat();
         assert_eq!(kept.trim(), body.trim(), "the inner sidebar is still noise");
     }
 
@@ -580,10 +580,7 @@ mod tests {
             comments_are_noise: true,
         };
         let noise = full(&doc, list);
-        let kept: String = (0..doc.len() as u32)
-            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
+        let kept = unmarked_texts(&doc, &noise).concat();
         assert_eq!(kept, "Indoor pottery for bulbs.");
     }
 
@@ -602,10 +599,7 @@ mod tests {
             "<body><nav><a>x</a></nav><div class='share-buttons'>Share</div><article><p>{body}</p></article><footer>f</footer></body>"
         ));
         let noise = full(&doc, Profile::ARTICLE);
-        let kept: String = (0..doc.len() as u32)
-            .filter(|&i| !noise[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
+        let kept = unmarked_texts(&doc, &noise).concat();
         assert_eq!(kept.trim(), body.trim());
     }
 }

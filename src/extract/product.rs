@@ -223,6 +223,7 @@ fn is_price(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::noise::unmarked_texts;
     use super::*;
 
     #[test]
@@ -234,10 +235,7 @@ mod tests {
              <div><p>Intro</p><h2>Reviews</h2><p>Good.</p></div></div></body>",
         );
         let side = side_sections(&doc);
-        let kept: Vec<String> = (0..doc.len() as u32)
-            .filter(|&i| !side[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
+        let kept = unmarked_texts(&doc, &side);
         // The rating summary stays; a section that opens with text first is
         // not opened by its heading.
         assert_eq!(
@@ -292,10 +290,7 @@ mod tests {
              <div class=carousel>{cards}</div><div id=product-reviews><p>Love it, five stars.</p></div><ul><li><a href=/a>Size S</a></li><li><a href=/b>Size M</a></li>\
              <li><a href=/c>Size L</a></li></ul></body>"
         ));
-        let kept: String = (0..doc.len() as u32)
-            .filter(|&i| !beside(&doc)[i as usize] && !doc.is_element(i))
-            .map(|i| doc.text(i).to_string())
-            .collect();
+        let kept = unmarked_texts(&doc, &beside(&doc)).concat();
         assert_eq!(
             kept,
             "Stoneware mug$24.00Hand thrown, holds 350 ml.Size SSize MSize L"
