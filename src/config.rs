@@ -154,6 +154,9 @@ impl Default for FocusConfig {
 }
 
 impl FocusConfig {
+    /// The topic fields of `[focus]` itself. They repeat [`TopicConfig`]'s
+    /// rather than `#[serde(flatten)]` it: serde's flatten does not work with
+    /// `deny_unknown_fields`, which names a mistyped key.
     fn global(&self) -> TopicConfig {
         TopicConfig {
             keywords: self.keywords.clone(),

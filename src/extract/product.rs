@@ -114,7 +114,7 @@ const SIDE_HEADING_MAX_CHARS: u32 = 60;
 
 /// Marks the sections opened by a heading such as "Customer reviews" or "You
 /// may also like" ([`SIDE_SECTIONS`]).
-pub fn side_sections(doc: &Doc) -> Vec<bool> {
+fn side_sections(doc: &Doc) -> Vec<bool> {
     let next_text = next_text(doc);
     mark(doc, |id| {
         doc.is_element(id) && !doc.tag(id).is_heading() && opens_side_section(doc, &next_text, id)
@@ -175,7 +175,7 @@ const MAX_CARD_CHARS: u32 = 300;
 /// alike children (same tag and class) that each hold a link and a price and
 /// little text. On a product page these are "similar items" and "frequently
 /// bought together", whatever their heading says.
-pub fn card_lists(doc: &Doc) -> Vec<bool> {
+fn card_lists(doc: &Doc) -> Vec<bool> {
     let prices = price_counts(doc);
     mark(doc, |id| {
         if !doc.is_element(id) {

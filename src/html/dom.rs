@@ -33,7 +33,7 @@ use html5ever::TokenizerResult;
 use html5ever::{local_name, ns, Attribute, LocalName, QualName};
 
 use super::tag::Tag;
-use super::visibility::{hidden_by_attrs, invisible, invisible_tag};
+use super::visibility::{hidden_by_attrs, invisible_tag};
 use crate::error::ExtractError;
 
 /// Index of a node in a [`Doc`].
@@ -792,16 +792,18 @@ struct Frame {
 /// to about two thirds on wcxb-dev pages; loading masks 75-100%.
 const MASK_SHARE_PCT: usize = 75;
 
-/// Attribute-hidden elements that are shown all the same:
+/// Marks the elements hidden by their attributes that stay hidden (indexed
+/// like `snodes`); some attribute-hidden elements are shown all the same:
 /// - a loading mask: a hidden element holding most of the page's text
 ///   (`visibility:hidden` until the styles arrive, `display:none` until a
 ///   script runs) that the reader never sees, so what is under it is the page;
 /// - a collapsed panel: an accordion answer or a tab that a control on the page
 ///   opens (`aria-controls` names its id). The reader opens them; they are
 ///   content (an FAQ's answers, a service's tabs).
-fn revealed(snodes: &[SNode], names: &[QualName]) -> Vec<u32> {
+fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
+    let mut out = vec![false; snodes.len()];
     if snodes.is_empty() {
-        return Vec::new();
+        return out;
     }
     // Text length below each node, skipping never-shown tags; the
     // attribute-hidden elements with their ids; the ids that controls name.
@@ -853,21 +855,19 @@ fn revealed(snodes: &[SNode], names: &[QualName]) -> Vec<u32> {
         }
     }
     let total = text[0];
-    hidden
-        .into_iter()
-        .filter(|&(h, id)| {
-            let (t, l) = (text[h as usize], link_text[h as usize]);
-            let mask = total > 0 && t * 100 >= total * MASK_SHARE_PCT;
-            // A menu a button opens is links; an answer is text.
-            let panel = id.is_some_and(|id| controlled.contains(id)) && l * 2 < t;
-            mask || panel
-        })
-        .map(|(h, _)| h)
-        .collect()
+    for (h, id) in hidden {
+        let (t, l) = (text[h as usize], link_text[h as usize]);
+        let mask = total > 0 && t * 100 >= total * MASK_SHARE_PCT;
+        // A menu a button opens is links; an answer is text.
+        let panel = id.is_some_and(|id| controlled.contains(id)) && l * 2 < t;
+        out[h as usize] = !(mask || panel);
+    }
+    out
 }
 
 fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
-    let masks = revealed(&snodes, &names);
+    // Attribute checks are done once, here; flatten reads the result.
+    let hidden = stays_hidden(&snodes, &names);
     let mut doc = Doc {
         nodes: Vec::with_capacity(snodes.len()),
         agg: Vec::new(),
@@ -925,7 +925,7 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
                     SData::Element { attrs } => attrs,
                     _ => &[],
                 };
-                if invisible(lname, attrs) && !masks.contains(&cur) {
+                if invisible_tag(lname) || hidden[cur as usize] {
                     // meta/link/title/script can sit in <body> too.
                     collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
                     if lname == "head" {

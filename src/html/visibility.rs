@@ -1,14 +1,9 @@
 //! What a reader sees: which elements a desktop browser would not show
 //! (scripts, styles, `hidden`, `display:none`, utility classes read per
-//! breakpoint). The flat tree leaves them out; `dom::revealed` shows a few of
-//! them back (loading masks, collapsed panels).
+//! breakpoint). The flat tree leaves them out; `dom::stays_hidden` shows a few
+//! of them back (loading masks, collapsed panels).
 
 use html5ever::Attribute;
-
-/// Why an element and its subtree are left out of the flat tree.
-pub(super) fn invisible(name: &str, attrs: &[Attribute]) -> bool {
-    invisible_tag(name) || hidden_by_attrs(name, attrs)
-}
 
 /// Elements that never show text.
 pub(super) fn invisible_tag(name: &str) -> bool {
@@ -41,7 +36,7 @@ pub(super) fn invisible_tag(name: &str) -> bool {
 }
 
 /// Elements hidden by their attributes (`hidden`, styles, utility classes):
-/// scripts may show them; some are shown all the same (`dom::revealed`).
+/// scripts may show them; some are shown all the same (`dom::stays_hidden`).
 pub(super) fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
     for a in attrs {
         let n = a.name.local.as_ref();
