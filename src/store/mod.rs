@@ -303,6 +303,20 @@ impl Counter<'_> {
     }
 }
 
+/// Whether opening failed only because another handle still holds the
+/// directory's lock. sled wraps the `WouldBlock` of `flock` in an `Other`
+/// error ("could not acquire lock on …"), so the cause is looked for inside.
+fn lock_is_busy(e: &std::io::Error) -> bool {
+    if e.kind() == std::io::ErrorKind::WouldBlock {
+        return true;
+    }
+    let inner = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<std::io::Error>())
+        .is_some_and(|inner| inner.kind() == std::io::ErrorKind::WouldBlock);
+    inner || e.to_string().contains("could not acquire lock")
+}
+
 impl Store {
     /// Opens (or creates) the store in `dir` with the default seen filter.
     pub fn open(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
@@ -327,9 +341,7 @@ impl Store {
         let db = loop {
             match config.open() {
                 Ok(db) => break db,
-                Err(sled::Error::Io(e))
-                    if e.kind() == std::io::ErrorKind::WouldBlock && tries < 40 =>
-                {
+                Err(sled::Error::Io(e)) if lock_is_busy(&e) && tries < 40 => {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
@@ -867,6 +879,36 @@ mod tests {
         urls.dedup();
         assert_eq!((n, urls.len()), (40, 40), "each URL queued once");
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn opening_waits_for_a_handle_that_is_closing() {
+        // Regression: sled reports a held lock as `Other` wrapping
+        // `WouldBlock`, so the wait never ran and a reopen right after a
+        // close failed ("could not acquire lock") when the flusher lagged.
+        let dir = tmp("busy");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            drop(s);
+        });
+        let again = Store::open(&dir, 1 << 20);
+        closer.join().expect("closer");
+        assert!(again.is_ok(), "{:?}", again.err());
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn lock_errors_are_recognised_through_sleds_wrapping() {
+        let inner = std::io::Error::from(std::io::ErrorKind::WouldBlock);
+        let wrapped = std::io::Error::other(inner);
+        assert!(lock_is_busy(&wrapped));
+        let text = std::io::Error::other("could not acquire lock on \"x/db\"");
+        assert!(lock_is_busy(&text));
+        assert!(!lock_is_busy(&std::io::Error::from(
+            std::io::ErrorKind::PermissionDenied
+        )));
     }
 
     #[test]
