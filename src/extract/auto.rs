@@ -218,6 +218,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let profile = noise::Profile {
         links_are_noise: !records_are_links,
         comments_are_noise: page_type != PageType::Forum,
+        captions_are_noise: page_type != PageType::Documentation,
     };
     let noise = noise::full(doc, profile);
     let agg = noise::clean_agg(doc, &noise);
@@ -247,7 +248,15 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         }
     }
     let mut sel = Selection::subtree(doc, region);
-    recover_outside(doc, &agg, &noise, region, &mut sel);
+    // What lies beside a product is not recovered from outside its region
+    // either (reviews and "you may also like" cards below the product).
+    match beside.as_ref() {
+        Some(b) => {
+            let kept_out: Vec<bool> = noise.iter().zip(b).map(|(n, b)| *n || *b).collect();
+            recover_outside(doc, &agg, &kept_out, region, &mut sel);
+        }
+        None => recover_outside(doc, &agg, &noise, region, &mut sel),
+    }
     // Never drop the whole region.
     let side = beside.filter(|b| !b[region as usize]);
     let end = doc.nodes[region as usize].end;
@@ -315,6 +324,41 @@ mod tests {
         ));
         let text = render(&doc, &select_typed(&doc, PageType::Product, None));
         assert!(text.is_empty(), "{text}");
+    }
+
+    #[test]
+    fn what_sits_beside_a_product_is_not_recovered_from_outside_its_region() {
+        // Regression: "You may also like" below the product block came back
+        // through the recovery of long text outside the region.
+        let blurb = "A strappy dress in three flowing layers of hemp, with a pocket. ";
+        let other = "Wide trousers in washed hemp with deep pockets and a drawstring. ";
+        let doc = Doc::parse_str(&format!(
+            "<body><div class=product><h1>Iris hemp dress</h1><p>{}</p></div>\
+             <div class=upsells><h2>You may also like</h2><p>{}</p></div></body>",
+            blurb.repeat(9),
+            other.repeat(6)
+        ));
+        let text = render(&doc, &select_typed(&doc, PageType::Product, None));
+        assert!(text.contains("strappy dress"), "{text}");
+        assert!(!text.contains("Wide trousers"), "{text}");
+    }
+
+    #[test]
+    fn captions_are_left_out_except_in_documentation() {
+        let body = "The garden feeds birds all winter with seed heads and berries. ".repeat(5);
+        let html = format!(
+            "<body><article><p>{body}</p><figure><img src=a.jpg>\
+             <figcaption>Listing 2: a pond in December. Credit: Jo Ray</figcaption></figure>\
+             <p>{body}</p></article></body>"
+        );
+        let doc = Doc::parse_str(&html);
+        let article = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(
+            article.contains("seed heads") && !article.contains("Credit"),
+            "{article}"
+        );
+        let docs = render(&doc, &select_typed(&doc, PageType::Documentation, None));
+        assert!(docs.contains("Listing 2"), "{docs}");
     }
 
     #[test]

@@ -12,8 +12,11 @@ use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 /// blocks named for reviews, questions, disclaimers and tooltips ([`BESIDE_NAMES`]).
 pub fn beside(doc: &Doc) -> Vec<bool> {
     let mut marked = side_sections(doc);
+    // A wrapper around the product's name is not beside it, whatever its
+    // class says (themes put `single-product-reviews-01` on `<body>`).
+    let name = first_h1(doc);
     let named = mark(doc, |id| {
-        doc.is_element(id) && {
+        doc.is_element(id) && !name.is_some_and(|h| doc.contains(id, h)) && {
             let names = class_id_role(doc, id);
             BESIDE_NAMES.iter().any(|n| matches_token(&names, n))
         }
@@ -22,6 +25,11 @@ pub fn beside(doc: &Doc) -> Vec<bool> {
         *m |= c || n;
     }
     marked
+}
+
+/// The page's first `<h1>` with text: the product's name.
+fn first_h1(doc: &Doc) -> Option<NodeId> {
+    (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)
 }
 
 /// Share (percent) of the page's clean text the product's block holds.
@@ -295,5 +303,17 @@ mod tests {
             kept,
             "Stoneware mug$24.00Hand thrown, holds 350 ml.Size SSize MSize L"
         );
+    }
+
+    #[test]
+    fn a_wrapper_named_for_reviews_is_not_beside_its_product() {
+        // Regression: a theme's `single-product-reviews-01` on <body> made
+        // the whole page "beside", so nothing was left out.
+        let doc = Doc::parse_str(
+            "<body class='single-product single-product-reviews-01'><div><h1>Hemp dress</h1>\
+             <p>Three layers, side zip.</p></div><div class=reviews><p>Lovely fit.</p></div></body>",
+        );
+        let kept = unmarked_texts(&doc, &beside(&doc)).concat();
+        assert_eq!(kept, "Hemp dressThree layers, side zip.");
     }
 }
