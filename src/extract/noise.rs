@@ -225,6 +225,21 @@ fn holds_the_page(doc: &Doc, id: NodeId, body_chars: u32) -> bool {
     (chars * 4 > body && links <= 0.3) || chars * 10 > body * 6
 }
 
+/// A call to action ("Shop now", "Learn more", "Add to cart"): a short link
+/// styled as a button.
+fn call_to_action(doc: &Doc, id: NodeId) -> bool {
+    doc.agg[id as usize].chars <= CTA_MAX_CHARS && {
+        let (class, _) = doc.class_id(id);
+        class.is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            matches_token(&c, "btn") || matches_token(&c, "button")
+        })
+    }
+}
+
+/// A call to action is a few words (swept 30 / 50 / 100 on wcxb-dev: 0.865 each).
+const CTA_MAX_CHARS: u32 = 50;
+
 /// What counts as noise on a page, by page type.
 #[derive(Clone, Copy, Debug)]
 pub struct Profile {
@@ -345,6 +360,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 // leaves out (wcxb-dev truths hold 9% of caption words).
                 Tag::Aside | Tag::Footer => true,
                 Tag::Figcaption => profile.captions_are_noise,
+                Tag::A if call_to_action(doc, id) => true,
                 // A page header is noise; an article's own header is not.
                 Tag::Header => !inside(doc, id, &[Tag::Article, Tag::Main]),
                 _ if node.tag.is_heading() => false,
@@ -573,6 +589,17 @@ mod tests {
         let noise = full(&doc, Profile::ARTICLE);
         let kept = unmarked_texts(&doc, &noise).concat();
         assert_eq!(kept.trim(), body.trim(), "the inner sidebar is still noise");
+    }
+
+    #[test]
+    fn calls_to_action_are_noise_but_links_in_text_are_not() {
+        let doc = Doc::parse_str(
+            "<body><p>Our planters are thrown by hand in <a href=/s>our studio</a>.</p>\
+             <a class='btn btn-primary' href=/shop>Shop now</a>\
+             <a class=hero__button--large href=/more>Learn more</a></body>",
+        );
+        let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+        assert_eq!(kept, "Our planters are thrown by hand in our studio.");
     }
 
     #[test]
