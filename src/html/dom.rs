@@ -811,6 +811,7 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     let mut link_text = vec![0usize; snodes.len()];
     let mut hidden: Vec<(u32, Option<&str>)> = Vec::new();
     let mut controlled: HashSet<&str> = HashSet::new();
+    let mut with_id: Vec<(u32, &str)> = Vec::new();
     // (node, next child to visit, inside a link)
     let mut stack = vec![(0u32, snodes[0].first, false)];
     while let Some(top) = stack.last_mut() {
@@ -849,9 +850,26 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if hidden_by_attrs(name, attrs) {
                     hidden.push((cur, attr("id")));
                 }
+                if let Some(id) = attr("id") {
+                    with_id.push((cur, id));
+                }
                 stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
             }
             _ => {}
+        }
+    }
+    // A panel's collapsing wrapper (`<div style="display:none"><div
+    // id=panel-3>…`) opens with it: the ancestors that hold the panel's
+    // text and nothing more count as the panel.
+    let mut panel_wrapper = HashSet::new();
+    for (node, id) in with_id {
+        if !controlled.contains(id) {
+            continue;
+        }
+        let mut up = snodes[node as usize].parent;
+        while up != NONE && text[up as usize] == text[node as usize] {
+            panel_wrapper.insert(up);
+            up = snodes[up as usize].parent;
         }
     }
     let total = text[0];
@@ -859,7 +877,8 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
         let (t, l) = (text[h as usize], link_text[h as usize]);
         let mask = total > 0 && t * 100 >= total * MASK_SHARE_PCT;
         // A menu a button opens is links; an answer is text.
-        let panel = id.is_some_and(|id| controlled.contains(id)) && l * 2 < t;
+        let opens = id.is_some_and(|id| controlled.contains(id)) || panel_wrapper.contains(&h);
+        let panel = opens && l * 2 < t;
         out[h as usize] = !(mask || panel);
     }
     out
@@ -1167,6 +1186,24 @@ mod tests {
         assert_eq!(
             doc.plain_text(doc.body()),
             "Do you ship abroad? Yes, to every country in the EU. Menu"
+        );
+    }
+
+    #[test]
+    fn a_collapsed_panels_wrapper_opens_with_it() {
+        // Regression: accordions hide a wrapper around the panel the button
+        // names (`<div style="display:none"><div id=panel-1>`); the product's
+        // description stayed hidden. A wrapper holding more stays hidden.
+        let doc = Doc::parse_str(
+            "<body><button aria-controls='panel-1'>Details</button>\
+             <div class=collapse style='display:none;height:0'><div id='panel-1'>\
+             <p>Steel cone, low smoke.</p></div></div>\
+             <button aria-controls='panel-2'>Care</button>\
+             <div style='display:none'><p>Other text</p><div id='panel-2'>Oil it.</div></div></body>",
+        );
+        assert_eq!(
+            doc.plain_text(doc.body()),
+            "Details Steel cone, low smoke. Care"
         );
     }
 
