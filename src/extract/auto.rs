@@ -257,6 +257,17 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         }
         None => recover_outside(doc, &agg, &noise, region, &mut sel),
     }
+    // The seller's description kept apart from the product's block (in a
+    // tab row below it) is part of the product.
+    if page_type == PageType::Product {
+        let described = product::description_blocks(doc, region);
+        for (i, d) in described.iter().enumerate() {
+            let side = beside.as_ref().is_some_and(|b| b[i]);
+            if *d && !doc.is_element(i as NodeId) && !noise[i] && !side {
+                sel.set(i as NodeId, true);
+            }
+        }
+    }
     // Never drop the whole region.
     let side = beside.filter(|b| !b[region as usize]);
     let end = doc.nodes[region as usize].end;
