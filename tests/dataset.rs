@@ -137,18 +137,20 @@ fn invariants_on_cleaneval() {
 
 /// The F1 `auto` must not fall below (measured value, rounded down), overall
 /// and per page type. Raised with each measured improvement (history in
-/// docs/BENCHMARKS.md): wcxb-dev 0.833 -> 0.865 with the per-type work.
-const WCXB_FLOOR: f64 = 0.864;
+/// docs/BENCHMARKS.md): wcxb-dev 0.833 -> 0.869 with the per-type work; cleaneval
+/// 0.921 -> 0.919 when repeated blocks went (its gold keeps articles a page
+/// shows twice; wcxb-dev gains 0.003).
+const WCXB_FLOOR: f64 = 0.868;
 const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
-    ("article", 0.942),
-    ("forum", 0.778),
-    ("product", 0.690),
+    ("article", 0.944),
+    ("forum", 0.793),
+    ("product", 0.705),
     ("collection", 0.695),
-    ("listing", 0.735),
+    ("listing", 0.740),
     ("documentation", 0.920),
     ("service", 0.837),
 ];
-const CLEANEVAL_FLOOR: f64 = 0.920;
+const CLEANEVAL_FLOOR: f64 = 0.918;
 
 #[test]
 fn quality_floor_wcxb_dev() {

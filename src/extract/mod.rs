@@ -15,6 +15,7 @@ pub mod metadata;
 pub mod noise;
 pub mod page_model;
 pub mod product;
+pub mod repeats;
 pub mod segment;
 
 use std::time::{Duration, Instant};
@@ -180,6 +181,9 @@ pub fn extract_doc(
         other => other.extractor().select(doc),
     };
     let mut text = render(doc, &sel);
+    if algorithm == Algorithm::Auto && page_type != PageType::Documentation {
+        repeats::drop_repeated_lines(&mut text);
+    }
     if algorithm == Algorithm::Auto && page_type == PageType::Product {
         product::add_description(&mut text, meta.product_description.as_deref());
     }
