@@ -292,6 +292,24 @@ const POST_EXTRAS: &[&str] = &[
     "quote",
 ];
 
+/// On a question-and-answer page, the comments under a question or an
+/// answer (StackExchange, Askbot): the truths keep the posts without them
+/// (11 wcxb-dev forum pages, +1.0 page-F1, none lost).
+fn comments_on_a_post(doc: &Doc, id: NodeId, names: &str) -> bool {
+    if !matches_token(names, "comment") {
+        return false;
+    }
+    let mut up = doc.nodes[id as usize].parent;
+    while up != u32::MAX {
+        let n = class_id_role(doc, up);
+        if matches_token(&n, "answer") || matches_token(&n, "question") {
+            return true;
+        }
+        up = doc.nodes[up as usize].parent;
+    }
+    false
+}
+
 /// A comment thread holding less than this share (in tenths) of the page's
 /// text is noise. Chosen on wcxb-dev and cleaneval, whose truths disagree on
 /// comments (WCXB leaves them out, CleanEval keeps them).
@@ -367,7 +385,8 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ => {
                     let names = class_id_role(doc, id);
                     if !profile.comments_are_noise
-                        && POST_EXTRAS.iter().any(|c| matches_token(&names, c))
+                        && (POST_EXTRAS.iter().any(|c| matches_token(&names, c))
+                            || comments_on_a_post(doc, id, &names))
                     {
                         return !holds_the_page(doc, id, body_chars);
                     }
@@ -589,6 +608,30 @@ mod tests {
         let noise = full(&doc, Profile::ARTICLE);
         let kept = unmarked_texts(&doc, &noise).concat();
         assert_eq!(kept.trim(), body.trim(), "the inner sidebar is still noise");
+    }
+
+    #[test]
+    fn comments_under_an_answer_are_noise_on_a_forum_but_replies_are_not() {
+        let doc = Doc::parse_str(
+            "<body><div id=question-1 class=question><p>How do I focus the file pane?</p>\
+             <div class=comments><p>Did you try Tab? – Leo</p></div></div>\
+             <div class='answer js-answer'><p>Press F6 twice.</p>\
+             <ul class=comments-list><li class=comment>Works, thanks!</li></ul></div>\
+             <div class=comment><p>A reply in a plain thread.</p></div></body>",
+        );
+        let forum = Profile {
+            comments_are_noise: false,
+            ..Profile::ARTICLE
+        };
+        let kept = unmarked_texts(&doc, &full(&doc, forum));
+        assert_eq!(
+            kept,
+            [
+                "How do I focus the file pane?",
+                "Press F6 twice.",
+                "A reply in a plain thread."
+            ]
+        );
     }
 
     #[test]
