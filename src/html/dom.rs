@@ -1138,6 +1138,19 @@ mod tests {
     }
 
     #[test]
+    fn framework_hiding_classes_hide() {
+        // Regression: Invision forums hide a post's menus and the hover card
+        // with `ipsHide`; Bootstrap 3 and Foundation hide mobile copies at
+        // desktop width. Bootstrap 3's `visible-sm` is a site's own name.
+        let doc = Doc::parse_str(
+            "<body><ul class='ipsMenu ipsHide'><li>Report post</li></ul>\
+             <p class='col-12 hidden-md hidden-lg'>Call us</p><p class=show-for-small-only>Tap</p>\
+             <p class=visible-sm>Grid</p><p class='ipsType_normal'>Post</p></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Grid Post");
+    }
+
+    #[test]
     fn responsive_classes_show_what_a_hiding_class_hides() {
         // Regression: Tailwind's `hidden lg:block` is the desktop layout; a
         // product page lost its whole content to it.

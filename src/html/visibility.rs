@@ -145,6 +145,26 @@ fn hiding_class(token: &str) -> bool {
             | "display-none"
             | "js-hidden"
             | "no-js-hidden"
+            | "ipsHide"
+            | "uk-hidden"
+            | "slds-hide"
+    ) || hidden_on_desktop(token)
+}
+
+/// Responsive classes of Bootstrap 3 and Foundation that hide an element at
+/// desktop width (1280 px): `hidden-lg`, `show-for-small-only`,
+/// `hide-for-large`. Bootstrap 3's `visible-sm` is left alone: sites reuse
+/// the name for their own "from small up" (a category page lost its grid).
+fn hidden_on_desktop(token: &str) -> bool {
+    matches!(
+        token,
+        "hidden-lg"
+            | "hide-for-large"
+            | "hide-for-large-up"
+            | "show-for-small-only"
+            | "show-for-medium-only"
+            | "show-for-small"
+            | "show-for-medium-down"
     )
 }
 
