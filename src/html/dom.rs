@@ -797,6 +797,9 @@ const MASK_SHARE_PCT: usize = 75;
 /// - a loading mask: a hidden element holding most of the page's text
 ///   (`visibility:hidden` until the styles arrive, `display:none` until a
 ///   script runs) that the reader never sees, so what is under it is the page;
+///   so is a hidden `<main>`, or a hidden child holding most of `<main>`'s
+///   text (a lock screen app hides the shop's content until its script runs,
+///   while the header's menus hold more text than the product);
 /// - a collapsed panel: an accordion answer or a tab that a control on the page
 ///   opens (`aria-controls` names its id). The reader opens them; they are
 ///   content (an FAQ's answers, a service's tabs).
@@ -812,6 +815,7 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     let mut hidden: Vec<(u32, Option<&str>)> = Vec::new();
     let mut controlled: HashSet<&str> = HashSet::new();
     let mut with_id: Vec<(u32, &str)> = Vec::new();
+    let mut mains: HashSet<u32> = HashSet::new();
     // (node, next child to visit, inside a link)
     let mut stack = vec![(0u32, snodes[0].first, false)];
     while let Some(top) = stack.last_mut() {
@@ -853,6 +857,9 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if let Some(id) = attr("id") {
                     with_id.push((cur, id));
                 }
+                if name == "main" || attr("role") == Some("main") {
+                    mains.insert(cur);
+                }
                 stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
             }
             _ => {}
@@ -875,7 +882,14 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     let total = text[0];
     for (h, id) in hidden {
         let (t, l) = (text[h as usize], link_text[h as usize]);
-        let mask = total > 0 && t * 100 >= total * MASK_SHARE_PCT;
+        // The page's `<main>` (or its one big child) hidden until a
+        // script unlocks it is a mask too, whatever the menus hold.
+        let parent = snodes[h as usize].parent;
+        let main_mask = mains.contains(&h)
+            || (parent != NONE
+                && mains.contains(&parent)
+                && t * 100 >= text[parent as usize] * MASK_SHARE_PCT);
+        let mask = (total > 0 && t * 100 >= total * MASK_SHARE_PCT) || (t > 0 && main_mask);
         // A menu a button opens is links; an answer is text.
         let opens = id.is_some_and(|id| controlled.contains(id)) || panel_wrapper.contains(&h);
         let panel = opens && l * 2 < t;
@@ -1135,6 +1149,22 @@ mod tests {
             "<body><p class='sr-only'>Skip</p><div class='ot-hide'>Cookies</div><p class='hidden-xs'>Wide</p></body>",
         );
         assert_eq!(doc.plain_text(doc.body()), "Wide");
+    }
+
+    #[test]
+    fn a_hidden_main_content_is_a_mask() {
+        // Regression: `<main><div class=easylockdown-content style=display:none>`
+        // hid a product page whose mega menu held most of the text; the page
+        // extracted as empty. A small hidden part of main stays hidden.
+        let menu = "<a href=/c>Coffee</a> <a href=/p>Pods</a> ".repeat(30);
+        let doc = Doc::parse_str(&format!(
+            "<body><header>{menu}</header><main><div style='display:none'>\
+             <h1>Dark roast</h1><p>Bold, never bitter.</p></div><p hidden>Sold out</p></main></body>"
+        ));
+        let text = doc.plain_text(doc.body());
+        assert!(text.ends_with("Dark roast Bold, never bitter."), "{text}");
+        let doc = Doc::parse_str("<body><main hidden><p>All of it.</p></main><p>Footer</p></body>");
+        assert_eq!(doc.plain_text(doc.body()), "All of it. Footer");
     }
 
     #[test]
