@@ -219,6 +219,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         links_are_noise: !records_are_links,
         comments_are_noise: page_type != PageType::Forum,
         captions_are_noise: page_type != PageType::Documentation,
+        bylines_are_noise: page_type == PageType::Article,
     };
     let noise = noise::full(doc, profile);
     let agg = noise::clean_agg(doc, &noise);

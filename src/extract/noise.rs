@@ -225,6 +225,29 @@ fn holds_the_page(doc: &Doc, id: NodeId, body_chars: u32) -> bool {
     (chars * 4 > body && links <= 0.3) || chars * 10 > body * 6
 }
 
+/// Class words of bylines and author boxes (whole words: "authority" is not
+/// one).
+const BYLINE_WORDS: &[&str] = &[
+    "bio",
+    "byline",
+    "bylines",
+    "author",
+    "authors",
+    "vcard",
+    "attribution",
+];
+
+/// A byline or author box: its class has one of [`BYLINE_WORDS`] as a whole
+/// word (split at spaces, `-` and `_`).
+fn is_byline(doc: &Doc, id: NodeId) -> bool {
+    let (class, ident) = doc.class_id(id);
+    [class, ident].into_iter().flatten().any(|names| {
+        names
+            .split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+            .any(|w| BYLINE_WORDS.iter().any(|b| w.eq_ignore_ascii_case(b)))
+    })
+}
+
 /// A call to action ("Shop now", "Learn more", "Add to cart"): a short link
 /// styled as a button.
 fn call_to_action(doc: &Doc, id: NodeId) -> bool {
@@ -250,6 +273,9 @@ pub struct Profile {
     /// Figure captions are noise (not in documentation, where they title
     /// code listings and diagrams).
     pub captions_are_noise: bool,
+    /// Bylines and author bios are noise (on articles: the record carries the
+    /// author in its own field; a service site's team page is its content).
+    pub bylines_are_noise: bool,
 }
 
 impl Profile {
@@ -257,6 +283,7 @@ impl Profile {
         links_are_noise: true,
         comments_are_noise: true,
         captions_are_noise: true,
+        bylines_are_noise: true,
     };
 }
 
@@ -379,6 +406,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 Tag::Aside | Tag::Footer => true,
                 Tag::Figcaption => profile.captions_are_noise,
                 Tag::A if call_to_action(doc, id) => true,
+                _ if profile.bylines_are_noise && is_byline(doc, id) => true,
                 // A page header is noise; an article's own header is not.
                 Tag::Header => !inside(doc, id, &[Tag::Article, Tag::Main]),
                 _ if node.tag.is_heading() => false,
@@ -632,6 +660,25 @@ mod tests {
                 "A reply in a plain thread."
             ]
         );
+    }
+
+    #[test]
+    fn bylines_and_author_boxes_are_noise_on_articles() {
+        // Truths leave them out (wcxb-dev: 348 byline words in truths, 15,055
+        // not); a service site's team page keeps them.
+        let body = "Walking lowers blood pressure, study after study finds. ".repeat(4);
+        let doc = Doc::parse_str(&format!(
+            "<body><p class=byline>By Maureen Salamon</p><p>{body}</p>\
+             <div class='author-bio'><p>Maureen edits the Health Watch.</p></div>\
+             <p class=authority-note>Reviewed by the board.</p></body>"
+        ));
+        let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE));
+        assert_eq!(kept, [body.as_str(), "Reviewed by the board."]);
+        let team = Profile {
+            bylines_are_noise: false,
+            ..Profile::ARTICLE
+        };
+        assert_eq!(unmarked_texts(&doc, &full(&doc, team)).len(), 4);
     }
 
     #[test]
