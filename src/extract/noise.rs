@@ -18,7 +18,6 @@ const NEVER_CONTENT: &[&str] = &[
     "subscribe",
     "signup",
     "sign-up",
-    "skip",
     "disqus",
     "outbrain",
     "taboola",
@@ -52,7 +51,6 @@ const NEGATIVE: &[&str] = &[
     "popup",
     "modal",
     "masthead",
-    "skip",
     "pagination",
     "pager",
     "disqus",
@@ -92,6 +90,9 @@ const WEAK_NEGATIVE: &[&str] = &[
     "trending",
     "read-more",
     "toc",
+    // Skip links ("skip to content") are short; sites also name article
+    // sections "skip-item" (scroll targets).
+    "skip",
 ];
 
 /// Fragments that mark main content and veto a negative match.
@@ -679,6 +680,19 @@ mod tests {
             ..Profile::ARTICLE
         };
         assert_eq!(unmarked_texts(&doc, &full(&doc, team)).len(), 4);
+    }
+
+    #[test]
+    fn skip_links_are_noise_but_sections_named_skip_are_not() {
+        // Regression: an article's sections were `div.skip-item` (scroll
+        // targets) and went as "skip to content" links.
+        let part = "A mesh network is a local network of several nodes that relay traffic. ";
+        let sections = format!("<div class=skip-item><p>{part}{part}</p></div>").repeat(5);
+        let doc = Doc::parse_str(&format!(
+            "<body><a class=skip-link href=#main>Skip to content</a>{sections}</body>"
+        ));
+        let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+        assert_eq!(kept, part.repeat(10));
     }
 
     #[test]
