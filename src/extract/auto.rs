@@ -232,9 +232,13 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // Reviews and recommendations beside a product: left out of its text,
     // and when the region itself is one of them, it is found again without.
     let beside = (page_type == PageType::Product).then(|| product::beside(doc));
-    if let Some(b) = beside.as_ref().filter(|b| b[region as usize]) {
-        let without: Vec<bool> = noise.iter().zip(b).map(|(n, b)| *n || *b).collect();
-        region = main_region(doc, &noise::clean_agg(doc, &without), &without);
+    let noise_or_beside: Option<Vec<bool>> = beside
+        .as_ref()
+        .map(|b| noise.iter().zip(b).map(|(n, b)| *n || *b).collect());
+    if let (Some(b), Some(without)) = (&beside, &noise_or_beside) {
+        if b[region as usize] {
+            region = main_region(doc, &noise::clean_agg(doc, without), without);
+        }
     }
     if list_like {
         let records = list_rank::records(doc, &noise);
@@ -251,20 +255,14 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let mut sel = Selection::subtree(doc, region);
     // What lies beside a product is not recovered from outside its region
     // either (reviews and "you may also like" cards below the product).
-    match beside.as_ref() {
-        Some(b) => {
-            let kept_out: Vec<bool> = noise.iter().zip(b).map(|(n, b)| *n || *b).collect();
-            recover_outside(doc, &agg, &kept_out, region, &mut sel);
-        }
-        None => recover_outside(doc, &agg, &noise, region, &mut sel),
-    }
+    let outside_noise = noise_or_beside.as_deref().unwrap_or(&noise);
+    recover_outside(doc, &agg, outside_noise, region, &mut sel);
     // The seller's description kept apart from the product's block (in a
     // tab row below it) is part of the product.
     if page_type == PageType::Product {
         let described = product::description_blocks(doc, region);
         for (i, d) in described.iter().enumerate() {
-            let side = beside.as_ref().is_some_and(|b| b[i]);
-            if *d && !doc.is_element(i as NodeId) && !noise[i] && !side {
+            if *d && !doc.is_element(i as NodeId) && !outside_noise[i] {
                 sel.set(i as NodeId, true);
             }
         }

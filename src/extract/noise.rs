@@ -402,9 +402,9 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
         }
         let candidate = structural_root(doc, id, links_are_noise)
             || match node.tag {
+                Tag::Aside | Tag::Footer => true,
                 // Captions credit and describe pictures, which the text
                 // leaves out (wcxb-dev truths hold 9% of caption words).
-                Tag::Aside | Tag::Footer => true,
                 Tag::Figcaption => profile.captions_are_noise,
                 Tag::A if call_to_action(doc, id) => true,
                 _ if profile.bylines_are_noise && is_byline(doc, id) => true,
