@@ -27,6 +27,8 @@ const NEVER_CONTENT: &[&str] = &[
     "share",
     "sharing",
     "social",
+    "tooltip",
+    "popover",
 ];
 
 /// Class/id/role fragments that mark boilerplate on their own.
@@ -561,6 +563,28 @@ mod tests {
         assert!(!matches_token("canvas", "nav"));
         assert!(negative_name("sidebar "));
         assert!(!negative_name("article-sidebar-content "));
+    }
+
+    #[test]
+    fn tooltips_and_popovers_are_noise() {
+        // A term's hover card sat inside the sentence: "outperform your
+        // competitionCompetition Businesses that…".
+        let doc = Doc::parse_str(
+            "<body><p>Outperform your <span><dfn>competition</dfn>\
+             <span class='Term_tooltip__8VNIW'><strong>Competition</strong> Businesses \
+             selling the same products.</span></span> this year.</p>\
+             <div class='c-popover'>Saved to your list</div>\
+             <p>Pricing, service and reach decide who wins a market like this one. \
+             Pricing, service and reach decide who wins a market like this one.</p></body>",
+        );
+        let noise = full(&doc, Profile::ARTICLE);
+        let kept = unmarked_texts(&doc, &noise).concat();
+        assert_eq!(
+            kept,
+            "Outperform your competition this year.\
+             Pricing, service and reach decide who wins a market like this one. \
+             Pricing, service and reach decide who wins a market like this one."
+        );
     }
 
     #[test]

@@ -87,6 +87,9 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
     let mut pending = Break::None;
     // Ends of the open elements, innermost last, with their closing break.
     let mut open: Vec<(NodeId, Break)> = Vec::new();
+    // An element began or ended since the last text: words glued across it
+    // may be separated by styling the markup does not show.
+    let mut crossed = false;
     for (i, node) in doc.nodes.iter().enumerate() {
         let i = i as NodeId;
         while let Some(&(end, brk)) = open.last() {
@@ -96,8 +99,14 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
             open.pop();
             pending = pending.max(brk);
         }
+        // A node whose parent differs from its predecessor's follows an
+        // element's end (or is an element's first child).
+        if i > 0 && node.parent != doc.nodes[i as usize - 1].parent {
+            crossed = true;
+        }
         match node.kind {
             Kind::Element => {
+                crossed = true;
                 let mut brk = opening(node.tag);
                 if brk < Break::Line && sel.lines.binary_search(&i).is_ok() {
                     brk = Break::Line;
@@ -142,8 +151,12 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
                     }
                     continue;
                 }
+                if pending == Break::None && crossed && camel_seam(&out, trimmed) {
+                    pending = Break::Space;
+                }
                 push_break(&mut out, pending);
                 pending = Break::None;
+                crossed = false;
                 out.push_str(trimmed);
             }
         }
@@ -151,6 +164,14 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
     let len = out.trim_end().len();
     out.truncate(len);
     out
+}
+
+/// A lower-case letter meeting an upper-case one across an element boundary
+/// ("Industry Competency</b>Our experts"): the elements are laid out apart.
+fn camel_seam(out: &str, next: &str) -> bool {
+    let prev = out.chars().next_back();
+    let first = next.chars().next();
+    matches!((prev, first), (Some(a), Some(b)) if a.is_lowercase() && b.is_uppercase())
 }
 
 fn push_break(out: &mut String, brk: Break) {
@@ -213,6 +234,20 @@ mod tests {
         assert_eq!(
             all("<pre><code><span>git init\n</span><span>git status\n</span></code></pre><p>after</p>"),
             "git init\ngit status\n\nafter"
+        );
+    }
+
+    #[test]
+    fn words_glued_across_elements_are_parted_at_a_case_change() {
+        // A bold lead-in laid out as a block by the site's styles.
+        assert_eq!(
+            all("<li><b>Industry Competency</b>Our experts know it.</li>"),
+            "Industry Competency Our experts know it."
+        );
+        // Inside a word, or with no element between, nothing changes.
+        assert_eq!(
+            all("<p>Face<b>book</b> and iPhone</p>"),
+            "Facebook and iPhone"
         );
     }
 
