@@ -9,6 +9,7 @@ pub mod article_std;
 pub mod auto;
 pub mod cc;
 pub mod cetd_tpc;
+pub mod chrome;
 pub mod classify;
 pub mod list_rank;
 pub mod metadata;
@@ -183,6 +184,9 @@ pub fn extract_doc(
     let mut text = render(doc, &sel);
     if algorithm == Algorithm::Auto && page_type != PageType::Documentation {
         repeats::drop_repeated_lines(&mut text);
+    }
+    if algorithm == Algorithm::Auto {
+        chrome::drop_label_lines(&mut text);
     }
     if algorithm == Algorithm::Auto && page_type == PageType::Product {
         product::add_description(&mut text, meta.product_description.as_deref());

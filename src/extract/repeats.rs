@@ -52,11 +52,18 @@ pub fn drop_repeated_lines(text: &mut String) {
             }
         }
     }
+    remove_lines(text, &drop);
+}
+
+/// Removes the lines of `text` marked in `drop` (one flag per `\n`-separated
+/// line), and the blank lines left behind.
+pub(super) fn remove_lines(text: &mut String, drop: &[bool]) {
     if !drop.contains(&true) {
         return;
     }
+    let lines = text.split('\n');
     let mut out = String::with_capacity(text.len());
-    for (line, d) in lines.iter().zip(&drop) {
+    for (line, d) in lines.zip(drop) {
         if !d {
             out.push_str(line);
             out.push('\n');
