@@ -99,8 +99,8 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
             open.pop();
             pending = pending.max(brk);
         }
-        // A node whose parent differs from its predecessor's follows an
-        // element's end (or is an element's first child).
+        // A node whose parent differs from its predecessor's follows the end
+        // of an element (an element's own start is marked below).
         if i > 0 && node.parent != doc.nodes[i as usize - 1].parent {
             crossed = true;
         }
@@ -137,6 +137,7 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
                     };
                     push_break(&mut out, pending);
                     pending = Break::None;
+                    crossed = false;
                     out.push_str(text);
                     continue;
                 }
