@@ -78,12 +78,11 @@ pub fn add_description(text: &mut String, description: Option<&str>) {
     let Some(d) = description else {
         return;
     };
-    let prose = text
-        .lines()
-        .map(|l| l.split_whitespace().count())
-        .max()
-        .unwrap_or(0);
-    if (text.split_whitespace().count() >= THIN_WORDS && prose >= PROSE_WORDS) || text.contains(d) {
+    let thin = text.split_whitespace().count() < THIN_WORDS
+        || !text
+            .lines()
+            .any(|l| l.split_whitespace().count() >= PROSE_WORDS);
+    if !thin || text.contains(d) {
         return;
     }
     if !text.is_empty() {

@@ -87,9 +87,8 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
     let mut pending = Break::None;
     // Ends of the open elements, innermost last, with their closing break.
     let mut open: Vec<(NodeId, Break)> = Vec::new();
-    // An element began or ended since the last text: words glued across it
-    // may be separated by styling the markup does not show.
-    let mut crossed = false;
+    // The last text node written (`u32::MAX` before any).
+    let mut last_text: NodeId = u32::MAX;
     for (i, node) in doc.nodes.iter().enumerate() {
         let i = i as NodeId;
         while let Some(&(end, brk)) = open.last() {
@@ -99,14 +98,8 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
             open.pop();
             pending = pending.max(brk);
         }
-        // A node whose parent differs from its predecessor's follows the end
-        // of an element (an element's own start is marked below).
-        if i > 0 && node.parent != doc.nodes[i as usize - 1].parent {
-            crossed = true;
-        }
         match node.kind {
             Kind::Element => {
-                crossed = true;
                 let mut brk = opening(node.tag);
                 if brk < Break::Line && sel.lines.binary_search(&i).is_ok() {
                     brk = Break::Line;
@@ -137,7 +130,7 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
                     };
                     push_break(&mut out, pending);
                     pending = Break::None;
-                    crossed = false;
+                    last_text = i;
                     out.push_str(text);
                     continue;
                 }
@@ -152,12 +145,17 @@ pub fn render(doc: &Doc, sel: &Selection) -> String {
                     }
                     continue;
                 }
+                // An element began or ended since the last text (it is not this
+                // node's previous sibling): words glued across it may be set
+                // apart by styling the markup does not show.
+                let crossed = last_text != u32::MAX
+                    && (last_text + 1 != i || doc.nodes[last_text as usize].parent != node.parent);
                 if pending == Break::None && crossed && camel_seam(&out, trimmed) {
                     pending = Break::Space;
                 }
                 push_break(&mut out, pending);
                 pending = Break::None;
-                crossed = false;
+                last_text = i;
                 out.push_str(trimmed);
             }
         }
