@@ -84,7 +84,7 @@ fn main() {
             .complete(
                 &lease.key,
                 &lease.host,
-                Completion::Done {
+                &Completion::Done {
                     outcome: PageOutcome {
                         url: lease.item.url.clone(),
                         status: 200,

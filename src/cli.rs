@@ -69,6 +69,33 @@ pub enum Command {
     ///   trawl extract --template shop.example pages/p9.html
     #[command(subcommand)]
     Templates(TemplatesCommand),
+    /// Check a stopped daemon's store, or save what is intact from a damaged one.
+    ///
+    /// Examples:
+    ///   trawl store check                       # reads every record back; exit 1 on damage
+    ///   trawl store salvage --out saved.jsonl   # every intact record, then move the store away
+    #[command(subcommand)]
+    Store(StoreCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Read every record and page outcome back and compare with the store's
+    /// counters and its checkpoint file; names what is missing or damaged.
+    Check {
+        /// Data directory [default: crawl.data_dir].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Write every intact record as JSONL (what `export` gives, minus the damage).
+    Salvage {
+        /// Where to write the records.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Data directory [default: crawl.data_dir].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -111,9 +138,13 @@ pub enum TemplatesCommand {
 
 #[derive(Debug, Args)]
 pub struct CrawlArgs {
-    /// Extra seed files (besides crawl.seeds_dir).
+    /// Seed files to crawl instead of the *.txt files of crawl.seeds_dir (repeatable).
     #[arg(long, value_name = "FILE")]
     pub seeds: Vec<PathBuf>,
+    /// Status endpoint address, overriding crawl.status_addr ("" turns it off);
+    /// give each of two crawls running side by side its own.
+    #[arg(long, value_name = "ADDR")]
+    pub status_addr: Option<String>,
     /// Data directory [default: crawl.data_dir, "storage"].
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
@@ -140,8 +171,8 @@ pub struct ExportArgs {
     /// Only records after this cursor (the `seq` of the last record you have).
     #[arg(long, default_value_t = 0)]
     pub since: u64,
-    /// Only records of this page type (article, forum, product, collection, listing, documentation, service).
-    #[arg(long = "type", value_name = "TYPE")]
+    /// Only records of this page type.
+    #[arg(long = "type", value_name = "TYPE", value_parser = PAGE_TYPES)]
     pub page_type: Option<String>,
     /// At most this many records.
     #[arg(long, default_value_t = 0)]
@@ -153,6 +184,17 @@ pub struct ExportArgs {
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
 }
+
+/// Page types a record can have (`export --type`).
+const PAGE_TYPES: [&str; 7] = [
+    "article",
+    "forum",
+    "product",
+    "collection",
+    "listing",
+    "documentation",
+    "service",
+];
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {
@@ -245,6 +287,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Extract(args) => extract(args, &config),
         Command::Eval(args) => eval(args),
         Command::Templates(cmd) => templates(cmd, &config),
+        Command::Store(cmd) => store_cmd(cmd, &config),
     }
 }
 
@@ -335,11 +378,13 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 fn init_logging(json: bool) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-        tracing_subscriber::EnvFilter::new("info,spider=warn,sled=warn,reqwest=warn")
-    });
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sled=warn,reqwest=warn"));
+    // Colour only on a terminal: a log file or pipe gets plain text.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     // A second init (tests) keeps the first subscriber.
     let _ = if json {
@@ -353,9 +398,11 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
     if let Some(d) = args.data {
         config.crawl.data_dir = d;
     }
+    if let Some(addr) = args.status_addr {
+        config.crawl.status_addr = addr;
+        config.validate_status_addr()?;
+    }
     init_logging(args.log_format == "json");
-    // Before any thread exists: spider reads its body cap from the environment.
-    crate::crawl::set_body_limit(config.crawl.max_body_bytes);
     let opts = crate::crawl::RunOptions {
         extra_seeds: args.seeds,
         exit_when_idle: args.once,
@@ -363,6 +410,7 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             .strategy
             .as_deref()
             .and_then(crate::focus::Strategy::parse),
+        page_hook: None,
     };
     let snap = runtime()?.block_on(crate::crawl::run(config, opts))?;
     tracing::info!(
@@ -397,8 +445,12 @@ fn daemon_get(addr: &str, path: &str) -> Option<Vec<u8>> {
         .then(|| resp[split + 4..].to_vec())
 }
 
+fn data_dir(config: &Config, data: Option<PathBuf>) -> PathBuf {
+    data.unwrap_or_else(|| config.crawl.data_dir.clone())
+}
+
 fn open_store(config: &Config, data: Option<PathBuf>) -> Result<crate::store::Store> {
-    let dir = data.unwrap_or_else(|| config.crawl.data_dir.clone());
+    let dir = data_dir(config, data);
     if !dir.exists() {
         bail!(
             "no store at {} (run `trawl crawl` first, or pass --data)",
@@ -408,7 +460,20 @@ fn open_store(config: &Config, data: Option<PathBuf>) -> Result<crate::store::St
     Ok(crate::store::Store::open(&dir, 16 << 20)?)
 }
 
+/// The status address of the daemon that owns `dir`, if one is running:
+/// a daemon answering on `crawl.status_addr` that serves another store
+/// is not asked (its records are not the ones wanted).
+fn daemon_for(config: &Config, dir: &std::path::Path) -> Option<String> {
+    let addr = &config.crawl.status_addr;
+    let body = daemon_get(addr, "/status")?;
+    let snap: serde_json::Value = serde_json::from_slice(&body).ok()?;
+    let theirs = std::path::PathBuf::from(snap["data_dir"].as_str()?);
+    let ours = std::fs::canonicalize(dir).ok()?;
+    (theirs == ours).then(|| addr.clone())
+}
+
 fn export(args: ExportArgs, config: &Config) -> Result<i32> {
+    let dir = data_dir(config, args.data.clone());
     let mut out: Box<dyn Write> = match &args.out {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -424,7 +489,8 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     if let Some(t) = &args.page_type {
         path.push_str(&format!("&type={t}"));
     }
-    let (written, cursor) = if let Some(body) = daemon_get(&config.crawl.status_addr, &path) {
+    let daemon = daemon_for(config, &dir);
+    let (written, cursor) = if let Some(body) = daemon.and_then(|a| daemon_get(&a, &path)) {
         out.write_all(&body)?;
         let mut cursor = args.since;
         let mut n = 0;
@@ -438,17 +504,19 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
             }
         }
         (n, cursor)
-    } else if args.outcomes {
-        let store = open_store(config, args.data.clone())?;
-        (crate::store::export::write_outcomes(&store, &mut out)?, 0)
     } else {
-        let store = open_store(config, args.data.clone())?;
-        let q = crate::store::export::ExportQuery {
-            since: args.since,
-            page_type: args.page_type.clone(),
-            limit: args.limit,
-        };
-        crate::store::export::write_jsonl(&store, &q, &mut out)?
+        let store = open_store(config, Some(dir))?;
+        store.verify_checkpoint()?;
+        if args.outcomes {
+            (crate::store::export::write_outcomes(&store, &mut out)?, 0)
+        } else {
+            let q = crate::store::export::ExportQuery {
+                since: args.since,
+                page_type: args.page_type.clone(),
+                limit: args.limit,
+            };
+            crate::store::export::write_jsonl(&store, &q, &mut out)?
+        }
     };
     out.flush()?;
     eprintln!("trawl: exported {written} records; next: trawl export --since {cursor}");
@@ -456,30 +524,30 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
 }
 
 fn status(args: StatusArgs, config: &Config) -> Result<i32> {
+    let dir = data_dir(config, args.data);
     let path = if args.metrics { "/metrics" } else { "/status" };
-    if let Some(body) = daemon_get(&config.crawl.status_addr, path) {
-        if args.metrics {
-            std::io::stdout().write_all(&body)?;
-        } else {
-            let snap: serde_json::Value = serde_json::from_slice(&body)?;
-            println!("daemon running at {}", config.crawl.status_addr);
-            println!("{}", serde_json::to_string_pretty(&snap)?);
+    if let Some(addr) = daemon_for(config, &dir) {
+        if let Some(body) = daemon_get(&addr, path) {
+            if args.metrics {
+                std::io::stdout().write_all(&body)?;
+            } else {
+                let snap: serde_json::Value = serde_json::from_slice(&body)?;
+                println!("daemon running at {addr}");
+                println!("{}", serde_json::to_string_pretty(&snap)?);
+            }
+            return Ok(0);
         }
-        return Ok(0);
     }
-    let store = open_store(config, args.data)?;
-    println!(
-        "daemon not running; store {}:",
-        config.crawl.data_dir.display()
-    );
+    let store = open_store(config, Some(dir.clone()))?;
+    store.verify_checkpoint()?;
+    println!("daemon not running; store {}:", dir.display());
     println!("  queued URLs   {}", store.queue_len_hint());
     println!(
         "  pages fetched {}",
         store.count(crate::store::Counter::Total)?
     );
     println!(
-        "  records       {} (last cursor {})",
-        store.record_count(),
+        "  records       {} (the last cursor)",
         store.last_record_seq()?
     );
     let judged = store.count(crate::store::Counter::Judged)?;
@@ -497,6 +565,85 @@ fn status(args: StatusArgs, config: &Config) -> Result<i32> {
         println!("  link model    {} updates", m.updates);
     }
     Ok(0)
+}
+
+fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
+    let (data, out) = match cmd {
+        StoreCommand::Check { data } => (data, None),
+        StoreCommand::Salvage { out, data } => (data, Some(out)),
+    };
+    let store = open_store(config, data)?;
+    let mut sink = match &out {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut write_error = None;
+    let report = store.check(|_, rec| {
+        if let (Some(w), None) = (sink.as_mut(), &write_error) {
+            if let Err(e) = serde_json::to_writer(&mut *w, rec)
+                .map_err(std::io::Error::from)
+                .and_then(|_| w.write_all(b"\n"))
+            {
+                write_error = Some(e);
+            }
+        }
+    });
+    if let Some(e) = write_error {
+        bail!("writing the salvaged records: {e}");
+    }
+    if let Some(mut w) = sink {
+        w.flush()?;
+    }
+    let file = store.db_file();
+    println!("store {file}:");
+    println!(
+        "  records       {} intact of {} expected{}",
+        report.intact,
+        report.expected,
+        report
+            .checkpoint
+            .map_or(String::new(), |c| format!(" (checkpoint: {c})"))
+    );
+    println!(
+        "  page outcomes {} read, {} undecodable",
+        report.outcomes, report.bad_outcomes
+    );
+    if !report.damaged.is_empty() {
+        let shown: Vec<String> = report.damaged.iter().take(20).map(u64::to_string).collect();
+        println!(
+            "  damaged or missing records: {} ({}{})",
+            report.damaged.len(),
+            shown.join(", "),
+            if report.damaged.len() > 20 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
+    if let Some(e) = &report.stopped_by {
+        println!("  reading stopped at an error: {e}");
+    }
+    if let Some(p) = &out {
+        println!(
+            "  {} intact records written to {}",
+            report.intact,
+            p.display()
+        );
+    }
+    if report.is_clean() {
+        println!("  no damage found");
+        Ok(0)
+    } else {
+        eprintln!(
+            "trawl: error: the store's database {file} is damaged{}; move the store away and start a new one{}",
+            if out.is_some() { "" } else { "; `trawl store salvage --out FILE` saves what is intact" },
+            if out.is_some() { " (its intact records are saved)" } else { "" }
+        );
+        Ok(1)
+    }
 }
 
 #[derive(Serialize)]

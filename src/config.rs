@@ -265,6 +265,9 @@ pub struct CrawlConfig {
     pub seen_filter_mb: u64,
     /// Seconds in-flight work may take to finish on SIGINT/SIGTERM.
     pub shutdown_grace_secs: u64,
+    /// A host is stopped for the run after this many page fetches in a row
+    /// failed (4xx, 5xx, no answer); 0 turns the budget off.
+    pub host_error_budget: u32,
 }
 
 impl Default for CrawlConfig {
@@ -305,6 +308,7 @@ impl Default for CrawlConfig {
             store_cache_mb: 16,
             seen_filter_mb: 32,
             shutdown_grace_secs: 5,
+            host_error_budget: 50,
         }
     }
 }
@@ -369,14 +373,13 @@ impl Config {
         };
         let e = &self.extract;
         Algorithm::parse(&e.algorithm).map_err(|err| bad("extract.algorithm", err.to_string()))?;
-        if e.max_bytes == 0 {
-            return Err(bad("extract.max_bytes", "must be greater than 0".into()));
-        }
-        if e.max_depth < 16 {
-            return Err(bad("extract.max_depth", "must be at least 16".into()));
-        }
-        if e.max_nodes < 100 {
-            return Err(bad("extract.max_nodes", "must be at least 100".into()));
+        for (key, v, lo, hi) in self.ranges() {
+            if !(lo..=hi).contains(&v) {
+                return Err(bad(
+                    key,
+                    format!("{v} is out of range (allowed: {lo} to {hi})"),
+                ));
+            }
         }
         let f = &self.focus;
         if crate::focus::Strategy::parse(&f.strategy).is_none() {
@@ -405,12 +408,6 @@ impl Config {
             t.validate(&key).map_err(|(k, m)| bad(&k, m))?;
         }
         let c = &self.crawl;
-        if c.template_samples < 2 {
-            return Err(bad(
-                "crawl.template_samples",
-                "must be at least 2 (templates are learned by comparing pages)".into(),
-            ));
-        }
         if !matches!(c.mode.as_str(), "article" | "ecommerce") {
             return Err(bad(
                 "crawl.mode",
@@ -430,38 +427,70 @@ impl Config {
         {
             return Err(bad("crawl.user_agent", "must not be empty".into()));
         }
-        for (key, v) in [
-            ("crawl.max_concurrent", c.max_concurrent as u64),
-            ("crawl.max_per_host", c.max_per_host as u64),
-            ("crawl.timeout_secs", c.timeout_secs),
-            ("crawl.connect_timeout_secs", c.connect_timeout_secs),
-            ("crawl.max_body_bytes", c.max_body_bytes),
-            ("crawl.seed_poll_secs", c.seed_poll_secs),
-            ("crawl.max_url_len", c.max_url_len as u64),
-            ("crawl.seen_filter_mb", c.seen_filter_mb),
-        ] {
-            if v == 0 {
-                return Err(bad(key, "must be greater than 0".into()));
-            }
-        }
-        if !c.status_addr.is_empty() {
-            match c.status_addr.parse::<std::net::SocketAddr>() {
-                Ok(a) if a.ip().is_loopback() => {}
-                Ok(_) => {
-                    return Err(bad(
-                        "crawl.status_addr",
-                        "must be a loopback address".into(),
-                    ))
-                }
-                Err(e) => {
-                    return Err(bad(
-                        "crawl.status_addr",
-                        format!("{:?}: {e}", c.status_addr),
-                    ))
-                }
-            }
-        }
+        check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
         Ok(())
+    }
+
+    /// Checks `crawl.status_addr` after a command-line override.
+    pub fn validate_status_addr(&self) -> Result<(), ConfigError> {
+        check_status_addr(&self.crawl.status_addr).map_err(|message| ConfigError::Invalid {
+            path: PathBuf::from("command line"),
+            key: "--status-addr".into(),
+            message,
+        })
+    }
+
+    /// Every number of the file with its allowed range: (key, value, min,
+    /// max). Bounds keep durations, sizes and counts where the daemon can
+    /// use them (no overflow, no allocation of the whole machine).
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 27] {
+        let (e, f, c) = (&self.extract, &self.focus, &self.crawl);
+        const DAY: u64 = 86_400;
+        const GIB: u64 = 1 << 30;
+        [
+            ("extract.max_bytes", e.max_bytes, 1, GIB),
+            ("extract.max_depth", e.max_depth as u64, 16, 100_000),
+            ("extract.max_nodes", e.max_nodes as u64, 100, 1_000_000_000),
+            ("extract.time_limit_ms", e.time_limit_ms, 0, 3_600_000),
+            ("extract.threads", e.threads as u64, 0, 1024),
+            ("focus.series_every", f.series_every, 1, 1_000_000_000),
+            ("crawl.seed_poll_secs", c.seed_poll_secs, 1, DAY),
+            ("crawl.max_concurrent", c.max_concurrent as u64, 1, 100_000),
+            ("crawl.max_per_host", c.max_per_host as u64, 1, 64),
+            ("crawl.min_delay_ms", c.min_delay_ms, 0, 3_600_000),
+            ("crawl.max_crawl_delay_secs", c.max_crawl_delay_secs, 0, DAY),
+            (
+                "crawl.requests_per_second",
+                u64::from(c.requests_per_second),
+                0,
+                1_000_000,
+            ),
+            (
+                "crawl.connect_timeout_secs",
+                c.connect_timeout_secs,
+                1,
+                3600,
+            ),
+            ("crawl.timeout_secs", c.timeout_secs, 1, 3600),
+            ("crawl.max_redirects", c.max_redirects as u64, 0, 50),
+            ("crawl.max_body_bytes", c.max_body_bytes, 1, GIB),
+            ("crawl.max_retries", u64::from(c.max_retries), 0, 20),
+            ("crawl.retry_base_ms", c.retry_base_ms, 1, 3_600_000),
+            ("crawl.retry_max_secs", c.retry_max_secs, 1, 7 * DAY),
+            ("crawl.template_samples", c.template_samples as u64, 2, 64),
+            ("crawl.max_url_len", c.max_url_len as u64, 16, 65_536),
+            ("crawl.robots_cache_hours", c.robots_cache_hours, 1, 24),
+            ("crawl.store_cache_mb", c.store_cache_mb, 1, 65_536),
+            ("crawl.seen_filter_mb", c.seen_filter_mb, 1, 4096),
+            ("crawl.shutdown_grace_secs", c.shutdown_grace_secs, 0, 3600),
+            (
+                "crawl.host_error_budget",
+                u64::from(c.host_error_budget),
+                0,
+                1_000_000,
+            ),
+            ("crawl.max_depth", u64::from(c.max_depth), 0, 1000),
+        ]
     }
 
     /// Extraction options from this config.
@@ -477,6 +506,18 @@ impl Config {
             time_limit: (e.time_limit_ms > 0).then(|| Duration::from_millis(e.time_limit_ms)),
             page_type: None,
         }
+    }
+}
+
+/// A loopback socket address, or "" (no endpoint).
+fn check_status_addr(addr: &str) -> Result<(), String> {
+    if addr.is_empty() {
+        return Ok(());
+    }
+    match addr.parse::<std::net::SocketAddr>() {
+        Ok(a) if a.ip().is_loopback() => Ok(()),
+        Ok(_) => Err("must be a loopback address".into()),
+        Err(e) => Err(format!("{addr:?}: {e}")),
     }
 }
 

@@ -366,9 +366,13 @@ fn seed_files_added_while_running_are_picked_up() {
     let cfg = config(&dir, "sitemaps = false");
     std::fs::write(dir.join("seeds/a.txt"), first.url("/") + "\n")
         .unwrap_or_else(|e| panic!("{e}"));
-    let empty = dir.join("none.txt");
-    std::fs::write(&empty, "").unwrap_or_else(|e| panic!("{e}"));
-    let mut child = spawn_crawl(&cfg, &empty, false);
+    // No --seeds: the seeds directory is the source.
+    let mut child = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn trawl: {e}"));
     let start = std::time::Instant::now();
     while !first.paths().iter().any(|p| p == "/") {
         assert!(

@@ -9,18 +9,27 @@
 //!                      └──── finished(host) ◄── store writer thread (one sled transaction per URL)
 //! ```
 //!
-//! Every leased URL ends in exactly one store transaction (done, or back in
-//! the queue) and one `finished` message, so the scheduler always knows what
-//! is in flight. On SIGINT/SIGTERM it stops leasing, gives in-flight fetches
-//! `shutdown_grace_secs`, flushes the store and returns; unfinished leases
-//! are re-queued on the next start.
+//! Every leased URL ends in exactly one store transaction (done, dropped, or
+//! back in the queue) and one `finished` message, so the scheduler always
+//! knows what is in flight. On SIGINT/SIGTERM it stops leasing, gives
+//! in-flight fetches `shutdown_grace_secs`, flushes the store and returns;
+//! unfinished leases are re-queued on the next start.
+//!
+//! A run is a series of sessions over one store handle. When the store
+//! cannot write (disk full), the writer says so, the session stops leasing,
+//! lets in-flight work arrive and ends; [`run`] then reopens the store every
+//! few seconds, replays the completed pages the writer kept in memory, and
+//! starts the next session: nothing fetched is lost or fetched again.
 
+mod fetch_task;
 pub mod harvest;
 pub mod pipeline;
 pub mod seeds;
 pub mod shop;
+mod sitemap;
 pub mod stats;
 pub mod status;
+mod writer;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -34,13 +43,13 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::config::Config;
-use crate::fetch::{FetchConfig, Fetcher, SpiderFetcher};
+use crate::fetch::{FetchConfig, Fetcher, HttpFetcher};
 use crate::focus::{Focus, LinkModel, Strategy};
 use crate::frontier::url::UrlRules;
 use crate::frontier::Lease;
 use crate::frontier::{Frontier, Next};
 use crate::politeness::DelayRules;
-use crate::store::{Completion, NewUrl, PageOutcome, QueuedUrl, Store, StoreError, UrlKind};
+use crate::store::{NewUrl, PageOutcome, QueuedUrl, Store, StoreError, UrlKind};
 use pipeline::{FetchResult, Shared, WriterMsg};
 use seeds::{Mode, Scope, Seed, SeedDefaults};
 pub use stats::{Snapshot, Stats};
@@ -63,36 +72,50 @@ pub enum CrawlError {
     Start(String),
     #[error(transparent)]
     Config(#[from] crate::error::ConfigError),
+    #[error("stopped while the store could not write ({error}); {pages} fetched pages were not saved and will be fetched again on the next start")]
+    StoppedWhileDown { error: String, pages: usize },
+}
+
+/// How a session ended.
+enum SessionEnd {
+    /// Stopped by a signal or, with `exit_when_idle`, done.
+    Finished(Box<Snapshot>),
+    /// The store could not write: completions not known to be on disk.
+    StoreDown(Vec<WriterMsg>),
+}
+
+/// A function called with each page's URL in the CPU stage, before
+/// extraction: a test hook (a panicking extractor) — `None` in real crawls.
+#[derive(Clone)]
+pub struct PageHook(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for PageHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PageHook")
+    }
 }
 
 /// How to run.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
-    /// Seed files besides the seeds directory.
+    /// Seed files; when given they replace the seeds directory.
     pub extra_seeds: Vec<PathBuf>,
     /// Return when the frontier is empty and nothing is in flight (instead
     /// of waiting for new seeds).
     pub exit_when_idle: bool,
     /// Overrides `focus.strategy`.
     pub strategy: Option<crate::focus::Strategy>,
+    #[doc(hidden)]
+    pub page_hook: Option<PageHook>,
 }
 
 /// Messages to the scheduler.
-enum Sched {
+pub(crate) enum Sched {
     Finished {
         host: String,
         delay: Duration,
         hold: Option<Instant>,
     },
-}
-
-/// Sets spider's body cap (it reads `SPIDER_MAX_SIZE_BYTES` once, at its
-/// first fetch). Call before any threads start, from `main`.
-pub fn set_body_limit(bytes: u64) {
-    if std::env::var_os("SPIDER_MAX_SIZE_BYTES").is_none() {
-        // Edition 2021: set_var is safe; main calls this before spawning threads.
-        std::env::set_var("SPIDER_MAX_SIZE_BYTES", bytes.to_string());
-    }
 }
 
 fn seed_defaults(cfg: &Config) -> SeedDefaults {
@@ -268,24 +291,164 @@ fn build_focus(
 pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> {
     let c = &cfg.crawl;
     crate::store::alloc::tune_allocator();
-    let store = Store::open_sized(&c.data_dir, c.store_cache_mb << 20, c.seen_filter_mb << 20)?;
-    let fetcher: Arc<dyn Fetcher> = Arc::new(SpiderFetcher::new(&FetchConfig {
+    let fetcher: Arc<dyn Fetcher> = Arc::new(HttpFetcher::new(&FetchConfig {
         user_agent: c.user_agent.clone(),
         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
         timeout: Duration::from_secs(c.timeout_secs),
+        max_body_bytes: c.max_body_bytes,
     })?);
-    run_with(cfg, opts, store, fetcher).await
+    run_with(cfg, opts, fetcher).await
 }
 
-/// [`run`] with a given store and fetcher (tests, benchmarks).
+/// Opens the store of `cfg` (creating its directory).
+fn open_store(cfg: &Config) -> Result<Store, StoreError> {
+    let c = &cfg.crawl;
+    Store::open_sized(&c.data_dir, c.store_cache_mb << 20, c.seen_filter_mb << 20)
+}
+
+/// [`run`] with a given fetcher (tests, benchmarks).
 pub async fn run_with(
     cfg: Config,
     opts: RunOptions,
-    store: Store,
     fetcher: Arc<dyn Fetcher>,
 ) -> Result<Snapshot, CrawlError> {
     let c = cfg.crawl.clone();
     let stats = Arc::new(Stats::default());
+    let store = open_store(&cfg)?;
+    let dir = std::fs::canonicalize(&c.data_dir).unwrap_or_else(|_| c.data_dir.clone());
+    let _ = stats.data_dir.set(dir.display().to_string()); // set once, here
+    let slot: status::StoreSlot = Arc::new(RwLock::new(Some(store.clone())));
+
+    // Status endpoint, progress line and signals outlive sessions.
+    let status_task = if c.status_addr.is_empty() {
+        None
+    } else {
+        let listener = tokio::net::TcpListener::bind(&c.status_addr)
+            .await
+            .map_err(|source| CrawlError::Status {
+                addr: c.status_addr.clone(),
+                source,
+            })?;
+        tracing::info!(addr = %c.status_addr, "status endpoint listening");
+        Some(tokio::spawn(status::serve(
+            listener,
+            stats.clone(),
+            slot.clone(),
+        )))
+    };
+    let progress_task = tokio::spawn(progress(stats.clone()));
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        wait_for_signal().await;
+        tracing::info!("shutdown requested: finishing in-flight work");
+        // The receivers live as long as the run.
+        let _ = stop_tx.send(true);
+    });
+
+    let mut store = Some(store);
+    let mut backlog: Vec<WriterMsg> = Vec::new();
+    let result = loop {
+        let current = match store.take() {
+            Some(s) => s,
+            None => match open_store(&cfg) {
+                Ok(s) => s,
+                Err(e) => {
+                    stats.store_error(format!("reopening the store: {e}"));
+                    if wait_or_stop(stop_rx.clone(), STORE_RETRY).await {
+                        break stopped_while_down(&stats, backlog.len());
+                    }
+                    continue;
+                }
+            },
+        };
+        if !backlog.is_empty() {
+            if let Err(e) = writer::replay(&current, &backlog) {
+                stats.store_error(format!("store still cannot write: {e}"));
+                drop(current);
+                if wait_or_stop(stop_rx.clone(), STORE_RETRY).await {
+                    break stopped_while_down(&stats, backlog.len());
+                }
+                continue;
+            }
+            tracing::warn!(
+                pages = backlog.len(),
+                "the store writes again: kept pages saved, crawl resumes"
+            );
+            backlog.clear();
+        }
+        stats.store_down.store(false, Relaxed);
+        if let Ok(mut g) = slot.write() {
+            *g = Some(current.clone());
+        }
+        let end = session(
+            &cfg,
+            &opts,
+            current,
+            fetcher.clone(),
+            stats.clone(),
+            stop_rx.clone(),
+        )
+        .await;
+        // The next session opens a new handle; sled allows one at a time.
+        if let Ok(mut g) = slot.write() {
+            *g = None;
+        }
+        match end {
+            Ok(SessionEnd::Finished(snap)) => break Ok(*snap),
+            Ok(SessionEnd::StoreDown(kept)) => {
+                backlog = kept;
+                if *stop_rx.borrow() {
+                    break stopped_while_down(&stats, backlog.len());
+                }
+                if wait_or_stop(stop_rx.clone(), STORE_RETRY).await {
+                    break stopped_while_down(&stats, backlog.len());
+                }
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    progress_task.abort();
+    if let Some(t) = status_task {
+        t.abort();
+    }
+    result
+}
+
+/// How long the daemon waits between attempts to reopen a store that could not write.
+const STORE_RETRY: Duration = Duration::from_secs(3);
+
+/// Sleeps `d` unless a stop is requested first (then returns true).
+async fn wait_or_stop(mut stop: tokio::sync::watch::Receiver<bool>, d: Duration) -> bool {
+    if *stop.borrow() {
+        return true;
+    }
+    tokio::select! {
+        _ = tokio::time::sleep(d) => *stop.borrow(),
+        _ = stop.changed() => true,
+    }
+}
+
+fn stopped_while_down(stats: &Stats, pages: usize) -> Result<Snapshot, CrawlError> {
+    let error = stats
+        .last_error
+        .lock()
+        .ok()
+        .and_then(|g| g.clone())
+        .unwrap_or_else(|| "store error".into());
+    Err(CrawlError::StoppedWhileDown { error, pages })
+}
+
+/// One session over one store handle: until a stop, the end of the work
+/// (`exit_when_idle`), or the store going down.
+async fn session(
+    cfg: &Config,
+    opts: &RunOptions,
+    store: Store,
+    fetcher: Arc<dyn Fetcher>,
+    stats: Arc<Stats>,
+    mut stop_rx: tokio::sync::watch::Receiver<bool>,
+) -> Result<SessionEnd, CrawlError> {
+    let c = cfg.crawl.clone();
     let agent = c
         .user_agent
         .split(['/', ' '])
@@ -294,8 +457,10 @@ pub async fn run_with(
         .to_string();
     let limiter = NonZeroU32::new(c.requests_per_second)
         .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
-    let examples = example_texts(&cfg, &store, fetcher.as_ref()).await?;
-    let focus = build_focus(&cfg, &opts, &store, &examples)?;
+    let clean_start = store.take_clean_stop()?;
+    let min_delay = Duration::from_millis(c.min_delay_ms);
+    let examples = example_texts(cfg, &store, fetcher.as_ref()).await?;
+    let focus = build_focus(cfg, opts, &store, &examples)?;
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,
@@ -308,7 +473,7 @@ pub async fn run_with(
             max_len: c.max_url_len,
         },
         delays: DelayRules {
-            min_delay: Duration::from_millis(c.min_delay_ms),
+            min_delay,
             max_crawl_delay: Duration::from_secs(c.max_crawl_delay_secs),
             retry_base: Duration::from_millis(c.retry_base_ms),
             retry_max: Duration::from_secs(c.retry_max_secs),
@@ -320,18 +485,24 @@ pub async fn run_with(
         max_pages: c.max_pages,
         max_pages_per_host: c.max_pages_per_host,
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
+        clock: crate::politeness::clock::Clock::new(store.clone(), min_delay, clean_start),
+        health: crate::politeness::budget::ErrorBudget::new(c.host_error_budget),
+        error_budget: c.host_error_budget,
         limiter,
         focus: focus.clone(),
         shop: shop::Shop::new(c.template_samples),
+        page_hook: opts.page_hook.clone(),
     });
     if let Some(f) = &focus {
-        let harvest = harvest::Harvest::new(
-            Some(c.data_dir.join("harvest.jsonl")),
-            cfg.focus.series_every,
-            store.count(crate::store::Counter::Judged)?,
-            store.count(crate::store::Counter::Relevant)?,
-        );
-        let _ = stats.harvest.set(harvest); // set once, here
+        if stats.harvest.get().is_none() {
+            let harvest = harvest::Harvest::new(
+                Some(c.data_dir.join("harvest.jsonl")),
+                cfg.focus.series_every,
+                store.count(crate::store::Counter::Judged)?,
+                store.count(crate::store::Counter::Relevant)?,
+            );
+            let _ = stats.harvest.set(harvest); // set once, here
+        }
         tracing::info!(
             strategy = ?f.strategy,
             model_updates = f.model_updates(),
@@ -353,7 +524,7 @@ pub async fn run_with(
         n => n,
     };
     let (cpu_tx, cpu_rx) = mpsc::channel::<pipeline::CpuJob>(threads * 4);
-    let (write_tx, mut write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
+    let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
     let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
     let cpu_rx = Arc::new(Mutex::new(cpu_rx));
     let mut cpu_threads = Vec::new();
@@ -370,7 +541,10 @@ pub async fn run_with(
                     Err(_) => None,
                 };
                 let Some(job) = job else { break };
-                if tx.blocking_send(pipeline::process(&shared, job)).is_err() {
+                if tx
+                    .blocking_send(pipeline::process_guarded(&shared, job))
+                    .is_err()
+                {
                     break;
                 }
             })
@@ -378,71 +552,19 @@ pub async fn run_with(
         cpu_threads.push(handle);
     }
     let writer = {
-        let store = store.clone();
-        let focus = focus.clone();
-        let stats = stats.clone();
-        let sched_tx = sched_tx.clone();
+        let (store, focus, stats, sched_tx) = (
+            store.clone(),
+            focus.clone(),
+            stats.clone(),
+            sched_tx.clone(),
+        );
         std::thread::Builder::new()
             .name("trawl-writer".into())
-            .spawn(move || {
-                while let Some(msg) = write_rx.blocking_recv() {
-                    let WriterMsg {
-                        lease,
-                        completion,
-                        delay,
-                        hold,
-                    } = msg;
-                    if let (Some(f), Completion::Done { outcome, .. }) = (&focus, &completion) {
-                        learn(f, &store, &stats, &lease, outcome);
-                    }
-                    if let Err(e) = store.complete(&lease.key, &lease.host, completion) {
-                        tracing::error!(url = %lease.item.url, error = %e, "store write failed");
-                        stats.error(format!("store: {e}"));
-                    }
-                    stats.queue.store(store.queue_len_hint(), Relaxed);
-                    // The scheduler may be gone during shutdown; nothing to tell then.
-                    let _ = sched_tx.send(Sched::Finished {
-                        host: lease.host,
-                        delay,
-                        hold,
-                    });
-                }
-                if let Some(f) = &focus {
-                    save_model(f, &store);
-                }
-            })
+            .spawn(move || writer::run(store, focus, stats, sched_tx, write_rx))
             .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?
     };
 
-    // Status endpoint and progress line.
-    let status_task = if c.status_addr.is_empty() {
-        None
-    } else {
-        let listener = tokio::net::TcpListener::bind(&c.status_addr)
-            .await
-            .map_err(|source| CrawlError::Status {
-                addr: c.status_addr.clone(),
-                source,
-            })?;
-        tracing::info!(addr = %c.status_addr, "status endpoint listening");
-        Some(tokio::spawn(status::serve(
-            listener,
-            stats.clone(),
-            store.clone(),
-        )))
-    };
-    let progress_task = tokio::spawn(progress(stats.clone()));
-
-    // Signals.
-    let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        wait_for_signal().await;
-        tracing::info!("shutdown requested: finishing in-flight work");
-        // The receiver lives as long as the scheduler loop below.
-        let _ = stop_tx.send(true);
-    });
-
-    let defaults = seed_defaults(&cfg);
+    let defaults = seed_defaults(cfg);
     let seed_files = || seeds::files(&c.seeds_dir, &opts.extra_seeds);
     let added = load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier)?;
     tracing::info!(
@@ -454,10 +576,17 @@ pub async fn run_with(
     let mut tasks: JoinSet<()> = JoinSet::new();
     let mut inflight: usize = 0;
     let mut stopping: Option<Instant> = None;
+    let down = |stats: &Stats| stats.store_down.load(Relaxed);
+    // A failed store read or write pauses fetching (see `writer`).
+    let check = |r: Result<(), StoreError>, stats: &Stats| {
+        if let Err(e) = r {
+            stats.store_error(format!("store read failed: {e}"));
+        }
+    };
 
     loop {
         while let Ok(msg) = sched_rx.try_recv() {
-            apply(msg, &mut frontier, &mut inflight)?;
+            check(apply(msg, &mut frontier, &mut inflight), &stats);
         }
         while tasks.try_join_next().is_some() {}
         let now = Instant::now();
@@ -469,29 +598,45 @@ pub async fn run_with(
         if *stop_rx.borrow() && stopping.is_none() {
             stopping = Some(now + Duration::from_secs(c.shutdown_grace_secs));
         }
-        if let Some(deadline) = stopping {
+        if down(&stats) && inflight == 0 {
+            break;
+        }
+        if let Some(deadline) = stopping.filter(|_| !down(&stats)) {
             if inflight == 0 || now >= deadline {
                 break;
             }
             tokio::select! {
-                Some(msg) = sched_rx.recv() => apply(msg, &mut frontier, &mut inflight)?,
+                Some(msg) = sched_rx.recv() => check(apply(msg, &mut frontier, &mut inflight), &stats),
                 _ = tokio::time::sleep_until(deadline.into()) => {}
             }
             continue;
         }
+        if down(&stats) {
+            // Let in-flight work reach the writer, which keeps it.
+            if let Some(msg) = sched_rx.recv().await {
+                check(apply(msg, &mut frontier, &mut inflight), &stats);
+            }
+            continue;
+        }
         if now >= next_seed_poll {
-            load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier)?;
+            if let Err(e) = load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier) {
+                stats.store_error(format!("loading seeds: {e}"));
+            }
             next_seed_poll = now + Duration::from_secs(c.seed_poll_secs);
         }
         let wake = if inflight < c.max_concurrent {
-            match frontier.next(now)? {
-                Next::Url(lease) => {
+            match frontier.next(now) {
+                Err(e) => {
+                    stats.store_error(format!("store read failed: {e}"));
+                    continue;
+                }
+                Ok(Next::Url(lease)) => {
                     inflight += 1;
                     let shared = shared.clone();
                     let cpu_tx = cpu_tx.clone();
                     let write_tx = write_tx.clone();
                     tasks.spawn(async move {
-                        match pipeline::fetch(&shared, lease).await {
+                        match fetch_task::fetch(&shared, lease).await {
                             FetchResult::Cpu(job) => {
                                 // Closed only during shutdown; the lease stays in-flight and is re-queued.
                                 let _ = cpu_tx.send(job).await;
@@ -504,8 +649,8 @@ pub async fn run_with(
                     });
                     continue;
                 }
-                Next::Wait(at) => at.min(next_seed_poll),
-                Next::Empty => {
+                Ok(Next::Wait(at)) => at.min(next_seed_poll),
+                Ok(Next::Empty) => {
                     if opts.exit_when_idle && inflight == 0 {
                         break;
                     }
@@ -516,7 +661,7 @@ pub async fn run_with(
             next_seed_poll
         };
         tokio::select! {
-            Some(msg) = sched_rx.recv() => apply(msg, &mut frontier, &mut inflight)?,
+            Some(msg) = sched_rx.recv() => check(apply(msg, &mut frontier, &mut inflight), &stats),
             _ = tokio::time::sleep_until(wake.into()) => {}
             _ = stop_rx.changed() => {}
         }
@@ -530,17 +675,20 @@ pub async fn run_with(
     drop(cpu_tx);
     drop(write_tx);
     for t in cpu_threads {
-        let _ = t.join(); // a panicked worker has already logged its panic
+        let _ = t.join(); // a CPU thread catches its pages' panics; nothing else to report
     }
-    let _ = writer.join(); // same
+    let kept = writer.join().unwrap_or_default();
+    drop(frontier);
+    drop(shared);
+    if down(&stats) {
+        return Ok(SessionEnd::StoreDown(kept));
+    }
     store.flush().await?;
-    progress_task.abort();
-    if let Some(t) = status_task {
-        t.abort();
-    }
+    store.mark_clean_stop()?;
+    store.flush().await?;
     let snap = stats.snapshot();
     tracing::info!("{}", snap.line());
-    Ok(snap)
+    Ok(SessionEnd::Finished(Box::new(snap)))
 }
 
 fn apply(msg: Sched, frontier: &mut Frontier, inflight: &mut usize) -> Result<(), StoreError> {

@@ -1,9 +1,9 @@
-//! One URL's way through the daemon: the async fetch task (robots.txt,
-//! budgets, redirects, retries) and the CPU stage (decode, parse, extract,
-//! links, near-duplicates). Both end in a [`WriterMsg`] for the store writer.
+//! What the daemon's stages share ([`Shared`]) and pass on ([`CpuJob`],
+//! [`WriterMsg`]), and the CPU stage: decode, parse, extract, links,
+//! near-duplicates. The async fetch task is in [`super::fetch_task`]; both
+//! end in a [`WriterMsg`] for the store writer.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -14,11 +14,13 @@ use url::Url;
 use super::seeds::Seed;
 use super::stats::Stats;
 use crate::extract::{extract_doc, parse_bytes, Options};
-use crate::fetch::{get_following, Fetcher, Response};
+use crate::fetch::{Fetcher, Response};
 use crate::focus::{Focus, LinkFeatures};
 use crate::frontier::url::{check_page_url, host_key, normalize, UrlRules};
 use crate::frontier::Lease;
 use crate::html::{charset, Doc, Tag};
+use crate::politeness::budget::ErrorBudget;
+use crate::politeness::clock::Clock;
 use crate::politeness::robots::Robots;
 use crate::politeness::DelayRules;
 use crate::store::{simhash, Completion, Counter, NewUrl, PageOutcome, QueuedUrl, Store, UrlKind};
@@ -40,11 +42,18 @@ pub struct Shared {
     pub max_pages: u64,
     pub max_pages_per_host: u64,
     pub robots_ttl: Duration,
+    /// When each host may be sent its next request.
+    pub clock: Clock,
+    /// Consecutive failed page fetches per host.
+    pub health: ErrorBudget,
+    pub error_budget: u32,
     pub limiter: Option<governor::DefaultDirectRateLimiter>,
     /// Topic, strategy and link model of a focused crawl.
     pub focus: Option<Arc<Focus>>,
     /// Templates of e-commerce seeds.
     pub shop: super::shop::Shop,
+    /// Test hook called before each page is processed.
+    pub page_hook: Option<super::PageHook>,
 }
 
 /// A fetched page waiting for the CPU stage.
@@ -80,7 +89,7 @@ pub fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn outcome(url: &str, status: u16, error: Option<String>) -> PageOutcome {
+pub(super) fn outcome(url: &str, status: u16, error: Option<String>) -> PageOutcome {
     PageOutcome {
         url: url.to_string(),
         status,
@@ -90,39 +99,8 @@ fn outcome(url: &str, status: u16, error: Option<String>) -> PageOutcome {
     }
 }
 
-fn done(
-    lease: Lease,
-    out: PageOutcome,
-    links: Vec<NewUrl>,
-    counted: bool,
-    delay: Duration,
-) -> FetchResult {
-    let counted = counted.then(|| (lease.host.clone(), lease.item.seed));
-    FetchResult::Write(WriterMsg {
-        lease,
-        completion: Completion::Done {
-            outcome: out,
-            record: None,
-            simhash: None,
-            links,
-            counted,
-        },
-        delay,
-        hold: None,
-    })
-}
-
-fn retry(lease: Lease, item: QueuedUrl, delay: Duration, hold: Option<Instant>) -> FetchResult {
-    FetchResult::Write(WriterMsg {
-        lease,
-        completion: Completion::Retry { item },
-        delay,
-        hold,
-    })
-}
-
 impl Shared {
-    fn seed(&self, id: u32, host: &str) -> Seed {
+    pub(super) fn seed(&self, id: u32, host: &str) -> Seed {
         self.seeds
             .read()
             .ok()
@@ -139,7 +117,7 @@ impl Shared {
             })
     }
 
-    fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
+    pub(super) fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
         let count = |c| self.store.count(c).unwrap_or(0);
         (self.max_pages > 0 && count(Counter::Total) >= self.max_pages)
             || (self.max_pages_per_host > 0
@@ -149,329 +127,62 @@ impl Shared {
                 .is_some_and(|m| count(Counter::Seed(seed_id)) >= m)
     }
 
-    /// The host's robots rules, fetching them if missing or stale. The second
-    /// value is true when they were fetched now (first contact).
-    async fn robots_for(&self, scheme: &str, host: &str) -> (Arc<Robots>, bool) {
-        if let Ok(cache) = self.robots.lock() {
-            if let Some((r, at)) = cache.get(host) {
-                if at.elapsed() < self.robots_ttl {
-                    return (r.clone(), false);
-                }
-            }
+    /// Counts a page fetch against the host's error budget; says so once
+    /// when the host has spent it.
+    pub(super) fn page_result(&self, host: &str, ok: bool) {
+        if self.health.record(host, ok) {
+            self.stats.hosts_stopped.fetch_add(1, Relaxed);
+            tracing::warn!(
+                host,
+                budget = self.error_budget,
+                "host stopped: its last page fetches all failed; its queued URLs are dropped \
+                 and links to it are not queued (crawl.host_error_budget)"
+            );
         }
-        // The store's copy survives restarts.
-        if let Ok(Some((fetched_at, status, body))) = self.store.robots(host) {
-            let age = now_secs().saturating_sub(fetched_at);
-            if age < self.robots_ttl.as_secs() && !(500..=599).contains(&status) && status != 0 {
-                let r = Arc::new(Robots::from_response(status, body.as_bytes(), &self.agent));
-                let at = Instant::now() - Duration::from_secs(age);
-                if let Ok(mut cache) = self.robots.lock() {
-                    cache.insert(host.to_string(), (r.clone(), at));
-                }
-                return (r, false);
-            }
-        }
-        let url = format!("{scheme}://{host}/robots.txt");
-        let resp = self.fetcher.get_any(&url).await;
-        let status = if resp.is_transport_error() {
-            0
-        } else {
-            resp.status
-        };
-        let r = Arc::new(Robots::from_response(status, &resp.body, &self.agent));
-        let body = String::from_utf8_lossy(
-            &resp.body[..resp
-                .body
-                .len()
-                .min(crate::politeness::robots::MAX_ROBOTS_BYTES)],
-        );
-        if let Err(e) = self.store.put_robots(host, now_secs(), status, &body) {
-            self.stats
-                .error(format!("storing robots.txt of {host}: {e}"));
-        }
-        if !matches!(*r, Robots::Unavailable) {
-            if let Ok(mut cache) = self.robots.lock() {
-                cache.insert(host.to_string(), (r.clone(), Instant::now()));
-            }
-        }
-        (r, true)
-    }
-
-    fn sitemap_urls(&self, scheme: &str, host: &str, robots: &Robots, seed_id: u32) -> Vec<NewUrl> {
-        let mut urls: Vec<String> = robots.sitemaps().to_vec();
-        urls.push(format!("{scheme}://{host}/sitemap.xml"));
-        // Sitemap lines should be absolute; relative ones are resolved leniently.
-        let base = Url::parse(&format!("{scheme}://{host}/")).ok();
-        urls.into_iter()
-            .filter_map(|u| normalize(&u, base.as_ref(), &self.rules).ok())
-            .map(|u| NewUrl {
-                host: host_key(&u),
-                item: QueuedUrl {
-                    url: u.to_string(),
-                    depth: 0,
-                    seed: seed_id,
-                    attempt: 0,
-                    kind: UrlKind::Sitemap,
-                    priority: 1.0,
-                    features: None,
-                },
-            })
-            .collect()
     }
 }
 
-fn is_transient(r: &Response) -> bool {
-    r.is_transport_error() || matches!(r.status, 500 | 502 | 504 | 520..=530) || r.status == 0
-}
-
-fn is_html(content_type: Option<&str>) -> bool {
+pub(super) fn is_html(content_type: Option<&str>) -> bool {
     content_type.is_none_or(|ct| {
         let ct = ct.to_ascii_lowercase();
         ct.contains("html") || ct.contains("text/plain") || ct.trim().is_empty()
     })
 }
 
-/// Fetches one leased URL.
-pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
-    let item = lease.item.clone();
-    let host = lease.host.clone();
-    let seed = shared.seed(item.seed, &host);
-    let base_delay = shared.delays.min_delay;
-    let Ok(url) = Url::parse(&item.url) else {
-        return done(
-            lease,
-            outcome(&item.url, 0, Some("unparseable URL in the queue".into())),
-            vec![],
-            false,
-            Duration::ZERO,
-        );
-    };
-    if item.kind == UrlKind::Page && shared.over_budget(&host, &seed, item.seed) {
-        shared.stats.skipped.fetch_add(1, Relaxed);
-        return done(
-            lease,
-            outcome(&item.url, 0, Some("skipped: page budget reached".into())),
-            vec![],
-            false,
-            Duration::ZERO,
-        );
-    }
-    let (robots, first_contact) = shared.robots_for(url.scheme(), &host).await;
-    let delay = shared.delays.host_delay(robots.crawl_delay());
-    if matches!(*robots, Robots::Unavailable) {
-        // RFC 9309: an unreachable robots.txt means "disallow for now".
-        shared.stats.retries.fetch_add(1, Relaxed);
-        let hold = Instant::now()
-            + shared
-                .delays
-                .backoff(item.attempt.saturating_add(1))
-                .max(Duration::from_secs(60));
-        return retry(lease, item, base_delay, Some(hold));
-    }
-    let mut extra = Vec::new();
-    if first_contact && seed.sitemaps {
-        extra = shared.sitemap_urls(url.scheme(), &host, &robots, item.seed);
-    }
-    if !robots.allowed(&shared.agent, url.as_str()) {
-        shared.stats.robots_denied.fetch_add(1, Relaxed);
-        return done(
-            lease,
-            outcome(&item.url, 0, Some("disallowed by robots.txt".into())),
-            extra,
-            false,
-            Duration::ZERO,
-        );
-    }
-    if let Some(limiter) = &shared.limiter {
-        limiter.until_ready().await;
-    }
-    match item.kind {
-        UrlKind::Sitemap => fetch_sitemap(shared, lease, &url, &seed, delay).await,
-        UrlKind::Page => fetch_page(shared, lease, &url, seed, delay, extra, &robots).await,
-    }
-}
-
-async fn fetch_page(
-    shared: &Shared,
-    lease: Lease,
-    url: &Url,
-    seed: Seed,
-    delay: Duration,
-    extra: Vec<NewUrl>,
-    robots: &Robots,
-) -> FetchResult {
-    let item = lease.item.clone();
-    let allow = |next: &Url| {
-        seed.in_scope(next)
-            && (host_key(next) != lease.host || robots.allowed(&shared.agent, next.as_str()))
-    };
-    let followed = get_following(
-        shared.fetcher.as_ref(),
-        url.as_str(),
-        shared.max_redirects,
-        allow,
-    )
-    .await;
-    let r = &followed.response;
-    shared.stats.fetched.fetch_add(1, Relaxed);
-    shared.stats.bytes.fetch_add(r.body.len() as u64, Relaxed);
-    if r.is_transport_error() {
-        shared.stats.transport_errors.fetch_add(1, Relaxed);
-    } else {
-        shared.stats.count_status(r.status);
-    }
-    let mut out = outcome(
-        &item.url,
-        if r.is_transport_error() { 0 } else { r.status },
-        r.error.clone(),
-    );
-    out.final_url = Some(followed.final_url.clone()).filter(|f| *f != item.url);
-    out.redirects = followed.chain.clone();
-    out.bytes = r.body.len() as u64;
-    if r.status == 429 || r.status == 503 {
-        if item.attempt < shared.max_retries.saturating_add(3) {
-            shared.stats.retries.fetch_add(1, Relaxed);
-            let wait = shared.delays.retry_after(r.retry_after, item.attempt + 1);
-            let mut again = item.clone();
-            again.attempt += 1;
-            return retry(lease, again, delay, Some(Instant::now() + wait));
-        }
-        out.error = Some(format!(
-            "HTTP {} after {} attempts",
-            r.status,
-            item.attempt + 1
-        ));
-        return done(lease, out, extra, true, delay);
-    }
-    if is_transient(r) {
-        if item.attempt < shared.max_retries {
-            shared.stats.retries.fetch_add(1, Relaxed);
-            let mut again = item.clone();
-            again.attempt += 1;
-            let backoff = shared.delays.backoff(again.attempt);
-            return retry(lease, again, delay.max(backoff), None);
-        }
-        out.error = Some(format!(
-            "{} after {} attempts",
-            r.error
-                .clone()
-                .unwrap_or_else(|| format!("HTTP {}", r.status)),
-            item.attempt + 1
-        ));
-        return done(lease, out, extra, true, delay);
-    }
-    if let Some(why) = followed.redirect_error {
-        out.error = Some(why);
-        return done(lease, out, extra, true, delay);
-    }
-    if !(200..=299).contains(&r.status) {
-        return done(lease, out, extra, true, delay);
-    }
-    if let Some(len) = r.oversize {
-        shared.stats.truncated.fetch_add(1, Relaxed);
-        out.error = Some(format!(
-            "body not read: Content-Length {len} is over crawl.max_body_bytes"
-        ));
-        return done(lease, out, extra, true, delay);
-    }
-    if !is_html(r.content_type.as_deref()) {
-        out.error = Some(format!(
-            "skipped: Content-Type {}",
-            r.content_type.clone().unwrap_or_default()
-        ));
-        return done(lease, out, extra, true, delay);
-    }
-    if r.truncated {
-        shared.stats.truncated.fetch_add(1, Relaxed);
-    }
-    FetchResult::Cpu(CpuJob {
-        final_url: followed.final_url,
-        chain: followed.chain,
-        response: followed.response,
-        lease,
-        seed,
-        delay,
-        extra_links: extra,
-    })
-}
-
-/// Reads `<loc>` entries of a sitemap or sitemap index (gzip'd or not).
-pub fn parse_sitemap(body: &[u8]) -> (bool, Vec<String>) {
-    let mut text = Vec::new();
-    let bytes: &[u8] = if body.starts_with(&[0x1f, 0x8b]) {
-        let mut dec = flate2::read::MultiGzDecoder::new(body).take(50 << 20);
-        if dec.read_to_end(&mut text).is_err() {
-            return (false, Vec::new());
-        }
-        &text
-    } else {
-        body
-    };
-    let s = String::from_utf8_lossy(bytes);
-    let index = s.contains("<sitemapindex");
-    let mut locs = Vec::new();
-    let mut rest = &*s;
-    while let Some(start) = rest.find("<loc>") {
-        rest = &rest[start + 5..];
-        let Some(end) = rest.find("</loc>") else {
-            break;
-        };
-        let loc = rest[..end].trim().replace("&amp;", "&");
-        if !loc.is_empty() {
-            locs.push(loc);
-        }
-        rest = &rest[end + 6..];
-        if locs.len() >= 50_000 {
-            break;
-        }
-    }
-    (index, locs)
-}
-
-async fn fetch_sitemap(
-    shared: &Shared,
-    lease: Lease,
-    url: &Url,
-    seed: &Seed,
-    delay: Duration,
-) -> FetchResult {
-    let item = lease.item.clone();
-    let r = shared.fetcher.get_any(url.as_str()).await;
-    let mut out = outcome(
-        &item.url,
-        if r.is_transport_error() { 0 } else { r.status },
-        r.error.clone(),
-    );
-    out.bytes = r.body.len() as u64;
-    let mut links = Vec::new();
-    if (200..=299).contains(&r.status) && !r.is_transport_error() {
-        let (index, locs) = parse_sitemap(&r.body);
-        for loc in locs {
-            let Ok(u) = normalize(&loc, Some(url), &shared.rules) else {
-                continue;
-            };
-            if !seed.in_scope(&u) || (!index && check_page_url(&u).is_err()) {
-                continue;
-            }
-            links.push(NewUrl {
-                host: host_key(&u),
-                item: QueuedUrl {
-                    url: u.to_string(),
-                    depth: if index { 0 } else { 1 },
-                    seed: item.seed,
-                    attempt: 0,
-                    kind: if index {
-                        UrlKind::Sitemap
-                    } else {
-                        UrlKind::Page
-                    },
-                    priority: if index { 1.0 } else { 0.5 },
-                    features: None,
+/// [`process`], with a panic (an extractor bug on a hostile page) caught
+/// and turned into an error outcome for that page: the host is not stalled
+/// and the crawl goes on.
+pub fn process_guarded(shared: &Shared, job: CpuJob) -> WriterMsg {
+    let lease = job.lease.clone();
+    let delay = job.delay;
+    let links = job.extra_links.clone();
+    let status = job.response.status;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(shared, job))) {
+        Ok(msg) => msg,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            shared.stats.panics.fetch_add(1, Relaxed);
+            tracing::error!(url = %lease.item.url, panic = %what, "processing the page panicked; recorded as an error");
+            let mut out = outcome(&lease.item.url, status, None);
+            out.error = Some(format!("internal error while processing the page: {what}"));
+            WriterMsg {
+                completion: Completion::Done {
+                    outcome: out,
+                    record: None,
+                    simhash: None,
+                    links,
+                    counted: Some((lease.host.clone(), lease.item.seed)),
                 },
-            });
+                lease,
+                delay,
+                hold: None,
+            }
         }
     }
-    done(lease, out, links, false, delay)
 }
 
 /// The CPU stage: turns a fetched page into a record and links.
@@ -486,6 +197,9 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         extra_links,
     } = job;
     let item = lease.item.clone();
+    if let Some(hook) = &shared.page_hook {
+        (hook.0)(&item.url);
+    }
     let mut out = outcome(&item.url, response.status, None);
     out.final_url = Some(final_url.clone()).filter(|f| *f != item.url);
     out.redirects = chain;
@@ -625,7 +339,6 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 rec.insert("template_match".into(), json!(applied.matched));
             }
         }
-        shared.stats.records.fetch_add(1, Relaxed);
     }
     WriterMsg {
         completion: Completion::Done {
@@ -782,32 +495,4 @@ fn page_links(
         });
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sitemap_parsing() {
-        let xml = b"<?xml version=\"1.0\"?><urlset><url><loc> http://a.test/1?x=1&amp;y=2 </loc></url><url><loc>http://a.test/2</loc></url></urlset>";
-        assert_eq!(
-            parse_sitemap(xml),
-            (
-                false,
-                vec![
-                    "http://a.test/1?x=1&y=2".to_string(),
-                    "http://a.test/2".to_string()
-                ]
-            )
-        );
-        let idx =
-            b"<sitemapindex><sitemap><loc>http://a.test/s1.xml.gz</loc></sitemap></sitemapindex>";
-        assert!(parse_sitemap(idx).0);
-        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        std::io::Write::write_all(&mut enc, xml).unwrap_or_default();
-        let gz = enc.finish().unwrap_or_default();
-        assert_eq!(parse_sitemap(&gz).1.len(), 2);
-        assert_eq!(parse_sitemap(b"\x1f\x8bgarbage"), (false, vec![]));
-    }
 }

@@ -179,6 +179,8 @@ pub fn parse(
         sitemaps: defaults.sitemaps,
         topic: None,
     };
+    // A file saved with a UTF-8 byte-order mark keeps its first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split_once(" #").map_or(raw, |(l, _)| l).trim();
         if line.is_empty() || line.starts_with('#') {
@@ -219,8 +221,13 @@ pub fn parse(
     (seeds, errors)
 }
 
-/// The seed files: every `*.txt` in `dir` (sorted) plus the extra files.
-pub fn files(dir: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
+/// The seed files: the files given (`--seeds`), or else every `*.txt` in
+/// `dir`, sorted. Files given replace the directory, so a crawl of your own
+/// list does not also crawl the shipped examples.
+pub fn files(dir: &Path, given: &[PathBuf]) -> Vec<PathBuf> {
+    if !given.is_empty() {
+        return given.to_vec();
+    }
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -229,7 +236,6 @@ pub fn files(dir: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
         })
         .unwrap_or_default();
     out.sort();
-    out.extend(extra.iter().cloned());
     out
 }
 
@@ -245,6 +251,26 @@ mod tests {
             mode: Mode::Article,
             topics: vec!["energy".into()],
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_cost_the_first_line() {
+        // Regression: the BOM glued to the URL made the first line a bad URL.
+        let text = "\u{feff}http://a.test/\nhttp://b.test/\n";
+        let (seeds, errors) = parse(text, "s.txt", &defaults(), &UrlRules::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(seeds.len(), 2);
+    }
+
+    #[test]
+    fn given_seed_files_replace_the_seeds_directory() {
+        let dir = std::env::temp_dir().join(format!("trawl-seedfiles-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(dir.join("example.txt"), "http://example.test/\n").expect("write");
+        let mine = dir.join("mine.list");
+        assert_eq!(files(&dir, &[]), vec![dir.join("example.txt")]);
+        assert_eq!(files(&dir, std::slice::from_ref(&mine)), vec![mine]);
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
     }
 
     #[test]

@@ -29,6 +29,14 @@ pub struct Stats {
     pub hosts_known: AtomicU64,
     pub hosts_waiting: AtomicU64,
     pub last_error: Mutex<Option<String>>,
+    /// Store writes that failed (disk full, I/O errors), in all.
+    pub store_errors: AtomicU64,
+    /// Set while the store cannot write: no new fetches start.
+    pub store_down: std::sync::atomic::AtomicBool,
+    /// Hosts stopped by their error budget.
+    pub hosts_stopped: AtomicU64,
+    /// Pages whose processing panicked (recorded as error outcomes).
+    pub panics: AtomicU64,
     /// Set when the crawl is focused.
     pub harvest: std::sync::OnceLock<super::harvest::Harvest>,
     /// E-commerce mode: templates learned, product records, drift events.
@@ -36,6 +44,8 @@ pub struct Stats {
     pub products: AtomicU64,
     pub drift_events: AtomicU64,
     pub last_drift: Mutex<Option<String>>,
+    /// The canonical store directory, set once at start.
+    pub data_dir: std::sync::OnceLock<String>,
 }
 
 impl Default for Stats {
@@ -61,11 +71,16 @@ impl Default for Stats {
             hosts_known: AtomicU64::new(0),
             hosts_waiting: AtomicU64::new(0),
             last_error: Mutex::new(None),
+            store_errors: AtomicU64::new(0),
+            store_down: std::sync::atomic::AtomicBool::new(false),
+            hosts_stopped: AtomicU64::new(0),
+            panics: AtomicU64::new(0),
             harvest: std::sync::OnceLock::new(),
             templates_learned: AtomicU64::new(0),
             products: AtomicU64::new(0),
             drift_events: AtomicU64::new(0),
             last_drift: Mutex::new(None),
+            data_dir: std::sync::OnceLock::new(),
         }
     }
 }
@@ -94,6 +109,13 @@ pub struct Snapshot {
     pub hosts_known: u64,
     pub hosts_waiting: u64,
     pub last_error: Option<String>,
+    pub store_errors: u64,
+    /// The store cannot write: fetching is paused until it can.
+    pub store_down: bool,
+    pub hosts_stopped: u64,
+    pub panics: u64,
+    /// The store directory this daemon owns (clients check it before trusting `/export`).
+    pub data_dir: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub harvest: Option<super::harvest::HarvestSnapshot>,
     pub templates_learned: u64,
@@ -127,6 +149,14 @@ impl Stats {
         }
     }
 
+    /// A store write failed: counted, kept as the last error, and fetching
+    /// pauses (the writer clears `store_down` once the store writes again).
+    pub fn store_error(&self, e: String) {
+        self.store_errors.fetch_add(1, Relaxed);
+        self.store_down.store(true, Relaxed);
+        self.error(e);
+    }
+
     pub fn snapshot(&self) -> Snapshot {
         let l = |a: &AtomicU64| a.load(Relaxed);
         let uptime = self.started.elapsed().as_secs_f64();
@@ -152,6 +182,11 @@ impl Stats {
             hosts_known: l(&self.hosts_known),
             hosts_waiting: l(&self.hosts_waiting),
             last_error: self.last_error.lock().ok().and_then(|g| g.clone()),
+            store_errors: l(&self.store_errors),
+            store_down: self.store_down.load(Relaxed),
+            hosts_stopped: l(&self.hosts_stopped),
+            panics: l(&self.panics),
+            data_dir: self.data_dir.get().cloned().unwrap_or_default(),
             harvest: self.harvest.get().and_then(|h| h.snapshot()),
             templates_learned: l(&self.templates_learned),
             products: l(&self.products),
@@ -222,6 +257,30 @@ impl Snapshot {
             &[(String::new(), self.retries)],
         );
         metric(
+            "store_errors_total",
+            "Store writes that failed (disk full, I/O errors).",
+            "counter",
+            &[(String::new(), self.store_errors)],
+        );
+        metric(
+            "store_down",
+            "1 while the store cannot write and fetching is paused.",
+            "gauge",
+            &[(String::new(), u64::from(self.store_down))],
+        );
+        metric(
+            "hosts_stopped_total",
+            "Hosts stopped by their error budget (crawl.host_error_budget).",
+            "counter",
+            &[(String::new(), self.hosts_stopped)],
+        );
+        metric(
+            "panics_total",
+            "Pages whose processing panicked (stored as error outcomes).",
+            "counter",
+            &[(String::new(), self.panics)],
+        );
+        metric(
             "queue_depth",
             "URLs waiting in the frontier.",
             "gauge",
@@ -285,8 +344,13 @@ impl Snapshot {
         let harvest = self.harvest.as_ref().map_or(String::new(), |h| {
             format!(" · harvest {:.2} (recent {:.2})", h.rate, h.recent_rate)
         });
+        let down = if self.store_down {
+            " · STORE CANNOT WRITE: fetching paused"
+        } else {
+            ""
+        };
         format!(
-            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting) · errors {}{harvest}",
+            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting) · errors {}{harvest}{down}",
             self.fetched,
             self.pages_per_sec,
             self.records,
@@ -294,7 +358,11 @@ impl Snapshot {
             self.inflight,
             self.hosts_known,
             self.hosts_waiting,
-            self.status_5xx + self.transport_errors + self.extraction_errors
+            self.status_5xx
+                + self.transport_errors
+                + self.extraction_errors
+                + self.store_errors
+                + self.panics
         )
     }
 }

@@ -7,7 +7,7 @@
 //! A deliberately small HTTP/1.1 server: one request per connection, request
 //! line and headers capped at 8 KiB, a 10 s read timeout.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -17,17 +17,20 @@ use super::stats::Stats;
 use crate::store::export::{write_jsonl, ExportQuery};
 use crate::store::Store;
 
-pub async fn serve(listener: TcpListener, stats: Arc<Stats>, store: Store) {
+/// The store the endpoint exports from: `None` while the daemon reopens it.
+pub type StoreSlot = Arc<RwLock<Option<Store>>>;
+
+pub async fn serve(listener: TcpListener, stats: Arc<Stats>, slot: StoreSlot) {
     loop {
         let Ok((conn, _)) = listener.accept().await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
         let stats = stats.clone();
-        let store = store.clone();
+        let store = slot.read().ok().and_then(|g| g.clone());
         tokio::spawn(async move {
             // A client that hangs up early is not our error.
-            let _ = handle(conn, &stats, &store).await;
+            let _ = handle(conn, &stats, store.as_ref()).await;
         });
     }
 }
@@ -40,7 +43,7 @@ fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-async fn handle(mut conn: TcpStream, stats: &Stats, store: &Store) -> std::io::Result<()> {
+async fn handle(mut conn: TcpStream, stats: &Stats, store: Option<&Store>) -> std::io::Result<()> {
     let mut buf = vec![0u8; 8192];
     let mut len = 0;
     loop {
@@ -73,7 +76,13 @@ async fn handle(mut conn: TcpStream, stats: &Stats, store: &Store) -> std::io::R
             "text/plain; version=0.0.4",
             stats.snapshot().prometheus().into_bytes(),
         ),
+        "/export" if store.is_none() => (
+            "503 Service Unavailable",
+            "text/plain",
+            b"the store cannot write and is being reopened; try again shortly\n".to_vec(),
+        ),
         "/export" => {
+            let store = store.ok_or_else(|| std::io::Error::other("no store"))?;
             let q = ExportQuery {
                 since: query_param(query, "since")
                     .and_then(|v| v.parse().ok())

@@ -1,12 +1,20 @@
 //! Fetching one URL. [`Fetcher`] is the seam: the daemon and tests depend on
-//! it, [`SpiderFetcher`] implements it with spider's fetch helper over a
-//! reqwest client we build (honest User-Agent, timeouts, compression, no
-//! automatic redirects: [`get_following`] follows them itself so each hop is
-//! recorded, loops are caught, and the chain is stored with the page).
+//! it, [`HttpFetcher`] implements it on a reqwest client we build (honest
+//! User-Agent, timeouts, compression, no automatic redirects and no retries
+//! of its own).
 //!
-//! spider reports transport errors as synthetic statuses (connection refused
-//! → 503, first-byte timeout → 524) with an error string; we keep the error
-//! string so such outcomes are distinguishable from a real server 503.
+//! One call is one request. Everything that makes a second request —
+//! redirect hops, retries, robots.txt, sitemaps — lives in the daemon, where
+//! each request first waits its turn in the host's schedule
+//! ([`crate::politeness::clock`]). That is why this layer is not spider's
+//! fetch helper (`spider::utils::fetch_page_html_raw`), which the crawler
+//! used before: it re-fetches a response cut off mid-body by itself, retries
+//! a failed TLS handshake with the scheme flipped or `www.` stripped, reads
+//! its body cap from a process environment variable, and hands back a body
+//! that stopped dripping at the time limit as an ordinary (truncated) 200.
+//! Here the limits are fields of [`FetchConfig`], a body that times out or
+//! breaks off is a transport error (the daemon retries it, on schedule), and
+//! only the size cap truncates.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -27,7 +35,8 @@ pub struct Response {
     pub truncated: bool,
     /// `Content-Length` when the body was not read because it exceeds the limit.
     pub oversize: Option<u64>,
-    /// A transport error (no HTTP answer): timeout, refused, reset, TLS.
+    /// A transport error (no complete HTTP answer): timeout, refused, reset,
+    /// TLS, or a body that timed out or broke off before its end.
     pub error: Option<String>,
 }
 
@@ -35,27 +44,40 @@ impl Response {
     pub fn is_transport_error(&self) -> bool {
         self.error.is_some()
     }
+
+    fn failed(error: String) -> Response {
+        Response {
+            error: Some(error),
+            ..Response::default()
+        }
+    }
 }
 
-/// Fetches single URLs. Implementations must not follow redirects.
+/// Fetches single URLs: one call, one request. Implementations must not
+/// follow redirects or retry.
 pub trait Fetcher: Send + Sync {
-    /// GET a page (HTML expected: binary bodies may be dropped early).
+    /// GET a page (HTML expected: a body of another Content-Type is not read).
     fn get<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
     /// GET any resource (robots.txt, sitemaps).
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
 }
 
-/// Client settings.
+/// Client settings and limits.
 #[derive(Debug, Clone)]
 pub struct FetchConfig {
     pub user_agent: String,
     pub connect_timeout: Duration,
+    /// Time limit of one request, headers and body together.
     pub timeout: Duration,
+    /// Bodies are cut at this many bytes (after decompression); a declared
+    /// `Content-Length` above it is not read at all.
+    pub max_body_bytes: u64,
 }
 
-/// spider-backed fetcher.
-pub struct SpiderFetcher {
-    client: spider::Client,
+/// The reqwest-backed fetcher.
+pub struct HttpFetcher {
+    client: reqwest::Client,
+    max_body: u64,
 }
 
 /// Why the HTTP client could not be built.
@@ -63,138 +85,151 @@ pub struct SpiderFetcher {
 #[error("cannot build the HTTP client: {0}")]
 pub struct ClientError(String);
 
-impl SpiderFetcher {
-    pub fn new(cfg: &FetchConfig) -> Result<SpiderFetcher, ClientError> {
-        // One process-wide TLS provider; a second install reports the first one.
+/// An error and its causes on one line (reqwest's own message is terse).
+fn describe(e: &reqwest::Error) -> String {
+    let mut s = if e.is_timeout() {
+        "timed out".to_string()
+    } else {
+        e.to_string()
+    };
+    let mut src = std::error::Error::source(e);
+    while let Some(c) = src {
+        let t = c.to_string();
+        if !s.contains(&t) {
+            s.push_str(": ");
+            s.push_str(&t);
+        }
+        src = c.source();
+    }
+    s
+}
+
+fn is_html_type(ct: Option<&str>) -> bool {
+    ct.is_none_or(|ct| {
+        let ct = ct.to_ascii_lowercase();
+        ct.contains("html") || ct.contains("text/plain") || ct.trim().is_empty()
+    })
+}
+
+impl HttpFetcher {
+    pub fn new(cfg: &FetchConfig) -> Result<HttpFetcher, ClientError> {
+        // One process-wide TLS provider; a second install keeps the first one.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = spider::reqwest::Client::builder()
+        let client = reqwest::Client::builder()
             .user_agent(cfg.user_agent.clone())
             .connect_timeout(cfg.connect_timeout)
             .timeout(cfg.timeout)
-            .redirect(spider::reqwest::redirect::Policy::none())
+            .redirect(reqwest::redirect::Policy::none())
+            .retry(reqwest::retry::never())
             .pool_max_idle_per_host(2)
             .build()
             .map_err(|e| ClientError(e.to_string()))?;
-        Ok(SpiderFetcher { client })
+        Ok(HttpFetcher {
+            client,
+            max_body: cfg.max_body_bytes.max(1),
+        })
     }
 
-    fn convert(pr: spider::utils::PageResponse) -> Response {
+    async fn fetch(&self, url: &str, html_only: bool) -> Response {
+        let mut resp = match self.client.get(url).send().await {
+            Ok(r) => r,
+            Err(e) => return Response::failed(describe(&e)),
+        };
         let header = |name: &str| {
-            pr.headers
-                .as_ref()
-                .and_then(|h| h.get(name))
+            resp.headers()
+                .get(name)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string)
         };
-        let error = pr
-            .error_for_status
-            .as_ref()
-            .map(|e| e.to_string())
-            .filter(|_| {
-                // A real HTTP answer carries headers; a synthetic status has none.
-                pr.headers.as_ref().is_none_or(|h| h.is_empty())
-            });
-        let declared: Option<u64> = header("content-length").and_then(|v| v.trim().parse().ok());
-        let oversize = declared.filter(|&n| n > 0 && pr.content.is_none());
-        Response {
-            oversize,
-            status: pr.status_code.as_u16(),
+        let mut out = Response {
+            status: resp.status().as_u16(),
             content_type: header("content-type"),
             location: header("location"),
             retry_after: header("retry-after").map(|v| v.trim().parse().unwrap_or(60)),
-            body: pr.content.unwrap_or_default(),
-            truncated: pr.content_truncated,
-            error,
+            ..Response::default()
+        };
+        let declared: Option<u64> = header("content-length").and_then(|v| v.trim().parse().ok());
+        if declared.is_some_and(|n| n > self.max_body) {
+            out.oversize = declared;
+            return out;
+        }
+        let success = (200..=299).contains(&out.status);
+        if html_only && success && !is_html_type(out.content_type.as_deref()) {
+            return out; // the daemon records the Content-Type and skips it
+        }
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => {
+                    let room = (self.max_body as usize).saturating_sub(out.body.len());
+                    if chunk.len() > room {
+                        out.body.extend_from_slice(&chunk[..room]);
+                        out.truncated = true;
+                        return out;
+                    }
+                    out.body.extend_from_slice(&chunk);
+                }
+                Ok(None) => return out,
+                Err(e) => {
+                    out.error = Some(format!(
+                        "body broke off after {} bytes: {}",
+                        out.body.len(),
+                        describe(&e)
+                    ));
+                    return out;
+                }
+            }
         }
     }
 }
 
-impl Fetcher for SpiderFetcher {
+impl Fetcher for HttpFetcher {
     fn get<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
-        Box::pin(async move {
-            Self::convert(spider::utils::fetch_page_html_raw_only_html(url, &self.client).await)
-        })
+        Box::pin(self.fetch(url, true))
     }
 
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
-        Box::pin(async move {
-            Self::convert(spider::utils::fetch_page_html_raw(url, &self.client).await)
-        })
+        Box::pin(self.fetch(url, false))
     }
 }
 
-/// A fetch with its redirect chain.
-#[derive(Debug, Clone)]
-pub struct Followed {
-    pub response: Response,
-    pub final_url: String,
-    /// Every URL before the final one, in order.
-    pub chain: Vec<String>,
-    /// Why following stopped early (loop, too many hops, bad Location).
-    pub redirect_error: Option<String>,
-}
-
-/// GETs `url`, following up to `max_hops` redirects. `allow` is asked about
-/// each new hop (scope, robots); a refused hop ends the chain there.
-pub async fn get_following(
-    fetcher: &dyn Fetcher,
-    url: &str,
-    max_hops: usize,
-    allow: impl Fn(&Url) -> bool,
-) -> Followed {
-    let mut current = url.to_string();
-    let mut chain = Vec::new();
-    loop {
-        let response = fetcher.get(&current).await;
-        let is_redirect = matches!(response.status, 301 | 302 | 303 | 307 | 308);
-        let Some(location) = response.location.clone().filter(|_| is_redirect) else {
-            return Followed {
-                response,
-                final_url: current,
-                chain,
-                redirect_error: None,
-            };
-        };
-        let stop =
-            |response: Response, current: String, chain: Vec<String>, why: String| Followed {
-                response,
-                final_url: current,
-                chain,
-                redirect_error: Some(why),
-            };
-        let next = match Url::parse(&current).and_then(|base| base.join(&location)) {
-            Ok(mut u) => {
+/// Whether a response is a redirect, and where to (resolved against `from`,
+/// without its fragment). `Err` carries why the Location is unusable.
+pub fn redirect_target(from: &str, r: &Response) -> Option<Result<Url, String>> {
+    if !matches!(r.status, 301 | 302 | 303 | 307 | 308) || r.is_transport_error() {
+        return None;
+    }
+    let location = r.location.as_deref()?;
+    Some(
+        Url::parse(from)
+            .and_then(|base| base.join(location))
+            .map(|mut u| {
                 u.set_fragment(None);
                 u
-            }
-            Err(e) => {
-                return stop(
-                    response,
-                    current,
-                    chain,
-                    format!("bad Location {location:?}: {e}"),
-                )
-            }
+            })
+            .map_err(|e| format!("bad Location {location:?}: {e}")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirect_targets_resolve_and_bad_ones_say_why() {
+        let r = |status, loc: &str| Response {
+            status,
+            location: Some(loc.to_string()),
+            ..Response::default()
         };
-        if chain.len() >= max_hops {
-            return stop(
-                response,
-                current,
-                chain,
-                format!("more than {max_hops} redirects"),
-            );
-        }
-        if next.as_str() == current || chain.iter().any(|c| c == next.as_str()) {
-            return stop(response, current, chain, format!("redirect loop at {next}"));
-        }
-        if !allow(&next) {
-            return stop(
-                response,
-                current,
-                chain,
-                format!("redirect to {next} not allowed (scope or robots)"),
-            );
-        }
-        chain.push(std::mem::replace(&mut current, next.to_string()));
+        let t = redirect_target("http://a.test/x/y", &r(301, "../z#frag"));
+        assert_eq!(
+            t.and_then(Result::ok).map(|u| u.to_string()),
+            Some("http://a.test/z".to_string())
+        );
+        assert!(redirect_target("http://a.test/", &r(200, "/z")).is_none());
+        assert!(matches!(
+            redirect_target("http://a.test/", &r(302, "http://[::1")),
+            Some(Err(_))
+        ));
     }
 }

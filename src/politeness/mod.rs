@@ -3,6 +3,8 @@
 //! fetches of a host (the configured minimum, raised by Crawl-delay up to a
 //! cap), and how long to back off after 429/503 or transient failures.
 
+pub mod budget;
+pub mod clock;
 pub mod robots;
 
 use std::time::Duration;

@@ -31,6 +31,13 @@ pub fn write_jsonl(
             break;
         }
         for (seq, rec) in batch {
+            // Records are numbered 1..=N without gaps: a gap is lost data.
+            if seq > cursor + 1 {
+                return Err(ExportError::Store(StoreError::Damaged {
+                    path: store.db_file(),
+                    message: format!("records {} to {} are missing", cursor + 1, seq - 1),
+                }));
+            }
             cursor = seq;
             let matches = q
                 .page_type
@@ -45,6 +52,13 @@ pub fn write_jsonl(
                 }
             }
         }
+    }
+    let last = store.last_record_seq()?;
+    if cursor < last && (q.limit == 0 || written < q.limit) {
+        return Err(ExportError::Store(StoreError::Damaged {
+            path: store.db_file(),
+            message: format!("records {} to {last} are missing", cursor + 1),
+        }));
     }
     Ok((written, cursor))
 }

@@ -27,7 +27,9 @@
 
 pub mod alloc;
 pub mod export;
+mod hosts;
 pub mod queue;
+pub mod records;
 pub mod seen;
 pub mod simhash;
 
@@ -41,11 +43,21 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
-    #[error("cannot open the store at {path}: {source} (is another trawl process using it?)")]
+    #[error("cannot open the store at {path}: {source}")]
     Open {
         path: String,
         #[source]
         source: sled::Error,
+    },
+    #[error("cannot open the store at {path}: another trawl process is using it")]
+    Busy { path: String },
+    #[error("the store's database {path} is damaged: {message}; run `trawl store check` to see what is intact and `trawl store salvage` to export it")]
+    Damaged { path: String, message: String },
+    #[error("cannot write the checkpoint {path}: {source}")]
+    Checkpoint {
+        path: String,
+        #[source]
+        source: std::io::Error,
     },
     #[error("store: {0}")]
     Sled(#[from] sled::Error),
@@ -192,6 +204,9 @@ pub enum Completion {
     },
     /// Try again later (transient failure, host backing off, shutdown).
     Retry { item: QueuedUrl },
+    /// Not fetched and not recorded (a page budget or the host's error
+    /// budget is spent): the URL only leaves the queue.
+    Drop,
 }
 
 /// The store. Cheap to clone (sled trees are handles).
@@ -203,6 +218,10 @@ pub struct Store {
     seeds: sled::Tree,
     /// Learned extraction templates: site ++ 0 ++ cluster(4) → JSON.
     templates: sled::Tree,
+    /// Per-host politeness state (see [`hosts`]).
+    host_times: sled::Tree,
+    /// The store's directory (the checkpoint file lives beside the database).
+    dir: std::path::PathBuf,
     /// The queue's in-memory state (seen filter, open blocks, counters).
     state: std::sync::Arc<std::sync::Mutex<queue::QueueState>>,
 }
@@ -345,6 +364,11 @@ impl Store {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
+                Err(sled::Error::Io(e)) if lock_is_busy(&e) => {
+                    return Err(StoreError::Busy {
+                        path: dir.display().to_string(),
+                    })
+                }
                 Err(source) => {
                     return Err(StoreError::Open {
                         path: dir.display().to_string(),
@@ -358,6 +382,8 @@ impl Store {
             robots: db.open_tree("robots")?,
             seeds: db.open_tree("seeds")?,
             templates: db.open_tree("templates")?,
+            host_times: db.open_tree("hosts")?,
+            dir: dir.to_path_buf(),
             state: std::sync::Arc::new(std::sync::Mutex::new(queue::QueueState {
                 seen: seen::Seen::new(seen_filter_bytes),
                 inbox: 0,
@@ -452,14 +478,20 @@ impl Store {
         &self,
         block: &[u8],
         host: &str,
-        completion: Completion,
+        completion: &Completion,
     ) -> Result<Option<u64>, StoreError> {
         let mut st = self.lock();
         let mut batch = sled::Batch::default();
-        Self::finish_in_block(&mut st, &mut batch, block);
+        let (_, removed) = Self::finish_in_block(&mut st, &mut batch, block);
         match completion {
+            Completion::Drop => {
+                if removed {
+                    self.kv.apply_batch(batch)?;
+                }
+                Ok(None)
+            }
             Completion::Retry { item } => {
-                self.requeue_into(&mut batch, host, &item)?;
+                self.requeue_into(&mut batch, host, item)?;
                 Self::put_queued(&mut batch, st.queued + 1);
                 self.kv.apply_batch(batch)?;
                 st.queued += 1;
@@ -467,19 +499,20 @@ impl Store {
                 Ok(None)
             }
             Completion::Done {
-                mut outcome,
+                outcome,
                 record,
                 simhash,
                 links,
                 counted,
             } => {
+                let mut outcome = outcome.clone();
                 let page_key = key(P, &url_hash(&outcome.url));
                 // A page replayed after a crash keeps its first record.
                 let earlier = match self.kv.get(&page_key)? {
                     Some(v) => decode::<PageOutcome>("pages", &v)?.record,
                     None => None,
                 };
-                if let Some((host, seed)) = &counted {
+                if let Some((host, seed)) = counted {
                     if earlier.is_none() {
                         let mut counters =
                             vec![Counter::Total, Counter::Host(host), Counter::Seed(*seed)];
@@ -497,7 +530,7 @@ impl Store {
                     }
                 }
                 let mut seq = earlier;
-                if let (Some(rec), None) = (&record, earlier) {
+                if let (Some(rec), None) = (record, earlier) {
                     let seq_key = key(M, RECORD_SEQ.as_bytes());
                     let next = be_u64(self.kv.get(&seq_key)?) + 1;
                     batch.insert(seq_key, &next.to_be_bytes());
@@ -505,9 +538,9 @@ impl Store {
                     if let serde_json::Value::Object(map) = &mut rec {
                         map.insert("seq".into(), next.into());
                     }
-                    batch.insert(key(R, &next.to_be_bytes()), encode(&rec));
+                    batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
                     if let Some(h) = simhash {
-                        for (band, bits) in simhash::bands(h).into_iter().enumerate() {
+                        for (band, bits) in simhash::bands(*h).into_iter().enumerate() {
                             let mut k = vec![X, band as u8];
                             k.extend_from_slice(&bits.to_be_bytes());
                             k.extend_from_slice(&next.to_be_bytes());
@@ -518,7 +551,7 @@ impl Store {
                 }
                 outcome.record = seq;
                 batch.insert(page_key, encode(&outcome));
-                let fresh = self.enqueue_into(&st, &mut batch, &links)?;
+                let fresh = self.enqueue_into(&st, &mut batch, links)?;
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
                 }
@@ -558,7 +591,7 @@ impl Store {
     /// A stored record.
     pub fn record(&self, seq: u64) -> Result<Option<serde_json::Value>, StoreError> {
         match self.kv.get(key(R, &seq.to_be_bytes()))? {
-            Some(v) => Ok(Some(decode("records", &v)?)),
+            Some(v) => Ok(Some(decode("records", records::open(seq, &v)?)?)),
             None => Ok(None),
         }
     }
@@ -577,7 +610,7 @@ impl Store {
                 .get(1..9)
                 .and_then(|s| s.try_into().ok())
                 .map_or(0, u64::from_be_bytes);
-            out.push((seq, decode("records", &v)?));
+            out.push((seq, decode("records", records::open(seq, &v)?)?));
         }
         Ok(out)
     }
@@ -596,11 +629,6 @@ impl Store {
             let (_, v) = kv?;
             decode("pages", &v)
         })
-    }
-
-    /// Stored records (walks the range; for `trawl status`).
-    pub fn record_count(&self) -> usize {
-        self.kv.scan_prefix([R]).count()
     }
 
     /// Cached robots.txt of a host: (fetched at, status, body).
@@ -828,7 +856,7 @@ mod tests {
             s.enqueue(&[item("http://a.test/1", 0.9), item("http://a.test/2", 0.5)])
                 .expect("enq");
             let (block, first) = lease(&s, "a.test").expect("some");
-            s.complete(&block, "a.test", done(&first.url, vec![]))
+            s.complete(&block, "a.test", &done(&first.url, vec![]))
                 .expect("complete");
             assert_eq!(s.queue_len_hint(), 1);
             s.flush_blocking().expect("flush");
@@ -841,7 +869,7 @@ mod tests {
             .expect("block");
         let urls: Vec<&str> = block.items.iter().map(|i| i.url.as_str()).collect();
         assert_eq!(urls, ["http://a.test/2"], "the done URL is skipped");
-        s.complete(&block.key, "a.test", done("http://a.test/2", vec![]))
+        s.complete(&block.key, "a.test", &done("http://a.test/2", vec![]))
             .expect("complete");
         assert_eq!(s.queue_len_hint(), 0);
         assert!(s.next_block(&host_hash("a.test")).expect("next").is_none());
@@ -918,7 +946,7 @@ mod tests {
         s.enqueue(&[item("http://a.test/r", 0.9)]).expect("enq");
         let (block, mut first) = lease(&s, "a.test").expect("some");
         first.attempt = 1;
-        s.complete(&block, "a.test", Completion::Retry { item: first })
+        s.complete(&block, "a.test", &Completion::Retry { item: first })
             .expect("retry");
         assert_eq!(s.queue_len_hint(), 1);
         let (_, again) = lease(&s, "a.test").expect("requeued");
@@ -971,11 +999,11 @@ mod tests {
             counted: Some(("a.test".into(), 1)),
         };
         assert_eq!(
-            s.complete(&lease, "a.test", done()).expect("first"),
+            s.complete(&lease, "a.test", &done()).expect("first"),
             Some(1)
         );
         assert_eq!(
-            s.complete(&lease, "a.test", done()).expect("replay"),
+            s.complete(&lease, "a.test", &done()).expect("replay"),
             Some(1)
         );
         assert_eq!(s.records_after(0, 10).expect("records").len(), 1);
@@ -993,7 +1021,7 @@ mod tests {
             .complete(
                 &lease,
                 "a.test",
-                Completion::Done {
+                &Completion::Done {
                     outcome: PageOutcome {
                         url: q.url.clone(),
                         status: 200,

@@ -315,7 +315,6 @@ pub fn page(title: &str, links: &[String]) -> String {
 pub fn run_daemon(cfg_text: &str) -> (trawl::crawl::stats::Snapshot, f64) {
     let cfg = trawl::config::Config::parse(cfg_text, Path::new("bench.toml"))
         .unwrap_or_else(|e| panic!("config: {e}"));
-    trawl::crawl::set_body_limit(cfg.crawl.max_body_bytes);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -1,0 +1,423 @@
+//! The async half of a URL's way through the daemon: budgets, robots.txt,
+//! the page request and its redirect hops, retries and backoff. Every
+//! request takes a turn on the host's [`Clock`](crate::politeness::clock)
+//! first; nothing here sends two requests to a host back to back.
+//!
+//! A redirect to another host ends the chain here: the target is queued as
+//! a new URL, so it meets that host's robots.txt and schedule like any other.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use super::pipeline::{outcome, CpuJob, FetchResult, Shared, WriterMsg};
+use super::seeds::Seed;
+use crate::fetch::{redirect_target, Response};
+use crate::frontier::url::{host_key, normalize};
+use crate::frontier::Lease;
+use crate::politeness::robots::Robots;
+use crate::store::{Completion, NewUrl, PageOutcome, QueuedUrl, UrlKind};
+
+/// Redirects of a robots.txt followed at most (RFC 9309: at least five).
+const ROBOTS_HOPS: usize = 5;
+
+pub(super) fn done(
+    lease: Lease,
+    out: PageOutcome,
+    links: Vec<NewUrl>,
+    counted: bool,
+    delay: Duration,
+) -> FetchResult {
+    let counted = counted.then(|| (lease.host.clone(), lease.item.seed));
+    FetchResult::Write(WriterMsg {
+        lease,
+        completion: Completion::Done {
+            outcome: out,
+            record: None,
+            simhash: None,
+            links,
+            counted,
+        },
+        delay,
+        hold: None,
+    })
+}
+
+fn retry(lease: Lease, item: QueuedUrl, delay: Duration, hold: Option<Instant>) -> FetchResult {
+    FetchResult::Write(WriterMsg {
+        lease,
+        completion: Completion::Retry { item },
+        delay,
+        hold,
+    })
+}
+
+/// Ends a lease without a fetch and without an outcome line (budgets).
+fn drop_lease(lease: Lease) -> FetchResult {
+    FetchResult::Write(WriterMsg {
+        lease,
+        completion: Completion::Drop,
+        delay: Duration::ZERO,
+        hold: None,
+    })
+}
+
+fn is_transient(r: &Response) -> bool {
+    r.is_transport_error() || matches!(r.status, 500 | 502 | 504 | 520..=530) || r.status == 0
+}
+
+impl Shared {
+    /// One request of any kind, on the host's schedule.
+    pub(super) async fn request(&self, url: &Url, delay: Duration, page: bool) -> Response {
+        self.clock.turn(&host_key(url), delay).await;
+        if let Some(limiter) = &self.limiter {
+            limiter.until_ready().await;
+        }
+        if page {
+            self.fetcher.get(url.as_str()).await
+        } else {
+            self.fetcher.get_any(url.as_str()).await
+        }
+    }
+
+    /// The host's robots rules, fetching them if missing or stale. The second
+    /// value is true when they were fetched now (first contact).
+    async fn robots_for(&self, scheme: &str, host: &str) -> (Arc<Robots>, bool) {
+        if let Ok(cache) = self.robots.lock() {
+            if let Some((r, at)) = cache.get(host) {
+                if at.elapsed() < self.robots_ttl {
+                    return (r.clone(), false);
+                }
+            }
+        }
+        // The store's copy survives restarts.
+        if let Ok(Some((fetched_at, status, body))) = self.store.robots(host) {
+            let age = super::pipeline::now_secs().saturating_sub(fetched_at);
+            if age < self.robots_ttl.as_secs() && !(500..=599).contains(&status) && status != 0 {
+                let r = Arc::new(Robots::from_response(status, body.as_bytes(), &self.agent));
+                let at = Instant::now()
+                    .checked_sub(Duration::from_secs(age))
+                    .unwrap_or_else(Instant::now);
+                if let Ok(mut cache) = self.robots.lock() {
+                    cache.insert(host.to_string(), (r.clone(), at));
+                }
+                return (r, false);
+            }
+        }
+        let resp = self.fetch_robots(scheme, host).await;
+        let status = if resp.is_transport_error() {
+            0
+        } else {
+            resp.status
+        };
+        let r = Arc::new(Robots::from_response(status, &resp.body, &self.agent));
+        let body = String::from_utf8_lossy(
+            &resp.body[..resp
+                .body
+                .len()
+                .min(crate::politeness::robots::MAX_ROBOTS_BYTES)],
+        );
+        if let Err(e) = self
+            .store
+            .put_robots(host, super::pipeline::now_secs(), status, &body)
+        {
+            self.stats
+                .store_error(format!("storing robots.txt of {host}: {e}"));
+        }
+        if !matches!(*r, Robots::Unavailable) {
+            if let Ok(mut cache) = self.robots.lock() {
+                cache.insert(host.to_string(), (r.clone(), Instant::now()));
+            }
+        }
+        (r, true)
+    }
+
+    /// GETs robots.txt, following up to five redirects (to any host, each
+    /// hop on its host's schedule), as RFC 9309 asks.
+    async fn fetch_robots(&self, scheme: &str, host: &str) -> Response {
+        let Ok(mut url) = Url::parse(&format!("{scheme}://{host}/robots.txt")) else {
+            return Response {
+                error: Some(format!("bad host {host:?}")),
+                ..Response::default()
+            };
+        };
+        let mut hops = 0;
+        loop {
+            let resp = self.request(&url, self.delays.min_delay, false).await;
+            match redirect_target(url.as_str(), &resp) {
+                Some(Ok(next)) if hops < ROBOTS_HOPS && next != url => {
+                    hops += 1;
+                    url = next;
+                }
+                // Too many hops or a bad Location: RFC 9309 lets a crawler
+                // treat it as unavailable (allow all); `from_response` does
+                // that for a final 3xx.
+                _ => return resp,
+            }
+        }
+    }
+
+    fn sitemap_urls(&self, scheme: &str, host: &str, robots: &Robots, seed_id: u32) -> Vec<NewUrl> {
+        let mut urls: Vec<String> = robots.sitemaps().to_vec();
+        urls.push(format!("{scheme}://{host}/sitemap.xml"));
+        // Sitemap lines should be absolute; relative ones are resolved leniently.
+        let base = Url::parse(&format!("{scheme}://{host}/")).ok();
+        urls.into_iter()
+            .filter_map(|u| normalize(&u, base.as_ref(), &self.rules).ok())
+            .map(|u| NewUrl {
+                host: host_key(&u),
+                item: QueuedUrl {
+                    url: u.to_string(),
+                    depth: 0,
+                    seed: seed_id,
+                    attempt: 0,
+                    kind: UrlKind::Sitemap,
+                    priority: 1.0,
+                    features: None,
+                },
+            })
+            .collect()
+    }
+}
+
+/// Fetches one leased URL.
+pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
+    let item = lease.item.clone();
+    let host = lease.host.clone();
+    let seed = shared.seed(item.seed, &host);
+    let base_delay = shared.delays.min_delay;
+    let Ok(url) = Url::parse(&item.url) else {
+        return done(
+            lease,
+            outcome(&item.url, 0, Some("unparseable URL in the queue".into())),
+            vec![],
+            false,
+            Duration::ZERO,
+        );
+    };
+    if item.kind == UrlKind::Page && shared.over_budget(&host, &seed, item.seed) {
+        shared.stats.skipped.fetch_add(1, Relaxed);
+        return drop_lease(lease);
+    }
+    if item.kind == UrlKind::Page && shared.health.stopped(&host) {
+        shared.stats.skipped.fetch_add(1, Relaxed);
+        return drop_lease(lease);
+    }
+    let (robots, first_contact) = shared.robots_for(url.scheme(), &host).await;
+    let delay = shared.delays.host_delay(robots.crawl_delay());
+    if matches!(*robots, Robots::Unavailable) {
+        // RFC 9309: an unreachable robots.txt means "disallow for now".
+        let attempt = item.attempt.saturating_add(1);
+        if attempt > shared.max_retries.saturating_add(3) {
+            return done(
+                lease,
+                outcome(
+                    &item.url,
+                    0,
+                    Some(format!(
+                        "robots.txt unavailable (5xx or no answer) after {attempt} attempts"
+                    )),
+                ),
+                vec![],
+                false,
+                base_delay,
+            );
+        }
+        shared.stats.retries.fetch_add(1, Relaxed);
+        let hold = Instant::now() + shared.delays.backoff(attempt).max(Duration::from_secs(60));
+        let mut again = item;
+        again.attempt = attempt;
+        return retry(lease, again, base_delay, Some(hold));
+    }
+    let mut extra = Vec::new();
+    if first_contact && seed.sitemaps {
+        extra = shared.sitemap_urls(url.scheme(), &host, &robots, item.seed);
+    }
+    if !robots.allowed(&shared.agent, url.as_str()) {
+        shared.stats.robots_denied.fetch_add(1, Relaxed);
+        return done(
+            lease,
+            outcome(&item.url, 0, Some("disallowed by robots.txt".into())),
+            extra,
+            false,
+            Duration::ZERO,
+        );
+    }
+    match item.kind {
+        UrlKind::Sitemap => super::sitemap::fetch(shared, lease, &url, &seed, delay).await,
+        UrlKind::Page => fetch_page(shared, lease, &url, seed, delay, extra, &robots).await,
+    }
+}
+
+/// A page request and its redirect hops on the same host.
+struct Followed {
+    response: Response,
+    final_url: String,
+    /// Every URL before the final one, in order.
+    chain: Vec<String>,
+    /// Why following stopped early (loop, too many hops, bad Location, scope).
+    redirect_error: Option<String>,
+    /// A redirect to another host, queued instead of followed.
+    elsewhere: Option<Url>,
+}
+
+async fn follow(
+    shared: &Shared,
+    lease: &Lease,
+    url: &Url,
+    seed: &Seed,
+    delay: Duration,
+    robots: &Robots,
+) -> Followed {
+    let mut current = url.clone();
+    let mut chain: Vec<String> = Vec::new();
+    loop {
+        let response = shared.request(&current, delay, true).await;
+        let stop = |response, current: Url, chain, why: Option<String>, elsewhere| Followed {
+            response,
+            final_url: current.to_string(),
+            chain,
+            redirect_error: why,
+            elsewhere,
+        };
+        let next = match redirect_target(current.as_str(), &response) {
+            None => return stop(response, current, chain, None, None),
+            Some(Err(why)) => return stop(response, current, chain, Some(why), None),
+            Some(Ok(next)) => next,
+        };
+        let why = if chain.len() >= shared.max_redirects {
+            Some(format!("more than {} redirects", shared.max_redirects))
+        } else if next == current || chain.iter().any(|c| c == next.as_str()) {
+            Some(format!("redirect loop at {next}"))
+        } else if !seed.in_scope(&next) {
+            Some(format!("redirect to {next} is out of the seed's scope"))
+        } else if host_key(&next) != lease.host {
+            return stop(response, current, chain, None, Some(next));
+        } else if !robots.allowed(&shared.agent, next.as_str()) {
+            Some(format!("redirect to {next} is disallowed by robots.txt"))
+        } else {
+            None
+        };
+        if why.is_some() {
+            return stop(response, current, chain, why, None);
+        }
+        chain.push(std::mem::replace(&mut current, next).to_string());
+    }
+}
+
+async fn fetch_page(
+    shared: &Shared,
+    lease: Lease,
+    url: &Url,
+    seed: Seed,
+    delay: Duration,
+    mut extra: Vec<NewUrl>,
+    robots: &Robots,
+) -> FetchResult {
+    let item = lease.item.clone();
+    let followed = follow(shared, &lease, url, &seed, delay, robots).await;
+    let r = &followed.response;
+    shared.stats.fetched.fetch_add(1, Relaxed);
+    shared.stats.bytes.fetch_add(r.body.len() as u64, Relaxed);
+    if r.is_transport_error() {
+        shared.stats.transport_errors.fetch_add(1, Relaxed);
+    } else {
+        shared.stats.count_status(r.status);
+    }
+    let mut out = outcome(
+        &item.url,
+        if r.is_transport_error() { 0 } else { r.status },
+        r.error.clone(),
+    );
+    out.final_url = Some(followed.final_url.clone()).filter(|f| *f != item.url);
+    out.redirects = followed.chain.clone();
+    out.bytes = r.body.len() as u64;
+    if r.status == 429 || r.status == 503 {
+        if item.attempt < shared.max_retries.saturating_add(3) {
+            shared.stats.retries.fetch_add(1, Relaxed);
+            let wait = shared.delays.retry_after(r.retry_after, item.attempt + 1);
+            let mut again = item.clone();
+            again.attempt += 1;
+            return retry(lease, again, delay, Some(Instant::now() + wait));
+        }
+        out.error = Some(format!(
+            "HTTP {} after {} attempts",
+            r.status,
+            item.attempt + 1
+        ));
+        shared.page_result(&lease.host, false);
+        return done(lease, out, extra, true, delay);
+    }
+    if is_transient(r) {
+        if item.attempt < shared.max_retries {
+            shared.stats.retries.fetch_add(1, Relaxed);
+            let mut again = item.clone();
+            again.attempt += 1;
+            let backoff = shared.delays.backoff(again.attempt);
+            return retry(lease, again, delay.max(backoff), None);
+        }
+        out.error = Some(format!(
+            "{} after {} attempts",
+            r.error
+                .clone()
+                .unwrap_or_else(|| format!("HTTP {}", r.status)),
+            item.attempt + 1
+        ));
+        shared.page_result(&lease.host, false);
+        return done(lease, out, extra, true, delay);
+    }
+    if let Some(target) = followed.elsewhere {
+        // Queued as a new URL of its own host (robots, schedule, dedup).
+        out.error = Some(format!("redirected to another host: {target} (queued)"));
+        extra.push(NewUrl {
+            host: host_key(&target),
+            item: QueuedUrl {
+                url: target.to_string(),
+                depth: item.depth,
+                seed: item.seed,
+                attempt: 0,
+                kind: UrlKind::Page,
+                priority: item.priority,
+                features: item.features,
+            },
+        });
+        return done(lease, out, extra, true, delay);
+    }
+    if let Some(why) = followed.redirect_error {
+        out.error = Some(why);
+        return done(lease, out, extra, true, delay);
+    }
+    let ok = (200..=299).contains(&r.status);
+    shared.page_result(&lease.host, ok);
+    if !ok {
+        return done(lease, out, extra, true, delay);
+    }
+    if let Some(len) = r.oversize {
+        shared.stats.truncated.fetch_add(1, Relaxed);
+        out.error = Some(format!(
+            "body not read: Content-Length {len} is over crawl.max_body_bytes"
+        ));
+        return done(lease, out, extra, true, delay);
+    }
+    if !super::pipeline::is_html(r.content_type.as_deref()) {
+        out.error = Some(format!(
+            "skipped: Content-Type {}",
+            r.content_type.clone().unwrap_or_default()
+        ));
+        return done(lease, out, extra, true, delay);
+    }
+    if r.truncated {
+        shared.stats.truncated.fetch_add(1, Relaxed);
+    }
+    FetchResult::Cpu(CpuJob {
+        final_url: followed.final_url,
+        chain: followed.chain,
+        response: followed.response,
+        lease,
+        seed,
+        delay,
+        extra_links: extra,
+    })
+}

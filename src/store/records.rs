@@ -1,0 +1,220 @@
+//! How a record is kept: its JSON behind a marker byte and an xxh3
+//! checksum, so a damaged record is found and named instead of exported
+//! half-read or skipped. Records written before checksums (plain JSON,
+//! starting with `{`) are still read.
+//!
+//! The store's own counters can be rolled back with the data when sled
+//! discards a damaged tail of its log, so the record count is also written
+//! beside the store, in `checkpoint` (see [`Checkpoint`]), after every
+//! successful flush: a store holding fewer records than its checkpoint
+//! lost some, and says so.
+
+use std::path::{Path, PathBuf};
+
+use super::StoreError;
+
+const SEALED: u8 = 1;
+
+/// `SEALED` ++ xxh3-64(json) ++ json.
+pub(super) fn seal(json: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(json.len() + 9);
+    v.push(SEALED);
+    v.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(json).to_be_bytes());
+    v.extend_from_slice(json);
+    v
+}
+
+/// The JSON of a stored record, checked.
+pub(super) fn open(seq: u64, v: &[u8]) -> Result<&[u8], StoreError> {
+    match v.first() {
+        Some(&SEALED) => {
+            let sum = v.get(1..9).and_then(|s| <[u8; 8]>::try_from(s).ok());
+            let json = v.get(9..).unwrap_or_default();
+            match sum {
+                Some(sum) if u64::from_be_bytes(sum) == xxhash_rust::xxh3::xxh3_64(json) => {
+                    Ok(json)
+                }
+                _ => Err(StoreError::Corrupt {
+                    tree: "records",
+                    message: format!("record {seq} fails its checksum"),
+                }),
+            }
+        }
+        Some(b'{') => Ok(v),
+        _ => Err(StoreError::Corrupt {
+            tree: "records",
+            message: format!("record {seq} is not a record ({} bytes)", v.len()),
+        }),
+    }
+}
+
+/// What the store held at its last successful flush, kept in a small file
+/// beside it (written to a temporary file, then renamed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The last record's sequence number (records are numbered 1..=N).
+    pub records: u64,
+}
+
+impl Checkpoint {
+    pub fn path(dir: &Path) -> PathBuf {
+        dir.join("checkpoint")
+    }
+
+    /// The checkpoint of the store in `dir` (`None`: none written yet).
+    pub fn read(dir: &Path) -> Option<Checkpoint> {
+        let text = std::fs::read_to_string(Self::path(dir)).ok()?;
+        let records = text
+            .lines()
+            .find_map(|l| l.strip_prefix("records "))
+            .and_then(|v| v.trim().parse().ok())?;
+        Some(Checkpoint { records })
+    }
+
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        let tmp = dir.join("checkpoint.tmp");
+        std::fs::write(&tmp, format!("records {}\n", self.records))?;
+        std::fs::rename(tmp, Self::path(dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sealed_records_open_and_damage_is_named() {
+        let v = seal(br#"{"url":"x"}"#);
+        assert_eq!(open(7, &v).ok(), Some(&br#"{"url":"x"}"#[..]));
+        let mut bad = v.clone();
+        let last = bad.len() - 2;
+        bad[last] ^= 0x20;
+        let err = open(7, &bad)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("record 7 fails its checksum"), "{err}");
+        assert!(open(1, br#"{"legacy":true}"#).is_ok());
+        assert!(open(1, b"\xff\x00").is_err());
+    }
+}
+
+/// What `trawl store check` found.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// Records the store's counter says it has (1..=N).
+    pub expected: u64,
+    /// What the checkpoint beside the store says (at its last flush).
+    pub checkpoint: Option<u64>,
+    /// Records read back intact.
+    pub intact: u64,
+    /// Records missing or failing their checksum, by sequence number.
+    pub damaged: Vec<u64>,
+    /// Page outcomes read, and those that could not be decoded.
+    pub outcomes: u64,
+    pub bad_outcomes: u64,
+    /// A read error that stopped the walk (sled could not read further).
+    pub stopped_by: Option<String>,
+}
+
+impl CheckReport {
+    /// Whether everything the store should hold was read back intact.
+    pub fn is_clean(&self) -> bool {
+        self.damaged.is_empty()
+            && self.bad_outcomes == 0
+            && self.stopped_by.is_none()
+            && self.checkpoint.is_none_or(|c| c <= self.expected)
+            && self.intact == self.expected
+    }
+}
+
+impl super::Store {
+    /// Flushes, then writes the checkpoint beside the store.
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        self.flush_blocking()?;
+        let cp = Checkpoint {
+            records: self.last_record_seq()?,
+        };
+        cp.write(&self.dir).map_err(|e| StoreError::Checkpoint {
+            path: Checkpoint::path(&self.dir).display().to_string(),
+            source: e,
+        })
+    }
+
+    /// Errors when the store holds fewer records than its checkpoint says
+    /// it had: part of the database was lost (a damaged file).
+    pub fn verify_checkpoint(&self) -> Result<(), StoreError> {
+        let Some(cp) = Checkpoint::read(&self.dir) else {
+            return Ok(());
+        };
+        let found = self.last_record_seq()?;
+        if found < cp.records {
+            return Err(StoreError::Damaged {
+                path: self.db_file(),
+                message: format!(
+                    "it held {} records at its last checkpoint and now holds {found}",
+                    cp.records
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The database file, for messages.
+    pub fn db_file(&self) -> String {
+        self.dir.join("db").display().to_string()
+    }
+
+    /// Reads every record and page outcome back (`trawl store check`).
+    /// Stops at the first error sled reports while walking (a damaged page
+    /// of the file), naming it.
+    pub fn check(&self, mut intact: impl FnMut(u64, &serde_json::Value)) -> CheckReport {
+        let mut r = CheckReport {
+            expected: self.last_record_seq().unwrap_or(0),
+            checkpoint: Checkpoint::read(&self.dir).map(|c| c.records),
+            ..CheckReport::default()
+        };
+        r.expected = r.expected.max(r.checkpoint.unwrap_or(0));
+        let mut next = 1u64;
+        for kv in self.kv.scan_prefix([super::R]) {
+            let (k, v) = match kv {
+                Ok(kv) => kv,
+                Err(e) => {
+                    r.stopped_by = Some(e.to_string());
+                    break;
+                }
+            };
+            let seq = k
+                .get(1..9)
+                .and_then(|s| s.try_into().ok())
+                .map_or(0, u64::from_be_bytes);
+            r.damaged.extend(next..seq.min(r.expected + 1));
+            next = next.max(seq + 1);
+            match open(seq, &v).and_then(|j| super::decode::<serde_json::Value>("records", j)) {
+                Ok(rec) => {
+                    r.intact += 1;
+                    intact(seq, &rec);
+                }
+                Err(_) => r.damaged.push(seq),
+            }
+        }
+        if r.stopped_by.is_none() {
+            r.damaged.extend(next..=r.expected);
+        }
+        for kv in self.kv.scan_prefix([super::P]) {
+            match kv {
+                Ok((_, v)) => {
+                    r.outcomes += 1;
+                    if super::decode::<super::PageOutcome>("pages", &v).is_err() {
+                        r.bad_outcomes += 1;
+                    }
+                }
+                Err(e) => {
+                    r.stopped_by.get_or_insert_with(|| e.to_string());
+                    break;
+                }
+            }
+        }
+        r
+    }
+}
