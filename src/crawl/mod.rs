@@ -457,7 +457,9 @@ async fn session(
         .to_string();
     let limiter = NonZeroU32::new(c.requests_per_second)
         .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
+    // Durable at once: a crash of this session must be seen as one.
     let clean_start = store.take_clean_stop()?;
+    store.flush().await?;
     let min_delay = Duration::from_millis(c.min_delay_ms);
     let examples = example_texts(cfg, &store, fetcher.as_ref()).await?;
     let focus = build_focus(cfg, opts, &store, &examples)?;
@@ -485,7 +487,7 @@ async fn session(
         max_pages: c.max_pages,
         max_pages_per_host: c.max_pages_per_host,
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
-        clock: crate::politeness::clock::Clock::new(store.clone(), min_delay, clean_start),
+        clock: crate::politeness::clock::Clock::new(store.clone(), clean_start),
         health: crate::politeness::budget::ErrorBudget::new(c.host_error_budget),
         error_budget: c.host_error_budget,
         limiter,

@@ -118,10 +118,15 @@ impl Shared {
     }
 
     pub(super) fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
+        (self.max_pages_per_host > 0
+            && self.store.count(Counter::Host(host)).unwrap_or(0) >= self.max_pages_per_host)
+            || self.seed_spent(seed, seed_id)
+    }
+
+    /// Whether the crawl's or the seed's page budget is spent.
+    pub(super) fn seed_spent(&self, seed: &Seed, seed_id: u32) -> bool {
         let count = |c| self.store.count(c).unwrap_or(0);
         (self.max_pages > 0 && count(Counter::Total) >= self.max_pages)
-            || (self.max_pages_per_host > 0
-                && count(Counter::Host(host)) >= self.max_pages_per_host)
             || seed
                 .max_pages
                 .is_some_and(|m| count(Counter::Seed(seed_id)) >= m)
@@ -447,12 +452,22 @@ fn page_links(
     item: &QueuedUrl,
     mut parent: Option<Parent<'_>>,
 ) -> Vec<NewUrl> {
-    // <base href> changes how relative links resolve.
-    let base = (0..doc.len() as u32)
-        .find(|&i| doc.is_element(i) && doc.name(i) == "base")
-        .and_then(|i| doc.attr(i, "href"))
-        .and_then(|h| base.join(h).ok())
+    // Resolve as a browser does: against <base href> (itself resolved
+    // against the final URL after redirects), else the final URL. The DOM
+    // drops <head> as invisible, so the parser keeps the base for us.
+    let base = doc
+        .meta
+        .base
+        .as_deref()
+        .and_then(|h| base.join(h.trim()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
         .unwrap_or_else(|| base.clone());
+    // A spent page budget queues nothing more (a page with 100,000 links
+    // would otherwise fill the queue with URLs that are only dropped).
+    if shared.seed_spent(seed, item.seed) {
+        return Vec::new();
+    }
+    let mut spent: HashMap<String, bool> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for i in 0..doc.len() as u32 {
@@ -476,6 +491,15 @@ fn page_links(
         }
         let depth = item.depth + 1;
         let host = host_key(&u);
+        let full = *spent.entry(host.clone()).or_insert_with(|| {
+            shared.health.stopped(&host)
+                || (shared.max_pages_per_host > 0
+                    && shared.store.count(Counter::Host(&host)).unwrap_or(0)
+                        >= shared.max_pages_per_host)
+        });
+        if full {
+            continue;
+        }
         let (priority, features) = match parent.as_mut() {
             Some(p) => p.score(doc, i, &u, &host, depth),
             // Unfocused: shallow first.

@@ -159,8 +159,38 @@ pub fn decode(
     })
 }
 
+/// Valid multi-byte UTF-8 sequences and invalid bytes in `bytes`.
+fn utf8_counts(mut bytes: &[u8]) -> (usize, usize) {
+    let (mut multi, mut invalid) = (0, 0);
+    loop {
+        let (valid, rest) = match std::str::from_utf8(bytes) {
+            Ok(s) => (s, None),
+            Err(e) => {
+                let (ok, bad) = bytes.split_at(e.valid_up_to());
+                let skip = e.error_len().unwrap_or(bad.len());
+                // `ok` is valid UTF-8 by construction.
+                (std::str::from_utf8(ok).unwrap_or(""), Some((skip, bad)))
+            }
+        };
+        multi += valid.chars().filter(|c| !c.is_ascii()).count();
+        match rest {
+            None => return (multi, invalid),
+            Some((skip, bad)) => {
+                invalid += skip;
+                bytes = &bad[skip..];
+            }
+        }
+    }
+}
+
 fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
     if std::str::from_utf8(bytes).is_ok() {
+        return UTF_8;
+    }
+    // UTF-8 with a few broken bytes (a cut body, one bad paste) is still
+    // UTF-8: read as a legacy charset, every other character would break.
+    let (multi, invalid) = utf8_counts(bytes);
+    if multi >= 8 && invalid * 20 <= multi {
         return UTF_8;
     }
     let mut det = EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
@@ -198,6 +228,26 @@ pub fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_with_a_few_broken_bytes_is_not_read_as_a_legacy_charset() {
+        // Regression: a UTF-8 page with one bad byte, labelled utf-8, was
+        // decoded as windows-1252 and all its Chinese text became mojibake.
+        let mut page = format!(
+            "<meta charset=utf-8><p>{}</p>",
+            "这是一个关于网络爬虫的中文页面，内容很长。".repeat(8)
+        )
+        .into_bytes();
+        page.insert(40, 0xff);
+        let d = decode(&page, None, None).expect("decodes");
+        assert_eq!(d.encoding, UTF_8);
+        assert!(d.text.contains("网络爬虫"), "{}", d.text);
+        // Real windows-1252 with a UTF-8 label is still detected as such.
+        let (latin, _, _) =
+            WINDOWS_1252.encode("<meta charset=utf-8><p>déjà vu, garçon, crème brûlée</p>");
+        let d = decode(&latin, None, None).expect("decodes");
+        assert!(d.text.contains("crème brûlée"), "{}", d.text);
+    }
     use encoding_rs::{GBK, SHIFT_JIS, WINDOWS_1256};
 
     fn page(body: &str) -> String {

@@ -501,6 +501,8 @@ pub struct RawMeta {
     pub json_ld: Vec<String>,
     /// `lang` of the `<html>` element.
     pub lang: Option<String>,
+    /// `href` of the first `<base>` element: how relative links resolve.
+    pub base: Option<String>,
 }
 
 /// A parsed page in flat, document-order form.
@@ -709,6 +711,9 @@ fn collect_meta(meta: &mut RawMeta, name: &str, attrs: &[Attribute], nodes: &[SN
             if let (Some(k), Some(v)) = (key, get("content")) {
                 meta.metas.push((k.to_ascii_lowercase(), v));
             }
+        }
+        "base" if meta.base.is_none() => {
+            meta.base = get("href").filter(|h| !h.trim().is_empty());
         }
         "link" => {
             if let (Some(rel), Some(href)) = (get("rel"), get("href")) {

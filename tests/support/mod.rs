@@ -19,6 +19,10 @@ pub enum Reply {
     Hang,
     /// Stream this many bytes of HTML-looking filler.
     Huge(u64),
+    /// A 200 whose body arrives one byte a second (declared in full).
+    Drip(usize),
+    /// A 200 that declares more body than it sends, then closes.
+    CutOff,
 }
 
 pub fn html(body: &str) -> Reply {
@@ -132,6 +136,31 @@ fn serve(
             Reply::Hang => {
                 std::thread::sleep(Duration::from_secs(60));
                 return;
+            }
+            Reply::Drip(len) => {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len}\r\n\r\n"
+                );
+                if w.write_all(head.as_bytes()).is_err() {
+                    return;
+                }
+                for _ in 0..len {
+                    if w.write_all(b"x").is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                true
+            }
+            Reply::CutOff => {
+                let body = page("Cut", &[]);
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+                    body.len() * 4
+                );
+                let _ = w.write_all(head.as_bytes());
+                let _ = w.write_all(body.as_bytes());
+                return; // closes the connection mid-body
             }
             Reply::Huge(len) => {
                 let head = format!(
