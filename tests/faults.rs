@@ -371,3 +371,116 @@ fn a_corrupted_store_is_reported_never_silently_short() {
         );
     }
 }
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn status_json(port: u16) -> Option<serde_json::Value> {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    c.write_all(b"GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+        .ok()?;
+    let mut s = String::new();
+    c.read_to_string(&mut s).ok()?;
+    serde_json::from_str(s.split("\r\n\r\n").nth(1)?).ok()
+}
+
+fn prlimit_fsize(pid: u32, limit: &str) {
+    let ok = std::process::Command::new("prlimit")
+        .args(["--pid", &pid.to_string(), &format!("--fsize={limit}")])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "prlimit --fsize={limit} failed");
+}
+
+#[test]
+fn a_full_disk_pauses_fetching_and_loses_or_refetches_nothing() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: prlimit (util-linux) is not installed");
+        return;
+    }
+    let links: Vec<String> = (0..400).map(|i| format!("/p{i}")).collect();
+    let host = Host::start("127.0.0.47", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Home", &links)),
+        p => html(&page(
+            &format!("Page {p} {}", "with words ".repeat(200)),
+            &[],
+        )),
+    });
+    let dir = scratch("diskfull");
+    let port = free_port();
+    let cfg = config(
+        &dir,
+        &format!("sitemaps = false\nmin_delay_ms = 10\nstatus_addr = \"127.0.0.1:{port}\""),
+    );
+    let mut child = spawn_crawl(&cfg, &seeds_file(&dir, &[host.url("/")]), true);
+    let pid = child.id();
+    let start = Instant::now();
+    while host.paths().len() < 60 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "crawl did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The disk is "full": the daemon may not grow any file beyond its size now.
+    let db_len = std::fs::metadata(dir.join("storage/db")).map_or(0, |m| m.len());
+    prlimit_fsize(pid, &format!("{db_len}:unlimited"));
+    let mut down = false;
+    while start.elapsed() < Duration::from_secs(60) {
+        if status_json(port).is_some_and(|s| s["store_down"] == true) {
+            down = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(down, "the store's failure is reported in /status");
+    std::thread::sleep(Duration::from_millis(500)); // in-flight work arrives
+    let paused_at = host.paths().len();
+    std::thread::sleep(Duration::from_secs(2));
+    let s = status_json(port).unwrap_or_default();
+    assert_eq!(
+        host.paths().len(),
+        paused_at,
+        "no fetches while the store cannot write"
+    );
+    assert!(s["store_errors"].as_u64().unwrap_or(0) > 0, "{s}");
+    assert!(
+        s["last_error"].as_str().unwrap_or("").contains("store"),
+        "{s}"
+    );
+    // Space returns: the daemon resumes by itself and finishes.
+    prlimit_fsize(pid, "unlimited:unlimited");
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let err = stderr_of(&mut child);
+    assert!(status.success(), "{err}");
+    assert!(
+        err.contains("store write failed") || err.contains("store flush failed"),
+        "said loudly: {err}"
+    );
+    let recs = export(&cfg);
+    let mut urls: Vec<&str> = recs.iter().filter_map(|r| r["url"].as_str()).collect();
+    let n = urls.len();
+    urls.sort();
+    urls.dedup();
+    assert_eq!((n, urls.len()), (401, 401), "every page stored once");
+    let mut paths = host.paths();
+    paths.retain(|p| p != "/robots.txt");
+    let fetched = paths.len();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(
+        fetched,
+        paths.len(),
+        "no page fetched again because its write failed"
+    );
+}

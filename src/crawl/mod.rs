@@ -291,6 +291,14 @@ fn build_focus(
 pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> {
     let c = &cfg.crawl;
     crate::store::alloc::tune_allocator();
+    #[cfg(unix)]
+    // SAFETY: installs the ignore disposition for one signal before the
+    // runtime's threads use it; no handler code runs. A file-size limit
+    // (ulimit -f) then fails the write with EFBIG, which the writer
+    // handles like a full disk, instead of killing the daemon.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let fetcher: Arc<dyn Fetcher> = Arc::new(HttpFetcher::new(&FetchConfig {
         user_agent: c.user_agent.clone(),
         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
