@@ -16,9 +16,23 @@ fn main() {
             0
         }
         Err(e) => {
-            eprintln!("trawl: error: {e:#}");
+            eprintln!("trawl: error: {}", message(&e));
             2
         }
     };
     std::process::exit(code);
+}
+
+/// The error and its causes on one line, each said once: library errors
+/// already name their cause in their own message.
+fn message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let text = cause.to_string();
+        if !msg.contains(&text) {
+            msg.push_str(": ");
+            msg.push_str(&text);
+        }
+    }
+    msg
 }

@@ -242,3 +242,37 @@ fn help_explains_commands() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("extract") && text.contains("eval"), "{text}");
 }
+
+#[test]
+fn operator_errors_are_said_once_and_name_the_key_or_range() {
+    let dir = scratch("operator");
+    let not_dir = dir.join("file");
+    std::fs::write(&not_dir, "x").unwrap_or_else(|e| panic!("{e}"));
+    // Regression: the cause was printed twice, with "is another trawl process using it?".
+    let out = trawl(&["export", "--data", &not_dir.to_string_lossy()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("Not a directory").count(), 1, "{err}");
+    assert!(!err.contains("another trawl process"), "{err}");
+    // Regression: numbers that overflow panicked or aborted.
+    for (key, value) in [
+        ("seed_poll_secs", "18446744073709551615"),
+        ("shutdown_grace_secs", "9223372036854775807"),
+        ("seen_filter_mb", "4000000"),
+    ] {
+        let cfg = dir.join(format!("{key}.toml"));
+        std::fs::write(&cfg, format!("[crawl]\n{key} = {value}\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let out = trawl(&["--config", &cfg.to_string_lossy(), "crawl", "--once"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(key) && !err.contains("panicked"), "{err}");
+    }
+    let out = trawl(&["export", "--type", "nonsense"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("article"),
+        "the allowed types are listed: {err}"
+    );
+}
