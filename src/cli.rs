@@ -172,7 +172,7 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = 0)]
     pub since: u64,
     /// Only records of this page type.
-    #[arg(long = "type", value_name = "TYPE", value_parser = PAGE_TYPES)]
+    #[arg(long = "type", value_name = "TYPE", value_parser = crate::eval::types::CLASSES)]
     pub page_type: Option<String>,
     /// At most this many records.
     #[arg(long, default_value_t = 0)]
@@ -184,17 +184,6 @@ pub struct ExportArgs {
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
 }
-
-/// Page types a record can have (`export --type`).
-const PAGE_TYPES: [&str; 7] = [
-    "article",
-    "forum",
-    "product",
-    "collection",
-    "listing",
-    "documentation",
-    "service",
-];
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {

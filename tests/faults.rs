@@ -389,6 +389,16 @@ fn status_json(port: u16) -> Option<serde_json::Value> {
     serde_json::from_str(s.split("\r\n\r\n").nth(1)?).ok()
 }
 
+/// A daemon that must not outlive a failed test (it would load the machine).
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill(); // already exited when the test passed
+        let _ = self.0.wait();
+    }
+}
+
 fn prlimit_fsize(pid: u32, limit: &str) {
     let ok = std::process::Command::new("prlimit")
         .args(["--pid", &pid.to_string(), &format!("--fsize={limit}")])
@@ -422,8 +432,8 @@ fn a_full_disk_pauses_fetching_and_loses_or_refetches_nothing() {
         &dir,
         &format!("sitemaps = false\nmin_delay_ms = 10\nstatus_addr = \"127.0.0.1:{port}\""),
     );
-    let mut child = spawn_crawl(&cfg, &seeds_file(&dir, &[host.url("/")]), true);
-    let pid = child.id();
+    let mut child = KillOnDrop(spawn_crawl(&cfg, &seeds_file(&dir, &[host.url("/")]), true));
+    let pid = child.0.id();
     let start = Instant::now();
     while host.paths().len() < 60 {
         assert!(
@@ -460,8 +470,8 @@ fn a_full_disk_pauses_fetching_and_loses_or_refetches_nothing() {
     );
     // Space returns: the daemon resumes by itself and finishes.
     prlimit_fsize(pid, "unlimited:unlimited");
-    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
-    let err = stderr_of(&mut child);
+    let status = child.0.wait().unwrap_or_else(|e| panic!("{e}"));
+    let err = stderr_of(&mut child.0);
     assert!(status.success(), "{err}");
     assert!(
         err.contains("store write failed") || err.contains("store flush failed"),

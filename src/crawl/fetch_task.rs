@@ -197,11 +197,9 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
             Duration::ZERO,
         );
     };
-    if item.kind == UrlKind::Page && shared.over_budget(&host, &seed, item.seed) {
-        shared.stats.skipped.fetch_add(1, Relaxed);
-        return drop_lease(lease);
-    }
-    if item.kind == UrlKind::Page && shared.health.stopped(&host) {
+    if item.kind == UrlKind::Page
+        && (shared.over_budget(&host, &seed, item.seed) || shared.health.stopped(&host))
+    {
         shared.stats.skipped.fetch_add(1, Relaxed);
         return drop_lease(lease);
     }
@@ -401,7 +399,7 @@ async fn fetch_page(
         ));
         return done(lease, out, extra, true, delay);
     }
-    if !super::pipeline::is_html(r.content_type.as_deref()) {
+    if !crate::fetch::is_html_type(r.content_type.as_deref()) {
         out.error = Some(format!(
             "skipped: Content-Type {}",
             r.content_type.clone().unwrap_or_default()

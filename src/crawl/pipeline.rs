@@ -147,13 +147,6 @@ impl Shared {
     }
 }
 
-pub(super) fn is_html(content_type: Option<&str>) -> bool {
-    content_type.is_none_or(|ct| {
-        let ct = ct.to_ascii_lowercase();
-        ct.contains("html") || ct.contains("text/plain") || ct.trim().is_empty()
-    })
-}
-
 /// [`process`], with a panic (an extractor bug on a hostile page) caught
 /// and turned into an error outcome for that page: the host is not stalled
 /// and the crawl goes on.

@@ -104,7 +104,8 @@ fn describe(e: &reqwest::Error) -> String {
     s
 }
 
-fn is_html_type(ct: Option<&str>) -> bool {
+/// Whether a Content-Type is a page trawl reads (HTML, plain text, or none given).
+pub fn is_html_type(ct: Option<&str>) -> bool {
     ct.is_none_or(|ct| {
         let ct = ct.to_ascii_lowercase();
         ct.contains("html") || ct.contains("text/plain") || ct.trim().is_empty()
