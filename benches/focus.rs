@@ -358,7 +358,7 @@ fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64
         std::env::var("FOCUS_EXTRA").unwrap_or_default().replace(';', "\n")
     );
     let (_, secs) = run_daemon(&cfg_text);
-    let store = trawl::store::Store::open(&dir.join("storage"), 16 << 20).expect("store");
+    let store = trawl_crawl::store::Store::open(&dir.join("storage"), 16 << 20).expect("store");
     let mut pages: Vec<(u64, String, f64)> = store
         .pages()
         .filter_map(Result::ok)

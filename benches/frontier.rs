@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use support::peak_rss_mb;
 
-use trawl::frontier::{Frontier, Next};
-use trawl::store::{Completion, NewUrl, PageOutcome, QueuedUrl, Store, UrlKind};
+use trawl_crawl::frontier::{Frontier, Next};
+use trawl_crawl::store::{Completion, NewUrl, PageOutcome, QueuedUrl, Store, UrlKind};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -30,7 +30,7 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(16);
-    trawl::store::alloc::tune_allocator(); // as the daemon does
+    trawl_crawl::store::alloc::tune_allocator(); // as the daemon does
     let store = Store::open(&dir, cache_mb << 20).expect("open store");
 
     let start = Instant::now();

@@ -17,7 +17,7 @@ work=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 sed -i -E '/pages\/s|MB\/s/d' "$out"/*.txt
 find "$data/multilingual-dev/html" "$data/trafilatura-eval/html" -type f | sort > "$work/all"; sed -n 1,400p "$work/all" > "$work/ml"
 "$bin" extract --jsonl -j 2 $(cat "$work/ml") > "$out/multilingual.jsonl"
-"$bin" extract --jsonl -j 1 "$here"/tests/fixtures/*.html > "$out/fixtures.jsonl"
+(cd "$here"/crates/trawl-extract/tests/fixtures && "$bin" extract --jsonl -j 1 *.html) > "$out/fixtures.jsonl"
 
 # A loopback site of 120 wcxb-dev pages (article mode) and a shop of 30 SWDE
 # book pages (ecommerce mode), each behind an index page.
@@ -50,7 +50,8 @@ strip() { python3 -c '
 import sys, json
 for l in sys.stdin:
     d = json.loads(l)
-    for k in ("fetched_at", "time", "elapsed_ms", "crawled_at", "learned_at"):
+    # seq and record numbers follow the order two hosts finish in.
+    for k in ("fetched_at", "time", "elapsed_ms", "crawled_at", "learned_at", "seq", "record"):
         d.pop(k, None)
     print(json.dumps(d, sort_keys=True, ensure_ascii=False))' | sort; }
 "$bin" --config "$work/config.toml" export | strip > "$out/crawl-records.jsonl"

@@ -10,10 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::config::Config;
-use crate::extract::{extract_bytes, Algorithm, Extracted, Options};
-use crate::html::charset;
-use crate::input::read_input;
+use trawl_crawl::config::Config;
+use trawl_crawl::crawl::templates::Templates;
+use trawl_extract::{read_input, Algorithm, Charset, Extracted, Learning, Options, Page, Template};
 
 /// trawl: a focused web crawler with built-in content extraction.
 ///
@@ -244,7 +243,7 @@ pub struct EvalArgs {
     #[arg(long)]
     pub oracle_types: bool,
     /// Train the page-type model on the dataset (cross-validated report, then a
-    /// fit on all pages) and write it to FILE, e.g. models/page_type.json.
+    /// fit on all pages) and write it to FILE, e.g. crates/trawl-extract/models/page_type.json.
     #[arg(long, value_name = "FILE")]
     pub train_types: Option<PathBuf>,
     /// Print the N worst pages (by F1) after the table.
@@ -281,15 +280,13 @@ pub fn run(cli: Cli) -> Result<i32> {
 }
 
 /// Parses saved pages for template learning or applying.
-fn parse_pages(paths: &[String], config: &Config) -> Result<Vec<crate::html::Doc>> {
+fn parse_pages(paths: &[String], config: &Config) -> Result<Vec<Page>> {
     let opts = config.extract_options();
     paths
         .iter()
         .map(|p| {
             let bytes = read_input(p, opts.max_bytes as u64)?;
-            let (doc, _) = crate::extract::parse_bytes(&bytes, opts.charset, None, &opts)
-                .with_context(|| format!("cannot parse {p}"))?;
-            Ok(doc)
+            Page::parse(&bytes, &opts).with_context(|| format!("cannot parse {p}"))
         })
         .collect()
 }
@@ -299,12 +296,12 @@ fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
     match cmd {
         TemplatesCommand::Learn { site, data, paths } => {
             let pages = parse_pages(&paths, config)?;
-            let t = crate::template::learn(&site, &pages)?;
+            let t = Template::learn(&site, &pages)?;
             let dir = data.unwrap_or_else(|| config.crawl.data_dir.clone());
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
-            let store = crate::store::Store::open(&dir, 16 << 20)?;
-            let version = store.put_template(&t)?;
+            let store = trawl_crawl::store::Store::open(&dir, 16 << 20)?;
+            let version = Templates::of(&store).put(&t)?;
             store.flush_blocking()?;
             writeln!(
                 out,
@@ -318,7 +315,7 @@ fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
         }
         TemplatesCommand::List { data } => {
             let store = open_store(config, data)?;
-            for t in store.templates(None)? {
+            for t in Templates::of(&store).list(None)? {
                 writeln!(
                     out,
                     "{}\tcluster {}\tv{}\t{} fields: {}",
@@ -336,7 +333,7 @@ fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
         }
         TemplatesCommand::Show { site, data } => {
             let store = open_store(config, data)?;
-            let ts = store.templates(Some(&site))?;
+            let ts = Templates::of(&store).list(Some(&site))?;
             if ts.is_empty() {
                 bail!("no template for {site} (see `trawl templates list`)");
             }
@@ -344,13 +341,13 @@ fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
         }
         TemplatesCommand::Export { data } => {
             let store = open_store(config, data)?;
-            for t in store.templates(None)? {
+            for t in Templates::of(&store).list(None)? {
                 writeln!(out, "{}", serde_json::to_string(&t)?)?;
             }
         }
         TemplatesCommand::Forget { site, data } => {
             let store = open_store(config, data)?;
-            let n = store.forget_templates(&site)?;
+            let n = Templates::of(&store).forget_site(&site)?;
             store.flush_blocking()?;
             writeln!(out, "forgot {n} template(s) of {site}")?;
         }
@@ -392,16 +389,16 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         config.validate_status_addr()?;
     }
     init_logging(args.log_format == "json");
-    let opts = crate::crawl::RunOptions {
+    let opts = trawl_crawl::crawl::RunOptions {
         extra_seeds: args.seeds,
         exit_when_idle: args.once,
         strategy: args
             .strategy
             .as_deref()
-            .and_then(crate::focus::Strategy::parse),
+            .and_then(trawl_crawl::focus::Strategy::parse),
         page_hook: None,
     };
-    let snap = runtime()?.block_on(crate::crawl::run(config, opts))?;
+    let snap = runtime()?.block_on(trawl_crawl::crawl::run(config, opts))?;
     tracing::info!(
         fetched = snap.fetched,
         records = snap.records,
@@ -438,7 +435,7 @@ fn data_dir(config: &Config, data: Option<PathBuf>) -> PathBuf {
     data.unwrap_or_else(|| config.crawl.data_dir.clone())
 }
 
-fn open_store(config: &Config, data: Option<PathBuf>) -> Result<crate::store::Store> {
+fn open_store(config: &Config, data: Option<PathBuf>) -> Result<trawl_crawl::store::Store> {
     let dir = data_dir(config, data);
     if !dir.exists() {
         bail!(
@@ -446,7 +443,7 @@ fn open_store(config: &Config, data: Option<PathBuf>) -> Result<crate::store::St
             dir.display()
         );
     }
-    Ok(crate::store::Store::open(&dir, 16 << 20)?)
+    Ok(trawl_crawl::store::Store::open(&dir, 16 << 20)?)
 }
 
 /// The status address of the daemon that owns `dir`, if one is running:
@@ -497,14 +494,17 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
         let store = open_store(config, Some(dir))?;
         store.verify_checkpoint()?;
         if args.outcomes {
-            (crate::store::export::write_outcomes(&store, &mut out)?, 0)
+            (
+                trawl_crawl::store::export::write_outcomes(&store, &mut out)?,
+                0,
+            )
         } else {
-            let q = crate::store::export::ExportQuery {
+            let q = trawl_crawl::store::export::ExportQuery {
                 since: args.since,
                 page_type: args.page_type.clone(),
                 limit: args.limit,
             };
-            crate::store::export::write_jsonl(&store, &q, &mut out)?
+            trawl_crawl::store::export::write_jsonl(&store, &q, &mut out)?
         }
     };
     out.flush()?;
@@ -533,23 +533,23 @@ fn status(args: StatusArgs, config: &Config) -> Result<i32> {
     println!("  queued URLs   {}", store.queue_len_hint());
     println!(
         "  pages fetched {}",
-        store.count(crate::store::Counter::Total)?
+        store.count(trawl_crawl::store::Counter::Total)?
     );
     println!(
         "  records       {} (the last cursor)",
         store.last_record_seq()?
     );
-    let judged = store.count(crate::store::Counter::Judged)?;
+    let judged = store.count(trawl_crawl::store::Counter::Judged)?;
     if judged > 0 {
-        let relevant = store.count(crate::store::Counter::Relevant)?;
+        let relevant = store.count(trawl_crawl::store::Counter::Relevant)?;
         println!(
             "  harvest rate  {:.3} ({relevant} relevant of {judged} judged; series in harvest.jsonl there)",
             relevant as f64 / judged as f64,
         );
     }
     if let Some(m) = store
-        .meta_get(crate::focus::MODEL_KEY)?
-        .and_then(|b| crate::focus::LinkModel::from_json(&b, 0.05))
+        .meta_get(trawl_crawl::focus::MODEL_KEY)?
+        .and_then(|b| trawl_crawl::focus::LinkModel::from_json(&b, 0.05))
     {
         println!("  link model    {} updates", m.updates);
     }
@@ -645,16 +645,16 @@ struct JsonRecord<'a> {
 fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
     if let Some(site) = &args.template {
         let store = open_store(config, args.data.clone())?;
-        let ts = store.templates(Some(site))?;
+        let ts = Templates::of(&store).list(Some(site))?;
         if ts.is_empty() {
             bail!("no template for {site} (learn one with `trawl templates learn`)");
         }
         let mut out = std::io::stdout().lock();
-        for (path, doc) in args.paths.iter().zip(parse_pages(&args.paths, config)?) {
+        for (path, page) in args.paths.iter().zip(parse_pages(&args.paths, config)?) {
             // The template the page matches best.
             let (t, got) = ts
                 .iter()
-                .map(|t| (t, crate::template::apply(t, &doc)))
+                .map(|t| (t, t.apply(&page)))
                 .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched))
                 .context("no template")?;
             let rec = serde_json::json!({
@@ -674,7 +674,7 @@ fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
         opts.algorithm = Algorithm::parse(name)?;
     }
     if let Some(cs) = &args.charset {
-        opts.charset = Some(charset::encoding_for_label(cs)?);
+        opts.charset = Some(Charset::from_label(cs)?);
     }
     let threads = args.threads.unwrap_or(config.extract.threads);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -695,8 +695,11 @@ fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
                 .map(|path| {
                     let bytes =
                         read_input(path, opts.max_bytes as u64).map_err(|e| e.to_string())?;
-                    extract_bytes(&bytes, args.url.as_deref(), &opts)
-                        .map_err(|e| format!("{path}: {e}"))
+                    let opts = Options {
+                        url: args.url.clone(),
+                        ..opts.clone()
+                    };
+                    trawl_extract::extract(&bytes, &opts).map_err(|e| format!("{path}: {e}"))
                 })
                 .collect()
         });
@@ -762,14 +765,8 @@ fn eval(args: EvalArgs) -> Result<i32> {
             None => (2..=8).collect(),
         };
         for (how, what) in [
-            (
-                crate::template::Learning::Paper,
-                "paper 003 (same on every sample)",
-            ),
-            (
-                crate::template::Learning::Trawl,
-                "trawl (majority, labelled rows)",
-            ),
+            (Learning::Paper, "paper 003 (same on every sample)"),
+            (Learning::Trawl, "trawl (majority, labelled rows)"),
         ] {
             let runs: Vec<_> = ns
                 .iter()
@@ -804,7 +801,7 @@ fn eval(args: EvalArgs) -> Result<i32> {
             "{}",
             crate::eval::format(&ex, &format!("{name}, held-out types"))
         )?;
-        std::fs::write(model_path, serde_json::to_string(&report.model)?)
+        std::fs::write(model_path, report.model_json())
             .with_context(|| format!("cannot write {}", model_path.display()))?;
         writeln!(out, "model written to {}", model_path.display())?;
         return Ok(0);

@@ -2,9 +2,12 @@
 
 use clap::Parser;
 
+mod cli;
+mod eval;
+
 fn main() {
-    let cli = trawl::cli::Cli::parse();
-    let code = match trawl::cli::run(cli) {
+    let cli = cli::Cli::parse();
+    let code = match cli::run(cli) {
         Ok(code) => code,
         // A closed pipe (`trawl extract … | head`) is the reader's choice, not an error.
         Err(e)

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
+        .join("crates/trawl-extract/tests/fixtures")
         .join(name)
         .to_string_lossy()
         .into_owned()

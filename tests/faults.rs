@@ -241,18 +241,18 @@ fn a_panicking_extractor_costs_one_page_not_the_host() {
         dir.join("seeds").display()
     );
     std::fs::write(dir.join("seeds/s.txt"), host.url("/") + "\n").unwrap_or_else(|e| panic!("{e}"));
-    let cfg = trawl::config::Config::parse(&cfg_text, std::path::Path::new("t.toml"))
+    let cfg = trawl_crawl::config::Config::parse(&cfg_text, std::path::Path::new("t.toml"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let hook = trawl::crawl::PageHook(std::sync::Arc::new(|url: &str| {
+    let hook = trawl_crawl::crawl::PageHook(std::sync::Arc::new(|url: &str| {
         if url.ends_with("/boom") {
             panic!("extractor bug on a hostile page");
         }
     }));
     let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
     let snap = rt
-        .block_on(trawl::crawl::run(
+        .block_on(trawl_crawl::crawl::run(
             cfg,
-            trawl::crawl::RunOptions {
+            trawl_crawl::crawl::RunOptions {
                 exit_when_idle: true,
                 page_hook: Some(hook),
                 ..Default::default()
@@ -261,8 +261,8 @@ fn a_panicking_extractor_costs_one_page_not_the_host() {
         .unwrap_or_else(|e| panic!("crawl: {e}"));
     assert_eq!(snap.panics, 1);
     assert_eq!(snap.records, 2, "the other pages are stored");
-    let store =
-        trawl::store::Store::open(&dir.join("storage"), 1 << 20).unwrap_or_else(|e| panic!("{e}"));
+    let store = trawl_crawl::store::Store::open(&dir.join("storage"), 1 << 20)
+        .unwrap_or_else(|e| panic!("{e}"));
     let boom = store
         .page(&host.url("/boom"))
         .unwrap_or_else(|e| panic!("{e}"))

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::error::EvalError;
+use crate::eval::EvalError;
 
 /// One page with its truth.
 #[derive(Debug, Clone)]

@@ -14,11 +14,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::error::EvalError;
-use crate::extract::{extract_bytes, Algorithm, Options};
-use crate::input::read_input;
 pub use dataset::Case;
 pub use score::{prf, Prf};
+use trawl_extract::read_input;
+use trawl_extract::{extract, Algorithm, Options, PageType};
 
 /// One page's result.
 #[derive(Debug, Clone)]
@@ -110,7 +109,7 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Vec<Loaded>, EvalError> 
 pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize, oracle_types: bool) -> Report {
     let types = |case: &Case| {
         if oracle_types {
-            crate::extract::PageType::parse(&case.kind)
+            PageType::parse(&case.kind)
         } else {
             None
         }
@@ -123,7 +122,7 @@ pub fn run_typed(
     pages: &[Loaded],
     algorithm: Algorithm,
     threads: usize,
-    types: &(dyn Fn(&Case) -> Option<crate::extract::PageType> + Sync),
+    types: &(dyn Fn(&Case) -> Option<PageType> + Sync),
 ) -> Report {
     let base = Options {
         algorithm,
@@ -136,10 +135,11 @@ pub fn run_typed(
                 let case = &page.case;
                 let mut opts = base.clone();
                 opts.page_type = types(case);
+                opts.url = case.url.clone();
                 let (text, ptype, error, took, size) = match &page.bytes {
                     Ok(bytes) => {
                         let start = Instant::now();
-                        let res = extract_bytes(bytes, case.url.as_deref(), &opts);
+                        let res = extract(bytes, &opts);
                         let took = start.elapsed();
                         match res {
                             Ok(rec) => (
@@ -230,4 +230,21 @@ pub fn format(report: &Report, dataset: &str) -> String {
         line(k, r);
     }
     s
+}
+
+/// Why an evaluation could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvalError {
+    #[error("dataset directory {0} not found")]
+    Missing(std::path::PathBuf),
+    #[error("{0}: not a known dataset layout (expected wcxb-dev, cleaneval or swde-book)")]
+    UnknownLayout(std::path::PathBuf),
+    #[error("{path}: {message}")]
+    BadFile {
+        path: std::path::PathBuf,
+        message: String,
+    },
+    #[error(transparent)]
+    Input(#[from] trawl_extract::InputError),
 }

@@ -9,12 +9,10 @@
 //! truth values still among the kept leaves or their blocks).
 
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 use std::path::Path;
 
-use crate::error::EvalError;
-use crate::html::Doc;
-use crate::template::{self, align};
+use crate::eval::EvalError;
+use trawl_extract::{clean_value, kept_texts, Applied, Learning, Options, Page, Template};
 
 /// SWDE fields and the template fields they correspond to.
 pub const FIELDS: [(&str, &str); 5] = [
@@ -27,12 +25,12 @@ pub const FIELDS: [(&str, &str); 5] = [
 
 /// The dataset: pages and, per field, per page, the truth values.
 pub struct Swde {
-    pub pages: Vec<Doc>,
+    pub pages: Vec<Page>,
     pub truth: HashMap<&'static str, Vec<Vec<String>>>,
 }
 
 fn norm(s: &str) -> String {
-    template::clean(s).to_lowercase()
+    clean_value(s).to_lowercase()
 }
 
 fn io(path: &Path, e: std::io::Error) -> EvalError {
@@ -54,19 +52,12 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Swde, EvalError> {
     files.truncate(limit.unwrap_or(usize::MAX));
     let mut pages = Vec::with_capacity(files.len());
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| io(f, e))?;
-        let mut html = Vec::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_end(&mut html)
-            .map_err(|e| io(f, e))?;
-        let opts = crate::extract::Options::default();
-        let (doc, _) = crate::extract::parse_bytes(&html, None, None, &opts).map_err(|e| {
-            EvalError::BadFile {
-                path: f.to_path_buf(),
-                message: e.to_string(),
-            }
+        let html = trawl_extract::read_input(&f.to_string_lossy(), 1 << 28)?;
+        let page = Page::parse(&html, &Options::default()).map_err(|e| EvalError::BadFile {
+            path: f.to_path_buf(),
+            message: e.to_string(),
         })?;
-        pages.push(doc);
+        pages.push(page);
     }
     let mut truth = HashMap::new();
     for (field, _) in FIELDS {
@@ -96,7 +87,6 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Swde, EvalError> {
 /// Scores of one field.
 #[derive(Debug, Clone, Default)]
 pub struct FieldScore {
-    pub field: &'static str,
     pub precision: f64,
     pub recall: f64,
     pub f1: f64,
@@ -114,9 +104,9 @@ pub struct Run {
 }
 
 /// Learns from the first `n` pages and scores the rest.
-pub fn run(d: &Swde, n: usize, how: template::Learning) -> Run {
+pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
     let samples = &d.pages[..n.min(d.pages.len())];
-    let t = match template::learn_with("booksamillion", samples, how) {
+    let t = match Template::learn_with("booksamillion", samples, how) {
         Ok(t) => t,
         Err(e) => {
             return Run {
@@ -126,23 +116,10 @@ pub fn run(d: &Swde, n: usize, how: template::Learning) -> Run {
             }
         }
     };
-    // Coverage: truth values of the samples found among the kept leaves.
-    let all: Vec<Vec<align::Leaf>> = samples.iter().map(align::leaves).collect();
-    let kept: HashSet<String> = template::candidates(&all, how).kept.into_iter().collect();
+    // Coverage: truth values of the samples found among the kept leaves
+    // (or in the block of a kept leaf: the other authors of a list).
     let (mut found, mut wanted) = (0usize, 0usize);
-    for (i, leaves) in all.iter().enumerate() {
-        // A value is covered when its leaf, or the block of a kept leaf
-        // (the other authors of a list of authors), survived.
-        let blocks: HashSet<&str> = leaves
-            .iter()
-            .filter(|l| kept.contains(&l.key))
-            .map(|l| l.block.as_str())
-            .collect();
-        let texts: HashSet<String> = leaves
-            .iter()
-            .filter(|l| kept.contains(&l.key) || blocks.contains(l.block.as_str()))
-            .map(|l| norm(&l.text))
-            .collect();
+    for (i, texts) in kept_texts(samples, how).iter().enumerate() {
         for (field, _) in FIELDS {
             for v in d
                 .truth
@@ -156,9 +133,9 @@ pub fn run(d: &Swde, n: usize, how: template::Learning) -> Run {
             }
         }
     }
-    let applied: Vec<template::Applied> = d.pages[samples.len()..]
+    let applied: Vec<Applied> = d.pages[samples.len()..]
         .iter()
-        .map(|p| template::apply(&t, p))
+        .map(|p| t.apply(p))
         .collect();
     let mut scores = Vec::new();
     for (field, ours) in FIELDS {
@@ -187,7 +164,6 @@ pub fn run(d: &Swde, n: usize, how: template::Learning) -> Run {
             2.0 * p * r / (p + r)
         };
         scores.push(FieldScore {
-            field,
             precision: p,
             recall: r,
             f1,

@@ -1,0 +1,736 @@
+//! `config.toml`: every setting with its default, in two steps: serde reads
+//! the file strictly (an unknown key is an error that names it), then
+//! [`Config::validate`] checks values and names the bad key.
+//! Defaults live here once; the CLI and the shipped `config.toml` use them.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use trawl_extract::{Algorithm, Options};
+
+/// The whole configuration file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub extract: ExtractConfig,
+    pub crawl: CrawlConfig,
+    pub focus: FocusConfig,
+}
+
+/// A named topic, `[focus.topics.NAME]`, for seeds with `topic=NAME`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TopicConfig {
+    pub keywords: std::collections::BTreeMap<String, f32>,
+    pub examples: Vec<String>,
+    pub example_files: Vec<PathBuf>,
+    /// Relevant pages to fetch (once; kept in the store) as examples.
+    pub example_urls: Vec<String>,
+    pub negative_examples: Vec<String>,
+    pub negative_files: Vec<PathBuf>,
+}
+
+impl TopicConfig {
+    /// The compiled topic, reading example files and taking the texts of
+    /// example URLs from `fetched` (`None`: nothing to look for).
+    fn compile(
+        &self,
+        key: &str,
+        fetched: &std::collections::HashMap<String, String>,
+    ) -> Result<Option<crate::focus::Topic>, ConfigError> {
+        let read = |field: &str, files: &[PathBuf], inline: &[String]| {
+            let mut texts = inline.to_vec();
+            for f in files {
+                let text = std::fs::read_to_string(f).map_err(|e| ConfigError::Invalid {
+                    path: PathBuf::from("config"),
+                    key: format!("{key}.{field}"),
+                    message: format!("{}: {e}", f.display()),
+                })?;
+                texts.push(text);
+            }
+            Ok::<_, ConfigError>(texts)
+        };
+        let mut pos = read("example_files", &self.example_files, &self.examples)?;
+        pos.extend(
+            self.example_urls
+                .iter()
+                .filter_map(|u| fetched.get(u).cloned()),
+        );
+        let neg = read(
+            "negative_files",
+            &self.negative_files,
+            &self.negative_examples,
+        )?;
+        let kw: Vec<(String, f32)> = self.keywords.iter().map(|(k, w)| (k.clone(), *w)).collect();
+        let topic = crate::focus::Topic::new(&kw, &pos, &neg);
+        Ok((!topic.is_empty()).then_some(topic))
+    }
+
+    fn validate(&self, key: &str) -> Result<(), (String, String)> {
+        if let Some(u) = self
+            .example_urls
+            .iter()
+            .find(|u| url::Url::parse(u).map_or(true, |u| !matches!(u.scheme(), "http" | "https")))
+        {
+            return Err((
+                format!("{key}.example_urls"),
+                format!("{u:?} is not an http(s) URL"),
+            ));
+        }
+        if let Some((k, w)) = self
+            .keywords
+            .iter()
+            .find(|(_, w)| !(w.is_finite() && **w > 0.0))
+        {
+            return Err((
+                format!("{key}.keywords.{k}"),
+                format!("weight {w} must be a positive number"),
+            ));
+        }
+        for (field, files) in [
+            ("example_files", &self.example_files),
+            ("negative_files", &self.negative_files),
+        ] {
+            if let Some(missing) = files.iter().find(|p| !p.is_file()) {
+                return Err((
+                    format!("{key}.{field}"),
+                    format!("{} is not a readable file", missing.display()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `[focus]`: what the crawl looks for. Without keywords or examples the
+/// crawl is unfocused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FocusConfig {
+    /// "focused" (highest expected relevance first) or "bfs" (shallowest first).
+    pub strategy: String,
+    /// Keywords and phrases with their weights.
+    pub keywords: std::collections::BTreeMap<String, f32>,
+    /// Texts of relevant pages, inline, in files or at URLs.
+    pub examples: Vec<String>,
+    pub example_files: Vec<PathBuf>,
+    pub example_urls: Vec<String>,
+    /// Texts of pages to steer away from, inline or in files.
+    pub negative_examples: Vec<String>,
+    pub negative_files: Vec<PathBuf>,
+    /// A page with at least this relevance counts as relevant.
+    pub threshold: f32,
+    /// Step size of the online link model.
+    pub learning_rate: f32,
+    /// Fetch a URL only if its priority is at least this share of the best
+    /// in flight (0 fills every free slot). Focused strategy only.
+    pub patience: f32,
+    /// A harvest-rate point is written every this many judged pages.
+    pub series_every: u64,
+    /// Named topics for seed files (`topic=NAME`).
+    pub topics: std::collections::BTreeMap<String, TopicConfig>,
+}
+
+impl Default for FocusConfig {
+    fn default() -> Self {
+        FocusConfig {
+            strategy: "focused".into(),
+            keywords: Default::default(),
+            examples: Vec::new(),
+            example_files: Vec::new(),
+            example_urls: Vec::new(),
+            negative_examples: Vec::new(),
+            negative_files: Vec::new(),
+            threshold: 0.5,
+            learning_rate: 0.05,
+            patience: 0.5,
+            series_every: 100,
+            topics: Default::default(),
+        }
+    }
+}
+
+impl FocusConfig {
+    /// The topic fields of `[focus]` itself. They repeat [`TopicConfig`]'s
+    /// rather than `#[serde(flatten)]` it: serde's flatten does not work with
+    /// `deny_unknown_fields`, which names a mistyped key.
+    fn global(&self) -> TopicConfig {
+        TopicConfig {
+            keywords: self.keywords.clone(),
+            examples: self.examples.clone(),
+            example_files: self.example_files.clone(),
+            example_urls: self.example_urls.clone(),
+            negative_examples: self.negative_examples.clone(),
+            negative_files: self.negative_files.clone(),
+        }
+    }
+
+    /// The `[focus]` topic (`None`: none set). `fetched`: texts of example
+    /// URLs.
+    pub fn topic(
+        &self,
+        fetched: &std::collections::HashMap<String, String>,
+    ) -> Result<Option<crate::focus::Topic>, ConfigError> {
+        self.global().compile("focus", fetched)
+    }
+
+    /// Every example URL, of `[focus]` and of the named topics.
+    pub fn example_urls(&self) -> Vec<String> {
+        let mut out = self.example_urls.clone();
+        for t in self.topics.values() {
+            out.extend(t.example_urls.iter().cloned());
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The named topics that have something to look for.
+    pub fn named_topics(
+        &self,
+        fetched: &std::collections::HashMap<String, String>,
+    ) -> Result<std::collections::HashMap<String, crate::focus::Topic>, ConfigError> {
+        let mut out = std::collections::HashMap::new();
+        for (name, t) in &self.topics {
+            if let Some(topic) = t.compile(&format!("focus.topics.{name}"), fetched)? {
+                out.insert(name.clone(), topic);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `[crawl]`: the daemon.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrawlConfig {
+    /// Where the sled store lives.
+    pub data_dir: PathBuf,
+    /// Directory of seed files (`*.txt`), re-read while running.
+    pub seeds_dir: PathBuf,
+    /// How often seed files are checked for changes, in seconds.
+    pub seed_poll_secs: u64,
+    /// User-Agent sent with every request; its first word is the robots.txt product token.
+    pub user_agent: String,
+    /// Fetches in flight at once, over all hosts.
+    pub max_concurrent: usize,
+    /// Fetches in flight at once per host.
+    pub max_per_host: usize,
+    /// Minimum delay between two requests to one host, in milliseconds.
+    pub min_delay_ms: u64,
+    /// Crawl-delay from robots.txt is honoured up to this many seconds.
+    pub max_crawl_delay_secs: u64,
+    /// Global request rate limit per second (0 = none).
+    pub requests_per_second: u32,
+    pub connect_timeout_secs: u64,
+    /// Whole-request timeout in seconds (robots.txt and sitemaps too).
+    pub timeout_secs: u64,
+    pub max_redirects: usize,
+    /// Bodies are cut at this many bytes (the outcome records the cut).
+    pub max_body_bytes: u64,
+    /// Attempts after the first for timeouts, resets and 5xx.
+    pub max_retries: u8,
+    pub retry_base_ms: u64,
+    pub retry_max_secs: u64,
+    /// Default link depth from a seed (a seed line's `depth=` overrides it).
+    pub max_depth: u16,
+    /// Stop after this many pages in total (0 = no limit).
+    pub max_pages: u64,
+    /// At most this many pages per host (0 = no limit).
+    pub max_pages_per_host: u64,
+    /// Default scope of a seed: "host", "domain" or "any".
+    pub scope: String,
+    /// Default crawl mode of a seed: "article" or "ecommerce".
+    pub mode: String,
+    /// E-commerce mode: product pages a template is learned from.
+    pub template_samples: usize,
+    /// Read robots-declared sitemaps and /sitemap.xml.
+    pub sitemaps: bool,
+    /// Query parameters dropped from URLs ("utm_*" is a prefix).
+    pub strip_params: Vec<String>,
+    /// Sort query parameters so permutations are one URL.
+    pub sort_query: bool,
+    /// Longest URL kept, in bytes.
+    pub max_url_len: usize,
+    /// robots.txt is re-fetched after this many hours.
+    pub robots_cache_hours: u64,
+    /// Status endpoint address (loopback); "" turns it off.
+    pub status_addr: String,
+    /// sled page cache, in MiB.
+    pub store_cache_mb: u64,
+    /// In-memory filter in front of the seen-set, in MiB.
+    pub seen_filter_mb: u64,
+    /// Seconds in-flight work may take to finish on SIGINT/SIGTERM.
+    pub shutdown_grace_secs: u64,
+    /// A host is stopped for the run after this many page fetches in a row
+    /// failed (4xx, 5xx, no answer); 0 turns the budget off.
+    pub host_error_budget: u32,
+}
+
+impl Default for CrawlConfig {
+    fn default() -> Self {
+        let rules = crate::frontier::url::UrlRules::default();
+        CrawlConfig {
+            data_dir: PathBuf::from("storage"),
+            seeds_dir: PathBuf::from("seeds"),
+            seed_poll_secs: 10,
+            user_agent: format!(
+                "trawl/{} (+https://crates.io/crates/trawl)",
+                env!("CARGO_PKG_VERSION")
+            ),
+            max_concurrent: 64,
+            max_per_host: 1,
+            min_delay_ms: 1000,
+            max_crawl_delay_secs: 30,
+            requests_per_second: 0,
+            connect_timeout_secs: 10,
+            timeout_secs: 30,
+            max_redirects: 5,
+            max_body_bytes: 10 * 1024 * 1024,
+            max_retries: 3,
+            retry_base_ms: 2000,
+            retry_max_secs: 3600,
+            max_depth: 5,
+            max_pages: 0,
+            max_pages_per_host: 0,
+            scope: "host".into(),
+            mode: "article".into(),
+            template_samples: 4,
+            sitemaps: true,
+            strip_params: rules.strip_params,
+            sort_query: rules.sort_query,
+            max_url_len: rules.max_len,
+            robots_cache_hours: 24,
+            status_addr: "127.0.0.1:7171".into(),
+            store_cache_mb: 16,
+            seen_filter_mb: 32,
+            shutdown_grace_secs: 5,
+            host_error_budget: 50,
+        }
+    }
+}
+
+/// `[extract]`: the extractor stage.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExtractConfig {
+    /// Algorithm name: auto, cetd-tpc, cc, article-std, list-rank, segment.
+    pub algorithm: String,
+    /// Largest page accepted, in bytes.
+    pub max_bytes: u64,
+    /// Deepest element nesting kept; deeper elements are flattened.
+    pub max_depth: usize,
+    /// Most tokens (tags and text runs) parsed per page.
+    pub max_nodes: usize,
+    /// Wall-clock limit per page, in milliseconds (0 = none).
+    pub time_limit_ms: u64,
+    /// Worker threads for extraction (0 = all cores).
+    pub threads: usize,
+}
+
+impl Default for ExtractConfig {
+    fn default() -> Self {
+        let o = Options::default();
+        ExtractConfig {
+            algorithm: o.algorithm.name().to_string(),
+            max_bytes: o.max_bytes as u64,
+            max_depth: o.max_depth,
+            max_nodes: o.max_nodes,
+            time_limit_ms: o.time_limit.map_or(0, |d| d.as_millis() as u64),
+            threads: 0,
+        }
+    }
+}
+
+impl Config {
+    /// Reads and validates a config file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text, path)
+    }
+
+    /// Parses and validates config text (`path` is for messages).
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let cfg: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        cfg.validate(path)?;
+        Ok(cfg)
+    }
+
+    fn validate(&self, path: &Path) -> Result<(), ConfigError> {
+        let bad = |key: &str, message: String| ConfigError::Invalid {
+            path: PathBuf::from(path),
+            key: key.to_string(),
+            message,
+        };
+        let e = &self.extract;
+        Algorithm::parse(&e.algorithm).map_err(|err| bad("extract.algorithm", err.to_string()))?;
+        for (key, v, lo, hi) in self.ranges() {
+            if !(lo..=hi).contains(&v) {
+                return Err(bad(
+                    key,
+                    format!("{v} is out of range (allowed: {lo} to {hi})"),
+                ));
+            }
+        }
+        let f = &self.focus;
+        if crate::focus::Strategy::parse(&f.strategy).is_none() {
+            return Err(bad(
+                "focus.strategy",
+                format!("{:?} is not focused or bfs", f.strategy),
+            ));
+        }
+        if !(f.threshold > 0.0 && f.threshold <= 1.0) {
+            return Err(bad("focus.threshold", "must be in (0, 1]".into()));
+        }
+        if !(f.learning_rate > 0.0 && f.learning_rate <= 1.0) {
+            return Err(bad("focus.learning_rate", "must be in (0, 1]".into()));
+        }
+        if !(0.0..=1.0).contains(&f.patience) {
+            return Err(bad("focus.patience", "must be in [0, 1]".into()));
+        }
+        if f.series_every == 0 {
+            return Err(bad("focus.series_every", "must be greater than 0".into()));
+        }
+        let named = f
+            .topics
+            .iter()
+            .map(|(name, t)| (format!("focus.topics.{name}"), t.clone()));
+        for (key, t) in std::iter::once(("focus".to_string(), f.global())).chain(named) {
+            t.validate(&key).map_err(|(k, m)| bad(&k, m))?;
+        }
+        let c = &self.crawl;
+        if !matches!(c.mode.as_str(), "article" | "ecommerce") {
+            return Err(bad(
+                "crawl.mode",
+                format!("{:?} is not article or ecommerce", c.mode),
+            ));
+        }
+        if crate::crawl::seeds::Scope::parse(&c.scope).is_none() {
+            return Err(bad(
+                "crawl.scope",
+                format!("{:?} is not host, domain or any", c.scope),
+            ));
+        }
+        if c.user_agent
+            .split_whitespace()
+            .next()
+            .is_none_or(|t| t.is_empty())
+        {
+            return Err(bad("crawl.user_agent", "must not be empty".into()));
+        }
+        check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
+        Ok(())
+    }
+
+    /// Checks `crawl.status_addr` after a command-line override.
+    pub fn validate_status_addr(&self) -> Result<(), ConfigError> {
+        check_status_addr(&self.crawl.status_addr).map_err(|message| ConfigError::Invalid {
+            path: PathBuf::from("command line"),
+            key: "--status-addr".into(),
+            message,
+        })
+    }
+
+    /// Every number of the file with its allowed range: (key, value, min,
+    /// max). Bounds keep durations, sizes and counts where the daemon can
+    /// use them (no overflow, no allocation of the whole machine).
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 27] {
+        let (e, f, c) = (&self.extract, &self.focus, &self.crawl);
+        const DAY: u64 = 86_400;
+        const GIB: u64 = 1 << 30;
+        [
+            ("extract.max_bytes", e.max_bytes, 1, GIB),
+            ("extract.max_depth", e.max_depth as u64, 16, 100_000),
+            ("extract.max_nodes", e.max_nodes as u64, 100, 1_000_000_000),
+            ("extract.time_limit_ms", e.time_limit_ms, 0, 3_600_000),
+            ("extract.threads", e.threads as u64, 0, 1024),
+            ("focus.series_every", f.series_every, 1, 1_000_000_000),
+            ("crawl.seed_poll_secs", c.seed_poll_secs, 1, DAY),
+            ("crawl.max_concurrent", c.max_concurrent as u64, 1, 100_000),
+            ("crawl.max_per_host", c.max_per_host as u64, 1, 64),
+            ("crawl.min_delay_ms", c.min_delay_ms, 0, 3_600_000),
+            ("crawl.max_crawl_delay_secs", c.max_crawl_delay_secs, 0, DAY),
+            (
+                "crawl.requests_per_second",
+                u64::from(c.requests_per_second),
+                0,
+                1_000_000,
+            ),
+            (
+                "crawl.connect_timeout_secs",
+                c.connect_timeout_secs,
+                1,
+                3600,
+            ),
+            ("crawl.timeout_secs", c.timeout_secs, 1, 3600),
+            ("crawl.max_redirects", c.max_redirects as u64, 0, 50),
+            ("crawl.max_body_bytes", c.max_body_bytes, 1, GIB),
+            ("crawl.max_retries", u64::from(c.max_retries), 0, 20),
+            ("crawl.retry_base_ms", c.retry_base_ms, 1, 3_600_000),
+            ("crawl.retry_max_secs", c.retry_max_secs, 1, 7 * DAY),
+            ("crawl.template_samples", c.template_samples as u64, 2, 64),
+            ("crawl.max_url_len", c.max_url_len as u64, 16, 65_536),
+            ("crawl.robots_cache_hours", c.robots_cache_hours, 1, 24),
+            ("crawl.store_cache_mb", c.store_cache_mb, 1, 65_536),
+            ("crawl.seen_filter_mb", c.seen_filter_mb, 1, 4096),
+            ("crawl.shutdown_grace_secs", c.shutdown_grace_secs, 0, 3600),
+            (
+                "crawl.host_error_budget",
+                u64::from(c.host_error_budget),
+                0,
+                1_000_000,
+            ),
+            ("crawl.max_depth", u64::from(c.max_depth), 0, 1000),
+        ]
+    }
+
+    /// Extraction options from this config.
+    pub fn extract_options(&self) -> Options {
+        let e = &self.extract;
+        Options {
+            // Validated in `validate`; fall back to the default on a programming error.
+            algorithm: Algorithm::parse(&e.algorithm).unwrap_or(Algorithm::Auto),
+            url: None,
+            charset: None,
+            max_bytes: e.max_bytes as usize,
+            max_depth: e.max_depth,
+            max_nodes: e.max_nodes,
+            time_limit: (e.time_limit_ms > 0).then(|| Duration::from_millis(e.time_limit_ms)),
+            page_type: None,
+        }
+    }
+}
+
+/// A loopback socket address, or "" (no endpoint).
+fn check_status_addr(addr: &str) -> Result<(), String> {
+    if addr.is_empty() {
+        return Ok(());
+    }
+    match addr.parse::<std::net::SocketAddr>() {
+        Ok(a) if a.ip().is_loopback() => Ok(()),
+        Ok(_) => Err("must be a loopback address".into()),
+        Err(e) => Err(format!("{addr:?}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_config_parses_and_matches_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config.toml");
+        let cfg = Config::load(&path).expect("shipped config.toml is valid");
+        let d = ExtractConfig::default();
+        assert_eq!(cfg.extract.algorithm, d.algorithm);
+        assert_eq!(cfg.extract.max_bytes, d.max_bytes);
+        assert_eq!(cfg.extract.max_depth, d.max_depth);
+        assert_eq!(cfg.extract.max_nodes, d.max_nodes);
+        assert_eq!(cfg.extract.time_limit_ms, d.time_limit_ms);
+        let f = FocusConfig::default();
+        let g = &cfg.focus;
+        assert_eq!(
+            (
+                &g.strategy,
+                g.keywords.len(),
+                g.examples.len() + g.example_files.len() + g.example_urls.len(),
+                g.negative_examples.len() + g.negative_files.len(),
+                g.threshold,
+                g.learning_rate,
+                g.series_every
+            ),
+            (
+                &f.strategy,
+                0,
+                0,
+                0,
+                f.threshold,
+                f.learning_rate,
+                f.series_every
+            )
+        );
+        let c = CrawlConfig::default();
+        let s = &cfg.crawl;
+        assert_eq!(
+            (
+                &s.data_dir,
+                &s.seeds_dir,
+                s.seed_poll_secs,
+                s.max_concurrent,
+                s.max_per_host,
+                s.min_delay_ms
+            ),
+            (
+                &c.data_dir,
+                &c.seeds_dir,
+                c.seed_poll_secs,
+                c.max_concurrent,
+                c.max_per_host,
+                c.min_delay_ms
+            )
+        );
+        assert_eq!(
+            (
+                s.max_crawl_delay_secs,
+                s.requests_per_second,
+                s.timeout_secs,
+                s.max_redirects,
+                s.max_body_bytes
+            ),
+            (
+                c.max_crawl_delay_secs,
+                c.requests_per_second,
+                c.timeout_secs,
+                c.max_redirects,
+                c.max_body_bytes
+            )
+        );
+        assert_eq!(
+            (
+                s.max_retries,
+                s.retry_base_ms,
+                s.retry_max_secs,
+                s.max_depth,
+                s.max_pages,
+                s.max_pages_per_host
+            ),
+            (
+                c.max_retries,
+                c.retry_base_ms,
+                c.retry_max_secs,
+                c.max_depth,
+                c.max_pages,
+                c.max_pages_per_host
+            )
+        );
+        assert_eq!(
+            (
+                &s.scope,
+                s.sitemaps,
+                &s.strip_params,
+                s.sort_query,
+                s.max_url_len,
+                s.robots_cache_hours
+            ),
+            (
+                &c.scope,
+                c.sitemaps,
+                &c.strip_params,
+                c.sort_query,
+                c.max_url_len,
+                c.robots_cache_hours
+            )
+        );
+        assert_eq!(
+            (
+                &s.status_addr,
+                s.store_cache_mb,
+                s.seen_filter_mb,
+                s.shutdown_grace_secs,
+                s.connect_timeout_secs
+            ),
+            (
+                &c.status_addr,
+                c.store_cache_mb,
+                c.seen_filter_mb,
+                c.shutdown_grace_secs,
+                c.connect_timeout_secs
+            )
+        );
+    }
+
+    #[test]
+    fn focus_values_name_their_key() {
+        for (text, key) in [
+            ("[focus]\nstrategy = \"dfs\"\n", "focus.strategy"),
+            ("[focus]\nthreshold = 0.0\n", "focus.threshold"),
+            (
+                "[focus]\nkeywords = { solar = -1.0 }\n",
+                "focus.keywords.solar",
+            ),
+            (
+                "[focus]\nexample_files = [\"/nonexistent/x.txt\"]\n",
+                "focus.example_files",
+            ),
+            ("[focus]\ntopic = \"x\"\n", "topic"),
+            (
+                "[focus]\nexample_urls = [\"ftp://x\"]\n",
+                "focus.example_urls",
+            ),
+            (
+                "[focus.topics.a]\nkeywords = { x = 0.0 }\n",
+                "focus.topics.a.keywords.x",
+            ),
+            ("[crawl]\ntemplate_samples = 1\n", "crawl.template_samples"),
+            ("[crawl]\nmode = \"shop\"\n", "crawl.mode"),
+        ] {
+            let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
+            assert!(err.to_string().contains(key), "{text}: {err}");
+        }
+        let cfg = Config::parse(
+            "[focus]\nkeywords = { \"heat pump\" = 2.0 }\n",
+            Path::new("c.toml"),
+        )
+        .expect("valid");
+        let none = Default::default();
+        assert!(cfg.focus.topic(&none).expect("topic").is_some());
+        assert!(FocusConfig::default().topic(&none).expect("none").is_none());
+    }
+
+    #[test]
+    fn crawl_values_name_their_key() {
+        let err = Config::parse("[crawl]\nscope = \"planet\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("crawl.scope"), "{err}");
+        let err = Config::parse(
+            "[crawl]\nstatus_addr = \"0.0.0.0:80\"\n",
+            Path::new("c.toml"),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("crawl.status_addr"), "{err}");
+        let err = Config::parse("[crawl]\nmax_concurrent = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("crawl.max_concurrent"), "{err}");
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Config::parse("[extract]\nmax_byte = 3\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("max_byte"), "{err}");
+    }
+
+    #[test]
+    fn bad_value_names_the_key() {
+        let err =
+            Config::parse("[extract]\nalgorithm = \"magic\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("extract.algorithm"), "{err}");
+        let err = Config::parse("[extract]\nmax_bytes = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("extract.max_bytes"), "{err}");
+    }
+}
+
+/// Why a configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("{path}: key `{key}`: {message}")]
+    Invalid {
+        path: PathBuf,
+        key: String,
+        message: String,
+    },
+}

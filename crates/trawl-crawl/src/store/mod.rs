@@ -1,0 +1,1004 @@
+//! The sled store: everything the daemon must not lose.
+//!
+//! The crawl state lives in one sled tree, in key-prefixed ranges (integers
+//! big-endian so byte order is numeric order):
+//! - `n` seq(8) → inbox entry: newly found URLs, not yet scheduled.
+//! - `q` host(8) ++ priority(2) ++ seq(8) → a block of one host's queued
+//!   URLs, best priority first, FIFO within a priority (see [`queue`]).
+//! - `s` bucket(4) → sorted URL hashes: every URL ever queued (see [`seen`]).
+//! - `h` host(8) → host name: the hosts that ever had a queue.
+//! - `p` xxh3-128(url) → [`PageOutcome`]: what happened to each fetch.
+//! - `r` seq(8) → exported JSON record; `seq` is the export cursor.
+//! - `x` band(1) ++ bits(2) ++ seq(8) → simhash(8): near-duplicate index.
+//! - `m` name → counters (records, page budgets, queue length), the store
+//!   format and seed file hashes.
+//!
+//! Separate trees hold robots.txt copies and seed options.
+//!
+//! Why one tree: sled applies a batch to one tree atomically, so completing a
+//! page (outcome, record, new links, its block's release) is one
+//! `apply_batch` and a `kill -9` at any moment leaves all of it or none of
+//! it. (sled's multi-tree transactions give the same guarantee but grew the
+//! process to 840 MB in the frontier benchmark; batches keep it flat.)
+//! Batches are built from reads made just before, under the queue lock. sled
+//! loses at most the last flush interval, and what it loses is replayed from
+//! the blocks; a URL that already has a record never gets a second one.
+//! Nothing is stored or exported twice.
+
+pub mod alloc;
+pub mod export;
+mod hosts;
+pub mod queue;
+pub mod records;
+pub mod seen;
+pub mod simhash;
+mod tree;
+
+pub use queue::Block;
+pub use tree::Tree;
+
+/// Bytes of link features a focused crawl keeps with a queued URL (the
+/// focus layer defines what they mean).
+pub const LINK_FEATURES: usize = 8;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    #[error("cannot open the store at {path}: {source}")]
+    Open {
+        path: String,
+        #[source]
+        source: sled::Error,
+    },
+    #[error("cannot open the store at {path}: another trawl process is using it")]
+    Busy { path: String },
+    #[error("the store's database {path} is damaged: {message}; run `trawl store check` to see what is intact and `trawl store salvage` to export it")]
+    Damaged { path: String, message: String },
+    #[error("cannot write the checkpoint {path}: {source}")]
+    Checkpoint {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("store: {0}")]
+    Sled(#[from] sled::Error),
+    #[error("store: corrupt value in {tree}: {message}")]
+    Corrupt { tree: &'static str, message: String },
+    #[error("the store at {path} was written by an older trawl (format {found}, this one reads {FORMAT}); move it away or point --data elsewhere")]
+    Format { path: String, found: u64 },
+}
+
+/// What kind of resource a queued URL is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UrlKind {
+    Page,
+    Sitemap,
+}
+
+/// A URL waiting in (or leased from) the frontier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueuedUrl {
+    pub url: String,
+    pub depth: u16,
+    /// The seed line this URL descends from (its scope and budget).
+    pub seed: u32,
+    /// Failed attempts so far.
+    pub attempt: u8,
+    pub kind: UrlKind,
+    /// Link priority in [0, 1]; higher is fetched first.
+    pub priority: f32,
+    /// Focus link features (quantized), for the model to learn from once
+    /// the page is judged.
+    pub features: Option<[u8; LINK_FEATURES]>,
+}
+
+impl QueuedUrl {
+    /// Compact form for the queue: depth(2) seed(4) attempt(1) kind(1)
+    /// priority(4) [features(8)] url — a third of the JSON size, and the
+    /// queue is the biggest thing in the store. The kind byte's top bit says
+    /// whether features are present.
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(20 + self.url.len());
+        b.extend_from_slice(&self.depth.to_be_bytes());
+        b.extend_from_slice(&self.seed.to_be_bytes());
+        b.push(self.attempt);
+        let kind = match self.kind {
+            UrlKind::Page => 0,
+            UrlKind::Sitemap => 1,
+        };
+        b.push(
+            kind | if self.features.is_some() {
+                FEATURE_BIT
+            } else {
+                0
+            },
+        );
+        b.extend_from_slice(&self.priority.to_be_bytes());
+        if let Some(f) = &self.features {
+            b.extend_from_slice(f);
+        }
+        b.extend_from_slice(self.url.as_bytes());
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Result<QueuedUrl, StoreError> {
+        let corrupt = || StoreError::Corrupt {
+            tree: "queue",
+            message: format!("{} bytes is not a queued URL", b.len()),
+        };
+        if b.len() < 12 {
+            return Err(corrupt());
+        }
+        let depth = u16::from_be_bytes([b[0], b[1]]);
+        let seed = u32::from_be_bytes([b[2], b[3], b[4], b[5]]);
+        let kind = match b[7] & !FEATURE_BIT {
+            0 => UrlKind::Page,
+            1 => UrlKind::Sitemap,
+            _ => return Err(corrupt()),
+        };
+        let priority = f32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+        let (features, url) = if b[7] & FEATURE_BIT != 0 {
+            let f = b.get(12..20).and_then(|f| f.try_into().ok());
+            (Some(f.ok_or_else(corrupt)?), &b[20..])
+        } else {
+            (None, &b[12..])
+        };
+        let url = std::str::from_utf8(url).map_err(|_| corrupt())?.to_string();
+        Ok(QueuedUrl {
+            url,
+            depth,
+            seed,
+            attempt: b[6],
+            kind,
+            priority,
+            features,
+        })
+    }
+}
+
+const FEATURE_BIT: u8 = 0x80;
+
+/// What happened when a URL was fetched.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct PageOutcome {
+    pub url: String,
+    pub final_url: Option<String>,
+    pub status: u16,
+    /// Seconds since the Unix epoch.
+    pub fetched_at: u64,
+    pub bytes: u64,
+    pub content_hash: Option<String>,
+    pub error: Option<String>,
+    pub redirects: Vec<String>,
+    /// Sequence number of the exported record, if one was made.
+    pub record: Option<u64>,
+    /// Topic relevance of the main text, when the crawl is focused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<f32>,
+    /// Whether that relevance reached the focus threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevant: Option<bool>,
+}
+
+/// A new URL found on a page, to enqueue with the page's completion.
+#[derive(Debug, Clone)]
+pub struct NewUrl {
+    pub host: String,
+    pub item: QueuedUrl,
+}
+
+/// How a leased URL ends.
+// One value per URL, moved once from the fetch task to the writer: boxing the
+// large variant would add an allocation and buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Completion {
+    /// Fetched (successfully or not, for good): outcome, optional record, links.
+    Done {
+        outcome: PageOutcome,
+        record: Option<serde_json::Value>,
+        simhash: Option<u64>,
+        links: Vec<NewUrl>,
+        /// (host, seed) whose page budgets this fetch counts against; `None`
+        /// for URLs that were never fetched (robots, budget, scope).
+        counted: Option<(String, u32)>,
+    },
+    /// Try again later (transient failure, host backing off, shutdown).
+    Retry { item: QueuedUrl },
+    /// Not fetched and not recorded (a page budget or the host's error
+    /// budget is spent): the URL only leaves the queue.
+    Drop,
+}
+
+/// The store. Cheap to clone (sled trees are handles).
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    kv: sled::Tree,
+    robots: sled::Tree,
+    seeds: sled::Tree,
+    /// Learned extraction templates: site ++ 0 ++ cluster(4) → JSON.
+    templates: sled::Tree,
+    /// Per-host politeness state (see [`hosts`]).
+    host_times: sled::Tree,
+    /// The store's directory (the checkpoint file lives beside the database).
+    dir: std::path::PathBuf,
+    /// The queue's in-memory state (seen filter, open blocks, counters).
+    state: std::sync::Arc<std::sync::Mutex<queue::QueueState>>,
+}
+
+/// The store layout this build reads and writes.
+pub const FORMAT: u64 = 2;
+/// Default size of the in-memory seen filter.
+pub const DEFAULT_SEEN_FILTER: u64 = 32 << 20;
+
+/// 8-byte host key.
+pub fn host_hash(host: &str) -> [u8; 8] {
+    xxhash_rust::xxh3::xxh3_64(host.as_bytes()).to_be_bytes()
+}
+
+/// 16-byte URL key.
+pub fn url_hash(url: &str) -> [u8; 16] {
+    xxhash_rust::xxh3::xxh3_128(url.as_bytes()).to_be_bytes()
+}
+
+/// Priority in [0,1] to a 2-byte key part where smaller sorts first.
+fn priority_key(p: f32) -> [u8; 2] {
+    let p = if p.is_finite() {
+        p.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (u16::MAX - (p * f32::from(u16::MAX)) as u16).to_be_bytes()
+}
+
+/// The lease/queue key without its range prefix.
+fn queue_key(host: &[u8; 8], priority: f32, seq: u64) -> [u8; 18] {
+    let mut k = [0u8; 18];
+    k[..8].copy_from_slice(host);
+    k[8..10].copy_from_slice(&priority_key(priority));
+    k[10..].copy_from_slice(&seq.to_be_bytes());
+    k
+}
+
+const N: u8 = b'n';
+const Q: u8 = b'q';
+const S: u8 = b's';
+const H: u8 = b'h';
+const P: u8 = b'p';
+const R: u8 = b'r';
+const X: u8 = b'x';
+const M: u8 = b'm';
+
+fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
+    let mut k = Vec::with_capacity(rest.len() + 1);
+    k.push(prefix);
+    k.extend_from_slice(rest);
+    k
+}
+
+fn encode<T: Serialize>(v: &T) -> Vec<u8> {
+    // Serializing our own plain structs to JSON cannot fail.
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+fn decode<T: for<'a> Deserialize<'a>>(range: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
+        tree: range,
+        message: e.to_string(),
+    })
+}
+
+fn be_u64(v: Option<sled::IVec>) -> u64 {
+    v.and_then(|v| v.as_ref().try_into().ok().map(u64::from_be_bytes))
+        .unwrap_or(0)
+}
+
+const RECORD_SEQ: &str = "record_seq";
+const COUNT_TOTAL: &str = "n:total";
+
+/// What a fetched-page counter counts.
+#[derive(Debug, Clone, Copy)]
+pub enum Counter<'a> {
+    Total,
+    Host(&'a str),
+    Seed(u32),
+    /// Pages judged for relevance (focused crawls).
+    Judged,
+    /// Pages judged relevant, in all and per host.
+    Relevant,
+    RelevantHost(&'a str),
+}
+
+impl Counter<'_> {
+    fn key(&self) -> String {
+        match self {
+            Counter::Total => COUNT_TOTAL.to_string(),
+            Counter::Host(h) => format!("n:h:{h}"),
+            Counter::Seed(s) => format!("n:s:{s}"),
+            Counter::Judged => "n:judged".to_string(),
+            Counter::Relevant => "n:relevant".to_string(),
+            Counter::RelevantHost(h) => format!("n:r:{h}"),
+        }
+    }
+}
+
+/// Whether opening failed only because another handle still holds the
+/// directory's lock. sled wraps the `WouldBlock` of `flock` in an `Other`
+/// error ("could not acquire lock on …"), so the cause is looked for inside.
+fn lock_is_busy(e: &std::io::Error) -> bool {
+    if e.kind() == std::io::ErrorKind::WouldBlock {
+        return true;
+    }
+    let inner = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<std::io::Error>())
+        .is_some_and(|inner| inner.kind() == std::io::ErrorKind::WouldBlock);
+    inner || e.to_string().contains("could not acquire lock")
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir` with the default seen filter.
+    pub fn open(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
+        Store::open_sized(dir, cache_bytes, DEFAULT_SEEN_FILTER)
+    }
+
+    /// Opens (or creates) the store in `dir`; `seen_filter_bytes` sizes the
+    /// in-memory filter in front of the seen-set.
+    pub fn open_sized(
+        dir: &Path,
+        cache_bytes: u64,
+        seen_filter_bytes: u64,
+    ) -> Result<Store, StoreError> {
+        let config = sled::Config::new()
+            .path(dir)
+            .cache_capacity(cache_bytes)
+            .flush_every_ms(Some(500));
+        // The lock of a store closed a moment ago (by this process or one
+        // that just exited) can outlive it briefly while sled's flusher
+        // thread stops: wait for it rather than fail.
+        let mut tries = 0;
+        let db = loop {
+            match config.open() {
+                Ok(db) => break db,
+                Err(sled::Error::Io(e)) if lock_is_busy(&e) && tries < 40 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(sled::Error::Io(e)) if lock_is_busy(&e) => {
+                    return Err(StoreError::Busy {
+                        path: dir.display().to_string(),
+                    })
+                }
+                Err(source) => {
+                    return Err(StoreError::Open {
+                        path: dir.display().to_string(),
+                        source,
+                    })
+                }
+            }
+        };
+        let store = Store {
+            kv: db.open_tree("crawl")?,
+            robots: db.open_tree("robots")?,
+            seeds: db.open_tree("seeds")?,
+            templates: db.open_tree("templates")?,
+            host_times: db.open_tree("hosts")?,
+            dir: dir.to_path_buf(),
+            state: std::sync::Arc::new(std::sync::Mutex::new(queue::QueueState {
+                seen: seen::Seen::new(seen_filter_bytes),
+                inbox: 0,
+                last_merge: std::time::Instant::now(),
+                new_hosts: Vec::new(),
+                known_hosts: Default::default(),
+                open_blocks: Default::default(),
+                session_seq: 0,
+                queued: 0,
+            })),
+            db,
+        };
+        let format_key = key(M, b"format");
+        match store.kv.get(&format_key)? {
+            Some(v) if be_u64(Some(v.clone())) == FORMAT => {}
+            found => {
+                if found.is_some() || store.kv.first()?.is_some() {
+                    return Err(StoreError::Format {
+                        path: dir.display().to_string(),
+                        found: be_u64(found).max(1),
+                    });
+                }
+                store.kv.insert(format_key, &FORMAT.to_be_bytes())?;
+            }
+        }
+        {
+            let mut st = store.lock();
+            store.load_queue_state(&mut st)?;
+            // Redo a merge a crash may have cut short (same entries, same keys).
+            if st.inbox > 0 {
+                store.merge_locked(&mut st, queue::MERGE_AT)?;
+            }
+        }
+        Ok(store)
+    }
+
+    /// Writes everything to disk (call at checkpoints and on shutdown).
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush_async().await?;
+        Ok(())
+    }
+
+    pub fn flush_blocking(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Adds URLs not seen before; returns how many were new.
+    pub fn enqueue(&self, urls: &[NewUrl]) -> Result<usize, StoreError> {
+        let mut st = self.lock();
+        let mut batch = sled::Batch::default();
+        let fresh = self.enqueue_into(&st, &mut batch, urls)?;
+        if fresh.is_empty() {
+            return Ok(0);
+        }
+        Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
+        self.kv.apply_batch(batch)?;
+        Self::note_enqueued(&mut st, &fresh);
+        self.bound_inbox(&mut st)?;
+        Ok(fresh.len())
+    }
+
+    /// Keeps the inbox (and the in-memory hashes of its URLs) bounded when
+    /// URLs arrive faster than the scheduler merges them.
+    fn bound_inbox(&self, st: &mut queue::QueueState) -> Result<(), StoreError> {
+        while st.inbox >= 2 * queue::MERGE_AT {
+            self.merge_locked(st, queue::MERGE_AT)?;
+        }
+        Ok(())
+    }
+
+    /// URLs waiting in the queue (inbox and blocks).
+    pub fn queue_len_hint(&self) -> u64 {
+        self.lock().queued
+    }
+
+    /// Hosts that ever had a queue: (key, name).
+    pub fn hosts(&self) -> Result<Vec<([u8; 8], String)>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.kv.scan_prefix([H]) {
+            let (k, v) = kv?;
+            if let Ok(host) = <[u8; 8]>::try_from(&k[1..]) {
+                out.push((host, String::from_utf8_lossy(&v).into_owned()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Ends a lease of a URL of `host` from `block` (the lease key). For
+    /// `Done`, returns the record's sequence number if one was stored.
+    pub fn complete(
+        &self,
+        block: &[u8],
+        host: &str,
+        completion: &Completion,
+    ) -> Result<Option<u64>, StoreError> {
+        let mut st = self.lock();
+        let mut batch = sled::Batch::default();
+        let (_, removed) = Self::finish_in_block(&mut st, &mut batch, block);
+        match completion {
+            Completion::Drop => {
+                if removed {
+                    self.kv.apply_batch(batch)?;
+                }
+                Ok(None)
+            }
+            Completion::Retry { item } => {
+                self.requeue_into(&mut batch, host, item)?;
+                Self::put_queued(&mut batch, st.queued + 1);
+                self.kv.apply_batch(batch)?;
+                st.queued += 1;
+                st.inbox += 1;
+                Ok(None)
+            }
+            Completion::Done {
+                outcome,
+                record,
+                simhash,
+                links,
+                counted,
+            } => {
+                let mut outcome = outcome.clone();
+                let page_key = key(P, &url_hash(&outcome.url));
+                // A page replayed after a crash keeps its first record.
+                let earlier = match self.kv.get(&page_key)? {
+                    Some(v) => decode::<PageOutcome>("pages", &v)?.record,
+                    None => None,
+                };
+                if let Some((host, seed)) = counted {
+                    if earlier.is_none() {
+                        let mut counters =
+                            vec![Counter::Total, Counter::Host(host), Counter::Seed(*seed)];
+                        if let Some(relevant) = outcome.relevant {
+                            counters.push(Counter::Judged);
+                            if relevant {
+                                counters.extend([Counter::Relevant, Counter::RelevantHost(host)]);
+                            }
+                        }
+                        for c in counters {
+                            let k = key(M, c.key().as_bytes());
+                            let n = be_u64(self.kv.get(&k)?) + 1;
+                            batch.insert(k, &n.to_be_bytes());
+                        }
+                    }
+                }
+                let mut seq = earlier;
+                if let (Some(rec), None) = (record, earlier) {
+                    let seq_key = key(M, RECORD_SEQ.as_bytes());
+                    let next = be_u64(self.kv.get(&seq_key)?) + 1;
+                    batch.insert(seq_key, &next.to_be_bytes());
+                    let mut rec = rec.clone();
+                    if let serde_json::Value::Object(map) = &mut rec {
+                        map.insert("seq".into(), next.into());
+                    }
+                    batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
+                    if let Some(h) = simhash {
+                        for (band, bits) in simhash::bands(*h).into_iter().enumerate() {
+                            let mut k = vec![X, band as u8];
+                            k.extend_from_slice(&bits.to_be_bytes());
+                            k.extend_from_slice(&next.to_be_bytes());
+                            batch.insert(k, &h.to_be_bytes());
+                        }
+                    }
+                    seq = Some(next);
+                }
+                outcome.record = seq;
+                batch.insert(page_key, encode(&outcome));
+                let fresh = self.enqueue_into(&st, &mut batch, links)?;
+                if !fresh.is_empty() {
+                    Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
+                }
+                self.kv.apply_batch(batch)?;
+                Self::note_enqueued(&mut st, &fresh);
+                self.bound_inbox(&mut st)?;
+                Ok(seq)
+            }
+        }
+    }
+
+    /// A record with a near-identical text (SimHash within 3 bits), if any.
+    pub fn near_duplicate(&self, hash: u64) -> Result<Option<u64>, StoreError> {
+        for (band, bits) in simhash::bands(hash).into_iter().enumerate() {
+            let mut prefix = vec![X, band as u8];
+            prefix.extend_from_slice(&bits.to_be_bytes());
+            for kv in self.kv.scan_prefix(&prefix) {
+                let (k, v) = kv?;
+                let other = v
+                    .as_ref()
+                    .try_into()
+                    .ok()
+                    .map(u64::from_be_bytes)
+                    .unwrap_or(!hash);
+                if (other ^ hash).count_ones() <= 3 {
+                    let seq = k
+                        .get(4..12)
+                        .and_then(|s| s.try_into().ok())
+                        .map(u64::from_be_bytes);
+                    return Ok(seq);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A stored record.
+    pub fn record(&self, seq: u64) -> Result<Option<serde_json::Value>, StoreError> {
+        match self.kv.get(key(R, &seq.to_be_bytes()))? {
+            Some(v) => Ok(Some(decode("records", records::open(seq, &v)?)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Records after `since`, in order, at most `limit`.
+    pub fn records_after(
+        &self,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, serde_json::Value)>, StoreError> {
+        let start = key(R, &since.saturating_add(1).to_be_bytes());
+        let mut out = Vec::new();
+        for kv in self.kv.range(start..[R + 1].to_vec()).take(limit) {
+            let (k, v) = kv?;
+            let seq = k
+                .get(1..9)
+                .and_then(|s| s.try_into().ok())
+                .map_or(0, u64::from_be_bytes);
+            out.push((seq, decode("records", records::open(seq, &v)?)?));
+        }
+        Ok(out)
+    }
+
+    /// A page outcome by URL.
+    pub fn page(&self, url: &str) -> Result<Option<PageOutcome>, StoreError> {
+        match self.kv.get(key(P, &url_hash(url)))? {
+            Some(v) => Ok(Some(decode("pages", &v)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// All page outcomes.
+    pub fn pages(&self) -> impl Iterator<Item = Result<PageOutcome, StoreError>> + '_ {
+        self.kv.scan_prefix([P]).map(|kv| {
+            let (_, v) = kv?;
+            decode("pages", &v)
+        })
+    }
+
+    /// Cached robots.txt of a host: (fetched at, status, body).
+    pub fn robots(&self, host: &str) -> Result<Option<(u64, u16, String)>, StoreError> {
+        match self.robots.get(host.as_bytes())? {
+            Some(v) => Ok(Some(decode("robots", &v)?)),
+            None => Ok(None),
+        }
+    }
+
+    pub fn put_robots(
+        &self,
+        host: &str,
+        fetched_at: u64,
+        status: u16,
+        body: &str,
+    ) -> Result<(), StoreError> {
+        self.robots
+            .insert(host.as_bytes(), encode(&(fetched_at, status, body)))?;
+        Ok(())
+    }
+
+    /// Seed options by id.
+    pub fn put_seed<T: Serialize>(&self, id: u32, seed: &T) -> Result<(), StoreError> {
+        self.seeds.insert(id.to_be_bytes(), encode(seed))?;
+        Ok(())
+    }
+
+    pub fn seeds<T: for<'a> Deserialize<'a>>(&self) -> Result<Vec<(u32, T)>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.seeds.iter() {
+            let (k, v) = kv?;
+            let id = k
+                .as_ref()
+                .try_into()
+                .ok()
+                .map(u32::from_be_bytes)
+                .unwrap_or(0);
+            out.push((id, decode("seeds", &v)?));
+        }
+        Ok(out)
+    }
+
+    /// The learned templates' keyspace (the crawl's shop owns its format).
+    pub fn templates(&self) -> Tree {
+        Tree::new(self.templates.clone(), "templates")
+    }
+
+    /// Pages fetched so far (for budgets).
+    pub fn count(&self, c: Counter<'_>) -> Result<u64, StoreError> {
+        Ok(be_u64(self.kv.get(key(M, c.key().as_bytes()))?))
+    }
+
+    /// The last record sequence number (the export cursor's upper end).
+    pub fn last_record_seq(&self) -> Result<u64, StoreError> {
+        Ok(be_u64(self.kv.get(key(M, RECORD_SEQ.as_bytes()))?))
+    }
+
+    /// A small persistent value (seed file hashes, learned models, …).
+    pub fn meta_get(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.kv.get(key(M, name.as_bytes()))?.map(|v| v.to_vec()))
+    }
+
+    pub fn meta_put(&self, name: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.kv.insert(key(M, name.as_bytes()), value)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("trawl-store-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d); // a leftover from an earlier run, if any
+        d
+    }
+
+    fn item(url: &str, priority: f32) -> NewUrl {
+        let host = url::Url::parse(url)
+            .map(|u| crate::frontier::url::host_key(&u))
+            .unwrap_or_default();
+        NewUrl {
+            host,
+            item: QueuedUrl {
+                url: url.into(),
+                depth: 0,
+                seed: 0,
+                attempt: 0,
+                kind: UrlKind::Page,
+                priority,
+                features: None,
+            },
+        }
+    }
+
+    /// Merges the inbox and leases the host's first URL, as the frontier does.
+    fn lease(s: &Store, host: &str) -> Option<(Vec<u8>, QueuedUrl)> {
+        s.maintain(true).expect("merge");
+        let block = s.next_block(&host_hash(host)).expect("block")?;
+        let first = block.items.first().cloned()?;
+        Some((block.key, first))
+    }
+
+    fn done(url: &str, links: Vec<NewUrl>) -> Completion {
+        Completion::Done {
+            outcome: PageOutcome {
+                url: url.into(),
+                status: 200,
+                ..PageOutcome::default()
+            },
+            record: Some(serde_json::json!({"url": url})),
+            simhash: None,
+            links,
+            counted: Some(("a.test".into(), 1)),
+        }
+    }
+
+    #[test]
+    fn dedup_priority_and_leases_survive_reopen() {
+        let dir = tmp("lease");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            assert_eq!(
+                s.enqueue(&[item("http://a.test/1", 0.5), item("http://a.test/2", 0.9)])
+                    .expect("enq"),
+                2
+            );
+            assert_eq!(
+                s.enqueue(&[item("http://a.test/1", 0.5)]).expect("enq"),
+                0,
+                "seen while in the inbox"
+            );
+            let (_lease, first) = lease(&s, "a.test").expect("some");
+            assert_eq!(first.url, "http://a.test/2", "higher priority first");
+            assert_eq!(
+                s.enqueue(&[item("http://a.test/2", 0.5)]).expect("enq"),
+                0,
+                "seen after the merge"
+            );
+            s.flush_blocking().expect("flush");
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        assert_eq!(s.queue_len_hint(), 2, "the leased URL is still queued");
+        assert_eq!(s.enqueue(&[item("http://a.test/1", 0.5)]).expect("enq"), 0);
+        let (_, first) = lease(&s, "a.test").expect("some");
+        assert_eq!(first.url, "http://a.test/2", "the lease is replayed");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn the_inbox_survives_a_crash_unmerged() {
+        let dir = tmp("inbox");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            s.enqueue(&[item("http://a.test/x", 0.5)]).expect("enq");
+            s.flush_blocking().expect("flush");
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        assert_eq!(s.inbox_len(), 0, "merged at open");
+        assert_eq!(s.queue_len_hint(), 1);
+        assert_eq!(s.enqueue(&[item("http://a.test/x", 0.5)]).expect("enq"), 0);
+        let (_, first) = lease(&s, "a.test").expect("some");
+        assert_eq!(first.url, "http://a.test/x");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn a_block_is_removed_with_its_last_url_and_replays_skip_done_urls() {
+        let dir = tmp("blocks");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            s.enqueue(&[item("http://a.test/1", 0.9), item("http://a.test/2", 0.5)])
+                .expect("enq");
+            let (block, first) = lease(&s, "a.test").expect("some");
+            s.complete(&block, "a.test", &done(&first.url, vec![]))
+                .expect("complete");
+            assert_eq!(s.queue_len_hint(), 1);
+            s.flush_blocking().expect("flush");
+            // "Crash" with /2 leased and the block still in sled.
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        let block = s
+            .next_block(&host_hash("a.test"))
+            .expect("next")
+            .expect("block");
+        let urls: Vec<&str> = block.items.iter().map(|i| i.url.as_str()).collect();
+        assert_eq!(urls, ["http://a.test/2"], "the done URL is skipped");
+        s.complete(&block.key, "a.test", &done("http://a.test/2", vec![]))
+            .expect("complete");
+        assert_eq!(s.queue_len_hint(), 0);
+        assert!(s.next_block(&host_hash("a.test")).expect("next").is_none());
+        assert!(!s.host_has_queue(&host_hash("a.test")).expect("queue"));
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn a_merge_cut_short_is_redone_without_duplicates() {
+        let dir = tmp("redo");
+        {
+            let s = Store::open(&dir, 1 << 20).expect("open");
+            let urls: Vec<NewUrl> = (0..40)
+                .map(|i| item(&format!("http://a.test/{i}"), 0.5))
+                .collect();
+            s.enqueue(&urls).expect("enq");
+            let inbox: Vec<(sled::IVec, sled::IVec)> =
+                s.kv.scan_prefix([N]).filter_map(Result::ok).collect();
+            s.maintain(true).expect("merge");
+            // As if the process died after the blocks were written but
+            // before the inbox entries were removed.
+            for (k, v) in inbox {
+                s.kv.insert(k, v).expect("restore");
+            }
+            s.flush_blocking().expect("flush");
+        }
+        let s = Store::open(&dir, 1 << 20).expect("reopen");
+        assert_eq!(s.inbox_len(), 0);
+        let mut urls = Vec::new();
+        while let Some(b) = s.next_block(&host_hash("a.test")).expect("next") {
+            urls.extend(b.items.into_iter().map(|i| i.url));
+        }
+        let n = urls.len();
+        urls.sort();
+        urls.dedup();
+        assert_eq!((n, urls.len()), (40, 40), "each URL queued once");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn opening_waits_for_a_handle_that_is_closing() {
+        // Regression: sled reports a held lock as `Other` wrapping
+        // `WouldBlock`, so the wait never ran and a reopen right after a
+        // close failed ("could not acquire lock") when the flusher lagged.
+        let dir = tmp("busy");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            drop(s);
+        });
+        let again = Store::open(&dir, 1 << 20);
+        closer.join().expect("closer");
+        assert!(again.is_ok(), "{:?}", again.err());
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn lock_errors_are_recognised_through_sleds_wrapping() {
+        let inner = std::io::Error::from(std::io::ErrorKind::WouldBlock);
+        let wrapped = std::io::Error::other(inner);
+        assert!(lock_is_busy(&wrapped));
+        let text = std::io::Error::other("could not acquire lock on \"x/db\"");
+        assert!(lock_is_busy(&text));
+        assert!(!lock_is_busy(&std::io::Error::from(
+            std::io::ErrorKind::PermissionDenied
+        )));
+    }
+
+    #[test]
+    fn a_retry_goes_back_through_the_inbox() {
+        let dir = tmp("retry");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        s.enqueue(&[item("http://a.test/r", 0.9)]).expect("enq");
+        let (block, mut first) = lease(&s, "a.test").expect("some");
+        first.attempt = 1;
+        s.complete(&block, "a.test", &Completion::Retry { item: first })
+            .expect("retry");
+        assert_eq!(s.queue_len_hint(), 1);
+        let (_, again) = lease(&s, "a.test").expect("requeued");
+        assert_eq!((again.url.as_str(), again.attempt), ("http://a.test/r", 1));
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn an_old_store_is_refused_by_name() {
+        let dir = tmp("format");
+        {
+            let db = sled::open(&dir).expect("sled");
+            let t = db.open_tree("crawl").expect("tree");
+            t.insert(b"i\x00", b"old").expect("insert");
+            db.flush().expect("flush");
+        }
+        let err = Store::open(&dir, 1 << 20).err().expect("refused");
+        assert!(err.to_string().contains("older trawl"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn queued_url_round_trips_and_rejects_garbage() {
+        let mut q = item("http://a.test/ü?x=1", 0.25).item;
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        q.features = Some([1, 2, 3, 4, 5, 6, 7, 255]);
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        assert!(QueuedUrl::from_bytes(&q.to_bytes()[..15]).is_err());
+        assert!(QueuedUrl::from_bytes(b"short").is_err());
+        assert!(QueuedUrl::from_bytes(&[0u8, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0]).is_err());
+    }
+
+    #[test]
+    fn a_replayed_page_keeps_its_first_record() {
+        // A crash after the completion but before the lease left the flush
+        // window replays the URL; the second completion must not add a record.
+        let dir = tmp("replay");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        s.enqueue(&[item("http://a.test/", 1.0)]).expect("enq");
+        let (lease, q) = lease(&s, "a.test").expect("some");
+        let done = || Completion::Done {
+            outcome: PageOutcome {
+                url: q.url.clone(),
+                status: 200,
+                ..PageOutcome::default()
+            },
+            record: Some(serde_json::json!({"url": q.url})),
+            simhash: None,
+            links: vec![],
+            counted: Some(("a.test".into(), 1)),
+        };
+        assert_eq!(
+            s.complete(&lease, "a.test", &done()).expect("first"),
+            Some(1)
+        );
+        assert_eq!(
+            s.complete(&lease, "a.test", &done()).expect("replay"),
+            Some(1)
+        );
+        assert_eq!(s.records_after(0, 10).expect("records").len(), 1);
+        assert_eq!(s.count(Counter::Total).expect("count"), 1);
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn completion_is_atomic_and_numbers_records() {
+        let dir = tmp("complete");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        s.enqueue(&[item("http://a.test/", 1.0)]).expect("enq");
+        let (lease, q) = lease(&s, "a.test").expect("some");
+        let seq = s
+            .complete(
+                &lease,
+                "a.test",
+                &Completion::Done {
+                    outcome: PageOutcome {
+                        url: q.url.clone(),
+                        status: 200,
+                        ..PageOutcome::default()
+                    },
+                    record: Some(serde_json::json!({"url": q.url})),
+                    simhash: Some(0xdead_beef),
+                    links: vec![item("http://a.test/next", 0.5)],
+                    counted: Some(("a.test".into(), 7)),
+                },
+            )
+            .expect("complete");
+        assert_eq!(seq, Some(1));
+        assert_eq!(s.queue_len_hint(), 1);
+        assert_eq!(s.records_after(0, 10).expect("records").len(), 1);
+        assert!(s.records_after(1, 10).expect("records").is_empty());
+        assert_eq!(s.near_duplicate(0xdead_beef ^ 0b101).expect("sim"), Some(1));
+        assert_eq!(s.near_duplicate(!0xdead_beef).expect("sim"), None);
+        assert_eq!(
+            s.page(&q.url).expect("page").map(|p| p.record),
+            Some(Some(1))
+        );
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+}

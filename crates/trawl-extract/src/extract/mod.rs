@@ -1,0 +1,313 @@
+//! The extractor stage: page bytes in, an [`Extracted`] record out.
+//!
+//! Every algorithm implements [`Extractor`]: it reads a parsed [`Doc`] and
+//! returns a [`Selection`] of the nodes that form the main content; rendering
+//! to text, metadata and page type are shared. Algorithms are selectable by
+//! name ([`Algorithm`]) so their numbers can be compared on the same corpus.
+
+pub(crate) mod article_std;
+pub(crate) mod auto;
+pub(crate) mod cc;
+pub(crate) mod cetd_tpc;
+pub(crate) mod chrome;
+pub(crate) mod classify;
+#[cfg(test)]
+mod invariants;
+pub(crate) mod list_rank;
+pub(crate) mod metadata;
+pub(crate) mod noise;
+pub(crate) mod page_model;
+pub(crate) mod product;
+pub(crate) mod repeats;
+pub(crate) mod segment;
+pub(crate) mod training;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+pub use crate::error::ExtractError;
+use crate::html::{charset, render, Doc, Limits, Selection};
+use crate::page::Page;
+pub use classify::PageType;
+
+/// A main-content extraction algorithm: which nodes of a page are its main
+/// content. Rendering them to text, metadata and page type are shared.
+///
+/// ```
+/// use trawl_extract::{Doc, Extractor, Options, Page, Selection};
+///
+/// /// Keeps the whole `<body>`.
+/// struct Everything;
+/// impl Extractor for Everything {
+///     fn name(&self) -> &'static str { "everything" }
+///     fn select(&self, doc: &Doc) -> Selection { Selection::subtree(doc, doc.body()) }
+/// }
+///
+/// let page = Page::parse(b"<body><nav>Home</nav><p>Hello</p></body>", &Options::default())?;
+/// let sel = Everything.select(page.doc());
+/// assert_eq!(trawl_extract::render(page.doc(), &sel), "Home\n\nHello");
+/// # Ok::<(), trawl_extract::ExtractError>(())
+/// ```
+pub trait Extractor: Send + Sync {
+    /// The name used on the command line and in records.
+    fn name(&self) -> &'static str;
+    /// The nodes that make up the page's main content.
+    fn select(&self, doc: &Doc) -> Selection;
+}
+
+/// The selectable algorithms (the papers' are in ../shared/papers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// trawl's own: page-type aware, built on the papers' measures.
+    Auto,
+    /// Text density times tag-path coverage (paper 000).
+    CetdTpc,
+    /// Content correlativity with smoothing (paper 001; forums).
+    Cc,
+    /// Standard-deviation descent for article pages (paper 002).
+    ArticleStd,
+    /// Same-depth, same-class ranking for list pages (paper 002).
+    ListRank,
+    /// Tag-path clustering and splitting (paper 004).
+    Segment,
+}
+
+impl Algorithm {
+    /// Every algorithm, `auto` first.
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Auto,
+        Algorithm::CetdTpc,
+        Algorithm::Cc,
+        Algorithm::ArticleStd,
+        Algorithm::ListRank,
+        Algorithm::Segment,
+    ];
+
+    /// The algorithm's implementation.
+    pub fn extractor(self) -> &'static dyn Extractor {
+        match self {
+            Algorithm::Auto => &auto::Auto,
+            Algorithm::CetdTpc => &cetd_tpc::CetdTpc,
+            Algorithm::Cc => &cc::ContentCorrelativity,
+            Algorithm::ArticleStd => &article_std::ArticleStd,
+            Algorithm::ListRank => &list_rank::ListRank,
+            Algorithm::Segment => &segment::Segment,
+        }
+    }
+
+    /// Its name on the command line and in records (`auto`, `cetd-tpc`, …).
+    pub fn name(self) -> &'static str {
+        self.extractor().name()
+    }
+
+    /// Looks an algorithm up by name.
+    pub fn parse(name: &str) -> Result<Algorithm, ExtractError> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                ExtractError::UnknownAlgorithm(name.to_string(), known.join(", "))
+            })
+    }
+}
+
+/// How to extract one page. Every limit is a field: a page over one is an
+/// error, never an unbounded allocation.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Main-content algorithm.
+    pub algorithm: Algorithm,
+    /// Where the page came from, if known: helps page typing and charset
+    /// detection (its top-level domain), and is copied to the record.
+    pub url: Option<String>,
+    /// Charset the caller trusts (HTTP header, `--charset`), before `<meta>`.
+    pub charset: Option<Charset>,
+    /// Largest page accepted, in bytes.
+    pub max_bytes: usize,
+    /// Elements nested deeper are flattened into their ancestor.
+    pub max_depth: usize,
+    /// Most tokens (tags and text runs) parsed.
+    pub max_nodes: usize,
+    /// Wall-clock limit on parsing; `None` for none.
+    pub time_limit: Option<Duration>,
+    /// Page type to assume instead of classifying (e.g. from a seed's mode).
+    pub page_type: Option<PageType>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            algorithm: Algorithm::Auto,
+            url: None,
+            charset: None,
+            max_bytes: 16 * 1024 * 1024,
+            max_depth: 512,
+            max_nodes: 2_000_000,
+            time_limit: Some(Duration::from_secs(10)),
+            page_type: None,
+        }
+    }
+}
+
+/// A character encoding, by its WHATWG label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charset(pub(crate) &'static encoding_rs::Encoding);
+
+impl Charset {
+    /// Looks a label up ("utf-8", "gbk", "latin1", …).
+    pub fn from_label(label: &str) -> Result<Charset, ExtractError> {
+        charset::encoding_for_label(label).map(Charset)
+    }
+
+    /// The `charset=` of a `Content-Type` header value, if it names a known one.
+    pub fn from_content_type(value: &str) -> Option<Charset> {
+        charset::charset_from_content_type(value)
+            .and_then(|l| charset::encoding_for_label(l).ok())
+            .map(Charset)
+    }
+
+    /// The encoding's canonical name ("UTF-8", "GBK", …).
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+}
+
+/// One extracted page: main content as text, and metadata.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Extracted {
+    /// The URL given in [`Options::url`].
+    pub url: Option<String>,
+    /// `<title>` or the article's own headline.
+    pub title: Option<String>,
+    /// Byline, from metadata or the page.
+    pub author: Option<String>,
+    /// Publication date, ISO 8601 where it could be read.
+    pub date: Option<String>,
+    /// ISO 639 code of the text's language.
+    pub language: Option<String>,
+    /// What kind of page it is.
+    pub page_type: PageType,
+    /// The algorithm that selected the text.
+    pub algorithm: &'static str,
+    /// Main content: blocks separated by a blank line, lines by a newline.
+    pub text: String,
+    /// `<meta name="description">` or its Open Graph twin.
+    pub description: Option<String>,
+    /// The site's name (`og:site_name`, JSON-LD publisher).
+    pub site_name: Option<String>,
+    /// `<link rel="canonical">`.
+    pub canonical: Option<String>,
+    /// Charset the page was decoded with.
+    pub encoding: &'static str,
+}
+
+/// Extracts main content and metadata from page bytes: decodes (BOM, HTTP
+/// charset, `<meta>`, detection), parses, types the page and runs the
+/// chosen algorithm. The one entry point; [`Page`] splits it in two for
+/// callers that also want links or product fields.
+///
+/// ```
+/// use trawl_extract::{extract, Options, PageType};
+///
+/// let html = "<html><head><title>Tide pools</title></head><body>\
+///     <nav><a href=/>Home</a> <a href=/about>About</a></nav>\
+///     <article><h1>How tide pools survive winter</h1>\
+///     <p>When the winter storms arrive, the rocky shore becomes a hard place to live.</p>\
+///     <p>Yet the tide pools stay full of life: anemones close into tight green buttons.</p>\
+///     </article><footer>© Coastal Notes</footer></body></html>";
+/// let rec = extract(html.as_bytes(), &Options::default())?;
+/// assert!(rec.text.contains("anemones close"));
+/// assert!(!rec.text.contains("Coastal Notes"));
+/// assert_eq!(rec.title.as_deref(), Some("Tide pools"));
+/// # Ok::<(), trawl_extract::ExtractError>(())
+/// ```
+pub fn extract(bytes: &[u8], opts: &Options) -> Result<Extracted, ExtractError> {
+    Ok(Page::parse(bytes, opts)?.extract(opts))
+}
+
+/// Decodes page bytes (`declared` charset and `tld` hint as in
+/// [`charset::decode`]) and parses them within the limits of `opts`.
+pub(crate) fn parse_bytes(
+    bytes: &[u8],
+    declared: Option<&'static encoding_rs::Encoding>,
+    tld: Option<&str>,
+    opts: &Options,
+) -> Result<(Doc, &'static encoding_rs::Encoding), ExtractError> {
+    let decoded = charset::decode(bytes, declared, tld)?;
+    let limits = Limits {
+        max_depth: opts.max_depth,
+        max_nodes: opts.max_nodes,
+        deadline: opts.time_limit.map(|t| Instant::now() + t),
+    };
+    Ok((Doc::parse(&decoded.text, &limits)?, decoded.encoding))
+}
+
+/// Extracts from an already parsed page; `page_type` skips classification.
+pub(crate) fn extract_doc(
+    doc: &Doc,
+    url: Option<&str>,
+    algorithm: Algorithm,
+    page_type: Option<PageType>,
+) -> Extracted {
+    let meta = metadata::collect(doc);
+    let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
+    let sel = match algorithm {
+        Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
+        other => other.extractor().select(doc),
+    };
+    let mut text = render(doc, &sel);
+    if algorithm == Algorithm::Auto && page_type != PageType::Documentation {
+        repeats::drop_repeated_lines(&mut text);
+    }
+    if algorithm == Algorithm::Auto {
+        chrome::drop_label_lines(&mut text);
+    }
+    if algorithm == Algorithm::Auto && page_type == PageType::Product {
+        product::add_description(&mut text, meta.product_description.as_deref());
+    }
+    let language = metadata::language(&text, meta.html_lang.as_deref());
+    Extracted {
+        url: url.map(str::to_string),
+        title: meta.title,
+        author: meta.author,
+        date: meta.date,
+        language,
+        page_type,
+        algorithm: algorithm.name(),
+        text,
+        description: meta.description,
+        site_name: meta.site_name,
+        canonical: meta.canonical,
+        encoding: "UTF-8",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithm_names_round_trip() {
+        for a in Algorithm::ALL {
+            assert_eq!(Algorithm::parse(a.name()).ok(), Some(a));
+        }
+        assert!(matches!(
+            Algorithm::parse("nope"),
+            Err(ExtractError::UnknownAlgorithm(_, _))
+        ));
+    }
+
+    #[test]
+    fn too_large_is_an_error() {
+        let opts = Options {
+            max_bytes: 10,
+            ..Options::default()
+        };
+        assert!(matches!(
+            extract(b"<p>hello world</p>", &opts),
+            Err(ExtractError::TooLarge(_))
+        ));
+    }
+}

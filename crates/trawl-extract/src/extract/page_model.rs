@@ -1,0 +1,486 @@
+//! The learned page-type model: a softmax regression over ~60 features read
+//! from the DOM, the URL and the metadata (paper 002 classifies screenshots
+//! with a CNN; we have no browser). Weights ship in `models/page_type.json`
+//! and are trained by `trawl eval --train-types` with cross-validation, so
+//! the reported accuracy is on pages the model did not see.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::classify::{shape, url_tokens, url_words, PageType};
+use super::metadata::Meta;
+use crate::html::{Doc, Kind, Tag};
+
+/// Feature names, in vector order.
+pub const FEATURES: &[&str] = &[
+    "bias",
+    "ld_product",
+    "ld_article",
+    "ld_forum",
+    "ld_collection",
+    "ld_service",
+    "ld_docs",
+    "ld_any",
+    "og_product",
+    "og_article",
+    "url_forum",
+    "url_docs",
+    "url_product",
+    "url_collection",
+    "url_listing",
+    "url_article",
+    "url_service",
+    "url_depth",
+    "url_query",
+    "url_root",
+    "url_digits",
+    "url_html",
+    "log_chars",
+    "link_density",
+    "p_share",
+    "log_paragraphs",
+    "log_code",
+    "log_prices",
+    "log_headings",
+    "log_li",
+    "log_tables",
+    "log_forms",
+    "log_inputs",
+    "log_buttons",
+    "log_images",
+    "log_time",
+    "log_article_tags",
+    "log_nav",
+    "top_key_repeat",
+    "top_key_share",
+    "top_key_avg_chars",
+    "cls_price",
+    "cls_cart",
+    "cls_product",
+    "cls_post",
+    "cls_reply",
+    "cls_user",
+    "cls_thread",
+    "cls_comment",
+    "cls_card",
+    "cls_grid",
+    "cls_docs",
+    "cls_sidebar",
+    "cls_toc",
+    "cls_hero",
+    "cls_pricing",
+    "cls_faq",
+    "cls_breadcrumb",
+    "cls_pagination",
+    "cls_filter",
+    "cls_rating",
+    "txt_add_to_cart",
+    "txt_reply",
+    "txt_posted",
+    "txt_contact",
+    "txt_free_trial",
+];
+
+fn ln1(x: f64) -> f64 {
+    (1.0 + x).ln()
+}
+
+/// The feature vector of a page.
+pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
+    let mut f: HashMap<&str, f64> = HashMap::new();
+    let mut set = |k: &'static str, v: f64| {
+        f.insert(k, v);
+    };
+    set("bias", 1.0);
+    let ld = |names: &[&str]| meta.ld_types.iter().any(|t| names.contains(&t.as_str()));
+    set(
+        "ld_product",
+        f64::from(u8::from(ld(&[
+            "product",
+            "productgroup",
+            "offer",
+            "aggregateoffer",
+        ]))),
+    );
+    set(
+        "ld_article",
+        f64::from(u8::from(ld(&[
+            "article",
+            "newsarticle",
+            "blogposting",
+            "report",
+            "liveblogposting",
+        ]))),
+    );
+    set(
+        "ld_forum",
+        f64::from(u8::from(ld(&[
+            "discussionforumposting",
+            "qapage",
+            "question",
+            "answer",
+            "comment",
+        ]))),
+    );
+    set(
+        "ld_collection",
+        f64::from(u8::from(ld(&[
+            "collectionpage",
+            "itemlist",
+            "offercatalog",
+            "searchresultspage",
+        ]))),
+    );
+    set(
+        "ld_service",
+        f64::from(u8::from(ld(&[
+            "service",
+            "faqpage",
+            "localbusiness",
+            "professionalservice",
+            "organization",
+        ]))),
+    );
+    set(
+        "ld_docs",
+        f64::from(u8::from(ld(&[
+            "techarticle",
+            "apireference",
+            "softwaresourcecode",
+            "howto",
+        ]))),
+    );
+    set("ld_any", f64::from(u8::from(!meta.ld_types.is_empty())));
+    let og = meta.og_type.as_deref().unwrap_or("");
+    set("og_product", f64::from(u8::from(og.contains("product"))));
+    set("og_article", f64::from(u8::from(og == "article")));
+    let tokens = url.map(url_tokens).unwrap_or_default();
+    let has =
+        |words: &[&str]| f64::from(u8::from(tokens.iter().any(|t| words.contains(&t.as_str()))));
+    set("url_forum", has(url_words(PageType::Forum)));
+    set("url_docs", has(url_words(PageType::Documentation)));
+    set("url_product", has(url_words(PageType::Product)));
+    set("url_collection", has(url_words(PageType::Collection)));
+    set("url_listing", has(url_words(PageType::Listing)));
+    set("url_article", has(url_words(PageType::Article)));
+    set("url_service", has(url_words(PageType::Service)));
+    set("url_depth", ln1(tokens.len() as f64));
+    set(
+        "url_query",
+        f64::from(u8::from(url.is_some_and(|u| u.contains('?')))),
+    );
+    set("url_root", f64::from(u8::from(tokens.is_empty())));
+    set(
+        "url_digits",
+        f64::from(u8::from(
+            tokens
+                .iter()
+                .any(|t| t.len() >= 5 && t.bytes().all(|b| b.is_ascii_digit())),
+        )),
+    );
+    set(
+        "url_html",
+        f64::from(u8::from(
+            tokens
+                .last()
+                .is_some_and(|t| t == "html" || t == "htm" || t == "php"),
+        )),
+    );
+
+    let s = shape(doc);
+    let chars = f64::from(s.chars.max(1));
+    set("log_chars", ln1(chars));
+    set("link_density", f64::from(s.link_chars) / chars);
+    set("p_share", f64::from(s.p_chars) / chars);
+    set("log_paragraphs", ln1(f64::from(s.paragraphs)));
+    set("log_code", ln1(f64::from(s.code_blocks)));
+    set("log_prices", ln1(f64::from(s.prices)));
+    let count = |tags: &[Tag]| doc.nodes.iter().filter(|n| tags.contains(&n.tag)).count() as f64;
+    let headings = count(&[Tag::H1, Tag::H2, Tag::H3, Tag::H4]);
+    let li = count(&[Tag::Li]);
+    let tables = count(&[Tag::Table]);
+    let forms = count(&[Tag::Form]);
+    let inputs = count(&[Tag::Input, Tag::Select, Tag::Textarea]);
+    let buttons = count(&[Tag::Button]);
+    let images = count(&[Tag::Img]);
+    let times = count(&[Tag::Time]);
+    let articles = count(&[Tag::Article]);
+    let navs = count(&[Tag::Nav]);
+    set("log_headings", ln1(headings));
+    set("log_li", ln1(li));
+    set("log_tables", ln1(tables));
+    set("log_forms", ln1(forms));
+    set("log_inputs", ln1(inputs));
+    set("log_buttons", ln1(buttons));
+    set("log_images", ln1(images));
+    set("log_time", ln1(times));
+    set("log_article_tags", ln1(articles));
+    set("log_nav", ln1(navs));
+
+    let none = vec![false; doc.len()];
+    let records = super::list_rank::records(doc, &none);
+    let rec_chars: f64 = records
+        .iter()
+        .map(|&r| f64::from(doc.agg[r as usize].chars))
+        .sum();
+    set("top_key_repeat", ln1(records.len() as f64));
+    set("top_key_share", rec_chars / chars);
+    set(
+        "top_key_avg_chars",
+        ln1(rec_chars / (records.len().max(1) as f64)),
+    );
+
+    let mut cls: HashMap<&str, f64> = HashMap::new();
+    const CLASS_WORDS: &[(&str, &str)] = &[
+        ("cls_price", "price"),
+        ("cls_cart", "cart"),
+        ("cls_product", "product"),
+        ("cls_post", "post"),
+        ("cls_reply", "reply"),
+        ("cls_user", "user"),
+        ("cls_thread", "thread"),
+        ("cls_comment", "comment"),
+        ("cls_card", "card"),
+        ("cls_grid", "grid"),
+        ("cls_docs", "doc"),
+        ("cls_sidebar", "sidebar"),
+        ("cls_toc", "toc"),
+        ("cls_hero", "hero"),
+        ("cls_pricing", "pricing"),
+        ("cls_faq", "faq"),
+        ("cls_breadcrumb", "breadcrumb"),
+        ("cls_pagination", "pagination"),
+        ("cls_filter", "filter"),
+        ("cls_rating", "rating"),
+    ];
+    // Read the attributes in place: this runs for every element of every page.
+    let contains = |hay: &str, word: &str| {
+        hay.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+    };
+    for (i, n) in doc.nodes.iter().enumerate() {
+        if n.kind != Kind::Element {
+            continue;
+        }
+        let id = i as u32;
+        let (class, ident) = doc.class_id(id);
+        let parts = [class, ident, doc.attr(id, "role")];
+        if parts.iter().all(Option::is_none) {
+            continue;
+        }
+        for (feat, word) in CLASS_WORDS {
+            if parts.iter().flatten().any(|p| contains(p, word)) {
+                *cls.entry(feat).or_insert(0.0) += 1.0;
+            }
+        }
+    }
+    for (feat, _) in CLASS_WORDS {
+        set(feat, ln1(cls.get(feat).copied().unwrap_or(0.0)));
+    }
+    let mut txt: HashMap<&str, f64> = HashMap::new();
+    const TEXT_WORDS: &[(&str, &str)] = &[
+        ("txt_add_to_cart", "add to cart"),
+        ("txt_reply", "reply"),
+        ("txt_posted", "posted"),
+        ("txt_contact", "contact us"),
+        ("txt_free_trial", "free trial"),
+    ];
+    for i in 0..doc.len() as u32 {
+        if doc.is_element(i) || doc.nodes[i as usize].chars > 40 {
+            continue;
+        }
+        let t = doc.text(i).to_ascii_lowercase();
+        for (feat, words) in TEXT_WORDS {
+            if t.contains(words) {
+                *txt.entry(feat).or_insert(0.0) += 1.0;
+            }
+        }
+    }
+    for (feat, _) in TEXT_WORDS {
+        set(feat, ln1(txt.get(feat).copied().unwrap_or(0.0)));
+    }
+    FEATURES
+        .iter()
+        .map(|k| f.get(k).copied().unwrap_or(0.0))
+        .collect()
+}
+
+/// A softmax regression over standardised features.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Model {
+    pub features: Vec<String>,
+    pub classes: Vec<String>,
+    pub mean: Vec<f64>,
+    pub std: Vec<f64>,
+    /// One weight row per class.
+    pub weights: Vec<Vec<f64>>,
+}
+
+impl Model {
+    /// Class probabilities for a feature vector.
+    pub fn predict(&self, x: &[f64]) -> Vec<f64> {
+        let z: Vec<f64> = self
+            .weights
+            .iter()
+            .map(|w| {
+                w.iter()
+                    .zip(x.iter().zip(self.mean.iter().zip(&self.std)))
+                    .map(|(w, (x, (m, s)))| w * if *s > 0.0 { (x - m) / s } else { *x })
+                    .sum()
+            })
+            .collect();
+        softmax(&z)
+    }
+
+    /// The most likely page type, except that a list-like type (listing,
+    /// collection) must reach `list_confidence`: extracting an article as a
+    /// list keeps its link blocks, a costlier mistake than the reverse.
+    pub fn classify_cautious(&self, x: &[f64], list_confidence: f64) -> PageType {
+        let p = self.predict(x);
+        let mut order: Vec<usize> = (0..p.len()).collect();
+        order.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
+        let types: Vec<PageType> = order
+            .iter()
+            .map(|&i| {
+                self.classes
+                    .get(i)
+                    .and_then(|c| PageType::parse(c))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let list_like = |t: PageType| matches!(t, PageType::Listing | PageType::Collection);
+        match (types.first(), order.first()) {
+            (Some(&t), Some(&i)) if list_like(t) && p[i] < list_confidence => types
+                .iter()
+                .copied()
+                .find(|&t| !list_like(t))
+                .unwrap_or_default(),
+            (Some(&t), _) => t,
+            _ => PageType::default(),
+        }
+    }
+
+    /// Trains on (features, class index) pairs: full-batch gradient descent
+    /// with L2 regularisation.
+    pub fn train(xs: &[Vec<f64>], ys: &[usize], classes: &[&str], l2: f64, epochs: usize) -> Model {
+        let d = FEATURES.len();
+        let k = classes.len();
+        let n = xs.len().max(1) as f64;
+        let mut mean = vec![0.0; d];
+        let mut std = vec![0.0; d];
+        for x in xs {
+            for j in 0..d {
+                mean[j] += x[j] / n;
+            }
+        }
+        for x in xs {
+            for j in 0..d {
+                std[j] += (x[j] - mean[j]).powi(2) / n;
+            }
+        }
+        for s in &mut std {
+            *s = s.sqrt();
+        }
+        // The bias stays a constant 1.
+        mean[0] = 0.0;
+        std[0] = 0.0;
+        let z: Vec<Vec<f64>> = xs
+            .iter()
+            .map(|x| {
+                (0..d)
+                    .map(|j| {
+                        if std[j] > 0.0 {
+                            (x[j] - mean[j]) / std[j]
+                        } else {
+                            x[j]
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut w = vec![vec![0.0; d]; k];
+        let rate = 0.5;
+        for _ in 0..epochs {
+            let mut grad = vec![vec![0.0; d]; k];
+            for (x, &y) in z.iter().zip(ys) {
+                let logits: Vec<f64> = w
+                    .iter()
+                    .map(|wc| wc.iter().zip(x).map(|(a, b)| a * b).sum())
+                    .collect();
+                let p = softmax(&logits);
+                for c in 0..k {
+                    let err = p[c] - if c == y { 1.0 } else { 0.0 };
+                    for j in 0..d {
+                        grad[c][j] += err * x[j] / n;
+                    }
+                }
+            }
+            for c in 0..k {
+                for j in 0..d {
+                    let reg = if j == 0 { 0.0 } else { l2 * w[c][j] };
+                    w[c][j] -= rate * (grad[c][j] + reg);
+                }
+            }
+        }
+        Model {
+            features: FEATURES.iter().map(|s| s.to_string()).collect(),
+            classes: classes.iter().map(|s| s.to_string()).collect(),
+            mean,
+            std,
+            weights: w,
+        }
+    }
+}
+
+fn softmax(z: &[f64]) -> Vec<f64> {
+    let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = z.iter().map(|v| (v - m).exp()).collect();
+    let s: f64 = e.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+    e.iter().map(|v| v / s).collect()
+}
+
+/// The shipped model (`models/page_type.json`, compiled in), if it matches
+/// this build's features.
+pub fn shipped() -> Option<&'static Model> {
+    static MODEL: OnceLock<Option<Model>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let m: Model =
+                serde_json::from_str(include_str!("../../models/page_type.json")).ok()?;
+            let same = m.features.len() == FEATURES.len()
+                && m.features.iter().zip(FEATURES).all(|(a, b)| a == b);
+            same.then_some(m)
+        })
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learns_a_separable_toy_problem() {
+        let d = FEATURES.len();
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        for i in 0..40 {
+            let mut x = vec![0.0; d];
+            x[0] = 1.0;
+            x[1 + (i % 2)] = 1.0 + (i as f64) * 0.01;
+            xs.push(x);
+            ys.push(i % 2);
+        }
+        let m = Model::train(&xs, &ys, &["product", "article"], 1e-3, 300);
+        assert_eq!(m.classify_cautious(&xs[0], 0.0), PageType::Product);
+        assert_eq!(m.classify_cautious(&xs[1], 0.0), PageType::Article);
+    }
+
+    #[test]
+    fn shipped_model_matches_the_features() {
+        let m = shipped().expect("models/page_type.json parses and lists this build's features");
+        assert_eq!(m.classes.len(), 7);
+    }
+}

@@ -1,0 +1,397 @@
+//! Product pages: where the product is (the block around its name), what
+//! sits beside it and is not the product (shoppers' reviews and questions,
+//! carousels of other products, disclaimers), and the seller's JSON-LD
+//! description when the visible text is thin. The blocks beside the product
+//! are marked apart from the noise model ([`super::noise::full`]): they take
+//! part in finding the main region and are left out of the text afterwards.
+
+use super::noise::{class_id_role, mark, matches_token};
+use super::PageType;
+use crate::html::{Agg, Doc, Kind, NodeId, Tag};
+
+/// Everything beside the product: [`side_sections`], [`card_lists`] and
+/// blocks named for reviews, questions, disclaimers and tooltips ([`BESIDE_NAMES`]).
+pub fn beside(doc: &Doc) -> Vec<bool> {
+    let mut marked = side_sections(doc);
+    // A wrapper around the product's name is not beside it, whatever its
+    // class says (themes put `single-product-reviews-01` on `<body>`).
+    let name = first_h1(doc);
+    let named = mark(doc, |id| {
+        doc.is_element(id) && !name.is_some_and(|h| doc.contains(id, h)) && {
+            let names = class_id_role(doc, id);
+            BESIDE_NAMES.iter().any(|n| matches_token(&names, n))
+        }
+    });
+    for ((m, c), n) in marked.iter_mut().zip(card_lists(doc)).zip(named) {
+        *m |= c || n;
+    }
+    marked
+}
+
+/// The page's first `<h1>` with text: the product's name.
+fn first_h1(doc: &Doc) -> Option<NodeId> {
+    (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)
+}
+
+/// Share (percent) of the page's clean text the product's block holds.
+const TITLE_BLOCK_SHARE: u32 = 50;
+
+/// The product's block: the smallest block around the page's first visible
+/// `<h1>` (the product name) that holds at least half of the clean text. The
+/// densest block alone is often one tab of the description, or the reviews.
+/// Swept on wcxb-dev products: 20% 0.657, 40% 0.671, 50% 0.676, 60% 0.676,
+/// 80% 0.671 (densest block alone: 0.666).
+pub fn title_block(doc: &Doc, agg: &[Agg], noise: &[bool]) -> Option<NodeId> {
+    let body = doc.body();
+    let h1 = (body..doc.nodes[body as usize].end)
+        .find(|&i| doc.tag(i) == Tag::H1 && !noise[i as usize] && agg[i as usize].chars > 0)?;
+    let want = u64::from(agg[body as usize].chars) * u64::from(TITLE_BLOCK_SHARE);
+    let mut block = h1;
+    while block != body && u64::from(agg[block as usize].chars) * 100 < want {
+        block = doc.nodes[block as usize].parent;
+    }
+    Some(block)
+}
+
+/// Blocks named for the product's description (`product-description`,
+/// `#description`) outside its `region`: the description often sits in a tab
+/// row apart from the block around the name. On wcxb-dev +0.46 page-F1 over
+/// 5 pages (adding "specification", "details", "features": no more).
+pub fn description_blocks(doc: &Doc, region: NodeId) -> Vec<bool> {
+    mark(doc, |id| {
+        doc.is_element(id)
+            && !doc.contains(id, region)
+            && !doc.contains(region, id)
+            && matches_token(&class_id_role(doc, id), "description")
+    })
+}
+
+/// A product text with fewer words than this, or without a line of
+/// [`PROSE_WORDS`], is thin: its description is drawn by scripts. (Prose line
+/// swept 10 / 15 / 20 / 25 / 30 / 45 on wcxb-dev product: 0.709 / 0.715 /
+/// 0.715 / 0.711 / 0.711 / 0.704.)
+const THIN_WORDS: usize = 50;
+const PROSE_WORDS: usize = 20;
+
+/// Adds the seller's JSON-LD description to a thin product text (unless the
+/// text already holds it).
+pub fn add_description(text: &mut String, description: Option<&str>) {
+    let Some(d) = description else {
+        return;
+    };
+    let thin = text.split_whitespace().count() < THIN_WORDS
+        || !text
+            .lines()
+            .any(|l| l.split_whitespace().count() >= PROSE_WORDS);
+    if !thin || text.contains(d) {
+        return;
+    }
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(d);
+}
+
+/// Class/id fragments of shoppers' reviews and questions, legal disclaimers,
+/// tooltips and popovers (each measured to lift product pages on its own:
+/// disclaimer 0.676 -> 0.680, with popover 0.683, with tooltip 0.689, all 0.691).
+const BESIDE_NAMES: &[&str] = &[
+    "review",
+    "questions",
+    "qna",
+    "q-and-a",
+    "disclaimer",
+    "popover",
+    "tooltip",
+];
+
+/// Headings that open a section beside the page's subject: shoppers' reviews
+/// and questions, recommendations of other items.
+const SIDE_SECTIONS: &[&str] = &[
+    "review",
+    "ratings",
+    "questions & answers",
+    "questions and answers",
+    "customer questions",
+    "ask a question",
+    "q&a",
+    "q & a",
+    "also like",
+    "also viewed",
+    "also bought",
+    "also purchased",
+    "also consider",
+    "also love",
+    "related product",
+    "related item",
+    "similar item",
+    "similar product",
+    "recently viewed",
+    "recommended",
+    "recommendations",
+    "bought together",
+    "complete the look",
+    "shop the look",
+    "more from",
+    "explore more",
+    "you may like",
+    "you might like",
+];
+
+/// A heading that names a side section is short.
+const SIDE_HEADING_MAX_CHARS: u32 = 60;
+
+/// Marks the sections opened by a heading such as "Customer reviews" or "You
+/// may also like" ([`SIDE_SECTIONS`]).
+fn side_sections(doc: &Doc) -> Vec<bool> {
+    let next_text = next_text(doc);
+    mark(doc, |id| {
+        doc.is_element(id) && !doc.tag(id).is_heading() && opens_side_section(doc, &next_text, id)
+    })
+}
+
+/// For each node, the first non-empty text node at or after it in document
+/// order (`u32::MAX` if none): the first text of a subtree is
+/// `next_text[id]` when that lies before the subtree's end.
+fn next_text(doc: &Doc) -> Vec<NodeId> {
+    let mut next = vec![u32::MAX; doc.len() + 1];
+    for i in (0..doc.len()).rev() {
+        let n = &doc.nodes[i];
+        next[i] = if n.kind == Kind::Text && n.chars > 0 {
+            i as NodeId
+        } else {
+            next[i + 1]
+        };
+    }
+    next
+}
+
+/// `id`'s subtree begins with a heading naming a side section.
+fn opens_side_section(doc: &Doc, next_text: &[NodeId], id: NodeId) -> bool {
+    let first = next_text[id as usize];
+    if first >= doc.nodes[id as usize].end {
+        return false;
+    }
+    let mut h = doc.nodes[first as usize].parent;
+    while h != u32::MAX && h > id && !doc.tag(h).is_heading() {
+        h = doc.nodes[h as usize].parent;
+    }
+    if h == u32::MAX || h <= id || doc.agg[h as usize].chars > SIDE_HEADING_MAX_CHARS {
+        return false;
+    }
+    // The section is the heading's nearest container: the child of `id`
+    // towards the heading holds the heading alone, so wrappers that hold
+    // more before the section are not it.
+    let mut child = h;
+    while doc.nodes[child as usize].parent != id {
+        child = doc.nodes[child as usize].parent;
+    }
+    if doc.agg[child as usize].chars != doc.agg[h as usize].chars {
+        return false;
+    }
+    let text = doc.plain_text(h).to_lowercase();
+    // "4.9 · 1,316 reviews" is the product's rating summary, not a section.
+    !text.chars().any(|c| c.is_ascii_digit()) && SIDE_SECTIONS.iter().any(|s| text.contains(s))
+}
+
+/// A card list needs this many cards.
+const MIN_CARDS: usize = 3;
+
+/// A product card's text is short: a name, a price, a rating.
+const MAX_CARD_CHARS: u32 = 300;
+
+/// Marks lists of product cards: an element with at least [`MIN_CARDS`]
+/// alike children (same tag and class) that each hold a link and a price and
+/// little text. On a product page these are "similar items" and "frequently
+/// bought together", whatever their heading says.
+fn card_lists(doc: &Doc) -> Vec<bool> {
+    let prices = price_counts(doc);
+    mark(doc, |id| {
+        if !doc.is_element(id) {
+            return false;
+        }
+        let mut groups: Vec<(u16, Option<&str>, usize)> = Vec::new();
+        for c in doc.children(id) {
+            let a = doc.agg[c as usize];
+            if !doc.is_element(c)
+                || a.links == 0
+                || prices[c as usize] == 0
+                || a.chars > MAX_CARD_CHARS
+            {
+                continue;
+            }
+            let key = (doc.nodes[c as usize].name, doc.class_id(c).0);
+            match groups.iter_mut().find(|g| (g.0, g.1) == key) {
+                Some(g) => g.2 += 1,
+                None => groups.push((key.0, key.1, 1)),
+            }
+        }
+        groups.iter().any(|g| g.2 >= MIN_CARDS)
+    })
+}
+
+/// Price-like text nodes (a currency sign and a digit in a short text) in
+/// each subtree.
+fn price_counts(doc: &Doc) -> Vec<u32> {
+    let mut count = vec![0u32; doc.len()];
+    for i in (0..doc.len()).rev() {
+        let n = &doc.nodes[i];
+        if n.kind == Kind::Text && n.chars < 40 && is_price(doc.text(i as NodeId)) {
+            count[i] += 1;
+        }
+        if n.parent != u32::MAX {
+            count[n.parent as usize] += count[i];
+        }
+    }
+    count
+}
+
+fn is_price(text: &str) -> bool {
+    text.contains(['$', '€', '£', '¥', '₹']) && text.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Whether a page is a product page.
+pub(crate) fn is_product_page(doc: &Doc, url: &str, page_type: PageType) -> bool {
+    let declared = doc.meta.json_ld.iter().any(|j| {
+        let l = j.to_ascii_lowercase();
+        l.contains("\"product\"") || l.contains("\"offer\"")
+    }) || doc
+        .meta
+        .metas
+        .iter()
+        .any(|(k, v)| k == "og:type" && v.to_ascii_lowercase().contains("product"));
+    let path = url_path(url).to_ascii_lowercase();
+    let segment = |names: &[&str]| path.split('/').any(|s| names.contains(&s));
+    let by_url = segment(&["product", "products", "p", "item", "dp", "artikel"]);
+    let listing = segment(&[
+        "category",
+        "categories",
+        "c",
+        "collections",
+        "search",
+        "tag",
+        "list",
+        "shop",
+    ]);
+    declared || by_url || (page_type == PageType::Product && !listing)
+}
+
+/// The path of an absolute URL ("" when it has none).
+fn url_path(url: &str) -> &str {
+    let rest = url.split_once("://").map_or("", |(_, r)| r);
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    rest.find('/').map_or("", |i| &rest[i..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::noise::unmarked_texts;
+    use super::*;
+
+    #[test]
+    fn side_sections_are_the_heading_and_its_section() {
+        let doc = Doc::parse_str(
+            "<body><div><div><h1>Mat</h1><h3>4.9 · 1,316 reviews</h3><p>Holds screws.</p></div>\
+             <div class=x><h2>Customer Reviews</h2><p>Great mat.</p></div>\
+             <section><div><h2>You may also like</h2></div><ul><li>Pens</li></ul></section>\
+             <div><p>Intro</p><h2>Reviews</h2><p>Good.</p></div></div></body>",
+        );
+        let side = side_sections(&doc);
+        let kept = unmarked_texts(&doc, &side);
+        // The rating summary stays; a section that opens with text first is
+        // not opened by its heading.
+        assert_eq!(
+            kept,
+            [
+                "Mat",
+                "4.9 · 1,316 reviews",
+                "Holds screws.",
+                "Intro",
+                "Reviews",
+                "Good."
+            ]
+        );
+    }
+
+    #[test]
+    fn the_title_block_holds_the_name_and_half_the_text() {
+        let desc = "Hand thrown stoneware, glazed inside, holds 350 ml of tea. ".repeat(4);
+        let doc = Doc::parse_str(&format!(
+            "<body><div id=top><div id=head><h1>Stoneware mug</h1><p>$24</p></div>\
+             <div id=tabs><p>{desc}</p></div></div><div id=more><p>Shipping in two days.</p></div></body>"
+        ));
+        let noise = vec![false; doc.len()];
+        let block = title_block(&doc, &doc.agg, &noise).expect("an h1");
+        assert_eq!(doc.attr(block, "id"), Some("top"));
+        let none = Doc::parse_str("<body><p>No title here.</p></body>");
+        assert!(title_block(&none, &none.agg, &vec![false; none.len()]).is_none());
+    }
+
+    #[test]
+    fn a_thin_product_text_gets_the_json_ld_description() {
+        let d = "Dark roast, fair trade, organic arabica and robusta.";
+        let mut thin = "Item added to your cart".to_string();
+        add_description(&mut thin, Some(d));
+        assert_eq!(thin, format!("Item added to your cart\n\n{d}"));
+        let mut full = "word ".repeat(THIN_WORDS);
+        add_description(&mut full, Some(d));
+        assert!(!full.contains(d));
+        // Regression: many short lines (sizes, delivery options) are not a
+        // description either; a wording change that split one glued word
+        // pushed such a page over the word count and lost its description.
+        let mut options = "Size\nxs\ns\nm\nl\nStandard delivery in 4-7 days\n".repeat(8);
+        add_description(&mut options, Some(d));
+        assert!(options.ends_with(d));
+        let mut holds = d.to_string();
+        add_description(&mut holds, Some(d));
+        assert_eq!(holds, d);
+    }
+
+    #[test]
+    fn carousels_and_reviews_are_beside_the_product() {
+        let card = |i: u32| {
+            format!("<div class=slide><a href=/p{i}>Other mug {i}</a><span>$2{i}.00</span></div>")
+        };
+        let cards: String = (0..4).map(card).collect();
+        let doc = Doc::parse_str(&format!(
+            "<body><div><h1>Stoneware mug</h1><p>$24.00</p><p>Hand thrown, holds 350 ml.</p></div>\
+             <div class=carousel>{cards}</div><div id=product-reviews><p>Love it, five stars.</p></div><ul><li><a href=/a>Size S</a></li><li><a href=/b>Size M</a></li>\
+             <li><a href=/c>Size L</a></li></ul></body>"
+        ));
+        let kept = unmarked_texts(&doc, &beside(&doc)).concat();
+        assert_eq!(
+            kept,
+            "Stoneware mug$24.00Hand thrown, holds 350 ml.Size SSize MSize L"
+        );
+    }
+
+    #[test]
+    fn a_wrapper_named_for_reviews_is_not_beside_its_product() {
+        // Regression: a theme's `single-product-reviews-01` on <body> made
+        // the whole page "beside", so nothing was left out.
+        let doc = Doc::parse_str(
+            "<body class='single-product single-product-reviews-01'><div><h1>Hemp dress</h1>\
+             <p>Three layers, side zip.</p></div><div class=reviews><p>Lovely fit.</p></div></body>",
+        );
+        let kept = unmarked_texts(&doc, &beside(&doc)).concat();
+        assert_eq!(kept, "Hemp dressThree layers, side zip.");
+    }
+
+    #[test]
+    fn a_description_apart_from_the_product_block_is_found() {
+        let doc = Doc::parse_str(
+            "<body><div id=buy><h1>Fire pit</h1><p>$299</p></div>\
+             <div class=tabs><div class='tab product-description'><p>Steel, smokeless.</p></div>\
+             <div class=tab><p>Ships in 2 days.</p></div></div></body>",
+        );
+        let buy = (0..doc.len() as NodeId)
+            .find(|&i| doc.class_id(i).1 == Some("buy"))
+            .expect("buy");
+        let marked = description_blocks(&doc, buy);
+        let texts: Vec<String> = (0..doc.len() as NodeId)
+            .filter(|&i| marked[i as usize] && !doc.is_element(i))
+            .map(|i| doc.plain_text(i))
+            .collect();
+        assert_eq!(texts, ["Steel, smokeless."]);
+    }
+}

@@ -1,0 +1,359 @@
+//! Bytes to text. Web pages lie about their encoding often enough that the
+//! order matters: a byte-order mark wins, then what the caller knows (an HTTP
+//! header or `--charset`), then a `<meta>` declaration in the first 1024 bytes,
+//! then chardetng's guess (with the top-level domain as a hint).
+//! A declared UTF-8 that does not validate falls through to detection.
+//! Arabic presentation forms are folded to base letters (paper 001).
+
+use std::borrow::Cow;
+
+use chardetng::EncodingDetector;
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::error::ExtractError;
+
+/// Text decoded from a page, with the encoding that was used.
+#[derive(Debug)]
+pub struct Decoded {
+    pub text: String,
+    pub encoding: &'static Encoding,
+    /// Where the encoding came from: "bom", "declared", "meta", "detected".
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub source: &'static str,
+}
+
+/// Resolves a charset label (as in `Content-Type` or `--charset`).
+pub fn encoding_for_label(label: &str) -> Result<&'static Encoding, ExtractError> {
+    Encoding::for_label(label.trim().as_bytes())
+        .ok_or_else(|| ExtractError::UnknownCharset(label.to_string()))
+}
+
+/// Extracts `charset=` from a Content-Type header value.
+pub fn charset_from_content_type(value: &str) -> Option<&str> {
+    let lower = value.to_ascii_lowercase();
+    let at = lower.find("charset=")?;
+    let rest = &value[at + 8..];
+    let rest = rest.trim_start_matches(['"', '\'']);
+    let end = rest.find(['"', '\'', ';', ' ']).unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|s| !s.is_empty())
+}
+
+/// Finds a `<meta charset>` or `http-equiv` declaration in the first 1024 bytes.
+pub fn sniff_meta(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    let mut from = 0;
+    while let Some(pos) = find(&lower[from..], b"<meta") {
+        let start = from + pos;
+        let end = lower[start..]
+            .iter()
+            .position(|&b| b == b'>')
+            .map_or(lower.len(), |e| start + e);
+        let tag = &lower[start..end];
+        if let Some(cs) = find(tag, b"charset") {
+            let mut rest = &tag[cs + 7..];
+            rest = trim_start(rest);
+            if let Some(r) = rest.strip_prefix(b"=") {
+                let r = trim_start(r);
+                let r = r
+                    .strip_prefix(b"\"")
+                    .or_else(|| r.strip_prefix(b"'"))
+                    .unwrap_or(r);
+                let len = r
+                    .iter()
+                    .position(|&b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'/' | b'>'))
+                    .unwrap_or(r.len());
+                if let Some(enc) = Encoding::for_label(&r[..len]) {
+                    // A page cannot really be UTF-16 if we could read its meta as ASCII.
+                    if enc == UTF_16LE || enc == UTF_16BE {
+                        return Some(UTF_8);
+                    }
+                    return Some(enc);
+                }
+            }
+        }
+        from = end.max(start + 5);
+        if from >= lower.len() {
+            break;
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn trim_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+/// A crude binary test: NUL bytes or many control bytes in the first 4 KiB
+/// (UTF-16 text, which has NULs, is recognised by its BOM or pattern first).
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    if head.is_empty() {
+        return false;
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x09 || (b > 0x0d && b < 0x20 && b != 0x1b))
+        .count();
+    controls * 10 > head.len()
+}
+
+/// UTF-16 without a BOM: every other byte zero in ASCII-heavy markup.
+fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(512) & !1];
+    if head.len() < 8 {
+        return None;
+    }
+    let even_zero = head.iter().step_by(2).filter(|&&b| b == 0).count();
+    let odd_zero = head.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
+    let half = head.len() / 2;
+    if odd_zero * 10 > half * 7 && even_zero * 10 < half {
+        Some(UTF_16LE)
+    } else if even_zero * 10 > half * 7 && odd_zero * 10 < half {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// Decodes page bytes. `declared` is a charset the caller trusts more than the
+/// page (HTTP header, `--charset`); `tld` helps detection (e.g. "ru", "cn").
+pub fn decode(
+    bytes: &[u8],
+    declared: Option<&'static Encoding>,
+    tld: Option<&str>,
+) -> Result<Decoded, ExtractError> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(ExtractError::Empty);
+    }
+    let (encoding, source) = if let Some((enc, _)) = Encoding::for_bom(bytes) {
+        (enc, "bom")
+    } else if let Some(enc) = sniff_utf16(bytes) {
+        (enc, "detected")
+    } else {
+        if looks_binary(bytes) {
+            return Err(ExtractError::Binary(
+                "control bytes in the first 4 KiB".into(),
+            ));
+        }
+        match declared
+            .map(|e| (e, "declared"))
+            .or_else(|| sniff_meta(bytes).map(|e| (e, "meta")))
+        {
+            // A UTF-8 label on bytes that are not UTF-8 is a lie; detect instead.
+            Some((enc, src)) if enc != UTF_8 || std::str::from_utf8(bytes).is_ok() => (enc, src),
+            _ => (detect(bytes, tld), "detected"),
+        }
+    };
+    let (text, _, _) = encoding.decode(bytes);
+    let text = super::mojibake::repair(&fold_presentation_forms(&text)).into_owned();
+    Ok(Decoded {
+        text,
+        encoding,
+        source,
+    })
+}
+
+/// Valid multi-byte UTF-8 sequences and invalid bytes in `bytes`.
+fn utf8_counts(mut bytes: &[u8]) -> (usize, usize) {
+    let (mut multi, mut invalid) = (0, 0);
+    loop {
+        let (valid, rest) = match std::str::from_utf8(bytes) {
+            Ok(s) => (s, None),
+            Err(e) => {
+                let (ok, bad) = bytes.split_at(e.valid_up_to());
+                let skip = e.error_len().unwrap_or(bad.len());
+                // `ok` is valid UTF-8 by construction.
+                (std::str::from_utf8(ok).unwrap_or(""), Some((skip, bad)))
+            }
+        };
+        multi += valid.chars().filter(|c| !c.is_ascii()).count();
+        match rest {
+            None => return (multi, invalid),
+            Some((skip, bad)) => {
+                invalid += skip;
+                bytes = &bad[skip..];
+            }
+        }
+    }
+}
+
+fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
+    if std::str::from_utf8(bytes).is_ok() {
+        return UTF_8;
+    }
+    // UTF-8 with a few broken bytes (a cut body, one bad paste) is still
+    // UTF-8: read as a legacy charset, every other character would break.
+    let (multi, invalid) = utf8_counts(bytes);
+    if multi >= 8 && invalid * 20 <= multi {
+        return UTF_8;
+    }
+    let mut det = EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    det.feed(bytes, true);
+    let tld = tld
+        .map(|t| t.as_bytes())
+        .filter(|t| t.iter().all(u8::is_ascii_lowercase));
+    let enc = det.guess(tld, chardetng::Utf8Detection::Allow);
+    if enc == UTF_8 {
+        // Invalid UTF-8 cannot be UTF-8; windows-1252 decodes every byte.
+        WINDOWS_1252
+    } else {
+        enc
+    }
+}
+
+/// Folds Arabic presentation forms (U+FB50–U+FDFF, U+FE70–U+FEFE) to their
+/// base letters with NFKC, leaving all other text untouched.
+pub fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
+    let is_form = |c: char| matches!(c, '\u{FB50}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFE}');
+    if !text.chars().any(is_form) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_form(c) {
+            out.extend(std::iter::once(c).nfkc());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_with_a_few_broken_bytes_is_not_read_as_a_legacy_charset() {
+        // Regression: a UTF-8 page with one bad byte, labelled utf-8, was
+        // decoded as windows-1252 and all its Chinese text became mojibake.
+        let mut page = format!(
+            "<meta charset=utf-8><p>{}</p>",
+            "这是一个关于网络爬虫的中文页面，内容很长。".repeat(8)
+        )
+        .into_bytes();
+        page.insert(40, 0xff);
+        let d = decode(&page, None, None).expect("decodes");
+        assert_eq!(d.encoding, UTF_8);
+        assert!(d.text.contains("网络爬虫"), "{}", d.text);
+        // Real windows-1252 with a UTF-8 label is still detected as such.
+        let (latin, _, _) =
+            WINDOWS_1252.encode("<meta charset=utf-8><p>déjà vu, garçon, crème brûlée</p>");
+        let d = decode(&latin, None, None).expect("decodes");
+        assert!(d.text.contains("crème brûlée"), "{}", d.text);
+    }
+    use encoding_rs::{GBK, SHIFT_JIS, WINDOWS_1256};
+
+    fn page(body: &str) -> String {
+        format!("<html><body><p>{body}</p></body></html>")
+    }
+
+    #[test]
+    fn bom_wins_over_meta() {
+        let mut bytes = vec![0xEF, 0xBB, 0xBF];
+        bytes.extend(b"<meta charset=\"iso-8859-1\"><p>caf\xC3\xA9</p>");
+        let d = decode(&bytes, None, None).expect("decodes");
+        assert!(d.text.contains("café"));
+        assert_eq!(d.source, "bom");
+    }
+
+    #[test]
+    fn windows_1252_by_meta() {
+        let (bytes, _, _) =
+            WINDOWS_1252.encode("<meta charset=windows-1252><p>naïve “quotes” €</p>");
+        let d = decode(&bytes, None, None).expect("decodes");
+        assert!(d.text.contains("naïve “quotes” €"), "{}", d.text);
+    }
+
+    #[test]
+    fn windows_1256_detected_without_declaration() {
+        let text = page(&"مرحبا بكم في موقعنا الإخباري ".repeat(20));
+        let (bytes, _, _) = WINDOWS_1256.encode(&text);
+        let d = decode(&bytes, None, None).expect("decodes");
+        assert_eq!(d.encoding, WINDOWS_1256);
+        assert!(d.text.contains("مرحبا"));
+    }
+
+    #[test]
+    fn gbk_and_shift_jis_detected() {
+        let zh = page(&"这是一个中文网页的正文内容，我们需要正确地解码它。".repeat(10));
+        let (bytes, _, _) = GBK.encode(&zh);
+        assert!(decode(&bytes, None, None)
+            .expect("gbk")
+            .text
+            .contains("中文网页"));
+        let ja = page(&"これは日本語のウェブページの本文です。正しく読めるでしょうか。".repeat(10));
+        let (bytes, _, _) = SHIFT_JIS.encode(&ja);
+        assert!(decode(&bytes, None, None)
+            .expect("sjis")
+            .text
+            .contains("日本語"));
+    }
+
+    #[test]
+    fn utf16_with_and_without_bom() {
+        let text = page("hello wörld");
+        let mut le: Vec<u8> = vec![0xFF, 0xFE];
+        le.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
+        assert!(decode(&le, None, None)
+            .expect("le")
+            .text
+            .contains("hello wörld"));
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        assert!(decode(&be, None, None)
+            .expect("be")
+            .text
+            .contains("hello wörld"));
+    }
+
+    #[test]
+    fn lying_meta_utf8_falls_back_to_detection() {
+        let (bytes, _, _) = WINDOWS_1252.encode("<meta charset=utf-8><p>déjà vu, garçon</p>");
+        let d = decode(&bytes, None, None).expect("decodes");
+        assert!(d.text.contains("déjà vu, garçon"), "{}", d.text);
+    }
+
+    #[test]
+    fn declared_charset_beats_meta() {
+        let (bytes, _, _) = WINDOWS_1252.encode("<meta charset=koi8-r><p>café</p>");
+        let d = decode(&bytes, Some(WINDOWS_1252), None).expect("decodes");
+        assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn binary_and_empty_rejected() {
+        let bin: Vec<u8> = (0..4096u32).map(|i| (i * 7 % 256) as u8).collect();
+        assert!(matches!(
+            decode(&bin, None, None),
+            Err(ExtractError::Binary(_))
+        ));
+        assert!(matches!(
+            decode(b"  \n ", None, None),
+            Err(ExtractError::Empty)
+        ));
+    }
+
+    #[test]
+    fn arabic_presentation_forms_folded() {
+        // "سلام" written with presentation forms.
+        let s = "\u{FEB3}\u{FEE0}\u{FE8E}\u{FEE1}";
+        assert_eq!(fold_presentation_forms(s), "سلام");
+        assert_eq!(fold_presentation_forms("plain"), "plain");
+    }
+
+    #[test]
+    fn content_type_charset() {
+        assert_eq!(
+            charset_from_content_type("text/html; charset=\"Shift_JIS\""),
+            Some("Shift_JIS")
+        );
+        assert_eq!(charset_from_content_type("text/html"), None);
+    }
+}

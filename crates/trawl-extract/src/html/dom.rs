@@ -1,0 +1,1292 @@
+//! The DOM every extractor reads.
+//!
+//! html5ever builds the tree into [`Sink`], a linked arena that supports the tree
+//! builder's repairs (re-parenting, foster parenting). We then flatten it once
+//! into [`Doc`]: nodes in document (pre-order) order, each knowing where its
+//! subtree ends. With that layout "the subtree of v" is the index range
+//! `v..end(v)`, a post-order aggregate is one reverse loop, and no traversal in
+//! trawl needs recursion, so a page nested 100,000 levels deep cannot overflow
+//! the stack.
+//!
+//! Invisible parts (script, style, templates, `hidden` elements, comments) never
+//! reach the flat tree; metadata they carry (JSON-LD, `<meta>`, `<title>`) is
+//! collected on the way into [`RawMeta`].
+//!
+//! Parsing is guarded ([`Limits`]): element nesting is capped like browsers do
+//! (html5ever's tree builder is quadratic in nesting depth otherwise), and the
+//! node count and wall time are bounded. Going over a limit is an error, never
+//! a crash.
+
+use std::borrow::Cow;
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{
+    BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use html5ever::tree_builder::{
+    ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink,
+};
+use html5ever::TokenizerResult;
+use html5ever::{local_name, ns, Attribute, LocalName, QualName};
+
+use super::tag::Tag;
+use super::visibility::{hidden_by_attrs, invisible_tag};
+use crate::error::ExtractError;
+
+/// Index of a node in a [`Doc`].
+pub type NodeId = u32;
+const NONE: u32 = u32::MAX;
+
+/// Resource limits for parsing one page.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Elements nested deeper than this are flattened into their ancestor
+    /// (browsers cap at 512 too).
+    pub max_depth: usize,
+    /// Maximum number of tokens (tags and text runs) the parser accepts.
+    pub max_nodes: usize,
+    /// Parsing stops with an error after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 512,
+            max_nodes: 2_000_000,
+            deadline: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tree builder's sink: a doubly linked arena.
+
+enum SData {
+    Document,
+    Element { attrs: Vec<Attribute> },
+    Text(StrTendril),
+    Other,
+}
+
+struct SNode {
+    parent: u32,
+    first: u32,
+    last: u32,
+    prev: u32,
+    next: u32,
+    data: SData,
+}
+
+struct Sink {
+    nodes: RefCell<Vec<SNode>>,
+    /// Element names, parallel to `nodes` (empty for other nodes), kept apart so
+    /// `elem_name` can hand out a `Ref` without borrowing node data.
+    names: RefCell<Vec<QualName>>,
+}
+
+impl Sink {
+    fn new() -> Sink {
+        let doc = SNode {
+            parent: NONE,
+            first: NONE,
+            last: NONE,
+            prev: NONE,
+            next: NONE,
+            data: SData::Document,
+        };
+        Sink {
+            nodes: RefCell::new(vec![doc]),
+            names: RefCell::new(vec![empty_name()]),
+        }
+    }
+
+    fn push(&self, data: SData, name: QualName) -> u32 {
+        let mut nodes = self.nodes.borrow_mut();
+        let id = nodes.len() as u32;
+        nodes.push(SNode {
+            parent: NONE,
+            first: NONE,
+            last: NONE,
+            prev: NONE,
+            next: NONE,
+            data,
+        });
+        self.names.borrow_mut().push(name);
+        id
+    }
+
+    fn detach(nodes: &mut [SNode], id: u32) {
+        let (parent, prev, next) = {
+            let n = &nodes[id as usize];
+            (n.parent, n.prev, n.next)
+        };
+        if parent == NONE {
+            return;
+        }
+        if prev != NONE {
+            nodes[prev as usize].next = next;
+        } else {
+            nodes[parent as usize].first = next;
+        }
+        if next != NONE {
+            nodes[next as usize].prev = prev;
+        } else {
+            nodes[parent as usize].last = prev;
+        }
+        let n = &mut nodes[id as usize];
+        n.parent = NONE;
+        n.prev = NONE;
+        n.next = NONE;
+    }
+
+    fn append_node(nodes: &mut [SNode], parent: u32, child: u32) {
+        Self::detach(nodes, child);
+        let last = nodes[parent as usize].last;
+        {
+            let c = &mut nodes[child as usize];
+            c.parent = parent;
+            c.prev = last;
+            c.next = NONE;
+        }
+        if last != NONE {
+            nodes[last as usize].next = child;
+        } else {
+            nodes[parent as usize].first = child;
+        }
+        nodes[parent as usize].last = child;
+    }
+
+    fn insert_before(nodes: &mut [SNode], sibling: u32, child: u32) {
+        Self::detach(nodes, child);
+        let (parent, prev) = {
+            let s = &nodes[sibling as usize];
+            (s.parent, s.prev)
+        };
+        if parent == NONE {
+            return;
+        }
+        {
+            let c = &mut nodes[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        nodes[sibling as usize].prev = child;
+        if prev != NONE {
+            nodes[prev as usize].next = child;
+        } else {
+            nodes[parent as usize].first = child;
+        }
+    }
+}
+
+fn empty_name() -> QualName {
+    QualName::new(None, ns!(), local_name!(""))
+}
+
+impl TreeSink for Sink {
+    type Handle = u32;
+    type Output = Self;
+    type ElemName<'a> = Ref<'a, QualName>;
+
+    fn finish(self) -> Self {
+        self
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {
+        // Real pages are full of parse errors; html5ever repairs them and so do we.
+    }
+
+    fn get_document(&self) -> u32 {
+        0
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a u32) -> Ref<'a, QualName> {
+        Ref::map(self.names.borrow(), |names| &names[*target as usize])
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
+        let id = self.push(SData::Element { attrs }, name);
+        if flags.template {
+            // Template contents are inert: they live in a detached fragment that
+            // flattening never visits.
+            self.push(SData::Other, empty_name());
+        }
+        id
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> u32 {
+        self.push(SData::Other, empty_name())
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
+        self.push(SData::Other, empty_name())
+    }
+
+    fn append(&self, parent: &u32, child: NodeOrText<u32>) {
+        match child {
+            NodeOrText::AppendNode(id) => {
+                Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+            }
+            NodeOrText::AppendText(text) => {
+                {
+                    let mut nodes = self.nodes.borrow_mut();
+                    let last = nodes[*parent as usize].last;
+                    if last != NONE {
+                        if let SData::Text(t) = &mut nodes[last as usize].data {
+                            t.push_tendril(&text);
+                            return;
+                        }
+                    }
+                }
+                let id = self.push(SData::Text(text), empty_name());
+                Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &u32,
+        prev_element: &u32,
+        child: NodeOrText<u32>,
+    ) {
+        let has_parent = self.nodes.borrow()[*element as usize].parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+
+    fn get_template_contents(&self, target: &u32) -> u32 {
+        // `create_element` pushed the contents fragment right after the template.
+        target + 1
+    }
+
+    fn same_node(&self, x: &u32, y: &u32) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
+        match new_node {
+            NodeOrText::AppendNode(id) => {
+                Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+            }
+            NodeOrText::AppendText(text) => {
+                {
+                    let mut nodes = self.nodes.borrow_mut();
+                    let prev = nodes[*sibling as usize].prev;
+                    if prev != NONE {
+                        if let SData::Text(t) = &mut nodes[prev as usize].data {
+                            t.push_tendril(&text);
+                            return;
+                        }
+                    }
+                }
+                let id = self.push(SData::Text(text), empty_name());
+                Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
+        let mut nodes = self.nodes.borrow_mut();
+        if let SData::Element { attrs: have } = &mut nodes[*target as usize].data {
+            for a in attrs {
+                if !have.iter().any(|h| h.name == a.name) {
+                    have.push(a);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &u32) {
+        Self::detach(&mut self.nodes.borrow_mut(), *target);
+    }
+
+    fn reparent_children(&self, node: &u32, new_parent: &u32) {
+        let mut nodes = self.nodes.borrow_mut();
+        let mut child = nodes[*node as usize].first;
+        while child != NONE {
+            let next = nodes[child as usize].next;
+            Self::append_node(&mut nodes, *new_parent, child);
+            child = next;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The guard between tokenizer and tree builder.
+
+fn is_void(name: &LocalName) -> bool {
+    matches!(
+        name.as_ref(),
+        "area"
+            | "base"
+            | "br"
+            | "col"
+            | "embed"
+            | "hr"
+            | "img"
+            | "input"
+            | "link"
+            | "meta"
+            | "source"
+            | "track"
+            | "wbr"
+            | "param"
+            | "keygen"
+    )
+}
+
+fn implicitly_closed(name: &LocalName) -> bool {
+    matches!(
+        name.as_ref(),
+        "p" | "li" | "dt" | "dd" | "option" | "optgroup" | "td" | "th" | "tr" | "rb" | "rt" | "rp"
+    )
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    Nodes,
+    Time,
+}
+
+/// Forwards tokens to the tree builder while keeping an approximate stack of
+/// open elements: start tags nested deeper than `max_depth` are dropped (with
+/// their end tags), and the token count and clock are checked.
+struct Guard<S> {
+    inner: S,
+    stack: RefCell<Vec<LocalName>>,
+    dropped: RefCell<HashMap<LocalName, u32>>,
+    tokens: Cell<usize>,
+    stop: Cell<Option<Stop>>,
+    limits: Limits,
+}
+
+impl<S: TokenSink> TokenSink for Guard<S> {
+    type Handle = S::Handle;
+
+    fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<S::Handle> {
+        if self.stop.get().is_some() {
+            return TokenSinkResult::Continue;
+        }
+        let n = self.tokens.get() + 1;
+        self.tokens.set(n);
+        if n > self.limits.max_nodes {
+            self.stop.set(Some(Stop::Nodes));
+            return TokenSinkResult::Continue;
+        }
+        if n % 4096 == 0 {
+            if let Some(deadline) = self.limits.deadline {
+                if Instant::now() > deadline {
+                    self.stop.set(Some(Stop::Time));
+                    return TokenSinkResult::Continue;
+                }
+            }
+        }
+        if let Token::TagToken(tag) = &token {
+            match tag.kind {
+                TagKind::StartTag if !tag.self_closing && !is_void(&tag.name) => {
+                    let mut stack = self.stack.borrow_mut();
+                    if stack.last().is_some_and(implicitly_closed) {
+                        stack.pop();
+                    }
+                    if stack.len() >= self.limits.max_depth {
+                        *self
+                            .dropped
+                            .borrow_mut()
+                            .entry(tag.name.clone())
+                            .or_insert(0) += 1;
+                        return TokenSinkResult::Continue;
+                    }
+                    stack.push(tag.name.clone());
+                }
+                TagKind::EndTag => {
+                    let mut dropped = self.dropped.borrow_mut();
+                    if let Some(count) = dropped.get_mut(&tag.name) {
+                        if *count > 0 {
+                            *count -= 1;
+                            return TokenSinkResult::Continue;
+                        }
+                    }
+                    let mut stack = self.stack.borrow_mut();
+                    if let Some(pos) = stack.iter().rposition(|n| *n == tag.name) {
+                        stack.truncate(pos);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.inner.process_token(token, line)
+    }
+
+    fn end(&self) {
+        self.inner.end()
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.inner
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The flat document.
+
+/// What a flat node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Element,
+    Text,
+}
+
+/// One node of a [`Doc`], in document order.
+#[derive(Debug)]
+pub struct Node {
+    /// Parent node, `u32::MAX` for the root.
+    pub parent: NodeId,
+    /// One past the last node of this node's subtree.
+    pub end: NodeId,
+    /// Distance from the root.
+    pub depth: u32,
+    /// Tag-path id (root-to-node sequence of element names); a text node has
+    /// its parent's path.
+    pub path: u32,
+    pub kind: Kind,
+    /// Element kind (`Other` for text nodes and unlisted elements).
+    pub tag: Tag,
+    /// Interned element name (index into [`Doc::name`]).
+    pub name: u16,
+    /// Inside `<pre>`: rendered with line breaks kept.
+    pub pre: bool,
+    /// Non-whitespace characters of a text node (0 for elements).
+    pub chars: u32,
+    text_start: u32,
+    text_len: u32,
+    attrs: Vec<Attribute>,
+}
+
+/// Subtree aggregates, computed once per page and shared by all algorithms.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Agg {
+    /// Non-whitespace characters in the subtree.
+    pub chars: u32,
+    /// Of those, characters inside `<a>` elements.
+    pub link_chars: u32,
+    /// Elements in the subtree, the node itself included.
+    pub tags: u32,
+    /// `<a>` elements in the subtree.
+    pub links: u32,
+}
+
+/// Metadata gathered while flattening, before invisible parts are dropped.
+#[derive(Debug, Default)]
+pub struct RawMeta {
+    pub title: Option<String>,
+    /// `<meta>` name/property (lower-cased) and content.
+    pub metas: Vec<(String, String)>,
+    /// `<link>` rel (lower-cased) and href.
+    pub links: Vec<(String, String)>,
+    /// Bodies of `<script type="application/ld+json">`.
+    pub json_ld: Vec<String>,
+    /// `lang` of the `<html>` element.
+    pub lang: Option<String>,
+    /// `href` of the first `<base>` element: how relative links resolve.
+    pub base: Option<String>,
+}
+
+/// A parsed page in flat, document-order form.
+pub struct Doc {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) agg: Vec<Agg>,
+    text: String,
+    names: Vec<LocalName>,
+    path_count: u32,
+    pub(crate) meta: RawMeta,
+}
+
+impl Doc {
+    /// Parses decoded HTML.
+    pub(crate) fn parse(html: &str, limits: &Limits) -> Result<Doc, ExtractError> {
+        // A crawler is a client without scripts: <noscript> content is what it
+        // sees (Discourse serves whole threads there).
+        let opts = TreeBuilderOpts {
+            scripting_enabled: false,
+            ..TreeBuilderOpts::default()
+        };
+        let guard = Guard {
+            inner: TreeBuilder::new(Sink::new(), opts),
+            stack: RefCell::new(Vec::new()),
+            dropped: RefCell::new(HashMap::new()),
+            tokens: Cell::new(0),
+            stop: Cell::new(None),
+            limits: limits.clone(),
+        };
+        let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
+        let input = BufferQueue::default();
+        const CHUNK: usize = 1 << 16;
+        let mut rest = html;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(CHUNK);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (head, tail) = rest.split_at(cut);
+            rest = tail;
+            input.push_back(StrTendril::from_slice(head));
+            // Script and encoding indicators pause the tokenizer; we already
+            // decoded the bytes, so keep feeding until the chunk is consumed.
+            while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
+            if tokenizer.sink.stop.get().is_some() {
+                break;
+            }
+        }
+        tokenizer.end();
+        match tokenizer.sink.stop.get() {
+            Some(Stop::Nodes) => {
+                return Err(ExtractError::TooLarge(format!(
+                    "more than {} nodes",
+                    limits.max_nodes
+                )))
+            }
+            Some(Stop::Time) => return Err(ExtractError::Timeout),
+            None => {}
+        }
+        let sink = &tokenizer.sink.inner.sink;
+        let nodes = std::mem::take(&mut *sink.nodes.borrow_mut());
+        let names = std::mem::take(&mut *sink.names.borrow_mut());
+        Ok(flatten(nodes, names))
+    }
+
+    /// Parses an HTML string with default limits (handy in tests).
+    #[cfg(test)]
+    pub(crate) fn parse_str(html: &str) -> Doc {
+        // Default limits have no deadline and a node cap far above any test page.
+        Doc::parse(html, &Limits::default()).unwrap_or_else(|_| flatten(Vec::new(), Vec::new()))
+    }
+
+    /// Number of nodes; ids run from 0 to `len() - 1` in document order.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the page has no node at all.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Number of distinct tag paths in the page.
+    pub(crate) fn path_count(&self) -> u32 {
+        self.path_count
+    }
+
+    /// The text of a text node, whitespace-collapsed (kept as is under `<pre>`).
+    pub fn text(&self, id: NodeId) -> &str {
+        let n = &self.nodes[id as usize];
+        let s = n.text_start as usize;
+        &self.text[s..s + n.text_len as usize]
+    }
+
+    /// The local name of an element.
+    pub fn name(&self, id: NodeId) -> &str {
+        &self.names[self.nodes[id as usize].name as usize]
+    }
+
+    /// Whether a node is an element (else it is a text node).
+    pub fn is_element(&self, id: NodeId) -> bool {
+        self.nodes[id as usize].kind == Kind::Element
+    }
+
+    /// The element kind of a node.
+    pub(crate) fn tag(&self, id: NodeId) -> Tag {
+        self.nodes[id as usize].tag
+    }
+
+    /// An attribute's value.
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        self.nodes[id as usize]
+            .attrs
+            .iter()
+            .find(|a| &*a.name.local == name)
+            .map(|a| a.value.as_ref())
+    }
+
+    /// `class` and `id` of an element, joined, for boilerplate pattern tests.
+    pub fn class_id(&self, id: NodeId) -> (Option<&str>, Option<&str>) {
+        let mut class = None;
+        let mut ident = None;
+        for a in &self.nodes[id as usize].attrs {
+            if a.name.local == local_name!("class") {
+                class = Some(a.value.as_ref());
+            } else if a.name.local == local_name!("id") {
+                ident = Some(a.value.as_ref());
+            }
+        }
+        (class, ident)
+    }
+
+    /// Children of a node, in order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            doc: self,
+            next: id + 1,
+            end: self.nodes[id as usize].end,
+        }
+    }
+
+    /// The first `<body>`, or the root when there is none.
+    pub fn body(&self) -> NodeId {
+        self.nodes
+            .iter()
+            .take(64)
+            .position(|n| n.tag == Tag::Body)
+            .map_or(0, |i| i as NodeId)
+    }
+
+    /// The first node after `id`'s subtree.
+    pub fn end(&self, id: NodeId) -> NodeId {
+        self.nodes[id as usize].end
+    }
+
+    /// Whether `anc` is `node` or one of its ancestors.
+    pub fn contains(&self, anc: NodeId, node: NodeId) -> bool {
+        anc <= node && node < self.nodes[anc as usize].end
+    }
+
+    /// All text of a subtree, concatenated with single spaces (no block structure).
+    pub fn plain_text(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        for i in id..self.nodes[id as usize].end {
+            if self.nodes[i as usize].kind == Kind::Text {
+                let t = self.text(i).trim();
+                if !t.is_empty() {
+                    if !out.is_empty() {
+                        out.push(' ');
+                    }
+                    out.push_str(t);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Iterator over a node's children.
+pub struct Children<'a> {
+    doc: &'a Doc,
+    next: NodeId,
+    end: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next >= self.end {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.doc.nodes[id as usize].end;
+        Some(id)
+    }
+}
+
+fn collect_meta(meta: &mut RawMeta, name: &str, attrs: &[Attribute], nodes: &[SNode], id: u32) {
+    let get = |k: &str| {
+        attrs
+            .iter()
+            .find(|a| &*a.name.local == k)
+            .map(|a| a.value.to_string())
+    };
+    match name {
+        "meta" => {
+            let key = get("property")
+                .or_else(|| get("name"))
+                .or_else(|| get("itemprop"))
+                .or_else(|| get("http-equiv"));
+            if let (Some(k), Some(v)) = (key, get("content")) {
+                meta.metas.push((k.to_ascii_lowercase(), v));
+            }
+        }
+        "base" if meta.base.is_none() => {
+            meta.base = get("href").filter(|h| !h.trim().is_empty());
+        }
+        "link" => {
+            if let (Some(rel), Some(href)) = (get("rel"), get("href")) {
+                meta.links.push((rel.to_ascii_lowercase(), href));
+            }
+        }
+        "title" if meta.title.is_none() => {
+            meta.title = Some(child_text(nodes, id));
+        }
+        "script"
+            if get("type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) =>
+        {
+            meta.json_ld.push(child_text(nodes, id));
+        }
+        "html" if meta.lang.is_none() => {
+            meta.lang = get("lang").or_else(|| get("xml:lang"));
+        }
+        _ => {}
+    }
+}
+
+/// Collects metadata from every element under `<head>` (iteratively).
+fn collect_head(meta: &mut RawMeta, nodes: &[SNode], names: &[QualName], head: u32) {
+    let mut stack = vec![nodes[head as usize].first];
+    while let Some(cur) = stack.pop() {
+        if cur == NONE {
+            continue;
+        }
+        stack.push(nodes[cur as usize].next);
+        if let SData::Element { attrs } = &nodes[cur as usize].data {
+            collect_meta(meta, &names[cur as usize].local, attrs, nodes, cur);
+            stack.push(nodes[cur as usize].first);
+        }
+    }
+}
+
+fn child_text(nodes: &[SNode], id: u32) -> String {
+    let mut out = String::new();
+    let mut c = nodes[id as usize].first;
+    while c != NONE {
+        if let SData::Text(t) = &nodes[c as usize].data {
+            out.push_str(t);
+        }
+        c = nodes[c as usize].next;
+    }
+    out
+}
+
+/// Appends `raw` to `buf` with whitespace runs collapsed to one space.
+/// Returns the number of non-whitespace characters.
+fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
+    let mut chars = 0;
+    let mut space = false;
+    for c in raw.chars() {
+        if c.is_whitespace() || c == '\u{200b}' || c == '\u{feff}' {
+            space = true;
+        } else {
+            if space {
+                buf.push(' ');
+                space = false;
+            }
+            buf.push(c);
+            chars += 1;
+        }
+    }
+    if space {
+        buf.push(' ');
+    }
+    chars
+}
+
+struct Frame {
+    cursor: u32,
+    flat: u32,
+    pre: bool,
+}
+
+/// Elements hidden by attributes that hold at least this share (percent) of
+/// the page's text are shown. Hidden menus, tabs and mobile copies hold up
+/// to about two thirds on wcxb-dev pages; loading masks 75-100%.
+const MASK_SHARE_PCT: usize = 75;
+
+/// Marks the elements hidden by their attributes that stay hidden (indexed
+/// like `snodes`); some attribute-hidden elements are shown all the same:
+/// - a loading mask: a hidden element holding most of the page's text
+///   (`visibility:hidden` until the styles arrive, `display:none` until a
+///   script runs) that the reader never sees, so what is under it is the page;
+///   so is a hidden `<main>`, or a hidden child holding most of `<main>`'s
+///   text (a lock screen app hides the shop's content until its script runs,
+///   while the header's menus hold more text than the product);
+/// - a collapsed panel: an accordion answer or a tab that a control on the page
+///   opens (`aria-controls` names its id). The reader opens them; they are
+///   content (an FAQ's answers, a service's tabs).
+fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
+    let mut out = vec![false; snodes.len()];
+    if snodes.is_empty() {
+        return out;
+    }
+    // Text length below each node, skipping never-shown tags; the
+    // attribute-hidden elements with their ids; the ids that controls name.
+    let mut text = vec![0usize; snodes.len()];
+    let mut link_text = vec![0usize; snodes.len()];
+    let mut hidden: Vec<(u32, Option<&str>)> = Vec::new();
+    let mut controlled: HashSet<&str> = HashSet::new();
+    let mut with_id: Vec<(u32, &str)> = Vec::new();
+    let mut mains: HashSet<u32> = HashSet::new();
+    // (node, next child to visit, inside a link)
+    let mut stack = vec![(0u32, snodes[0].first, false)];
+    while let Some(top) = stack.last_mut() {
+        let (node, cur, in_link) = *top;
+        if cur == NONE {
+            stack.pop();
+            if let Some(&(parent, _, _)) = stack.last() {
+                text[parent as usize] += text[node as usize];
+                link_text[parent as usize] += link_text[node as usize];
+            }
+            continue;
+        }
+        top.1 = snodes[cur as usize].next;
+        match &snodes[cur as usize].data {
+            SData::Text(t) => {
+                let n = t.bytes().filter(|b| !b.is_ascii_whitespace()).count();
+                text[node as usize] += n;
+                if in_link {
+                    link_text[node as usize] += n;
+                }
+            }
+            SData::Element { attrs } => {
+                let name: &str = names[cur as usize].local.as_ref();
+                if invisible_tag(name) {
+                    continue;
+                }
+                let attr = |k: &str| {
+                    attrs
+                        .iter()
+                        .find(|a| &*a.name.local == k)
+                        .map(|a| &*a.value)
+                };
+                if let Some(ids) = attr("aria-controls") {
+                    controlled.extend(ids.split_ascii_whitespace());
+                }
+                if hidden_by_attrs(name, attrs) {
+                    hidden.push((cur, attr("id")));
+                }
+                if let Some(id) = attr("id") {
+                    with_id.push((cur, id));
+                }
+                if name == "main" || attr("role") == Some("main") {
+                    mains.insert(cur);
+                }
+                stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
+            }
+            _ => {}
+        }
+    }
+    // A panel's collapsing wrapper (`<div style="display:none"><div
+    // id=panel-3>…`) opens with it: the ancestors that hold the panel's
+    // text and nothing more count as the panel.
+    let mut panel_wrapper = HashSet::new();
+    for (node, id) in with_id {
+        if !controlled.contains(id) {
+            continue;
+        }
+        let mut up = snodes[node as usize].parent;
+        while up != NONE && text[up as usize] == text[node as usize] {
+            panel_wrapper.insert(up);
+            up = snodes[up as usize].parent;
+        }
+    }
+    let total = text[0];
+    for (h, id) in hidden {
+        let (t, l) = (text[h as usize], link_text[h as usize]);
+        // The page's `<main>` (or its one big child) hidden until a
+        // script unlocks it is a mask too, whatever the menus hold.
+        let parent = snodes[h as usize].parent;
+        let main_mask = mains.contains(&h)
+            || (parent != NONE
+                && mains.contains(&parent)
+                && t * 100 >= text[parent as usize] * MASK_SHARE_PCT);
+        let mask = (total > 0 && t * 100 >= total * MASK_SHARE_PCT) || (t > 0 && main_mask);
+        // A menu a button opens is links; an answer is text.
+        let opens = id.is_some_and(|id| controlled.contains(id)) || panel_wrapper.contains(&h);
+        let panel = opens && l * 2 < t;
+        out[h as usize] = !(mask || panel);
+    }
+    out
+}
+
+fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
+    // Attribute checks are done once, here; flatten reads the result.
+    let hidden = stays_hidden(&snodes, &names);
+    let mut doc = Doc {
+        nodes: Vec::with_capacity(snodes.len()),
+        agg: Vec::new(),
+        text: String::new(),
+        names: vec![LocalName::from("#root")],
+        path_count: 1,
+        meta: RawMeta::default(),
+    };
+    doc.nodes.push(Node {
+        parent: NONE,
+        end: 1,
+        depth: 0,
+        path: 0,
+        kind: Kind::Element,
+        tag: Tag::Other,
+        name: 0,
+        pre: false,
+        chars: 0,
+        text_start: 0,
+        text_len: 0,
+        attrs: Vec::new(),
+    });
+    if snodes.is_empty() {
+        doc.agg = vec![Agg::default()];
+        return doc;
+    }
+    let mut name_ids: HashMap<LocalName, u16> = HashMap::new();
+    let mut path_ids: HashMap<(u32, u16), u32> = HashMap::new();
+    let mut stack = vec![Frame {
+        cursor: snodes[0].first,
+        flat: 0,
+        pre: false,
+    }];
+    while let Some(top) = stack.last_mut() {
+        let cur = top.cursor;
+        if cur == NONE {
+            let flat = top.flat;
+            doc.nodes[flat as usize].end = doc.nodes.len() as u32;
+            stack.pop();
+            continue;
+        }
+        top.cursor = snodes[cur as usize].next;
+        let parent = top.flat;
+        let pre = top.pre;
+        let depth = stack.len() as u32;
+        let parent_path = doc.nodes[parent as usize].path;
+        let id = doc.nodes.len() as u32;
+        let is_element = matches!(snodes[cur as usize].data, SData::Element { .. });
+        let is_text = matches!(snodes[cur as usize].data, SData::Text(_));
+        if is_element {
+            {
+                let qual = &names[cur as usize];
+                let lname: &str = qual.local.as_ref();
+                let attrs: &[Attribute] = match &snodes[cur as usize].data {
+                    SData::Element { attrs } => attrs,
+                    _ => &[],
+                };
+                if invisible_tag(lname) || hidden[cur as usize] {
+                    // meta/link/title/script can sit in <body> too.
+                    collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
+                    if lname == "head" {
+                        collect_head(&mut doc.meta, &snodes, &names, cur);
+                    }
+                    continue;
+                }
+                if lname == "html" {
+                    collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
+                }
+            }
+            {
+                let local = &names[cur as usize].local;
+                let lname: &str = local.as_ref();
+                let attrs = match &mut snodes[cur as usize].data {
+                    SData::Element { attrs } => std::mem::take(attrs),
+                    _ => Vec::new(),
+                };
+                let next_name = name_ids.len() as u16 + 1;
+                let name = *name_ids.entry(local.clone()).or_insert_with(|| {
+                    doc.names.push(local.clone());
+                    next_name
+                });
+                let next_path = doc.path_count;
+                let path = *path_ids.entry((parent_path, name)).or_insert(next_path);
+                if path == next_path {
+                    doc.path_count += 1;
+                }
+                let tag = Tag::from_name(lname);
+                let is_pre = pre || tag == Tag::Pre;
+                doc.nodes.push(Node {
+                    parent,
+                    end: id + 1,
+                    depth,
+                    path,
+                    kind: Kind::Element,
+                    tag,
+                    name,
+                    pre: is_pre,
+                    chars: 0,
+                    text_start: 0,
+                    text_len: 0,
+                    attrs,
+                });
+                let first = snodes[cur as usize].first;
+                stack.push(Frame {
+                    cursor: first,
+                    flat: id,
+                    pre: is_pre,
+                });
+            }
+        } else if is_text {
+            let SData::Text(t) = &snodes[cur as usize].data else {
+                continue;
+            };
+            let start = doc.text.len();
+            let chars = if pre {
+                doc.text.push_str(&t.replace("\r\n", "\n"));
+                t.chars().filter(|c| !c.is_whitespace()).count() as u32
+            } else {
+                push_collapsed(&mut doc.text, t)
+            };
+            let len = doc.text.len() - start;
+            if len == 0 {
+                continue;
+            }
+            doc.nodes.push(Node {
+                parent,
+                end: id + 1,
+                depth,
+                path: parent_path,
+                kind: Kind::Text,
+                tag: Tag::Other,
+                name: 0,
+                pre,
+                chars,
+                text_start: start as u32,
+                text_len: len as u32,
+                attrs: Vec::new(),
+            });
+        }
+    }
+    doc.agg = aggregate(&doc);
+    doc
+}
+
+/// One reverse pass: children come after their parent, so adding each node's
+/// totals into its parent's yields subtree sums.
+fn aggregate(doc: &Doc) -> Vec<Agg> {
+    let n = doc.nodes.len();
+    let mut agg = vec![Agg::default(); n];
+    let mut in_link = vec![false; n];
+    for i in 0..n {
+        let node = &doc.nodes[i];
+        let parent_link = node.parent != NONE && in_link[node.parent as usize];
+        in_link[i] = parent_link || node.tag == Tag::A;
+    }
+    for i in (0..n).rev() {
+        let node = &doc.nodes[i];
+        let a = &mut agg[i];
+        match node.kind {
+            Kind::Text => {
+                a.chars += node.chars;
+                if in_link[i] {
+                    a.link_chars += node.chars;
+                }
+            }
+            Kind::Element => {
+                a.tags += 1;
+                if node.tag == Tag::A {
+                    a.links += 1;
+                }
+            }
+        }
+        let a = *a;
+        if node.parent != NONE {
+            let p = &mut agg[node.parent as usize];
+            p.chars += a.chars;
+            p.link_chars += a.link_chars;
+            p.tags += a.tags;
+            p.links += a.links;
+        }
+    }
+    agg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flattens_in_document_order_with_subtree_ranges() {
+        let doc = Doc::parse_str(
+            "<html><body><div><p>Hello <b>big</b> world</p></div><p>x</p></body></html>",
+        );
+        let body = doc.body();
+        assert_eq!(doc.tag(body), Tag::Body);
+        let kids: Vec<_> = doc.children(body).collect();
+        assert_eq!(kids.len(), 2);
+        assert_eq!(doc.tag(kids[0]), Tag::Div);
+        assert_eq!(doc.plain_text(kids[0]), "Hello big world");
+        assert_eq!(doc.agg[body as usize].chars, "Hellobigworldx".len() as u32);
+    }
+
+    #[test]
+    fn drops_invisible_parts_and_keeps_metadata() {
+        let doc = Doc::parse_str(
+            r#"<html lang="en"><head><title>T</title><meta property="og:title" content="OG">
+            <script type="application/ld+json">{"a":1}</script><style>p{}</style></head>
+            <body><script>var x=1;</script><p hidden>secret</p><div style="display: none">gone</div>
+            <p>shown</p><template><p>inert</p></template></body></html>"#,
+        );
+        let body = doc.body();
+        assert_eq!(doc.plain_text(body), "shown");
+        assert_eq!(doc.meta.title.as_deref(), Some("T"));
+        assert_eq!(doc.meta.json_ld, vec![r#"{"a":1}"#.to_string()]);
+        assert_eq!(doc.meta.lang.as_deref(), Some("en"));
+        assert!(doc
+            .meta
+            .metas
+            .iter()
+            .any(|(k, v)| k == "og:title" && v == "OG"));
+    }
+
+    #[test]
+    fn link_aggregates() {
+        let doc = Doc::parse_str("<body><div><a href=x>abc</a> de</div></body>");
+        let div = doc.children(doc.body()).next().unwrap_or(0);
+        let a = doc.agg[div as usize];
+        assert_eq!((a.chars, a.link_chars, a.links, a.tags), (5, 3, 1, 2));
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_not_quadratic() {
+        let html = format!(
+            "<body>{}x{}",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
+        let doc = Doc::parse(&html, &Limits::default()).expect("parses");
+        assert!(doc.nodes.iter().all(|n| n.depth < 1000));
+        assert_eq!(doc.plain_text(doc.body()), "x");
+    }
+
+    #[test]
+    fn hiding_classes_drop_only_global_hiding() {
+        let doc = Doc::parse_str(
+            "<body><p class='sr-only'>Skip</p><div class='ot-hide'>Cookies</div><p class='hidden-xs'>Wide</p></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Wide");
+    }
+
+    #[test]
+    fn a_hidden_main_content_is_a_mask() {
+        // Regression: `<main><div class=easylockdown-content style=display:none>`
+        // hid a product page whose mega menu held most of the text; the page
+        // extracted as empty. A small hidden part of main stays hidden.
+        let menu = "<a href=/c>Coffee</a> <a href=/p>Pods</a> ".repeat(30);
+        let doc = Doc::parse_str(&format!(
+            "<body><header>{menu}</header><main><div style='display:none'>\
+             <h1>Dark roast</h1><p>Bold, never bitter.</p></div><p hidden>Sold out</p></main></body>"
+        ));
+        let text = doc.plain_text(doc.body());
+        assert!(text.ends_with("Dark roast Bold, never bitter."), "{text}");
+        let doc = Doc::parse_str("<body><main hidden><p>All of it.</p></main><p>Footer</p></body>");
+        assert_eq!(doc.plain_text(doc.body()), "All of it. Footer");
+    }
+
+    #[test]
+    fn framework_hiding_classes_hide() {
+        // Regression: Invision forums hide a post's menus and the hover card
+        // with `ipsHide`; Bootstrap 3 and Foundation hide mobile copies at
+        // desktop width. Bootstrap 3's `visible-sm` is a site's own name.
+        let doc = Doc::parse_str(
+            "<body><ul class='ipsMenu ipsHide'><li>Report post</li></ul>\
+             <p class='col-12 hidden-md hidden-lg'>Call us</p><p class=show-for-small-only>Tap</p>\
+             <p class=visible-sm>Grid</p><p class='ipsType_normal'>Post</p></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Grid Post");
+    }
+
+    #[test]
+    fn responsive_classes_show_what_a_hiding_class_hides() {
+        // Regression: Tailwind's `hidden lg:block` is the desktop layout; a
+        // product page lost its whole content to it.
+        let doc = Doc::parse_str(
+            "<body><div class='hidden lg:block'>Desktop</div><p class='d-none d-md-flex'>Wide</p>\
+             <ul class='hidden group-hover:block'>Menu</ul><p class='hidden'>Gone</p>\
+             <div class='block lg:hidden'>Mobile copy</div><p class='d-lg-none'>Small</p></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Desktop Wide");
+    }
+
+    #[test]
+    fn a_loading_mask_over_the_whole_page_is_shown() {
+        // Regression: pages hidden until their styles load
+        // (`visibility:hidden; min-height:100vh`) extracted as empty.
+        let text = "Every word of the article sits under the mask. ".repeat(8);
+        let doc = Doc::parse_str(&format!(
+            "<body><div style='visibility:hidden'><p>{text}</p>\
+             <ul class='hidden'><li>Menu entry</li></ul></div><p>Footer</p></body>"
+        ));
+        let shown = doc.plain_text(doc.body());
+        assert!(shown.starts_with("Every word"), "{shown}");
+        assert!(
+            !shown.contains("Menu entry"),
+            "hidden inside the mask: still hidden"
+        );
+        // A hidden block with a minor share of the text stays hidden.
+        let doc = Doc::parse_str(&format!(
+            "<body><p>{text}</p><div style='display:none'><p>Mobile menu</p></div></body>"
+        ));
+        assert!(!doc.plain_text(doc.body()).contains("Mobile menu"));
+    }
+
+    #[test]
+    fn collapsed_panels_that_a_control_opens_are_shown() {
+        // Regression: FAQ answers and tabs (hidden until their button is
+        // pressed) were left out; WCXB's truths keep them. A menu a button
+        // opens is links, and stays hidden.
+        let doc = Doc::parse_str(
+            "<body><button aria-controls='a1' aria-expanded='false'>Do you ship abroad?</button>\
+             <div id='a1' hidden><p>Yes, to every country in the EU.</p></div>\
+             <button aria-controls='m1'>Menu</button><ul id='m1' class='hidden'>\
+             <li><a href=/a>Shop</a></li><li><a href=/b>About</a></li></ul>\
+             <div id='x' hidden>Not controlled</div></body>",
+        );
+        assert_eq!(
+            doc.plain_text(doc.body()),
+            "Do you ship abroad? Yes, to every country in the EU. Menu"
+        );
+    }
+
+    #[test]
+    fn a_collapsed_panels_wrapper_opens_with_it() {
+        // Regression: accordions hide a wrapper around the panel the button
+        // names (`<div style="display:none"><div id=panel-1>`); the product's
+        // description stayed hidden. A wrapper holding more stays hidden.
+        let doc = Doc::parse_str(
+            "<body><button aria-controls='panel-1'>Details</button>\
+             <div class=collapse style='display:none;height:0'><div id='panel-1'>\
+             <p>Steel cone, low smoke.</p></div></div>\
+             <button aria-controls='panel-2'>Care</button>\
+             <div style='display:none'><p>Other text</p><div id='panel-2'>Oil it.</div></div></body>",
+        );
+        assert_eq!(
+            doc.plain_text(doc.body()),
+            "Details Steel cone, low smoke. Care"
+        );
+    }
+
+    #[test]
+    fn react_streamed_content_is_visible() {
+        // Regression: React 18 streams content into `<div hidden id="S:2">`
+        // and a script shows it; a page's whole review was dropped.
+        let doc = Doc::parse_str(
+            "<body><div hidden id='S:2'><p>Streamed</p></div><div hidden id='S:x'>No</div></body>",
+        );
+        assert_eq!(doc.plain_text(doc.body()), "Streamed");
+    }
+
+    #[test]
+    fn meta_charset_does_not_stop_parsing() {
+        // Regression: html5ever pauses on <meta charset>; the rest was lost.
+        let doc = Doc::parse_str("<head><meta charset=\"UTF-8\"></head><body><p>Hello</p>");
+        assert_eq!(doc.plain_text(doc.body()), "Hello");
+    }
+
+    #[test]
+    fn node_cap_is_an_error() {
+        let html = "<p>a</p>".repeat(1000);
+        let limits = Limits {
+            max_nodes: 100,
+            ..Limits::default()
+        };
+        assert!(matches!(
+            Doc::parse(&html, &limits),
+            Err(ExtractError::TooLarge(_))
+        ));
+    }
+}

@@ -1,0 +1,15 @@
+//! Everything between page bytes and a tree the extractors can walk:
+//! charset decoding, parsing into a flat DOM, and rendering selected nodes
+//! back to readable text.
+
+pub(crate) mod charset;
+pub(crate) mod dom;
+pub(crate) mod mojibake;
+pub(crate) mod render;
+pub(crate) mod tag;
+mod visibility;
+
+pub(crate) use dom::{Agg, Kind, Limits};
+pub use dom::{Children, Doc, NodeId};
+pub use render::{render, Selection};
+pub(crate) use tag::Tag;

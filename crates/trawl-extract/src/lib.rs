@@ -1,0 +1,43 @@
+//! trawl-extract: main content, metadata, page type and product fields from
+//! HTML pages. It is trawl's extractor stage, and works on its own: no
+//! network, no storage, no async runtime.
+//!
+//! ```text
+//! page bytes ─► charset (BOM, declared, <meta>, chardetng)
+//!            ─► Doc      (html5ever into a flat, document-order arena)
+//!            ─► PageType (article, forum, product, collection, listing, …)
+//!            ─► Extractor (auto, cetd-tpc, cc, article-std, list-rank, segment)
+//!            ─► Extracted (text + metadata)
+//! ```
+//!
+//! One call does it all:
+//!
+//! ```
+//! let html = b"<title>Hi</title><article><p>The tide pools stay full of life all winter long.</p></article>";
+//! let rec = trawl_extract::extract(html, &trawl_extract::Options::default())?;
+//! assert_eq!(rec.text, "The tide pools stay full of life all winter long.");
+//! # Ok::<(), trawl_extract::ExtractError>(())
+//! ```
+//!
+//! [`Page`] splits it in two (parse, then extract) for callers that also
+//! want the page's links or robots directives; [`Template`] learns a shop's
+//! product template from a few of its pages and reads the fields of the
+//! rest; [`Extractor`] is the trait the algorithms share.
+#![deny(missing_docs)]
+
+mod error;
+mod extract;
+mod html;
+mod input;
+mod page;
+mod template;
+
+pub use error::{ExtractError, InputError};
+pub use extract::training::{train_page_types, TypeReport, TypeSample};
+pub use extract::{extract, Algorithm, Charset, Extracted, Extractor, Options, PageType};
+pub use html::{render, Children, Doc, NodeId, Selection};
+pub use input::read_input;
+pub use page::{Link, Page, RobotsMeta};
+pub use template::{
+    clean_value, kept_texts, Applied, FieldRule, Learning, Pruning, Template, TemplateError,
+};

@@ -1,0 +1,243 @@
+//! A parsed page, for callers that need more than its text: a crawler reads
+//! its links, its robots directives and its product fields from the same
+//! parse the extractor used. [`crate::extract()`] is [`Page::parse`] then
+//! [`Page::extract`]; trawl's crawl path makes the same two calls.
+
+use std::sync::OnceLock;
+
+use crate::extract::{extract_doc, ExtractError, Extracted, Options, PageType};
+use crate::html::{Doc, NodeId, Tag};
+use crate::template::align::{self, Leaf};
+
+/// A decoded and parsed HTML page.
+///
+/// ```
+/// use trawl_extract::{Options, Page};
+///
+/// let html = b"<html><body><article><h1>Tide pools</h1>\
+///     <p>Anemones close into tight green buttons when the winter storms arrive.</p>\
+///     <a href=\"/next\" rel=\"nofollow\">next</a></article></body></html>";
+/// let opts = Options { url: Some("https://coast.example/a".into()), ..Options::default() };
+/// let page = Page::parse(html, &opts)?;
+/// assert!(page.extract(&opts).text.contains("Anemones"));
+/// let links = page.links();
+/// assert_eq!((links[0].href.as_str(), links[0].nofollow), ("/next", true));
+/// # Ok::<(), trawl_extract::ExtractError>(())
+/// ```
+pub struct Page {
+    doc: Doc,
+    encoding: &'static encoding_rs::Encoding,
+    /// The page's text leaves, for templates (computed once, on first use).
+    leaves: OnceLock<Vec<Leaf>>,
+}
+
+/// A link (`<a href>`) of a page, in document order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// The `href` as written (resolve it against [`Page::base_href`], then
+    /// the page's URL).
+    pub href: String,
+    /// `rel` names `nofollow`.
+    pub nofollow: bool,
+    node: NodeId,
+}
+
+/// What a page's `<meta name="robots">` (and the crawler's own
+/// `<meta name="AGENT">`) allow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RobotsMeta {
+    /// Do not keep the page's content (`noindex` or `none`).
+    pub noindex: bool,
+    /// Do not follow its links (`nofollow` or `none`).
+    pub nofollow: bool,
+}
+
+impl Page {
+    /// Decodes (BOM, `opts.charset`, `<meta>`, detection helped by the URL's
+    /// top-level domain) and parses within the limits of `opts`.
+    pub fn parse(bytes: &[u8], opts: &Options) -> Result<Page, ExtractError> {
+        if bytes.len() > opts.max_bytes {
+            return Err(ExtractError::TooLarge(format!(
+                "{} bytes, limit {}",
+                bytes.len(),
+                opts.max_bytes
+            )));
+        }
+        let tld = opts.url.as_deref().and_then(tld_of);
+        let (doc, encoding) =
+            crate::extract::parse_bytes(bytes, opts.charset.map(|c| c.0), tld.as_deref(), opts)?;
+        Ok(Page {
+            doc,
+            encoding,
+            leaves: OnceLock::new(),
+        })
+    }
+
+    /// Main content and metadata, by `opts.algorithm` (`opts.url` helps page
+    /// typing; `opts.page_type` skips it).
+    pub fn extract(&self, opts: &Options) -> Extracted {
+        let mut out = extract_doc(
+            &self.doc,
+            opts.url.as_deref(),
+            opts.algorithm,
+            opts.page_type,
+        );
+        out.encoding = self.encoding.name();
+        out
+    }
+
+    /// The parsed document, for [`crate::Extractor`] implementations.
+    pub fn doc(&self) -> &Doc {
+        &self.doc
+    }
+
+    /// The charset the page was decoded with.
+    pub fn encoding(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// `href` of the page's first `<base>` element.
+    pub fn base_href(&self) -> Option<&str> {
+        self.doc.meta.base.as_deref()
+    }
+
+    /// Every `<a href>` of the visible page, in document order.
+    pub fn links(&self) -> Vec<Link> {
+        (0..self.doc.len() as NodeId)
+            .filter(|&i| self.doc.tag(i) == Tag::A)
+            .filter_map(|i| {
+                let href = self.doc.attr(i, "href")?;
+                let nofollow = self.doc.attr(i, "rel").is_some_and(|r| {
+                    r.split_whitespace()
+                        .any(|t| t.eq_ignore_ascii_case("nofollow"))
+                });
+                Some(Link {
+                    href: href.to_string(),
+                    nofollow,
+                    node: i,
+                })
+            })
+            .collect()
+    }
+
+    /// A link's anchor text.
+    pub fn anchor_text(&self, link: &Link) -> String {
+        self.doc.plain_text(link.node)
+    }
+
+    /// The words a reader sees around a link: text of the text nodes just
+    /// before and after it, about `reach` bytes each way.
+    pub fn link_context(&self, link: &Link, reach: usize) -> String {
+        let doc = &self.doc;
+        let mut before = Vec::new();
+        let mut n = 0;
+        let mut i = link.node;
+        while i > 0 && n < reach {
+            i -= 1;
+            if !doc.is_element(i) {
+                let t = doc.text(i).trim();
+                n += t.len();
+                before.push(t);
+            }
+        }
+        before.reverse();
+        let mut out = before.join(" ");
+        let mut n = 0;
+        let mut i = doc.end(link.node);
+        while (i as usize) < doc.len() && n < reach {
+            if !doc.is_element(i) {
+                let t = doc.text(i).trim();
+                n += t.len();
+                out.push(' ');
+                out.push_str(t);
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// Directives of `<meta name="robots">` and `<meta name="AGENT">`
+    /// (`agent` is the crawler's robots.txt product token).
+    pub fn robots(&self, agent: &str) -> RobotsMeta {
+        let agent = agent.to_ascii_lowercase();
+        let said = self
+            .doc
+            .meta
+            .metas
+            .iter()
+            .filter(|(k, _)| k == "robots" || *k == agent)
+            .map(|(_, v)| v.to_ascii_lowercase())
+            .collect::<Vec<_>>()
+            .join(",");
+        RobotsMeta {
+            noindex: said.contains("noindex") || said.contains("none"),
+            nofollow: said.contains("nofollow") || said.contains("none"),
+        }
+    }
+
+    /// Whether this is one product's page: declared so (JSON-LD `Product` or
+    /// `Offer`, `og:type` product), or typed so with a product-like URL path
+    /// that is not a listing's.
+    pub fn is_product(&self, url: &str, page_type: PageType) -> bool {
+        crate::extract::product::is_product_page(&self.doc, url, page_type)
+    }
+
+    /// The keys (tag, class and position paths) of the page's text leaves:
+    /// two pages of one layout share most of them.
+    pub fn leaf_keys(&self) -> impl Iterator<Item = &str> {
+        self.leaves().iter().map(|l| l.key.as_str())
+    }
+
+    /// Text leaves, computed once per page.
+    pub(crate) fn leaves(&self) -> &[Leaf] {
+        self.leaves.get_or_init(|| align::leaves(&self.doc))
+    }
+}
+
+/// The last label of a URL's host, lower-case ASCII letters only (the
+/// charset detector's hint: "ru", "cn", "edu").
+fn tld_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    let host = host.split(':').next()?;
+    let tld = host.trim_end_matches('.').rsplit('.').next()?;
+    (!tld.is_empty() && tld.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then(|| tld.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tld_hint() {
+        assert_eq!(tld_of("https://www.example.ru/a"), Some("ru".into()));
+        assert_eq!(tld_of("https://example.edu:8080/a"), Some("edu".into()));
+        assert_eq!(tld_of("http://127.0.0.1:80/"), None);
+        assert_eq!(tld_of("no-scheme"), None);
+    }
+
+    #[test]
+    fn robots_meta_for_us_and_for_all() {
+        let page = Page::parse(
+            b"<html><head><meta name=robots content=NOFOLLOW><meta name=trawl content=noindex></head><body>x</body></html>",
+            &Options::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            page.robots("trawl"),
+            RobotsMeta {
+                noindex: true,
+                nofollow: true
+            }
+        );
+        assert_eq!(
+            page.robots("other"),
+            RobotsMeta {
+                noindex: false,
+                nofollow: true
+            }
+        );
+    }
+}

@@ -1,0 +1,302 @@
+//! Naming the variable nodes: which one is the title, the price, the ISBN…
+//!
+//! Paper 003 leaves this step to a person. Here it is automatic, from weak
+//! evidence on the sample pages, strongest first:
+//! - structured data: a leaf whose text equals a JSON-LD Product value (name,
+//!   sku, gtin, brand, price, …) on a majority of the samples takes that
+//!   field;
+//! - row labels: the text just before a value in its block ("ISBN-13",
+//!   "Publisher", "by") mapped through a table of synonyms;
+//! - class and id hints of the ancestors (`author`, `price`, `brand`, …);
+//! - the title: the longest variable leaf contained in the page's `<title>`;
+//! - value shapes: a 13-digit ISBN/EAN, a currency amount, a date.
+//!
+//! Any other labelled row becomes a specification (label → value).
+
+use std::collections::HashMap;
+
+use super::align::Leaf;
+
+/// How a field's values are read from a page.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FieldRule {
+    /// The field's name ("name", "price", "isbn_13", "spec:Weight", …).
+    pub field: String,
+    /// The leaf's key.
+    pub key: String,
+    /// Its block's key and row label, to find it when rows move.
+    pub block: String,
+    /// The row's label text ("Publisher:"), if it has one.
+    pub label: Option<String>,
+    /// Take every leaf of the block but the label (several authors), not
+    /// just the one leaf.
+    pub whole_block: bool,
+}
+
+/// Field of a row label, if the label names one.
+pub fn field_of_label(label: &str) -> Option<&'static str> {
+    let l = label.trim().trim_end_matches(':').trim().to_lowercase();
+    let has = |w: &str| l.split(|c: char| !c.is_alphanumeric()).any(|t| t == w);
+    Some(
+        if l.contains("isbn") && l.contains("13") || has("ean") || has("gtin") || has("upc") {
+            "gtin"
+        } else if l.contains("isbn") {
+            "isbn_10"
+        } else if has("publisher") || has("imprint") {
+            "publisher"
+        } else if has("date") || has("published") || has("release") || has("released") {
+            "date"
+        } else if l == "by" || has("author") || has("authors") || has("writer") {
+            "author"
+        } else if has("brand") || has("manufacturer") || has("maker") {
+            "brand"
+        } else if has("sku") || l == "item" || l.contains("item number") || l.contains("item #") {
+            "sku"
+        } else if has("mpn") || has("model") {
+            "mpn"
+        } else if has("price") {
+            "price"
+        } else if has("availability") || has("stock") {
+            "availability"
+        } else if has("rating") || has("stars") {
+            "rating"
+        } else {
+            return None;
+        },
+    )
+}
+
+fn field_of_hint(hint: &str) -> Option<&'static str> {
+    [
+        "breadcrumb",
+        "author",
+        "price",
+        "brand",
+        "sku",
+        "isbn",
+        "publisher",
+        "rating",
+        "availability",
+    ]
+    .into_iter()
+    .find(|f| hint.contains(f))
+    .map(|f| match f {
+        "isbn" => "gtin",
+        "breadcrumb" => "breadcrumbs",
+        f => f,
+    })
+}
+
+fn is_gtin(text: &str) -> bool {
+    let digits: String = text.chars().filter(|c| c.is_ascii_digit()).collect();
+    (digits.len() == 13 && (digits.starts_with("978") || digits.starts_with("979")))
+        || (digits.len() == 13 && text.trim_start_matches([':', ' ']).len() <= 15)
+}
+
+fn is_price(text: &str) -> bool {
+    let t = text.trim();
+    let money = t.starts_with(['$', '€', '£', '¥']) || t.ends_with(['€', '$']);
+    money && t.chars().any(|c| c.is_ascii_digit()) && t.len() <= 20
+}
+
+/// JSON-LD Product values of a page: field → value.
+pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
+    let mut out = HashMap::new();
+    let mut stack: Vec<serde_json::Value> = json_ld
+        .iter()
+        .filter_map(|s| serde_json::from_str(s).ok())
+        .collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(a) => stack.extend(a),
+            serde_json::Value::Object(m) => {
+                let ty = m
+                    .get("@type")
+                    .map(|t| t.to_string().to_lowercase())
+                    .unwrap_or_default();
+                if ty.contains("product") || ty.contains("book") {
+                    let s = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
+                    for (field, key) in [
+                        ("name", "name"),
+                        ("sku", "sku"),
+                        ("mpn", "mpn"),
+                        ("gtin", "gtin13"),
+                        ("gtin", "isbn"),
+                        ("description", "description"),
+                    ] {
+                        if let Some(v) = s(key) {
+                            out.entry(field).or_insert(v);
+                        }
+                    }
+                    if let Some(b) = m.get("brand") {
+                        if let Some(n) = b.get("name").and_then(|n| n.as_str()).or(b.as_str()) {
+                            out.insert("brand", n.to_string());
+                        }
+                    }
+                    if let Some(o) = m.get("offers") {
+                        let o = o.get(0).unwrap_or(o);
+                        if let Some(p) = o.get("price") {
+                            out.insert(
+                                "price",
+                                p.as_str().map_or_else(|| p.to_string(), str::to_string),
+                            );
+                        }
+                    }
+                }
+                if let Some(g) = m.get("@graph") {
+                    stack.push(g.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a label and its value look like a specification row
+/// ("Weight: 2 kg", a table row), not two neighbouring texts of a list.
+fn is_row(label: &str, value: &Leaf) -> bool {
+    label.trim_end().ends_with(':')
+        || value.text.starts_with(':')
+        || matches!(value.parent_tag.as_str(), "td" | "dd")
+}
+
+/// One sample page as the mapper sees it.
+pub struct Sample<'a> {
+    pub leaves: &'a [Leaf],
+    pub title: Option<&'a str>,
+    pub json_ld: HashMap<&'static str, String>,
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Maps the kept variable keys to fields.
+pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
+    let majority = samples.len() / 2 + 1;
+    let mut rules: Vec<FieldRule> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    let first_of = |key: &str| {
+        samples
+            .iter()
+            .flat_map(|s| s.leaves.iter())
+            .find(|l| l.key == key)
+    };
+    let add = |rules: &mut Vec<FieldRule>,
+               taken: &mut Vec<String>,
+               field: &str,
+               leaf: &Leaf,
+               whole_block: bool| {
+        if rules.iter().any(|r| r.field == field) || taken.contains(&leaf.key) {
+            return;
+        }
+        taken.push(leaf.key.clone());
+        rules.push(FieldRule {
+            field: field.to_string(),
+            key: leaf.key.clone(),
+            block: leaf.block.clone(),
+            label: leaf.label.clone(),
+            whole_block,
+        });
+    };
+    // 1. Structured data.
+    for key in kept {
+        let votes: HashMap<&str, usize> = samples.iter().fold(HashMap::new(), |mut acc, s| {
+            if let Some(l) = s.leaves.iter().find(|l| &l.key == key) {
+                for (f, v) in &s.json_ld {
+                    if !v.is_empty() && norm(&l.text) == norm(v) {
+                        *acc.entry(*f).or_default() += 1;
+                    }
+                }
+            }
+            acc
+        });
+        if let Some((f, _)) = votes
+            .into_iter()
+            .filter(|(_, n)| *n >= majority)
+            .max_by_key(|(_, n)| *n)
+        {
+            if let Some(leaf) = first_of(key) {
+                add(&mut rules, &mut taken, f, leaf, false);
+            }
+        }
+    }
+    // 2. The title.
+    let title_key = kept
+        .iter()
+        .filter(|k| {
+            samples
+                .iter()
+                .filter(|s| {
+                    s.leaves.iter().find(|l| &&l.key == k).is_some_and(|l| {
+                        l.text.chars().count() >= 2
+                            && s.title.is_some_and(|t| norm(t).contains(&norm(&l.text)))
+                    })
+                })
+                .count()
+                >= majority
+        })
+        .max_by_key(|k| {
+            let heading =
+                first_of(k).is_some_and(|l| matches!(l.parent_tag.as_str(), "h1" | "h2" | "h3"));
+            (heading, first_of(k).map_or(0, |l| l.text.len()))
+        });
+    if let Some(leaf) = title_key.and_then(|k| first_of(k)) {
+        add(&mut rules, &mut taken, "name", leaf, false);
+    }
+    // 3. Row labels, class hints and value shapes.
+    for key in kept {
+        let Some(leaf) = first_of(key) else { continue };
+        if leaf.parent_tag == "img" {
+            // The first varying image of the product block is its picture.
+            add(&mut rules, &mut taken, "images", leaf, false);
+            continue;
+        }
+        let by_label = leaf.label.as_deref().and_then(field_of_label);
+        let by_hint = leaf.hints.iter().rev().find_map(|h| field_of_hint(h));
+        let by_shape = if is_gtin(&leaf.text) {
+            Some("gtin")
+        } else if is_price(&leaf.text) {
+            Some("price")
+        } else {
+            None
+        };
+        let by_length =
+            (leaf.text.chars().count() >= super::align::LONG_TEXT).then_some("description");
+        if let Some(f) = by_label.or(by_hint).or(by_shape).or(by_length) {
+            let whole = matches!(f, "author" | "breadcrumbs");
+            add(&mut rules, &mut taken, f, leaf, whole);
+        } else if let Some(label) = leaf.label.as_ref().filter(|l| is_row(l, leaf)) {
+            let spec = format!("spec:{}", label.trim().trim_end_matches(':').trim());
+            add(&mut rules, &mut taken, &spec, leaf, false);
+        }
+    }
+    rules
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_name_fields() {
+        assert_eq!(field_of_label("ISBN-13:"), Some("gtin"));
+        assert_eq!(field_of_label("ISBN-10"), Some("isbn_10"));
+        assert_eq!(field_of_label("Publisher"), Some("publisher"));
+        assert_eq!(field_of_label("Date"), Some("date"));
+        assert_eq!(field_of_label("by"), Some("author"));
+        assert_eq!(field_of_label("Page Count"), None);
+    }
+
+    #[test]
+    fn json_ld_products_give_weak_labels() {
+        let v = json_ld_values(&[r#"{"@context":"https://schema.org","@type":"Product","name":"Kettle","sku":"K1","brand":{"name":"Acme"},"offers":{"price":"19.99"}}"#.into()]);
+        assert_eq!(v.get("name").map(String::as_str), Some("Kettle"));
+        assert_eq!(v.get("brand").map(String::as_str), Some("Acme"));
+        assert_eq!(v.get("price").map(String::as_str), Some("19.99"));
+    }
+}

@@ -1,0 +1,219 @@
+//! Extractors on pages we wrote (tests/fixtures): each algorithm keeps the
+//! content it is designed for and drops the boilerplate around it.
+
+use std::path::Path;
+
+use trawl_extract::{extract, Algorithm, Extracted, Options, PageType};
+
+fn run(file: &str, algorithm: Algorithm) -> Extracted {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let opts = Options {
+        algorithm,
+        ..Options::default()
+    };
+    extract(&bytes, &opts).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn assert_has(text: &str, wanted: &[&str], unwanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "missing {w:?} in:\n{text}");
+    }
+    for u in unwanted {
+        assert!(!text.contains(u), "unexpected {u:?} in:\n{text}");
+    }
+}
+
+const ARTICLE_BODY: &[&str] = &[
+    "When the winter storms arrive",
+    "Anemones close into tight green buttons",
+    "Shelter in the cracks",
+    "Crabs move to deeper pools.",
+    "Researchers who count the pools",
+];
+const ARTICLE_NOISE: &[&str] = &[
+    "Most read",
+    "Copyright",
+    "trackingId",
+    "color:red",
+    "Privacy",
+];
+
+#[test]
+fn auto_article_text_and_metadata() {
+    let r = run("article_en.html", Algorithm::Auto);
+    assert_has(&r.text, ARTICLE_BODY, ARTICLE_NOISE);
+    assert_has(&r.text, &[], &["Share on", "Science"]);
+    assert_eq!(r.title.as_deref(), Some("How Tide Pools Survive Winter"));
+    assert_eq!(r.author.as_deref(), Some("Mara Quill"));
+    assert_eq!(r.date.as_deref(), Some("2024-01-15T08:30:00Z"));
+    assert_eq!(
+        r.canonical.as_deref(),
+        Some("https://coastal.example/tide-pools-winter")
+    );
+    assert_eq!(r.site_name.as_deref(), Some("Coastal Notes"));
+    assert_eq!(r.language.as_deref(), Some("en"));
+    assert_eq!(r.page_type, PageType::Article);
+    // Paragraphs are separated by a blank line, list items by a line break.
+    assert!(
+        r.text
+            .contains("Anemones retract their tentacles.\nCrabs move"),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text.contains("afternoon.\n\nYet the tide pools"),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn cetd_tpc_article() {
+    let r = run("article_en.html", Algorithm::CetdTpc);
+    assert_has(&r.text, ARTICLE_BODY, ARTICLE_NOISE);
+}
+
+#[test]
+fn article_std_article() {
+    let r = run("article_en.html", Algorithm::ArticleStd);
+    assert_has(&r.text, ARTICLE_BODY, ARTICLE_NOISE);
+}
+
+#[test]
+fn segment_short_article_falls_back_to_the_body() {
+    // Under segment::MIN_CHARS of text no segment passes: the whole body is
+    // returned (the periodic-cluster case is a unit test in src/extract/segment.rs).
+    let r = run("article_en.html", Algorithm::Segment);
+    assert_has(&r.text, ARTICLE_BODY, &["trackingId"]);
+}
+
+#[test]
+fn cc_forum_keeps_short_replies() {
+    let r = run("forum.html", Algorithm::Cc);
+    assert_has(
+        &r.text,
+        &[
+            "keeps turning to the left",
+            "weight distribution",
+            "Thanks, that fixed it!",
+            "foot pegs",
+        ],
+        &["Forum index", "RSS"],
+    );
+}
+
+#[test]
+fn auto_forum_keeps_every_post() {
+    let r = run("forum.html", Algorithm::Auto);
+    assert_has(
+        &r.text,
+        &[
+            "keeps turning to the left",
+            "Thanks, that fixed it!",
+            "foot pegs",
+        ],
+        &["Forum index", "RSS", "Log in"],
+    );
+}
+
+#[test]
+fn auto_forum_drops_signatures_stats_votes_and_post_buttons() {
+    let r = run("forum_extras.html", Algorithm::Auto);
+    // The reply quotes the first post: its text is there once.
+    assert_eq!(r.text.matches("It still rises").count(), 1, "{}", r.text);
+    assert_eq!(r.page_type, trawl_extract::PageType::Forum);
+    assert_has(
+        &r.text,
+        &[
+            "nail polish remover",
+            "one part starter to five parts",
+            "Worked, thanks!",
+        ],
+        &[
+            "rye crumb",
+            "Reaction score",
+            "4,812",
+            "Upvote",
+            "Last edited",
+            "Report",
+            "Members",
+            "Privacy",
+        ],
+    );
+}
+
+#[test]
+fn list_rank_outputs_every_record() {
+    let r = run("list.html", Algorithm::ListRank);
+    assert_has(
+        &r.text,
+        &[
+            "steep morning climb",
+            "shaded walk",
+            "former railway",
+            "exposed rock",
+            "reservoir",
+        ],
+        &["Terms", "Maps"],
+    );
+}
+
+#[test]
+fn auto_chinese_counts_characters() {
+    let r = run("article_zh.html", Algorithm::Auto);
+    assert_has(
+        &r.text,
+        &["成千上万的候鸟", "观鸟爱好者说", "保持距离"],
+        &["首页", "版权声明"],
+    );
+    assert_eq!(r.language.as_deref(), Some("zh"));
+}
+
+#[test]
+fn auto_japanese() {
+    let r = run("article_ja.html", Algorithm::Auto);
+    assert_has(
+        &r.text,
+        &["空き店舗", "家族連れ", "他の地区"],
+        &["トップ", "利用規約"],
+    );
+    assert_eq!(r.language.as_deref(), Some("ja"));
+}
+
+#[test]
+fn auto_arabic_windows_1256() {
+    let r = run("article_ar_1256.html", Algorithm::Auto);
+    assert_eq!(r.encoding, "windows-1256");
+    assert_has(
+        &r.text,
+        &["الري بالتنقيط", "بدأ المزارعون", "قرى أخرى"],
+        &["الرئيسية", "الخصوصية"],
+    );
+    assert_eq!(r.language.as_deref(), Some("ar"));
+}
+
+/// Invariants every algorithm keeps on every fixture.
+#[test]
+fn all_algorithms_keep_invariants_on_fixtures() {
+    for file in [
+        "article_en.html",
+        "forum.html",
+        "list.html",
+        "article_zh.html",
+        "article_ja.html",
+    ] {
+        for algorithm in Algorithm::ALL {
+            let r = run(file, algorithm);
+            assert!(!r.text.is_empty(), "{file} {algorithm:?}: empty");
+            assert!(!r.text.contains("trackingId") && !r.text.contains("color:red"));
+            assert!(!r.text.contains("  "), "{file} {algorithm:?}: double space");
+            assert!(
+                !r.text.contains("\n\n\n"),
+                "{file} {algorithm:?}: blank lines not normalised"
+            );
+        }
+    }
+}
