@@ -4,6 +4,9 @@
 use std::io::Read;
 use std::time::Duration;
 
+use quick_xml::escape::resolve_predefined_entity;
+use quick_xml::events::Event;
+use quick_xml::Reader;
 use url::Url;
 
 use super::fetch_task::done;
@@ -13,7 +16,13 @@ use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::frontier::Lease;
 use crate::store::{NewUrl, QueuedUrl, UrlKind};
 
-/// Reads `<loc>` entries of a sitemap or sitemap index (gzip'd or not).
+/// Most entries read from one sitemap (the protocol's own limit).
+const MAX_LOCS: usize = 50_000;
+
+/// Reads `<loc>` entries of a sitemap or sitemap index (gzip'd or not)
+/// with an XML parser: namespace prefixes, CDATA, entities and character
+/// references are read as XML says. Whether it is an index comes first.
+/// A document that stops being XML keeps the entries read before the error.
 pub fn parse(body: &[u8]) -> (bool, Vec<String>) {
     let mut text = Vec::new();
     let bytes: &[u8] = if body.starts_with(&[0x1f, 0x8b]) {
@@ -25,23 +34,56 @@ pub fn parse(body: &[u8]) -> (bool, Vec<String>) {
     } else {
         body
     };
-    let s = String::from_utf8_lossy(bytes);
-    let index = s.contains("<sitemapindex");
-    let mut locs = Vec::new();
-    let mut rest = &*s;
-    while let Some(start) = rest.find("<loc>") {
-        rest = &rest[start + 5..];
-        let Some(end) = rest.find("</loc>") else {
-            break;
-        };
-        let loc = rest[..end].trim().replace("&amp;", "&");
-        if !loc.is_empty() {
-            locs.push(loc);
+    let mut reader = Reader::from_reader(bytes);
+    let mut buf = Vec::new();
+    let (mut index, mut locs) = (false, Vec::new());
+    // The text of the `<loc>` being read.
+    let mut loc: Option<String> = None;
+    loop {
+        match reader.read_event_into(&mut buf) {
+            Ok(Event::Start(e)) => match e.local_name().as_ref() {
+                b"sitemapindex" => index = true,
+                b"loc" => loc = Some(String::new()),
+                _ => {}
+            },
+            Ok(Event::Text(t)) => {
+                if let (Some(l), Ok(t)) = (loc.as_mut(), t.decode()) {
+                    l.push_str(&t);
+                }
+            }
+            Ok(Event::CData(t)) => {
+                if let (Some(l), Ok(t)) = (loc.as_mut(), t.decode()) {
+                    l.push_str(&t);
+                }
+            }
+            Ok(Event::GeneralRef(r)) => {
+                if let Some(l) = loc.as_mut() {
+                    if let Ok(Some(c)) = r.resolve_char_ref() {
+                        l.push(c);
+                    } else if let Some(v) = r
+                        .decode()
+                        .ok()
+                        .and_then(|name| resolve_predefined_entity(&name))
+                    {
+                        l.push_str(v);
+                    }
+                }
+            }
+            Ok(Event::End(e)) if e.local_name().as_ref() == b"loc" => {
+                if let Some(l) = loc.take() {
+                    let l = l.trim();
+                    if !l.is_empty() {
+                        locs.push(l.to_string());
+                    }
+                }
+                if locs.len() >= MAX_LOCS {
+                    break;
+                }
+            }
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => {}
         }
-        rest = &rest[end + 6..];
-        if locs.len() >= 50_000 {
-            break;
-        }
+        buf.clear();
     }
     (index, locs)
 }
@@ -117,5 +159,29 @@ mod tests {
         let gz = enc.finish().unwrap_or_default();
         assert_eq!(parse(&gz).1.len(), 2);
         assert_eq!(parse(b"\x1f\x8bgarbage"), (false, vec![]));
+    }
+
+    /// Read as XML, not searched for `<loc>`: a commented-out entry is no
+    /// entry, prefixed elements, CDATA and character references are read.
+    #[test]
+    fn sitemap_is_read_as_xml() {
+        let xml = br#"<?xml version="1.0"?>
+<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <!-- <loc>http://a.test/commented-out</loc> -->
+  <sm:url><sm:loc><![CDATA[http://a.test/c?a=1&b=2]]></sm:loc></sm:url>
+  <sm:url><sm:loc>http://a.test/&#x41;&#66;&lt;</sm:loc></sm:url>
+</sm:urlset>"#;
+        assert_eq!(
+            parse(xml),
+            (
+                false,
+                vec![
+                    "http://a.test/c?a=1&b=2".to_string(),
+                    "http://a.test/AB<".to_string()
+                ]
+            )
+        );
+        let idx = br#"<si:sitemapindex xmlns:si="x"><si:sitemap><si:loc>http://a.test/s.xml</si:loc></si:sitemap></si:sitemapindex>"#;
+        assert_eq!(parse(idx), (true, vec!["http://a.test/s.xml".to_string()]));
     }
 }

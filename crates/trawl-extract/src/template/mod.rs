@@ -62,7 +62,8 @@ impl Pruning {
 /// use trawl_extract::{Options, Page, Template};
 ///
 /// let page = |name: &str, price: &str| {
-///     let html = format!("<html><body><div class=nav><a href=/>Shop</a> <a href=/help>Help</a></div>\
+///     let html = format!("<html><head><title>{name} | Shop</title></head><body>\
+///         <div class=nav><a href=/>Shop</a> <a href=/help>Help</a></div>\
 ///         <div class=product><h1>{name}</h1><p>Price: <span class=price>{price}</span></p></div>\
 ///         <div class=foot>Free delivery on every order</div></body></html>");
 ///     Page::parse(html.as_bytes(), &Options::default())
@@ -73,6 +74,7 @@ impl Pruning {
 /// let fields = template.apply(&page("Steel whistle", "$4.75")?);
 /// assert_eq!(fields.values["name"], vec!["Steel whistle"]);
 /// assert_eq!(fields.values["price"], vec!["$4.75"]);
+/// assert_eq!(fields.values["currency"], vec!["USD"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
