@@ -210,8 +210,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         charset: response
             .content_type
             .as_deref()
-            .and_then(Charset::from_content_type)
-            .or(shared.extract.charset),
+            .and_then(Charset::from_content_type),
         ..shared.extract.clone()
     };
     let page = match Page::parse(&response.body, &opts) {
