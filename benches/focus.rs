@@ -376,7 +376,7 @@ fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64
         .records_after(0, usize::MAX)
         .expect("records")
         .into_iter()
-        .filter_map(|(seq, r)| r["url"].as_str().map(|u| (u.to_string(), seq)))
+        .map(|(seq, r)| (r.url, seq))
         .collect();
     pages.sort_by_key(|(_, u, _)| order.get(u).copied().unwrap_or(u64::MAX));
     drop(store);

@@ -12,6 +12,8 @@ use serde::Serialize;
 
 use trawl_crawl::config::Config;
 use trawl_crawl::crawl::templates::Templates;
+
+use crate::client::Daemon;
 use trawl_extract::{read_input, Algorithm, Charset, Extracted, Learning, Options, Page, Template};
 
 /// trawl: a focused web crawler with built-in content extraction.
@@ -389,6 +391,7 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         config.validate_status_addr()?;
     }
     init_logging(args.log_format == "json");
+    let observer = trawl_crawl::crawl::Observer::default();
     let opts = trawl_crawl::crawl::RunOptions {
         extra_seeds: args.seeds,
         exit_when_idle: args.once,
@@ -396,39 +399,22 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             .strategy
             .as_deref()
             .and_then(trawl_crawl::focus::Strategy::parse),
+        observer: Some(observer.clone()),
         page_hook: None,
     };
-    let snap = runtime()?.block_on(trawl_crawl::crawl::run(config, opts))?;
+    let snap = runtime()?.block_on(async move {
+        // The endpoint lives as long as the crawl (the runtime ends both).
+        if !config.crawl.status_addr.is_empty() {
+            crate::status::spawn(&config.crawl.status_addr, observer).await?;
+        }
+        anyhow::Ok(trawl_crawl::crawl::run(config, opts).await?)
+    })?;
     tracing::info!(
         fetched = snap.fetched,
         records = snap.records,
         "crawl stopped"
     );
     Ok(0)
-}
-
-/// GET from the daemon's endpoint; `None` when no daemon answers.
-fn daemon_get(addr: &str, path: &str) -> Option<Vec<u8>> {
-    use std::io::Read;
-    if addr.is_empty() {
-        return None;
-    }
-    let sock: std::net::SocketAddr = addr.parse().ok()?;
-    let mut conn =
-        std::net::TcpStream::connect_timeout(&sock, std::time::Duration::from_millis(500)).ok()?;
-    conn.set_read_timeout(Some(std::time::Duration::from_secs(300)))
-        .ok()?;
-    write!(
-        conn,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut resp = Vec::new();
-    conn.read_to_end(&mut resp).ok()?;
-    let split = resp.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&resp[..split]);
-    head.starts_with("HTTP/1.1 200")
-        .then(|| resp[split + 4..].to_vec())
 }
 
 fn data_dir(config: &Config, data: Option<PathBuf>) -> PathBuf {
@@ -449,13 +435,9 @@ fn open_store(config: &Config, data: Option<PathBuf>) -> Result<trawl_crawl::sto
 /// The status address of the daemon that owns `dir`, if one is running:
 /// a daemon answering on `crawl.status_addr` that serves another store
 /// is not asked (its records are not the ones wanted).
-fn daemon_for(config: &Config, dir: &std::path::Path) -> Option<String> {
-    let addr = &config.crawl.status_addr;
-    let body = daemon_get(addr, "/status")?;
-    let snap: serde_json::Value = serde_json::from_slice(&body).ok()?;
-    let theirs = std::path::PathBuf::from(snap["data_dir"].as_str()?);
-    let ours = std::fs::canonicalize(dir).ok()?;
-    (theirs == ours).then(|| addr.clone())
+fn daemon_for(config: &Config, dir: &std::path::Path) -> Option<Daemon> {
+    let daemon = Daemon::at(&config.crawl.status_addr)?;
+    daemon.owns(dir).then_some(daemon)
 }
 
 fn export(args: ExportArgs, config: &Config) -> Result<i32> {
@@ -475,21 +457,12 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     if let Some(t) = &args.page_type {
         path.push_str(&format!("&type={t}"));
     }
-    let daemon = daemon_for(config, &dir);
-    let (written, cursor) = if let Some(body) = daemon.and_then(|a| daemon_get(&a, &path)) {
-        out.write_all(&body)?;
-        let mut cursor = args.since;
-        let mut n = 0;
-        for line in body.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-            n += 1;
-            if let Some(seq) = serde_json::from_slice::<serde_json::Value>(line)
-                .ok()
-                .and_then(|v| v["seq"].as_u64())
-            {
-                cursor = cursor.max(seq);
-            }
-        }
-        (n, cursor)
+    let streamed = match daemon_for(config, &dir) {
+        Some(daemon) => daemon.export(&path, args.since, &mut out)?,
+        None => None,
+    };
+    let (written, cursor) = if let Some(done) = streamed {
+        done
     } else {
         let store = open_store(config, Some(dir))?;
         store.verify_checkpoint()?;
@@ -501,7 +474,10 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
         } else {
             let q = trawl_crawl::store::export::ExportQuery {
                 since: args.since,
-                page_type: args.page_type.clone(),
+                page_type: args
+                    .page_type
+                    .as_deref()
+                    .and_then(trawl_extract::PageType::parse),
                 limit: args.limit,
             };
             trawl_crawl::store::export::write_jsonl(&store, &q, &mut out)?
@@ -515,13 +491,13 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
 fn status(args: StatusArgs, config: &Config) -> Result<i32> {
     let dir = data_dir(config, args.data);
     let path = if args.metrics { "/metrics" } else { "/status" };
-    if let Some(addr) = daemon_for(config, &dir) {
-        if let Some(body) = daemon_get(&addr, path) {
+    if let Some(daemon) = daemon_for(config, &dir) {
+        if let Some(body) = daemon.get(path) {
             if args.metrics {
                 std::io::stdout().write_all(&body)?;
             } else {
                 let snap: serde_json::Value = serde_json::from_slice(&body)?;
-                println!("daemon running at {addr}");
+                println!("daemon running at {}", config.crawl.status_addr);
                 println!("{}", serde_json::to_string_pretty(&snap)?);
             }
             return Ok(0);

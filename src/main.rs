@@ -3,7 +3,9 @@
 use clap::Parser;
 
 mod cli;
+mod client;
 mod eval;
+mod status;
 
 fn main() {
     let cli = cli::Cli::parse();

@@ -372,23 +372,6 @@ fn a_corrupted_store_is_reported_never_silently_short() {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn status_json(port: u16) -> Option<serde_json::Value> {
-    use std::io::{Read, Write};
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    c.write_all(b"GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
-        .ok()?;
-    let mut s = String::new();
-    c.read_to_string(&mut s).ok()?;
-    serde_json::from_str(s.split("\r\n\r\n").nth(1)?).ok()
-}
-
 /// A daemon that must not outlive a failed test (it would load the machine).
 struct KillOnDrop(std::process::Child);
 

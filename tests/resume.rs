@@ -21,22 +21,8 @@ fn site(ip: &'static str) -> Host {
     })
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
 fn status_fetched(port: u16) -> Option<u64> {
-    use std::io::{Read, Write};
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    c.write_all(b"GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
-        .ok()?;
-    let mut s = String::new();
-    c.read_to_string(&mut s).ok()?;
-    let body = s.split("\r\n\r\n").nth(1)?;
-    serde_json::from_str::<serde_json::Value>(body).ok()?["fetched"].as_u64()
+    status_json(port)?["fetched"].as_u64()
 }
 
 fn wait_for_pages(port: u16, n: u64, child: &mut std::process::Child) {

@@ -360,3 +360,32 @@ pub fn run_daemon(cfg_text: &str) -> (trawl_crawl::crawl::stats::Snapshot, f64) 
         .unwrap_or_else(|e| panic!("crawl: {e}"));
     (snap, start.elapsed().as_secs_f64())
 }
+
+/// A free loopback port for a daemon's status endpoint.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `GET path` from a daemon's status endpoint: (status line, body).
+pub fn endpoint_get(port: u16, path: &str) -> Option<(String, Vec<u8>)> {
+    let mut c = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    c.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    // HTTP/1.0: the body ends with the connection, no chunked framing.
+    write!(c, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n").ok()?;
+    let mut s = Vec::new();
+    c.read_to_end(&mut s).ok()?;
+    let split = s.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&s[..split]);
+    Some((head.lines().next()?.to_string(), s[split + 4..].to_vec()))
+}
+
+/// The daemon's `/status` snapshot.
+pub fn status_json(port: u16) -> Option<serde_json::Value> {
+    let (line, body) = endpoint_get(port, "/status")?;
+    line.contains(" 200 ")
+        .then(|| serde_json::from_slice(&body).ok())
+        .flatten()
+}

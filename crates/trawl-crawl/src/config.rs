@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::focus::Strategy;
+use crate::seeds::{Mode, Scope};
 use trawl_extract::{Algorithm, Options};
 
 /// The whole configuration file.
@@ -110,7 +112,7 @@ impl TopicConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct FocusConfig {
     /// "focused" (highest expected relevance first) or "bfs" (shallowest first).
-    pub strategy: String,
+    pub strategy: Strategy,
     /// Keywords and phrases with their weights.
     pub keywords: std::collections::BTreeMap<String, f32>,
     /// Texts of relevant pages, inline, in files or at URLs.
@@ -136,7 +138,7 @@ pub struct FocusConfig {
 impl Default for FocusConfig {
     fn default() -> Self {
         FocusConfig {
-            strategy: "focused".into(),
+            strategy: Strategy::Focused,
             keywords: Default::default(),
             examples: Vec::new(),
             example_files: Vec::new(),
@@ -241,9 +243,9 @@ pub struct CrawlConfig {
     /// At most this many pages per host (0 = no limit).
     pub max_pages_per_host: u64,
     /// Default scope of a seed: "host", "domain" or "any".
-    pub scope: String,
+    pub scope: Scope,
     /// Default crawl mode of a seed: "article" or "ecommerce".
-    pub mode: String,
+    pub mode: Mode,
     /// E-commerce mode: product pages a template is learned from.
     pub template_samples: usize,
     /// Read robots-declared sitemaps and /sitemap.xml.
@@ -295,8 +297,8 @@ impl Default for CrawlConfig {
             max_depth: 5,
             max_pages: 0,
             max_pages_per_host: 0,
-            scope: "host".into(),
-            mode: "article".into(),
+            scope: Scope::Host,
+            mode: Mode::Article,
             template_samples: 4,
             sitemaps: true,
             strip_params: rules.strip_params,
@@ -317,7 +319,7 @@ impl Default for CrawlConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct ExtractConfig {
     /// Algorithm name: auto, cetd-tpc, cc, article-std, list-rank, segment.
-    pub algorithm: String,
+    pub algorithm: Algorithm,
     /// Largest page accepted, in bytes.
     pub max_bytes: u64,
     /// Deepest element nesting kept; deeper elements are flattened.
@@ -334,7 +336,7 @@ impl Default for ExtractConfig {
     fn default() -> Self {
         let o = Options::default();
         ExtractConfig {
-            algorithm: o.algorithm.name().to_string(),
+            algorithm: o.algorithm,
             max_bytes: o.max_bytes as u64,
             max_depth: o.max_depth,
             max_nodes: o.max_nodes,
@@ -356,9 +358,18 @@ impl Config {
 
     /// Parses and validates config text (`path` is for messages).
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        let cfg: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
+        let cfg: Config = toml::from_str(text).map_err(|e| match key_at(text, e.span()) {
+            // A value of the wrong type or not one of the allowed names:
+            // name the key, then what serde says is allowed.
+            Some(key) => ConfigError::Invalid {
+                path: path.to_path_buf(),
+                key,
+                message: e.message().trim().to_string(),
+            },
+            None => ConfigError::Parse {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            },
         })?;
         cfg.validate(path)?;
         Ok(cfg)
@@ -370,8 +381,6 @@ impl Config {
             key: key.to_string(),
             message,
         };
-        let e = &self.extract;
-        Algorithm::parse(&e.algorithm).map_err(|err| bad("extract.algorithm", err.to_string()))?;
         for (key, v, lo, hi) in self.ranges() {
             if !(lo..=hi).contains(&v) {
                 return Err(bad(
@@ -381,12 +390,6 @@ impl Config {
             }
         }
         let f = &self.focus;
-        if crate::focus::Strategy::parse(&f.strategy).is_none() {
-            return Err(bad(
-                "focus.strategy",
-                format!("{:?} is not focused or bfs", f.strategy),
-            ));
-        }
         if !(f.threshold > 0.0 && f.threshold <= 1.0) {
             return Err(bad("focus.threshold", "must be in (0, 1]".into()));
         }
@@ -407,18 +410,6 @@ impl Config {
             t.validate(&key).map_err(|(k, m)| bad(&k, m))?;
         }
         let c = &self.crawl;
-        if !matches!(c.mode.as_str(), "article" | "ecommerce") {
-            return Err(bad(
-                "crawl.mode",
-                format!("{:?} is not article or ecommerce", c.mode),
-            ));
-        }
-        if crate::crawl::seeds::Scope::parse(&c.scope).is_none() {
-            return Err(bad(
-                "crawl.scope",
-                format!("{:?} is not host, domain or any", c.scope),
-            ));
-        }
         if c.user_agent
             .split_whitespace()
             .next()
@@ -496,8 +487,7 @@ impl Config {
     pub fn extract_options(&self) -> Options {
         let e = &self.extract;
         Options {
-            // Validated in `validate`; fall back to the default on a programming error.
-            algorithm: Algorithm::parse(&e.algorithm).unwrap_or(Algorithm::Auto),
+            algorithm: e.algorithm,
             url: None,
             charset: None,
             max_bytes: e.max_bytes as usize,
@@ -507,6 +497,29 @@ impl Config {
             page_type: None,
         }
     }
+}
+
+/// The dotted key (`crawl.scope`) whose value starts the byte span a TOML
+/// error points at, when the span is a `key = value` line's value.
+fn key_at(text: &str, span: Option<std::ops::Range<usize>>) -> Option<String> {
+    let at = span?.start;
+    let before = text.get(..at)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = text.get(line_start..at)?.split_once('=')?;
+    let key = key.trim().trim_matches('"');
+    if key.is_empty() || key.contains(['[', ']', '{', ',']) {
+        return None;
+    }
+    let table = before[..line_start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('[') && !l.starts_with("[["))
+        .map(|l| l.trim_matches(['[', ']']).trim().to_string());
+    Some(match table {
+        Some(t) if !t.is_empty() => format!("{t}.{key}"),
+        _ => key.to_string(),
+    })
 }
 
 /// A loopback socket address, or "" (no endpoint).
@@ -697,6 +710,38 @@ mod tests {
         assert!(err.to_string().contains("crawl.status_addr"), "{err}");
         let err = Config::parse("[crawl]\nmax_concurrent = 0\n", Path::new("c.toml")).unwrap_err();
         assert!(err.to_string().contains("crawl.max_concurrent"), "{err}");
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_names_its_key_and_what_is_allowed() {
+        let err = Config::parse("[crawl]\nmode = \"shop\"\n", Path::new("c.toml")).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("key `crawl.mode`") && msg.contains("ecommerce"),
+            "{msg}"
+        );
+        let err =
+            Config::parse("[crawl]\nmax_pages = \"many\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("key `crawl.max_pages`"), "{err}");
+        let cfg = Config::parse(
+            "[crawl]\nscope = \"domain\"\nmode = \"ecommerce\"\n[focus]\nstrategy = \"bfs\"\n[extract]\nalgorithm = \"cetd-tpc\"\n",
+            Path::new("c.toml"),
+        )
+        .expect("valid");
+        assert_eq!(
+            (
+                cfg.crawl.scope,
+                cfg.crawl.mode,
+                cfg.focus.strategy,
+                cfg.extract.algorithm
+            ),
+            (
+                Scope::Domain,
+                Mode::Ecommerce,
+                Strategy::Bfs,
+                Algorithm::CetdTpc
+            )
+        );
     }
 
     #[test]

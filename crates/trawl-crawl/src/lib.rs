@@ -12,4 +12,6 @@ pub mod fetch;
 pub mod focus;
 pub mod frontier;
 pub mod politeness;
+pub mod record;
+pub mod seeds;
 pub mod store;

@@ -12,57 +12,19 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use super::pipeline::{outcome, CpuJob, FetchResult, Shared, WriterMsg};
-use super::seeds::Seed;
+use super::shared::{
+    done, drop_lease, outcome, response_outcome, retry, CpuJob, FetchResult, Shared,
+};
 use crate::fetch::{redirect_target, Response};
 use crate::frontier::url::{host_key, normalize};
 use crate::frontier::Lease;
 use crate::politeness::robots::Robots;
-use crate::store::{Completion, NewUrl, PageOutcome, QueuedUrl, UrlKind};
+use crate::record::{now_secs, Outcome};
+use crate::seeds::Seed;
+use crate::store::{NewUrl, QueuedUrl, UrlKind};
 
 /// Redirects of a robots.txt followed at most (RFC 9309: at least five).
 const ROBOTS_HOPS: usize = 5;
-
-pub(super) fn done(
-    lease: Lease,
-    out: PageOutcome,
-    links: Vec<NewUrl>,
-    counted: bool,
-    delay: Duration,
-) -> FetchResult {
-    let counted = counted.then(|| (lease.host.clone(), lease.item.seed));
-    FetchResult::Write(WriterMsg {
-        lease,
-        completion: Completion::Done {
-            outcome: out,
-            record: None,
-            simhash: None,
-            links,
-            counted,
-        },
-        delay,
-        hold: None,
-    })
-}
-
-fn retry(lease: Lease, item: QueuedUrl, delay: Duration, hold: Option<Instant>) -> FetchResult {
-    FetchResult::Write(WriterMsg {
-        lease,
-        completion: Completion::Retry { item },
-        delay,
-        hold,
-    })
-}
-
-/// Ends a lease without a fetch and without an outcome line (budgets).
-fn drop_lease(lease: Lease) -> FetchResult {
-    FetchResult::Write(WriterMsg {
-        lease,
-        completion: Completion::Drop,
-        delay: Duration::ZERO,
-        hold: None,
-    })
-}
 
 fn is_transient(r: &Response) -> bool {
     r.is_transport_error() || matches!(r.status, 500 | 502 | 504 | 520..=530) || r.status == 0
@@ -94,7 +56,7 @@ impl Shared {
         }
         // The store's copy survives restarts.
         if let Ok(Some((fetched_at, status, body))) = self.store.robots(host) {
-            let age = super::pipeline::now_secs().saturating_sub(fetched_at);
+            let age = now_secs().saturating_sub(fetched_at);
             if age < self.robots_ttl.as_secs() && !(500..=599).contains(&status) && status != 0 {
                 let r = Arc::new(Robots::from_response(status, body.as_bytes(), &self.agent));
                 let at = Instant::now()
@@ -119,10 +81,7 @@ impl Shared {
                 .len()
                 .min(crate::politeness::robots::MAX_ROBOTS_BYTES)],
         );
-        if let Err(e) = self
-            .store
-            .put_robots(host, super::pipeline::now_secs(), status, &body)
-        {
+        if let Err(e) = self.store.put_robots(host, now_secs(), status, &body) {
             self.stats
                 .store_error(format!("storing robots.txt of {host}: {e}"));
         }
@@ -191,7 +150,12 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     let Ok(url) = Url::parse(&item.url) else {
         return done(
             lease,
-            outcome(&item.url, 0, Some("unparseable URL in the queue".into())),
+            outcome(
+                &item.url,
+                0,
+                Outcome::BadUrl,
+                Some("unparseable URL in the queue".into()),
+            ),
             vec![],
             false,
             Duration::ZERO,
@@ -214,6 +178,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
                 outcome(
                     &item.url,
                     0,
+                    Outcome::RobotsUnavailable,
                     Some(format!(
                         "robots.txt unavailable (5xx or no answer) after {attempt} attempts"
                     )),
@@ -237,7 +202,12 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
         shared.stats.robots_denied.fetch_add(1, Relaxed);
         return done(
             lease,
-            outcome(&item.url, 0, Some("disallowed by robots.txt".into())),
+            outcome(
+                &item.url,
+                0,
+                Outcome::RobotsDenied,
+                Some("disallowed by robots.txt".into()),
+            ),
             extra,
             false,
             Duration::ZERO,
@@ -324,11 +294,7 @@ async fn fetch_page(
     } else {
         shared.stats.count_status(r.status);
     }
-    let mut out = outcome(
-        &item.url,
-        if r.is_transport_error() { 0 } else { r.status },
-        r.error.clone(),
-    );
+    let mut out = response_outcome(&item.url, r, Outcome::Fetched);
     out.final_url = Some(followed.final_url.clone()).filter(|f| *f != item.url);
     out.redirects = followed.chain.clone();
     out.bytes = r.body.len() as u64;
@@ -368,6 +334,7 @@ async fn fetch_page(
     }
     if let Some(target) = followed.elsewhere {
         // Queued as a new URL of its own host (robots, schedule, dedup).
+        out.outcome = Outcome::Redirected;
         out.error = Some(format!("redirected to another host: {target} (queued)"));
         extra.push(NewUrl {
             host: host_key(&target),
@@ -384,6 +351,7 @@ async fn fetch_page(
         return done(lease, out, extra, true, delay);
     }
     if let Some(why) = followed.redirect_error {
+        out.outcome = Outcome::RedirectError;
         out.error = Some(why);
         return done(lease, out, extra, true, delay);
     }
@@ -394,12 +362,14 @@ async fn fetch_page(
     }
     if let Some(len) = r.oversize {
         shared.stats.truncated.fetch_add(1, Relaxed);
+        out.outcome = Outcome::TooLarge;
         out.error = Some(format!(
             "body not read: Content-Length {len} is over crawl.max_body_bytes"
         ));
         return done(lease, out, extra, true, delay);
     }
     if !crate::fetch::is_html_type(r.content_type.as_deref()) {
+        out.outcome = Outcome::NotHtml;
         out.error = Some(format!(
             "skipped: Content-Type {}",
             r.content_type.clone().unwrap_or_default()

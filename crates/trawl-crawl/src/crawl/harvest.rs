@@ -86,7 +86,7 @@ impl Harvest {
         };
         if let (Some(p), Some(path)) = (point, &self.series) {
             let line = serde_json::json!({
-                "at": super::pipeline::now_secs(),
+                "at": crate::record::now_secs(),
                 "judged": p.judged,
                 "relevant": p.relevant,
                 "rate": p.rate,

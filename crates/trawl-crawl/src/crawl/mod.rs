@@ -23,36 +23,31 @@
 
 mod fetch_task;
 pub mod harvest;
-pub mod pipeline;
-pub mod seeds;
+mod learning;
+mod links;
+mod process;
+mod schedule;
+mod seeding;
+mod session;
+mod shared;
 pub mod shop;
 mod sitemap;
 pub mod stats;
-pub mod status;
 pub mod templates;
 mod writer;
 
-use std::collections::HashMap;
+pub use shared::PageHook;
+
 use std::io::IsTerminal;
-use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
-
-use tokio::sync::mpsc;
-use tokio::task::JoinSet;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
 use crate::config::Config;
 use crate::fetch::{FetchConfig, Fetcher, HttpFetcher};
-use crate::focus::{Focus, LinkModel, Strategy};
-use crate::frontier::url::UrlRules;
-use crate::frontier::Lease;
-use crate::frontier::{Frontier, Next};
-use crate::politeness::DelayRules;
-use crate::store::{NewUrl, PageOutcome, QueuedUrl, Store, StoreError, UrlKind};
-use pipeline::{FetchResult, Shared, WriterMsg};
-use seeds::{Mode, Scope, Seed, SeedDefaults};
+use crate::store::{Store, StoreError};
+use shared::WriterMsg;
 pub use stats::{Snapshot, Stats};
 
 /// Why the daemon stopped with an error.
@@ -63,12 +58,6 @@ pub enum CrawlError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Client(#[from] crate::fetch::ClientError),
-    #[error("status endpoint {addr}: {source}")]
-    Status {
-        addr: String,
-        #[source]
-        source: std::io::Error,
-    },
     #[error("cannot start: {0}")]
     Start(String),
     #[error(transparent)]
@@ -85,17 +74,6 @@ enum SessionEnd {
     StoreDown(Vec<WriterMsg>),
 }
 
-/// A function called with each page's URL in the CPU stage, before
-/// extraction: a test hook (a panicking extractor) — `None` in real crawls.
-#[derive(Clone)]
-pub struct PageHook(pub Arc<dyn Fn(&str) + Send + Sync>);
-
-impl std::fmt::Debug for PageHook {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PageHook")
-    }
-}
-
 /// How to run.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
@@ -106,192 +84,45 @@ pub struct RunOptions {
     pub exit_when_idle: bool,
     /// Overrides `focus.strategy`.
     pub strategy: Option<crate::focus::Strategy>,
+    /// Where the run publishes its counters and store handle (a status
+    /// server reads them); `None`: the run keeps them to itself.
+    pub observer: Option<Observer>,
     #[doc(hidden)]
     pub page_hook: Option<PageHook>,
 }
 
-/// Messages to the scheduler.
-pub(crate) enum Sched {
-    Finished {
-        host: String,
-        delay: Duration,
-        hold: Option<Instant>,
-    },
+/// A window on a running crawl for a status server: its counters and the
+/// store handle it writes with (none while a store that could not write is
+/// being reopened). Cheap to clone; create it before [`run`] and pass it in
+/// [`RunOptions::observer`].
+#[derive(Clone, Default)]
+pub struct Observer {
+    stats: Arc<Stats>,
+    store: Arc<RwLock<Option<Store>>>,
 }
 
-fn seed_defaults(cfg: &Config) -> SeedDefaults {
-    SeedDefaults {
-        max_depth: cfg.crawl.max_depth,
-        scope: Scope::parse(&cfg.crawl.scope).unwrap_or(Scope::Host),
-        sitemaps: cfg.crawl.sitemaps,
-        mode: if cfg.crawl.mode == "ecommerce" {
-            Mode::Ecommerce
-        } else {
-            Mode::Article
-        },
-        topics: cfg.focus.topics.keys().cloned().collect(),
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
     }
 }
 
-/// Reads seed files that changed since the last look; registers their seeds
-/// and queues their URLs (known URLs are not queued again).
-fn load_seeds(
-    store: &Store,
-    shared: &Shared,
-    files: &[PathBuf],
-    defaults: &SeedDefaults,
-    frontier: &mut Frontier,
-) -> Result<usize, StoreError> {
-    let mut added = 0;
-    for file in files {
-        let text = match std::fs::read(file) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(e) => {
-                tracing::warn!(file = %file.display(), error = %e, "cannot read seed file");
-                continue;
-            }
-        };
-        let key = format!("seedfile:{}", file.display());
-        let hash = xxhash_rust::xxh3::xxh3_64(text.as_bytes()).to_be_bytes();
-        if store.meta_get(&key)?.as_deref() == Some(&hash[..]) {
-            continue;
-        }
-        let (seeds, errors) =
-            seeds::parse(&text, &file.display().to_string(), defaults, &shared.rules);
-        for e in &errors {
-            tracing::warn!("bad seed line skipped: {e}");
-        }
-        for seed in seeds {
-            let id_key = format!("seedid:{}", seed.url);
-            let id = match store.meta_get(&id_key)? {
-                Some(v) if v.len() == 4 => u32::from_be_bytes([v[0], v[1], v[2], v[3]]),
-                _ => {
-                    let next = store
-                        .meta_get("seed_next")?
-                        .filter(|v| v.len() == 4)
-                        .map_or(1, |v| u32::from_be_bytes([v[0], v[1], v[2], v[3]]));
-                    store.meta_put("seed_next", &(next + 1).to_be_bytes())?;
-                    store.meta_put(&id_key, &next.to_be_bytes())?;
-                    next
-                }
-            };
-            store.put_seed(id, &seed)?;
-            if let Ok(mut s) = shared.seeds.write() {
-                s.insert(id, seed.clone());
-            }
-            let new = NewUrl {
-                host: seed.host.clone(),
-                item: QueuedUrl {
-                    url: seed.url.clone(),
-                    depth: 0,
-                    seed: id,
-                    attempt: 0,
-                    kind: UrlKind::Page,
-                    priority: 1.0,
-                    features: None,
-                },
-            };
-            let n = store.enqueue(&[new])?;
-            if n > 0 {
-                frontier.host_has_work(&seed.host);
-                added += n;
-            }
-        }
-        store.meta_put(&key, &hash)?;
-        tracing::info!(file = %file.display(), bad_lines = errors.len(), "seed file loaded");
+impl Observer {
+    /// The run's counters.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
     }
-    Ok(added)
-}
 
-/// Feeds a judged page to the harvest rate and, through the link that led to
-/// it, to the link model (stored every 50 updates and at shutdown).
-fn learn(f: &Focus, store: &Store, stats: &Stats, lease: &Lease, outcome: &PageOutcome) {
-    let Some(relevant) = outcome.relevant else {
-        return;
-    };
-    if let Some(h) = stats.harvest.get() {
-        h.judge(&lease.host, relevant);
+    /// The store the run writes with, while it can write.
+    pub fn store(&self) -> Option<Store> {
+        self.store.read().ok().and_then(|g| g.clone())
     }
-    if let Some(q) = &lease.item.features {
-        let label = if relevant { 1.0 } else { 0.0 };
-        if f.learn(q, label) % 50 == 0 {
-            save_model(f, store);
-        }
-    }
-}
 
-fn save_model(f: &Focus, store: &Store) {
-    if let Err(e) = store.meta_put(crate::focus::MODEL_KEY, &f.model_json()) {
-        tracing::warn!(error = %e, "link model not saved");
-    }
-}
-
-/// Main texts of the topics' example URLs: fetched once, then kept in the
-/// store (a restart, even offline, judges pages the same way). A URL that
-/// cannot be fetched is logged and left out.
-async fn example_texts(
-    cfg: &Config,
-    store: &Store,
-    fetcher: &dyn Fetcher,
-) -> Result<HashMap<String, String>, CrawlError> {
-    let mut out = HashMap::new();
-    for url in cfg.focus.example_urls() {
-        let key = format!("example_url:{url}");
-        if let Some(text) = store.meta_get(&key)? {
-            out.insert(url, String::from_utf8_lossy(&text).into_owned());
-            continue;
-        }
-        let r = fetcher.get(&url).await;
-        if r.is_transport_error() || !(200..=299).contains(&r.status) {
-            tracing::warn!(url, status = r.status, error = ?r.error, "focus example URL not fetched");
-            continue;
-        }
-        match trawl_extract::extract(
-            &r.body,
-            &trawl_extract::Options {
-                url: Some(url.clone()),
-                ..cfg.extract_options()
-            },
-        ) {
-            Ok(ex) if !ex.text.trim().is_empty() => {
-                store.meta_put(&key, ex.text.as_bytes())?;
-                out.insert(url, ex.text);
-            }
-            Ok(_) => tracing::warn!(url, "focus example URL has no main text"),
-            Err(e) => tracing::warn!(url, error = %e, "focus example URL not extracted"),
+    fn publish(&self, store: Option<Store>) {
+        if let Ok(mut g) = self.store.write() {
+            *g = store;
         }
     }
-    Ok(out)
-}
-
-/// The crawl's focus, with the link model learned by earlier runs.
-fn build_focus(
-    cfg: &Config,
-    opts: &RunOptions,
-    store: &Store,
-    fetched: &HashMap<String, String>,
-) -> Result<Option<Arc<Focus>>, CrawlError> {
-    let topic = cfg.focus.topic(fetched)?;
-    let topics = cfg.focus.named_topics(fetched)?;
-    if topic.is_none() && topics.is_empty() {
-        return Ok(None);
-    }
-    let f = &cfg.focus;
-    let strategy = opts
-        .strategy
-        .or_else(|| Strategy::parse(&f.strategy))
-        .unwrap_or(Strategy::Focused);
-    let model = store
-        .meta_get(crate::focus::MODEL_KEY)?
-        .and_then(|b| LinkModel::from_json(&b, f.learning_rate))
-        .unwrap_or_else(|| LinkModel::new(f.learning_rate));
-    Ok(Some(Arc::new(Focus::new(
-        topic,
-        topics,
-        strategy,
-        f.threshold,
-        model,
-    ))))
 }
 
 /// Runs the daemon until a signal (or, with `exit_when_idle`, until done).
@@ -328,29 +159,13 @@ pub async fn run_with(
     fetcher: Arc<dyn Fetcher>,
 ) -> Result<Snapshot, CrawlError> {
     let c = cfg.crawl.clone();
-    let stats = Arc::new(Stats::default());
+    let observer = opts.observer.clone().unwrap_or_default();
+    let stats = observer.stats.clone();
     let store = open_store(&cfg)?;
     let dir = std::fs::canonicalize(&c.data_dir).unwrap_or_else(|_| c.data_dir.clone());
     let _ = stats.data_dir.set(dir.display().to_string()); // set once, here
-    let slot: status::StoreSlot = Arc::new(RwLock::new(Some(store.clone())));
 
-    // Status endpoint, progress line and signals outlive sessions.
-    let status_task = if c.status_addr.is_empty() {
-        None
-    } else {
-        let listener = tokio::net::TcpListener::bind(&c.status_addr)
-            .await
-            .map_err(|source| CrawlError::Status {
-                addr: c.status_addr.clone(),
-                source,
-            })?;
-        tracing::info!(addr = %c.status_addr, "status endpoint listening");
-        Some(tokio::spawn(status::serve(
-            listener,
-            stats.clone(),
-            slot.clone(),
-        )))
-    };
+    // The progress line and signals outlive sessions.
     let progress_task = tokio::spawn(progress(stats.clone()));
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
@@ -392,10 +207,8 @@ pub async fn run_with(
             backlog.clear();
         }
         stats.store_down.store(false, Relaxed);
-        if let Ok(mut g) = slot.write() {
-            *g = Some(current.clone());
-        }
-        let end = session(
+        observer.publish(Some(current.clone()));
+        let end = session::session(
             &cfg,
             &opts,
             current,
@@ -405,9 +218,7 @@ pub async fn run_with(
         )
         .await;
         // The next session opens a new handle; sled allows one at a time.
-        if let Ok(mut g) = slot.write() {
-            *g = None;
-        }
+        observer.publish(None);
         match end {
             Ok(SessionEnd::Finished(snap)) => break Ok(*snap),
             Ok(SessionEnd::StoreDown(kept)) => {
@@ -423,9 +234,6 @@ pub async fn run_with(
         }
     };
     progress_task.abort();
-    if let Some(t) = status_task {
-        t.abort();
-    }
     result
 }
 
@@ -451,271 +259,6 @@ fn stopped_while_down(stats: &Stats, pages: usize) -> Result<Snapshot, CrawlErro
         .and_then(|g| g.clone())
         .unwrap_or_else(|| "store error".into());
     Err(CrawlError::StoppedWhileDown { error, pages })
-}
-
-/// One session over one store handle: until a stop, the end of the work
-/// (`exit_when_idle`), or the store going down.
-async fn session(
-    cfg: &Config,
-    opts: &RunOptions,
-    store: Store,
-    fetcher: Arc<dyn Fetcher>,
-    stats: Arc<Stats>,
-    mut stop_rx: tokio::sync::watch::Receiver<bool>,
-) -> Result<SessionEnd, CrawlError> {
-    let c = cfg.crawl.clone();
-    let agent = c
-        .user_agent
-        .split(['/', ' '])
-        .next()
-        .unwrap_or("trawl")
-        .to_string();
-    let limiter = NonZeroU32::new(c.requests_per_second)
-        .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
-    // Durable at once: a crash of this session must be seen as one.
-    let clean_start = store.take_clean_stop()?;
-    store.flush().await?;
-    let min_delay = Duration::from_millis(c.min_delay_ms);
-    let examples = example_texts(cfg, &store, fetcher.as_ref()).await?;
-    let focus = build_focus(cfg, opts, &store, &examples)?;
-    let shared = Arc::new(Shared {
-        store: store.clone(),
-        fetcher,
-        stats: stats.clone(),
-        seeds: RwLock::new(store.seeds::<Seed>()?.into_iter().collect()),
-        robots: Mutex::new(HashMap::new()),
-        rules: UrlRules {
-            strip_params: c.strip_params.clone(),
-            sort_query: c.sort_query,
-            max_len: c.max_url_len,
-        },
-        delays: DelayRules {
-            min_delay,
-            max_crawl_delay: Duration::from_secs(c.max_crawl_delay_secs),
-            retry_base: Duration::from_millis(c.retry_base_ms),
-            retry_max: Duration::from_secs(c.retry_max_secs),
-        },
-        extract: cfg.extract_options(),
-        agent,
-        max_redirects: c.max_redirects,
-        max_retries: c.max_retries,
-        max_pages: c.max_pages,
-        max_pages_per_host: c.max_pages_per_host,
-        robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
-        clock: crate::politeness::clock::Clock::new(store.clone(), clean_start),
-        health: crate::politeness::budget::ErrorBudget::new(c.host_error_budget),
-        error_budget: c.host_error_budget,
-        limiter,
-        focus: focus.clone(),
-        shop: shop::Shop::new(c.template_samples),
-        page_hook: opts.page_hook.clone(),
-    });
-    if let Some(f) = &focus {
-        if stats.harvest.get().is_none() {
-            let harvest = harvest::Harvest::new(
-                Some(c.data_dir.join("harvest.jsonl")),
-                cfg.focus.series_every,
-                store.count(crate::store::Counter::Judged)?,
-                store.count(crate::store::Counter::Relevant)?,
-            );
-            let _ = stats.harvest.set(harvest); // set once, here
-        }
-        tracing::info!(
-            strategy = ?f.strategy,
-            model_updates = f.model_updates(),
-            "focused crawl"
-        );
-    }
-    let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
-    if focus
-        .as_ref()
-        .is_some_and(|f| f.strategy == Strategy::Focused)
-    {
-        frontier.set_patience(cfg.focus.patience);
-    }
-    stats.queue.store(store.queue_len_hint(), Relaxed);
-
-    // Pipeline stages.
-    let threads = match cfg.extract.threads {
-        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
-        n => n,
-    };
-    let (cpu_tx, cpu_rx) = mpsc::channel::<pipeline::CpuJob>(threads * 4);
-    let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
-    let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
-    let cpu_rx = Arc::new(Mutex::new(cpu_rx));
-    let mut cpu_threads = Vec::new();
-    for i in 0..threads {
-        let rx = cpu_rx.clone();
-        let tx = write_tx.clone();
-        let shared = shared.clone();
-        let handle = std::thread::Builder::new()
-            .name(format!("trawl-cpu-{i}"))
-            .spawn(move || loop {
-                // The lock is held only while waiting for the next job.
-                let job = match rx.lock() {
-                    Ok(mut guard) => guard.blocking_recv(),
-                    Err(_) => None,
-                };
-                let Some(job) = job else { break };
-                if tx
-                    .blocking_send(pipeline::process_guarded(&shared, job))
-                    .is_err()
-                {
-                    break;
-                }
-            })
-            .map_err(|e| CrawlError::Start(format!("CPU thread: {e}")))?;
-        cpu_threads.push(handle);
-    }
-    let writer = {
-        let (store, focus, stats, sched_tx) = (
-            store.clone(),
-            focus.clone(),
-            stats.clone(),
-            sched_tx.clone(),
-        );
-        std::thread::Builder::new()
-            .name("trawl-writer".into())
-            .spawn(move || writer::run(store, focus, stats, sched_tx, write_rx))
-            .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?
-    };
-
-    let defaults = seed_defaults(cfg);
-    let seed_files = || seeds::files(&c.seeds_dir, &opts.extra_seeds);
-    let added = load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier)?;
-    tracing::info!(
-        new_urls = added,
-        queue = store.queue_len_hint(),
-        "crawl starting"
-    );
-    let mut next_seed_poll = Instant::now() + Duration::from_secs(c.seed_poll_secs);
-    let mut tasks: JoinSet<()> = JoinSet::new();
-    let mut inflight: usize = 0;
-    let mut stopping: Option<Instant> = None;
-    let down = |stats: &Stats| stats.store_down.load(Relaxed);
-    // A failed store read or write pauses fetching (see `writer`).
-    let check = |r: Result<(), StoreError>, stats: &Stats| {
-        if let Err(e) = r {
-            stats.store_error(format!("store read failed: {e}"));
-        }
-    };
-
-    loop {
-        while let Ok(msg) = sched_rx.try_recv() {
-            check(apply(msg, &mut frontier, &mut inflight), &stats);
-        }
-        while tasks.try_join_next().is_some() {}
-        let now = Instant::now();
-        let (waiting, known) = frontier.host_counts(now);
-        stats.hosts_waiting.store(waiting as u64, Relaxed);
-        stats.hosts_known.store(known as u64, Relaxed);
-        stats.inflight.store(inflight as u64, Relaxed);
-
-        if *stop_rx.borrow() && stopping.is_none() {
-            stopping = Some(now + Duration::from_secs(c.shutdown_grace_secs));
-        }
-        if down(&stats) && inflight == 0 {
-            break;
-        }
-        if let Some(deadline) = stopping.filter(|_| !down(&stats)) {
-            if inflight == 0 || now >= deadline {
-                break;
-            }
-            tokio::select! {
-                Some(msg) = sched_rx.recv() => check(apply(msg, &mut frontier, &mut inflight), &stats),
-                _ = tokio::time::sleep_until(deadline.into()) => {}
-            }
-            continue;
-        }
-        if down(&stats) {
-            // Let in-flight work reach the writer, which keeps it.
-            if let Some(msg) = sched_rx.recv().await {
-                check(apply(msg, &mut frontier, &mut inflight), &stats);
-            }
-            continue;
-        }
-        if now >= next_seed_poll {
-            if let Err(e) = load_seeds(&store, &shared, &seed_files(), &defaults, &mut frontier) {
-                stats.store_error(format!("loading seeds: {e}"));
-            }
-            next_seed_poll = now + Duration::from_secs(c.seed_poll_secs);
-        }
-        let wake = if inflight < c.max_concurrent {
-            match frontier.next(now) {
-                Err(e) => {
-                    stats.store_error(format!("store read failed: {e}"));
-                    continue;
-                }
-                Ok(Next::Url(lease)) => {
-                    inflight += 1;
-                    let shared = shared.clone();
-                    let cpu_tx = cpu_tx.clone();
-                    let write_tx = write_tx.clone();
-                    tasks.spawn(async move {
-                        match fetch_task::fetch(&shared, lease).await {
-                            FetchResult::Cpu(job) => {
-                                // Closed only during shutdown; the lease stays in-flight and is re-queued.
-                                let _ = cpu_tx.send(job).await;
-                            }
-                            FetchResult::Write(msg) => {
-                                // Same: closed only during shutdown.
-                                let _ = write_tx.send(msg).await;
-                            }
-                        }
-                    });
-                    continue;
-                }
-                Ok(Next::Wait(at)) => at.min(next_seed_poll),
-                Ok(Next::Empty) => {
-                    if opts.exit_when_idle && inflight == 0 {
-                        break;
-                    }
-                    next_seed_poll
-                }
-            }
-        } else {
-            next_seed_poll
-        };
-        tokio::select! {
-            Some(msg) = sched_rx.recv() => check(apply(msg, &mut frontier, &mut inflight), &stats),
-            _ = tokio::time::sleep_until(wake.into()) => {}
-            _ = stop_rx.changed() => {}
-        }
-    }
-
-    // Shutdown: stop fetches still running after the grace period (their
-    // leases stay in `inflight` and are re-queued next start), drain the
-    // CPU and writer stages, flush.
-    tasks.abort_all();
-    while tasks.join_next().await.is_some() {}
-    drop(cpu_tx);
-    drop(write_tx);
-    for t in cpu_threads {
-        let _ = t.join(); // a CPU thread catches its pages' panics; nothing else to report
-    }
-    let kept = writer.join().unwrap_or_default();
-    drop(frontier);
-    drop(shared);
-    if down(&stats) {
-        return Ok(SessionEnd::StoreDown(kept));
-    }
-    store.flush().await?;
-    store.mark_clean_stop()?;
-    store.flush().await?;
-    let snap = stats.snapshot();
-    tracing::info!("{}", snap.line());
-    Ok(SessionEnd::Finished(Box::new(snap)))
-}
-
-fn apply(msg: Sched, frontier: &mut Frontier, inflight: &mut usize) -> Result<(), StoreError> {
-    let Sched::Finished { host, delay, hold } = msg;
-    *inflight = inflight.saturating_sub(1);
-    if let Some(until) = hold {
-        frontier.hold(&host, until);
-    }
-    frontier.finished(&host, delay)?;
-    Ok(())
 }
 
 async fn wait_for_signal() {

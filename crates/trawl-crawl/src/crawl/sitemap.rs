@@ -9,11 +9,11 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 use url::Url;
 
-use super::fetch_task::done;
-use super::pipeline::{outcome, FetchResult, Shared};
-use super::seeds::Seed;
+use super::shared::{done, response_outcome, FetchResult, Shared};
 use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::frontier::Lease;
+use crate::record::Outcome;
+use crate::seeds::Seed;
 use crate::store::{NewUrl, QueuedUrl, UrlKind};
 
 /// Most entries read from one sitemap (the protocol's own limit).
@@ -97,11 +97,7 @@ pub(super) async fn fetch(
 ) -> FetchResult {
     let item = lease.item.clone();
     let r = shared.request(url, delay, false).await;
-    let mut out = outcome(
-        &item.url,
-        if r.is_transport_error() { 0 } else { r.status },
-        r.error.clone(),
-    );
+    let mut out = response_outcome(&item.url, &r, Outcome::Sitemap);
     out.bytes = r.body.len() as u64;
     let mut links = Vec::new();
     if (200..=299).contains(&r.status) && !r.is_transport_error() {

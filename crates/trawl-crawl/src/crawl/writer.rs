@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use super::pipeline::WriterMsg;
+use super::learning::{learn, save_model};
+use super::shared::{Sched, WriterMsg};
 use super::stats::Stats;
-use super::Sched;
 use crate::focus::Focus;
 use crate::store::{Completion, Store};
 
@@ -51,7 +51,7 @@ pub(super) fn run(
     while let Some(msg) = rx.blocking_recv() {
         if !down {
             if let (Some(f), Completion::Done { outcome, .. }) = (&focus, &msg.completion) {
-                super::learn(f, &store, &stats, &msg.lease, outcome);
+                learn(f, &store, &stats, &msg.lease, outcome);
             }
             match store.complete(&msg.lease.key, &msg.lease.host, &msg.completion) {
                 Ok(seq) => {
@@ -82,7 +82,7 @@ pub(super) fn run(
         }
     }
     if let Some(f) = focus.as_ref().filter(|_| !down) {
-        super::save_model(f, &store);
+        save_model(f, &store);
     }
     if !down {
         match store.checkpoint() {

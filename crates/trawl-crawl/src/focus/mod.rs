@@ -27,10 +27,12 @@ use trawl_extract::PageType;
 /// 6 host harvest rate, 7 parent relevance × hub.
 pub const FEATURES: usize = crate::store::LINK_FEATURES;
 
-/// Crawl order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Crawl order (`focus.strategy`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Strategy {
     /// Highest expected relevance first.
+    #[default]
     Focused,
     /// Shallowest first (the comparison baseline).
     Bfs,

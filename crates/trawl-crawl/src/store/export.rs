@@ -4,6 +4,8 @@
 
 use std::io::Write;
 
+use trawl_extract::PageType;
+
 use super::{Store, StoreError};
 
 /// Export filters.
@@ -11,8 +13,8 @@ use super::{Store, StoreError};
 pub struct ExportQuery {
     /// Emit records with `seq > since`.
     pub since: u64,
-    /// Only records of this page type (e.g. "article", "product").
-    pub page_type: Option<String>,
+    /// Only records of this page type.
+    pub page_type: Option<PageType>,
     /// At most this many records (0 = all).
     pub limit: usize,
 }
@@ -39,10 +41,7 @@ pub fn write_jsonl(
                 }));
             }
             cursor = seq;
-            let matches = q
-                .page_type
-                .as_deref()
-                .is_none_or(|t| rec.get("page_type").and_then(|v| v.as_str()) == Some(t));
+            let matches = q.page_type.is_none_or(|t| rec.page_type == t);
             if matches {
                 serde_json::to_writer(&mut *out, &rec).map_err(|e| ExportError::Io(e.into()))?;
                 out.write_all(b"\n")?;

@@ -34,7 +34,13 @@ pub mod seen;
 pub mod simhash;
 mod tree;
 
+mod complete;
+mod error;
+mod queued;
+
+pub use error::StoreError;
 pub use queue::Block;
+pub use queued::{Completion, NewUrl, QueuedUrl, UrlKind};
 pub use tree::Tree;
 
 /// Bytes of link features a focused crawl keeps with a queued URL (the
@@ -45,175 +51,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    #[error("cannot open the store at {path}: {source}")]
-    Open {
-        path: String,
-        #[source]
-        source: sled::Error,
-    },
-    #[error("cannot open the store at {path}: another trawl process is using it")]
-    Busy { path: String },
-    #[error("the store's database {path} is damaged: {message}; run `trawl store check` to see what is intact and `trawl store salvage` to export it")]
-    Damaged { path: String, message: String },
-    #[error("cannot write the checkpoint {path}: {source}")]
-    Checkpoint {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("store: {0}")]
-    Sled(#[from] sled::Error),
-    #[error("store: corrupt value in {tree}: {message}")]
-    Corrupt { tree: &'static str, message: String },
-    #[error("the store at {path} was written by an older trawl (format {found}, this one reads {FORMAT}); move it away or point --data elsewhere")]
-    Format { path: String, found: u64 },
-}
-
-/// What kind of resource a queued URL is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum UrlKind {
-    Page,
-    Sitemap,
-}
-
-/// A URL waiting in (or leased from) the frontier.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QueuedUrl {
-    pub url: String,
-    pub depth: u16,
-    /// The seed line this URL descends from (its scope and budget).
-    pub seed: u32,
-    /// Failed attempts so far.
-    pub attempt: u8,
-    pub kind: UrlKind,
-    /// Link priority in [0, 1]; higher is fetched first.
-    pub priority: f32,
-    /// Focus link features (quantized), for the model to learn from once
-    /// the page is judged.
-    pub features: Option<[u8; LINK_FEATURES]>,
-}
-
-impl QueuedUrl {
-    /// Compact form for the queue: depth(2) seed(4) attempt(1) kind(1)
-    /// priority(4) [features(8)] url — a third of the JSON size, and the
-    /// queue is the biggest thing in the store. The kind byte's top bit says
-    /// whether features are present.
-    fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(20 + self.url.len());
-        b.extend_from_slice(&self.depth.to_be_bytes());
-        b.extend_from_slice(&self.seed.to_be_bytes());
-        b.push(self.attempt);
-        let kind = match self.kind {
-            UrlKind::Page => 0,
-            UrlKind::Sitemap => 1,
-        };
-        b.push(
-            kind | if self.features.is_some() {
-                FEATURE_BIT
-            } else {
-                0
-            },
-        );
-        b.extend_from_slice(&self.priority.to_be_bytes());
-        if let Some(f) = &self.features {
-            b.extend_from_slice(f);
-        }
-        b.extend_from_slice(self.url.as_bytes());
-        b
-    }
-
-    fn from_bytes(b: &[u8]) -> Result<QueuedUrl, StoreError> {
-        let corrupt = || StoreError::Corrupt {
-            tree: "queue",
-            message: format!("{} bytes is not a queued URL", b.len()),
-        };
-        if b.len() < 12 {
-            return Err(corrupt());
-        }
-        let depth = u16::from_be_bytes([b[0], b[1]]);
-        let seed = u32::from_be_bytes([b[2], b[3], b[4], b[5]]);
-        let kind = match b[7] & !FEATURE_BIT {
-            0 => UrlKind::Page,
-            1 => UrlKind::Sitemap,
-            _ => return Err(corrupt()),
-        };
-        let priority = f32::from_be_bytes([b[8], b[9], b[10], b[11]]);
-        let (features, url) = if b[7] & FEATURE_BIT != 0 {
-            let f = b.get(12..20).and_then(|f| f.try_into().ok());
-            (Some(f.ok_or_else(corrupt)?), &b[20..])
-        } else {
-            (None, &b[12..])
-        };
-        let url = std::str::from_utf8(url).map_err(|_| corrupt())?.to_string();
-        Ok(QueuedUrl {
-            url,
-            depth,
-            seed,
-            attempt: b[6],
-            kind,
-            priority,
-            features,
-        })
-    }
-}
-
-const FEATURE_BIT: u8 = 0x80;
-
-/// What happened when a URL was fetched.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct PageOutcome {
-    pub url: String,
-    pub final_url: Option<String>,
-    pub status: u16,
-    /// Seconds since the Unix epoch.
-    pub fetched_at: u64,
-    pub bytes: u64,
-    pub content_hash: Option<String>,
-    pub error: Option<String>,
-    pub redirects: Vec<String>,
-    /// Sequence number of the exported record, if one was made.
-    pub record: Option<u64>,
-    /// Topic relevance of the main text, when the crawl is focused.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub relevance: Option<f32>,
-    /// Whether that relevance reached the focus threshold.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub relevant: Option<bool>,
-}
-
-/// A new URL found on a page, to enqueue with the page's completion.
-#[derive(Debug, Clone)]
-pub struct NewUrl {
-    pub host: String,
-    pub item: QueuedUrl,
-}
-
-/// How a leased URL ends.
-// One value per URL, moved once from the fetch task to the writer: boxing the
-// large variant would add an allocation and buy nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub enum Completion {
-    /// Fetched (successfully or not, for good): outcome, optional record, links.
-    Done {
-        outcome: PageOutcome,
-        record: Option<serde_json::Value>,
-        simhash: Option<u64>,
-        links: Vec<NewUrl>,
-        /// (host, seed) whose page budgets this fetch counts against; `None`
-        /// for URLs that were never fetched (robots, budget, scope).
-        counted: Option<(String, u32)>,
-    },
-    /// Try again later (transient failure, host backing off, shutdown).
-    Retry { item: QueuedUrl },
-    /// Not fetched and not recorded (a page budget or the host's error
-    /// budget is spent): the URL only leaves the queue.
-    Drop,
-}
+pub use crate::record::{PageOutcome, Record};
 
 /// The store. Cheap to clone (sled trees are handles).
 #[derive(Clone)]
@@ -478,97 +316,6 @@ impl Store {
         Ok(out)
     }
 
-    /// Ends a lease of a URL of `host` from `block` (the lease key). For
-    /// `Done`, returns the record's sequence number if one was stored.
-    pub fn complete(
-        &self,
-        block: &[u8],
-        host: &str,
-        completion: &Completion,
-    ) -> Result<Option<u64>, StoreError> {
-        let mut st = self.lock();
-        let mut batch = sled::Batch::default();
-        let (_, removed) = Self::finish_in_block(&mut st, &mut batch, block);
-        match completion {
-            Completion::Drop => {
-                if removed {
-                    self.kv.apply_batch(batch)?;
-                }
-                Ok(None)
-            }
-            Completion::Retry { item } => {
-                self.requeue_into(&mut batch, host, item)?;
-                Self::put_queued(&mut batch, st.queued + 1);
-                self.kv.apply_batch(batch)?;
-                st.queued += 1;
-                st.inbox += 1;
-                Ok(None)
-            }
-            Completion::Done {
-                outcome,
-                record,
-                simhash,
-                links,
-                counted,
-            } => {
-                let mut outcome = outcome.clone();
-                let page_key = key(P, &url_hash(&outcome.url));
-                // A page replayed after a crash keeps its first record.
-                let earlier = match self.kv.get(&page_key)? {
-                    Some(v) => decode::<PageOutcome>("pages", &v)?.record,
-                    None => None,
-                };
-                if let Some((host, seed)) = counted {
-                    if earlier.is_none() {
-                        let mut counters =
-                            vec![Counter::Total, Counter::Host(host), Counter::Seed(*seed)];
-                        if let Some(relevant) = outcome.relevant {
-                            counters.push(Counter::Judged);
-                            if relevant {
-                                counters.extend([Counter::Relevant, Counter::RelevantHost(host)]);
-                            }
-                        }
-                        for c in counters {
-                            let k = key(M, c.key().as_bytes());
-                            let n = be_u64(self.kv.get(&k)?) + 1;
-                            batch.insert(k, &n.to_be_bytes());
-                        }
-                    }
-                }
-                let mut seq = earlier;
-                if let (Some(rec), None) = (record, earlier) {
-                    let seq_key = key(M, RECORD_SEQ.as_bytes());
-                    let next = be_u64(self.kv.get(&seq_key)?) + 1;
-                    batch.insert(seq_key, &next.to_be_bytes());
-                    let mut rec = rec.clone();
-                    if let serde_json::Value::Object(map) = &mut rec {
-                        map.insert("seq".into(), next.into());
-                    }
-                    batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
-                    if let Some(h) = simhash {
-                        for (band, bits) in simhash::bands(*h).into_iter().enumerate() {
-                            let mut k = vec![X, band as u8];
-                            k.extend_from_slice(&bits.to_be_bytes());
-                            k.extend_from_slice(&next.to_be_bytes());
-                            batch.insert(k, &h.to_be_bytes());
-                        }
-                    }
-                    seq = Some(next);
-                }
-                outcome.record = seq;
-                batch.insert(page_key, encode(&outcome));
-                let fresh = self.enqueue_into(&st, &mut batch, links)?;
-                if !fresh.is_empty() {
-                    Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
-                }
-                self.kv.apply_batch(batch)?;
-                Self::note_enqueued(&mut st, &fresh);
-                self.bound_inbox(&mut st)?;
-                Ok(seq)
-            }
-        }
-    }
-
     /// A record with a near-identical text (SimHash within 3 bits), if any.
     pub fn near_duplicate(&self, hash: u64) -> Result<Option<u64>, StoreError> {
         for (band, bits) in simhash::bands(hash).into_iter().enumerate() {
@@ -595,7 +342,7 @@ impl Store {
     }
 
     /// A stored record.
-    pub fn record(&self, seq: u64) -> Result<Option<serde_json::Value>, StoreError> {
+    pub fn record(&self, seq: u64) -> Result<Option<Record>, StoreError> {
         match self.kv.get(key(R, &seq.to_be_bytes()))? {
             Some(v) => Ok(Some(decode("records", records::open(seq, &v)?)?)),
             None => Ok(None),
@@ -607,7 +354,7 @@ impl Store {
         &self,
         since: u64,
         limit: usize,
-    ) -> Result<Vec<(u64, serde_json::Value)>, StoreError> {
+    ) -> Result<Vec<(u64, Record)>, StoreError> {
         let start = key(R, &since.saturating_add(1).to_be_bytes());
         let mut out = Vec::new();
         for kv in self.kv.range(start..[R + 1].to_vec()).take(limit) {
@@ -747,7 +494,10 @@ mod tests {
                 status: 200,
                 ..PageOutcome::default()
             },
-            record: Some(serde_json::json!({"url": url})),
+            record: Some(Box::new(Record {
+                url: url.to_string(),
+                ..Record::default()
+            })),
             simhash: None,
             links,
             counted: Some(("a.test".into(), 1)),
@@ -924,17 +674,6 @@ mod tests {
     }
 
     #[test]
-    fn queued_url_round_trips_and_rejects_garbage() {
-        let mut q = item("http://a.test/ü?x=1", 0.25).item;
-        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
-        q.features = Some([1, 2, 3, 4, 5, 6, 7, 255]);
-        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
-        assert!(QueuedUrl::from_bytes(&q.to_bytes()[..15]).is_err());
-        assert!(QueuedUrl::from_bytes(b"short").is_err());
-        assert!(QueuedUrl::from_bytes(&[0u8, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0]).is_err());
-    }
-
-    #[test]
     fn a_replayed_page_keeps_its_first_record() {
         // A crash after the completion but before the lease left the flush
         // window replays the URL; the second completion must not add a record.
@@ -948,7 +687,10 @@ mod tests {
                 status: 200,
                 ..PageOutcome::default()
             },
-            record: Some(serde_json::json!({"url": q.url})),
+            record: Some(Box::new(Record {
+                url: q.url.clone(),
+                ..Record::default()
+            })),
             simhash: None,
             links: vec![],
             counted: Some(("a.test".into(), 1)),
@@ -982,7 +724,10 @@ mod tests {
                         status: 200,
                         ..PageOutcome::default()
                     },
-                    record: Some(serde_json::json!({"url": q.url})),
+                    record: Some(Box::new(Record {
+                        url: q.url.clone(),
+                        ..Record::default()
+                    })),
                     simhash: Some(0xdead_beef),
                     links: vec![item("http://a.test/next", 0.5)],
                     counted: Some(("a.test".into(), 7)),

@@ -168,7 +168,7 @@ impl super::Store {
     /// Reads every record and page outcome back (`trawl store check`).
     /// Stops at the first error sled reports while walking (a damaged page
     /// of the file), naming it.
-    pub fn check(&self, mut intact: impl FnMut(u64, &serde_json::Value)) -> CheckReport {
+    pub fn check(&self, mut intact: impl FnMut(u64, &super::Record)) -> CheckReport {
         let mut r = CheckReport {
             expected: self.last_record_seq().unwrap_or(0),
             checkpoint: Checkpoint::read(&self.dir).map(|c| c.records),
@@ -190,7 +190,7 @@ impl super::Store {
                 .map_or(0, u64::from_be_bytes);
             r.damaged.extend(next..seq.min(r.expected + 1));
             next = next.max(seq + 1);
-            match open(seq, &v).and_then(|j| super::decode::<serde_json::Value>("records", j)) {
+            match open(seq, &v).and_then(|j| super::decode::<super::Record>("records", j)) {
                 Ok(rec) => {
                     r.intact += 1;
                     intact(seq, &rec);

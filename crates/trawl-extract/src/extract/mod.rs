@@ -17,6 +17,7 @@ pub(crate) mod list_rank;
 pub(crate) mod metadata;
 pub(crate) mod noise;
 pub(crate) mod page_model;
+pub(crate) mod page_type;
 pub(crate) mod product;
 pub(crate) mod repeats;
 pub(crate) mod segment;
@@ -110,6 +111,22 @@ impl Algorithm {
                 let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
                 ExtractError::UnknownAlgorithm(name.to_string(), known.join(", "))
             })
+    }
+}
+
+/// Reads an algorithm by name (as in a config file), with the same names
+/// and error as [`Algorithm::parse`].
+impl<'de> serde::Deserialize<'de> for Algorithm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Algorithm::parse(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Writes an algorithm as its name.
+impl serde::Serialize for Algorithm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 

@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::classify::{shape, url_tokens, url_words, PageType};
 use super::metadata::Meta;
+use super::page_type::{shape, url_tokens, url_words, PageType};
 use crate::html::{Doc, Kind, Tag};
 
 /// Feature names, in vector order.

@@ -27,6 +27,8 @@
 //!
 //! A bad line is reported with `file:line` and skipped; the rest still load.
 
+mod registry;
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -34,12 +36,18 @@ use url::Url;
 
 use crate::frontier::url::{host_key, normalize, UrlRules};
 
-/// How far links may lead from a seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub use registry::Registry;
+
+/// How far links may lead from a seed (`crawl.scope`, `scope=`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
+    /// The seed's host (with its port).
+    #[default]
     Host,
+    /// The seed's site and its subdomains.
     Domain,
+    /// Anywhere.
     Any,
 }
 
@@ -54,11 +62,14 @@ impl Scope {
     }
 }
 
-/// Crawl mode of a seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Crawl mode of a seed (`crawl.mode`, `mode=`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// Main text and metadata of every page.
+    #[default]
     Article,
+    /// Articles, and product fields read with learned per-site templates.
     Ecommerce,
 }
 

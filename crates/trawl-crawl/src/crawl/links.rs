@@ -1,0 +1,136 @@
+//! The links of a fetched page that the crawl follows: resolved against
+//! `<base href>`, normalised, in the seed's scope, not nofollow, within page
+//! budgets; in a focused crawl each with a priority from the focus model.
+
+use std::collections::HashMap;
+
+use url::Url;
+
+use super::shared::Shared;
+use crate::focus::{Focus, LinkFeatures};
+use crate::frontier::url::{check_page_url, host_key, normalize};
+use crate::seeds::Seed;
+use crate::store::{Counter, NewUrl, QueuedUrl, Store, UrlKind};
+use trawl_extract::{Link, Page};
+
+/// The page links are found on, in a focused crawl.
+pub(super) struct Parent<'a> {
+    pub(super) focus: &'a Focus,
+    pub(super) topic: &'a crate::focus::Topic,
+    pub(super) store: &'a Store,
+    pub(super) relevance: f32,
+    pub(super) hub: bool,
+    /// Harvest rates of the hosts linked to so far.
+    pub(super) rates: HashMap<String, f32>,
+}
+
+/// Bytes of text read on each side of a link for its context.
+const CONTEXT: usize = 150;
+
+/// Words of a URL's path and query.
+fn url_words(u: &Url) -> String {
+    let mut s = u.path().to_string();
+    if let Some(q) = u.query() {
+        s.push(' ');
+        s.push_str(q);
+    }
+    s.replace(|c: char| !c.is_alphanumeric(), " ")
+}
+
+impl Parent<'_> {
+    /// Priority and stored features of a link.
+    fn score(
+        &mut self,
+        page: &Page,
+        link: &Link,
+        u: &Url,
+        host: &str,
+        depth: u16,
+    ) -> (f32, Option<[u8; crate::focus::FEATURES]>) {
+        let topic = self.topic;
+        let store = self.store;
+        let host_rate = *self.rates.entry(host.to_string()).or_insert_with(|| {
+            // Laplace-smoothed share of the host's fetched pages that were relevant.
+            let n = store.count(Counter::Host(host)).unwrap_or(0);
+            let r = store.count(Counter::RelevantHost(host)).unwrap_or(0);
+            (r as f32 + 1.0) / (n as f32 + 2.0)
+        });
+        let f = LinkFeatures {
+            parent_relevance: self.relevance,
+            anchor: topic.keyword_score(&page.anchor_text(link), 5.0),
+            context: topic.keyword_score(&page.link_context(link, CONTEXT), 20.0),
+            url: topic.keyword_score(&url_words(u), 3.0),
+            hub: self.hub,
+            depth,
+            host_rate,
+        };
+        self.focus.score(&f)
+    }
+}
+
+/// In-scope, followable links of a page, with their priorities.
+pub(super) fn page_links(
+    shared: &Shared,
+    page: &Page,
+    base: &Url,
+    seed: &Seed,
+    item: &QueuedUrl,
+    mut parent: Option<Parent<'_>>,
+) -> Vec<NewUrl> {
+    // Resolve as a browser does: against <base href> (itself resolved
+    // against the final URL after redirects), else the final URL. The DOM
+    // drops <head> as invisible, so the parser keeps the base for us.
+    let base = page
+        .base_href()
+        .and_then(|h| base.join(h.trim()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| base.clone());
+    // A spent page budget queues nothing more (a page with 100,000 links
+    // would otherwise fill the queue with URLs that are only dropped).
+    if shared.seed_spent(seed, item.seed) {
+        return Vec::new();
+    }
+    let mut spent: HashMap<String, bool> = HashMap::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for link in page.links() {
+        if link.nofollow {
+            continue;
+        }
+        let Ok(u) = normalize(&link.href, Some(&base), &shared.rules) else {
+            continue;
+        };
+        if !seed.in_scope(&u) || check_page_url(&u).is_err() || !seen.insert(u.to_string()) {
+            continue;
+        }
+        let depth = item.depth + 1;
+        let host = host_key(&u);
+        let full = *spent.entry(host.clone()).or_insert_with(|| {
+            shared.health.stopped(&host)
+                || (shared.max_pages_per_host > 0
+                    && shared.store.count(Counter::Host(&host)).unwrap_or(0)
+                        >= shared.max_pages_per_host)
+        });
+        if full {
+            continue;
+        }
+        let (priority, features) = match parent.as_mut() {
+            Some(p) => p.score(page, &link, &u, &host, depth),
+            // Unfocused: shallow first.
+            None => (1.0 / (1.0 + f32::from(depth)), None),
+        };
+        out.push(NewUrl {
+            host,
+            item: QueuedUrl {
+                url: u.to_string(),
+                depth,
+                seed: item.seed,
+                attempt: 0,
+                kind: UrlKind::Page,
+                priority,
+                features,
+            },
+        });
+    }
+    out
+}

@@ -1,0 +1,209 @@
+//! The CPU stage: decode, parse and extract a fetched page, judge it for
+//! the focus, find its links, check for near-duplicates, and for a product
+//! page of an e-commerce seed read its fields with the site's template.
+//! Ends in a [`WriterMsg`] with the page's [`Record`].
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+
+use url::Url;
+
+use super::links;
+use super::shared::{outcome, CpuJob, Shared, WriterMsg};
+use crate::record::{Outcome, Record, RecordKind};
+use crate::store::{simhash, Completion};
+use trawl_extract::{Charset, Options, Page};
+
+/// [`process`], with a panic (an extractor bug on a hostile page) caught
+/// and turned into an error outcome for that page: the host is not stalled
+/// and the crawl goes on.
+pub fn process_guarded(shared: &Shared, job: CpuJob) -> WriterMsg {
+    let lease = job.lease.clone();
+    let delay = job.delay;
+    let links = job.extra_links.clone();
+    let status = job.response.status;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(shared, job))) {
+        Ok(msg) => msg,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            shared.stats.panics.fetch_add(1, Relaxed);
+            tracing::error!(url = %lease.item.url, panic = %what, "processing the page panicked; recorded as an error");
+            let out = outcome(
+                &lease.item.url,
+                status,
+                Outcome::InternalError,
+                Some(format!("internal error while processing the page: {what}")),
+            );
+            WriterMsg {
+                completion: Completion::Done {
+                    outcome: out,
+                    record: None,
+                    simhash: None,
+                    links,
+                    counted: Some((lease.host.clone(), lease.item.seed)),
+                },
+                lease,
+                delay,
+                hold: None,
+            }
+        }
+    }
+}
+
+/// The CPU stage: turns a fetched page into a record and links.
+pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
+    let CpuJob {
+        lease,
+        seed,
+        final_url,
+        chain,
+        response,
+        delay,
+        extra_links,
+    } = job;
+    let item = lease.item.clone();
+    if let Some(hook) = &shared.page_hook {
+        (hook.0)(&item.url);
+    }
+    let mut out = outcome(&item.url, response.status, Outcome::Fetched, None);
+    out.final_url = Some(final_url.clone()).filter(|f| *f != item.url);
+    out.redirects = chain;
+    out.bytes = response.body.len() as u64;
+    if response.truncated {
+        out.outcome = Outcome::Truncated;
+        out.error = Some(format!("body cut at {} bytes", response.body.len()));
+    }
+    let base = Url::parse(&final_url).ok();
+    let opts = Options {
+        url: Some(final_url.clone()),
+        charset: response
+            .content_type
+            .as_deref()
+            .and_then(Charset::from_content_type),
+        ..shared.extract.clone()
+    };
+    let page = match Page::parse(&response.body, &opts) {
+        Ok(page) => page,
+        Err(e) => {
+            shared.stats.extraction_errors.fetch_add(1, Relaxed);
+            out.outcome = Outcome::ExtractionError;
+            out.error = Some(format!("extraction: {e}"));
+            return WriterMsg {
+                completion: Completion::Done {
+                    outcome: out,
+                    record: None,
+                    simhash: None,
+                    links: extra_links,
+                    counted: Some((lease.host.clone(), item.seed)),
+                },
+                lease,
+                delay,
+                hold: None,
+            };
+        }
+    };
+    let robots = page.robots(&shared.agent);
+    // A focused crawl judges every page, indexed or not: its links need it.
+    let focus = shared.focus.as_deref();
+    let ex = (!robots.noindex || focus.is_some()).then(|| page.extract(&opts));
+    let topic = focus.and_then(|f| f.topic_for(seed.topic.as_deref()));
+    let relevance = topic.zip(ex.as_ref()).map(|(t, ex)| t.relevance(&ex.text));
+    if let (Some(f), Some(r)) = (focus, relevance) {
+        out.relevance = Some(r);
+        out.relevant = Some(r >= f.threshold);
+    }
+    let mut links = extra_links;
+    if !robots.nofollow && item.depth < seed.max_depth {
+        if let Some(base) = &base {
+            let parent = focus.zip(topic).map(|(f, topic)| links::Parent {
+                focus: f,
+                topic,
+                store: &shared.store,
+                rates: HashMap::new(),
+                relevance: relevance.unwrap_or(0.0),
+                hub: ex
+                    .as_ref()
+                    .is_some_and(|e| crate::focus::is_hub(e.page_type)),
+            });
+            links.extend(links::page_links(shared, &page, base, &seed, &item, parent));
+        }
+    }
+    let mut record = None;
+    let mut hash = None;
+    if let (false, Some(ex)) = (robots.noindex, ex) {
+        let content_hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(ex.text.as_bytes()));
+        out.content_hash = Some(content_hash.clone());
+        hash = simhash::simhash(&ex.text);
+        let duplicate_of = hash
+            .and_then(|h| shared.store.near_duplicate(h).ok().flatten())
+            .and_then(|seq| shared.store.record(seq).ok().flatten())
+            .map(|r| r.url)
+            .filter(|u| *u != item.url);
+        if duplicate_of.is_some() {
+            shared.stats.duplicates.fetch_add(1, Relaxed);
+        }
+        let mut rec = Record {
+            algorithm: ex.algorithm.to_string(),
+            author: ex.author,
+            canonical: ex.canonical,
+            content_hash,
+            date: ex.date,
+            depth: item.depth,
+            description: ex.description,
+            duplicate_of,
+            fetched_at: out.fetched_at,
+            fields: None,
+            final_url: final_url.clone(),
+            language: ex.language,
+            page_type: ex.page_type,
+            relevance: relevance.map(f64::from),
+            seq: 0,
+            site_name: ex.site_name,
+            status: response.status,
+            template: None,
+            template_match: None,
+            template_version: None,
+            text: ex.text,
+            title: ex.title,
+            kind: None,
+            url: item.url.clone(),
+        };
+        if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, ex.page_type) {
+            let site = crate::frontier::url::site_of(&lease.host);
+            let product =
+                shared
+                    .shop
+                    .product(&shared.store, &shared.stats, site, &response.body, &page);
+            if let super::shop::Product::Extracted {
+                applied,
+                template,
+                version,
+            } = product
+            {
+                shared.stats.products.fetch_add(1, Relaxed);
+                rec.kind = Some(RecordKind::Product);
+                rec.fields = Some(applied.values);
+                rec.template = Some(template);
+                rec.template_version = Some(version);
+                rec.template_match = Some(f64::from(applied.matched));
+            }
+        }
+        record = Some(Box::new(rec));
+    }
+    WriterMsg {
+        completion: Completion::Done {
+            outcome: out,
+            record,
+            simhash: hash,
+            links,
+            counted: Some((lease.host.clone(), item.seed)),
+        },
+        lease,
+        delay,
+        hold: None,
+    }
+}

@@ -1,0 +1,220 @@
+//! What the daemon's stages share and pass on: [`Shared`] (settings,
+//! store, caches, politeness state), the messages between stages
+//! ([`CpuJob`], [`WriterMsg`], [`Sched`]) and the small constructors every
+//! stage ends a URL with.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use super::stats::Stats;
+use crate::fetch::{Fetcher, Response};
+use crate::focus::Focus;
+use crate::frontier::url::UrlRules;
+use crate::frontier::Lease;
+use crate::politeness::budget::ErrorBudget;
+use crate::politeness::clock::Clock;
+use crate::politeness::robots::Robots;
+use crate::politeness::DelayRules;
+use crate::record::{now_secs, Outcome, PageOutcome};
+use crate::seeds::Seed;
+use crate::store::{Completion, Counter, NewUrl, QueuedUrl, Store};
+use trawl_extract::Options;
+
+/// Everything the tasks share.
+pub struct Shared {
+    pub store: Store,
+    pub fetcher: Arc<dyn Fetcher>,
+    pub stats: Arc<Stats>,
+    pub seeds: RwLock<HashMap<u32, Seed>>,
+    pub robots: Mutex<HashMap<String, (Arc<Robots>, Instant)>>,
+    pub rules: UrlRules,
+    pub delays: DelayRules,
+    pub extract: Options,
+    /// robots.txt product token (first word of the User-Agent, before '/').
+    pub agent: String,
+    pub max_redirects: usize,
+    pub max_retries: u8,
+    pub max_pages: u64,
+    pub max_pages_per_host: u64,
+    pub robots_ttl: Duration,
+    /// When each host may be sent its next request.
+    pub clock: Clock,
+    /// Consecutive failed page fetches per host.
+    pub health: ErrorBudget,
+    pub error_budget: u32,
+    pub limiter: Option<governor::DefaultDirectRateLimiter>,
+    /// Topic, strategy and link model of a focused crawl.
+    pub focus: Option<Arc<Focus>>,
+    /// Templates of e-commerce seeds.
+    pub shop: super::shop::Shop,
+    /// Test hook called before each page is processed.
+    pub page_hook: Option<PageHook>,
+}
+
+/// A fetched page waiting for the CPU stage.
+pub struct CpuJob {
+    pub lease: Lease,
+    pub seed: Seed,
+    pub final_url: String,
+    pub chain: Vec<String>,
+    pub response: Response,
+    pub delay: Duration,
+    pub extra_links: Vec<NewUrl>,
+}
+
+/// Work for the store writer.
+pub struct WriterMsg {
+    pub lease: Lease,
+    pub completion: Completion,
+    /// Politeness delay before the host's next fetch.
+    pub delay: Duration,
+    /// Hold the host off until then (robots 5xx, 429, 503).
+    pub hold: Option<Instant>,
+}
+
+/// Where a fetch task sends its result.
+pub enum FetchResult {
+    Cpu(CpuJob),
+    Write(WriterMsg),
+}
+
+/// Messages to the scheduler.
+pub(crate) enum Sched {
+    Finished {
+        host: String,
+        delay: Duration,
+        hold: Option<Instant>,
+    },
+}
+
+/// A function called with each page's URL in the CPU stage, before
+/// extraction: a test hook (a panicking extractor) — `None` in real crawls.
+#[derive(Clone)]
+pub struct PageHook(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for PageHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PageHook")
+    }
+}
+
+pub(super) fn outcome(url: &str, status: u16, kind: Outcome, error: Option<String>) -> PageOutcome {
+    PageOutcome {
+        url: url.to_string(),
+        status,
+        outcome: kind,
+        fetched_at: now_secs(),
+        error,
+        ..PageOutcome::default()
+    }
+}
+
+/// The outcome of a URL's final response: `ok` for a 2xx, else an HTTP or
+/// transport error (status 0 when there was no response).
+pub(super) fn response_outcome(url: &str, r: &Response, ok: Outcome) -> PageOutcome {
+    let kind = if r.is_transport_error() {
+        Outcome::TransportError
+    } else if (200..=299).contains(&r.status) {
+        ok
+    } else {
+        Outcome::HttpError
+    };
+    let status = if r.is_transport_error() { 0 } else { r.status };
+    outcome(url, status, kind, r.error.clone())
+}
+
+pub(super) fn done(
+    lease: Lease,
+    out: PageOutcome,
+    links: Vec<NewUrl>,
+    counted: bool,
+    delay: Duration,
+) -> FetchResult {
+    let counted = counted.then(|| (lease.host.clone(), lease.item.seed));
+    FetchResult::Write(WriterMsg {
+        lease,
+        completion: Completion::Done {
+            outcome: out,
+            record: None,
+            simhash: None,
+            links,
+            counted,
+        },
+        delay,
+        hold: None,
+    })
+}
+
+pub(super) fn retry(
+    lease: Lease,
+    item: QueuedUrl,
+    delay: Duration,
+    hold: Option<Instant>,
+) -> FetchResult {
+    FetchResult::Write(WriterMsg {
+        lease,
+        completion: Completion::Retry { item },
+        delay,
+        hold,
+    })
+}
+
+/// Ends a lease without a fetch and without an outcome line (budgets).
+pub(super) fn drop_lease(lease: Lease) -> FetchResult {
+    FetchResult::Write(WriterMsg {
+        lease,
+        completion: Completion::Drop,
+        delay: Duration::ZERO,
+        hold: None,
+    })
+}
+
+impl Shared {
+    pub(super) fn seed(&self, id: u32, host: &str) -> Seed {
+        self.seeds
+            .read()
+            .ok()
+            .and_then(|s| s.get(&id).cloned())
+            .unwrap_or_else(|| Seed {
+                url: String::new(),
+                host: host.to_string(),
+                max_depth: 0,
+                max_pages: None,
+                scope: crate::seeds::Scope::Host,
+                mode: crate::seeds::Mode::Article,
+                sitemaps: false,
+                topic: None,
+            })
+    }
+
+    pub(super) fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
+        (self.max_pages_per_host > 0
+            && self.store.count(Counter::Host(host)).unwrap_or(0) >= self.max_pages_per_host)
+            || self.seed_spent(seed, seed_id)
+    }
+
+    /// Whether the crawl's or the seed's page budget is spent.
+    pub(super) fn seed_spent(&self, seed: &Seed, seed_id: u32) -> bool {
+        let count = |c| self.store.count(c).unwrap_or(0);
+        (self.max_pages > 0 && count(Counter::Total) >= self.max_pages)
+            || seed
+                .max_pages
+                .is_some_and(|m| count(Counter::Seed(seed_id)) >= m)
+    }
+
+    /// Counts a page fetch against the host's error budget; says so once
+    /// when the host has spent it.
+    pub(super) fn page_result(&self, host: &str, ok: bool) {
+        if self.health.record(host, ok) {
+            self.stats.hosts_stopped.fetch_add(1, Relaxed);
+            tracing::warn!(
+                host,
+                budget = self.error_budget,
+                "host stopped: its last page fetches all failed; its queued URLs are dropped \
+                 and links to it are not queued (crawl.host_error_budget)"
+            );
+        }
+    }
+}

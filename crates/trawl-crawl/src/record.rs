@@ -1,0 +1,231 @@
+//! What the crawl keeps of a page: the [`Record`] the pipeline builds, the
+//! store keeps and export writes, and the [`Outcome`] every fetched (or
+//! skipped) URL ends with. One type each, so a field is named once and the
+//! schema in the README is this file.
+//!
+//! Fields are declared in alphabetical order: records are written as JSON
+//! in declaration order, and the stores and exports written before this
+//! type existed (a JSON map) are in that order too.
+
+use std::collections::BTreeMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use trawl_extract::PageType;
+
+/// Seconds since the Unix epoch: the clock of `fetched_at` and every other
+/// stored timestamp (0 if the system clock is before 1970).
+pub fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// One exported page: metadata, main text and, for product pages of an
+/// e-commerce seed, the fields its site's template read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The extraction algorithm that chose the text.
+    pub algorithm: String,
+    /// Byline.
+    pub author: Option<String>,
+    /// `<link rel="canonical">`.
+    pub canonical: Option<String>,
+    /// xxh3-64 of the text, 16 hex digits.
+    pub content_hash: String,
+    /// Publication date, ISO 8601 where it could be read.
+    pub date: Option<String>,
+    /// Links from the seed to this page.
+    pub depth: u16,
+    /// `<meta name="description">` or `og:description`.
+    pub description: Option<String>,
+    /// The URL of an earlier record with a near-identical text (SimHash
+    /// within 3 bits).
+    pub duplicate_of: Option<String>,
+    /// Seconds since the Unix epoch.
+    pub fetched_at: u64,
+    /// Product fields read by the site's template: field → values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, Vec<String>>>,
+    /// The URL after redirects.
+    pub final_url: String,
+    /// ISO 639-1 code of the text's language.
+    pub language: Option<String>,
+    /// article, forum, product, collection, listing, service or documentation.
+    pub page_type: PageType,
+    /// Topic relevance in [0, 1], in a focused crawl.
+    pub relevance: Option<f64>,
+    /// Export cursor: records are numbered 1, 2, … in the order stored.
+    /// Set by the store.
+    #[serde(default)]
+    pub seq: u64,
+    /// `og:site_name` or the JSON-LD publisher.
+    pub site_name: Option<String>,
+    /// HTTP status of the final response.
+    pub status: u16,
+    /// The template that read [`Record::fields`] (site and cluster).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// How well the page fit the template, in [0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_match: Option<f64>,
+    /// The template's version (it goes up when the site is re-learned).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_version: Option<u32>,
+    /// Main content: blocks separated by a blank line.
+    pub text: String,
+    /// Title or the article's own headline.
+    pub title: Option<String>,
+    /// `product` when [`Record::fields`] are set.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<RecordKind>,
+    /// The URL as queued (before redirects).
+    pub url: String,
+}
+
+/// What a record describes beyond a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordKind {
+    /// Product fields read with a learned template.
+    Product,
+}
+
+/// How a URL's fetch ended: the typed half of a page outcome (its `error`
+/// says the details in words).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Fetched with a 2xx and processed (a record unless `noindex`).
+    Fetched,
+    /// Fetched, but the body was cut at `crawl.max_body_bytes`; the part
+    /// read was processed.
+    Truncated,
+    /// A sitemap was read; its URLs were queued.
+    Sitemap,
+    /// The final response was not 2xx (after retries for 429/503/5xx).
+    HttpError,
+    /// No response (connection, timeout, TLS) after retries.
+    TransportError,
+    /// robots.txt forbids the URL.
+    RobotsDenied,
+    /// robots.txt stayed unreachable (5xx or no answer), so the URL was
+    /// given up (RFC 9309: unreachable means disallowed).
+    RobotsUnavailable,
+    /// A redirect loop, too many hops, a bad `Location`, or a redirect out
+    /// of scope or disallowed by robots.txt.
+    RedirectError,
+    /// Redirected to another host: the target was queued as its own URL.
+    Redirected,
+    /// `Content-Length` over `crawl.max_body_bytes`: the body was not read.
+    TooLarge,
+    /// Not HTML (`Content-Type`); not processed.
+    NotHtml,
+    /// The body could not be decoded or parsed (binary, over a limit).
+    ExtractionError,
+    /// Processing the page failed inside trawl (a caught panic).
+    InternalError,
+    /// The queued URL does not parse.
+    BadUrl,
+    /// Written by a trawl that did not record outcome kinds.
+    #[default]
+    Unknown,
+}
+
+/// What happened when a URL was fetched.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct PageOutcome {
+    pub url: String,
+    pub final_url: Option<String>,
+    pub status: u16,
+    /// How the fetch ended ([`Outcome`]); `error` says the details.
+    #[serde(default)]
+    pub outcome: Outcome,
+    /// Seconds since the Unix epoch.
+    pub fetched_at: u64,
+    pub bytes: u64,
+    pub content_hash: Option<String>,
+    pub error: Option<String>,
+    pub redirects: Vec<String>,
+    /// Sequence number of the exported record, if one was made.
+    pub record: Option<u64>,
+    /// Topic relevance of the main text, when the crawl is focused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<f32>,
+    /// Whether that relevance reached the focus threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevant: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        Record {
+            algorithm: "auto".into(),
+            author: None,
+            canonical: None,
+            content_hash: "0123456789abcdef".into(),
+            date: Some("2024-05-01".into()),
+            depth: 1,
+            description: None,
+            duplicate_of: None,
+            fetched_at: 1_700_000_000,
+            fields: None,
+            final_url: "http://a.test/x".into(),
+            language: Some("en".into()),
+            page_type: PageType::Article,
+            relevance: None,
+            seq: 7,
+            site_name: None,
+            status: 200,
+            template: None,
+            template_match: None,
+            template_version: None,
+            text: "Body".into(),
+            title: Some("T".into()),
+            kind: None,
+            url: "http://a.test/x".into(),
+        }
+    }
+
+    #[test]
+    fn keys_are_written_in_sorted_order() {
+        // Byte-identical to the JSON map records were written as before.
+        let line = serde_json::to_string(&sample()).expect("json");
+        let value: serde_json::Value = serde_json::from_str(&line).expect("parse");
+        assert_eq!(serde_json::to_string(&value).expect("json"), line);
+    }
+
+    #[test]
+    fn product_fields_round_trip() {
+        let mut r = sample();
+        r.kind = Some(RecordKind::Product);
+        r.fields = Some(BTreeMap::from([("price".into(), vec!["$4".into()])]));
+        r.template = Some("a.test#0".into());
+        r.template_match = Some(f64::from(0.9f32));
+        r.template_version = Some(2);
+        let line = serde_json::to_string(&r).expect("json");
+        assert!(line.contains(r#""type":"product""#), "{line}");
+        let back: Record = serde_json::from_str(&line).expect("parse");
+        assert_eq!(back, r);
+        let value: serde_json::Value = serde_json::from_str(&line).expect("parse");
+        assert_eq!(serde_json::to_string(&value).expect("json"), line);
+    }
+
+    #[test]
+    fn outcome_kinds_are_snake_case_and_old_outcomes_read() {
+        assert_eq!(
+            serde_json::to_string(&Outcome::RobotsDenied).expect("json"),
+            r#""robots_denied""#
+        );
+        #[derive(Deserialize)]
+        struct Old {
+            #[serde(default)]
+            outcome: Outcome,
+        }
+        let old: Old = serde_json::from_str("{}").expect("parse");
+        assert_eq!(old.outcome, Outcome::Unknown);
+    }
+}

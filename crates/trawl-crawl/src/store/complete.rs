@@ -1,0 +1,100 @@
+//! Completing a leased URL: its outcome, its record (numbered, once), its
+//! near-duplicate index entries, the links it found and its counters, in
+//! one sled batch, so a `kill -9` leaves all of it or none of it.
+
+use super::queued::Completion;
+use super::{
+    be_u64, decode, encode, key, records, simhash, url_hash, Counter, PageOutcome, Store,
+    StoreError, M, P, R, RECORD_SEQ, X,
+};
+
+impl Store {
+    /// Ends a lease of a URL of `host` from `block` (the lease key). For
+    /// `Done`, returns the record's sequence number if one was stored.
+    pub fn complete(
+        &self,
+        block: &[u8],
+        host: &str,
+        completion: &Completion,
+    ) -> Result<Option<u64>, StoreError> {
+        let mut st = self.lock();
+        let mut batch = sled::Batch::default();
+        let (_, removed) = Self::finish_in_block(&mut st, &mut batch, block);
+        match completion {
+            Completion::Drop => {
+                if removed {
+                    self.kv.apply_batch(batch)?;
+                }
+                Ok(None)
+            }
+            Completion::Retry { item } => {
+                self.requeue_into(&mut batch, host, item)?;
+                Self::put_queued(&mut batch, st.queued + 1);
+                self.kv.apply_batch(batch)?;
+                st.queued += 1;
+                st.inbox += 1;
+                Ok(None)
+            }
+            Completion::Done {
+                outcome,
+                record,
+                simhash,
+                links,
+                counted,
+            } => {
+                let mut outcome = outcome.clone();
+                let page_key = key(P, &url_hash(&outcome.url));
+                // A page replayed after a crash keeps its first record.
+                let earlier = match self.kv.get(&page_key)? {
+                    Some(v) => decode::<PageOutcome>("pages", &v)?.record,
+                    None => None,
+                };
+                if let Some((host, seed)) = counted {
+                    if earlier.is_none() {
+                        let mut counters =
+                            vec![Counter::Total, Counter::Host(host), Counter::Seed(*seed)];
+                        if let Some(relevant) = outcome.relevant {
+                            counters.push(Counter::Judged);
+                            if relevant {
+                                counters.extend([Counter::Relevant, Counter::RelevantHost(host)]);
+                            }
+                        }
+                        for c in counters {
+                            let k = key(M, c.key().as_bytes());
+                            let n = be_u64(self.kv.get(&k)?) + 1;
+                            batch.insert(k, &n.to_be_bytes());
+                        }
+                    }
+                }
+                let mut seq = earlier;
+                if let (Some(rec), None) = (record, earlier) {
+                    let seq_key = key(M, RECORD_SEQ.as_bytes());
+                    let next = be_u64(self.kv.get(&seq_key)?) + 1;
+                    batch.insert(seq_key, &next.to_be_bytes());
+                    let mut rec = rec.clone();
+                    rec.seq = next;
+                    batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
+                    if let Some(h) = simhash {
+                        for (band, bits) in simhash::bands(*h).into_iter().enumerate() {
+                            let mut k = vec![X, band as u8];
+                            k.extend_from_slice(&bits.to_be_bytes());
+                            k.extend_from_slice(&next.to_be_bytes());
+                            batch.insert(k, &h.to_be_bytes());
+                        }
+                    }
+                    seq = Some(next);
+                }
+                outcome.record = seq;
+                batch.insert(page_key, encode(&outcome));
+                let fresh = self.enqueue_into(&st, &mut batch, links)?;
+                if !fresh.is_empty() {
+                    Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
+                }
+                self.kv.apply_batch(batch)?;
+                Self::note_enqueued(&mut st, &fresh);
+                self.bound_inbox(&mut st)?;
+                Ok(seq)
+            }
+        }
+    }
+}

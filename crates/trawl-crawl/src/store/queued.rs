@@ -1,0 +1,151 @@
+//! What travels through the frontier: a queued URL (and its compact
+//! on-disk form), a URL found on a page, and how a leased URL ends.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Record, StoreError, LINK_FEATURES};
+use crate::record::PageOutcome;
+
+/// What kind of resource a queued URL is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UrlKind {
+    Page,
+    Sitemap,
+}
+
+/// A URL waiting in (or leased from) the frontier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueuedUrl {
+    pub url: String,
+    pub depth: u16,
+    /// The seed line this URL descends from (its scope and budget).
+    pub seed: u32,
+    /// Failed attempts so far.
+    pub attempt: u8,
+    pub kind: UrlKind,
+    /// Link priority in [0, 1]; higher is fetched first.
+    pub priority: f32,
+    /// Focus link features (quantized), for the model to learn from once
+    /// the page is judged.
+    pub features: Option<[u8; LINK_FEATURES]>,
+}
+
+impl QueuedUrl {
+    /// Compact form for the queue: depth(2) seed(4) attempt(1) kind(1)
+    /// priority(4) [features(8)] url — a third of the JSON size, and the
+    /// queue is the biggest thing in the store. The kind byte's top bit says
+    /// whether features are present.
+    pub(super) fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(20 + self.url.len());
+        b.extend_from_slice(&self.depth.to_be_bytes());
+        b.extend_from_slice(&self.seed.to_be_bytes());
+        b.push(self.attempt);
+        let kind = match self.kind {
+            UrlKind::Page => 0,
+            UrlKind::Sitemap => 1,
+        };
+        b.push(
+            kind | if self.features.is_some() {
+                FEATURE_BIT
+            } else {
+                0
+            },
+        );
+        b.extend_from_slice(&self.priority.to_be_bytes());
+        if let Some(f) = &self.features {
+            b.extend_from_slice(f);
+        }
+        b.extend_from_slice(self.url.as_bytes());
+        b
+    }
+
+    pub(super) fn from_bytes(b: &[u8]) -> Result<QueuedUrl, StoreError> {
+        let corrupt = || StoreError::Corrupt {
+            tree: "queue",
+            message: format!("{} bytes is not a queued URL", b.len()),
+        };
+        if b.len() < 12 {
+            return Err(corrupt());
+        }
+        let depth = u16::from_be_bytes([b[0], b[1]]);
+        let seed = u32::from_be_bytes([b[2], b[3], b[4], b[5]]);
+        let kind = match b[7] & !FEATURE_BIT {
+            0 => UrlKind::Page,
+            1 => UrlKind::Sitemap,
+            _ => return Err(corrupt()),
+        };
+        let priority = f32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+        let (features, url) = if b[7] & FEATURE_BIT != 0 {
+            let f = b.get(12..20).and_then(|f| f.try_into().ok());
+            (Some(f.ok_or_else(corrupt)?), &b[20..])
+        } else {
+            (None, &b[12..])
+        };
+        let url = std::str::from_utf8(url).map_err(|_| corrupt())?.to_string();
+        Ok(QueuedUrl {
+            url,
+            depth,
+            seed,
+            attempt: b[6],
+            kind,
+            priority,
+            features,
+        })
+    }
+}
+
+const FEATURE_BIT: u8 = 0x80;
+
+/// A new URL found on a page, to enqueue with the page's completion.
+#[derive(Debug, Clone)]
+pub struct NewUrl {
+    pub host: String,
+    pub item: QueuedUrl,
+}
+
+/// How a leased URL ends.
+// One value per URL, moved once from the fetch task to the writer: boxing the
+// large variant would add an allocation and buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Completion {
+    /// Fetched (successfully or not, for good): outcome, optional record, links.
+    Done {
+        outcome: PageOutcome,
+        record: Option<Box<Record>>,
+        simhash: Option<u64>,
+        links: Vec<NewUrl>,
+        /// (host, seed) whose page budgets this fetch counts against; `None`
+        /// for URLs that were never fetched (robots, budget, scope).
+        counted: Option<(String, u32)>,
+    },
+    /// Try again later (transient failure, host backing off, shutdown).
+    Retry { item: QueuedUrl },
+    /// Not fetched and not recorded (a page budget or the host's error
+    /// budget is spent): the URL only leaves the queue.
+    Drop,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queued_url_round_trips_and_rejects_garbage() {
+        let mut q = QueuedUrl {
+            url: "http://a.test/ü?x=1".into(),
+            depth: 0,
+            seed: 0,
+            attempt: 0,
+            kind: UrlKind::Page,
+            priority: 0.25,
+            features: None,
+        };
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        q.features = Some([1, 2, 3, 4, 5, 6, 7, 255]);
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        assert!(QueuedUrl::from_bytes(&q.to_bytes()[..15]).is_err());
+        assert!(QueuedUrl::from_bytes(b"short").is_err());
+        assert!(QueuedUrl::from_bytes(&[0u8, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0]).is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! The daemon's loopback HTTP endpoint, on axum:
+//! - `GET /status`  JSON snapshot of the counters;
+//! - `GET /metrics` the same in Prometheus text format;
+//! - `GET /export?since=N&limit=M&type=T` records after cursor N as JSONL,
+//!   `&outcomes=1` page outcomes instead (how `trawl export` reads a store
+//!   the running daemon has open).
+//!
+//! `/export` streams: a blocking task walks the store and hands the server
+//! 64 KiB chunks through a channel of four, so an export of millions of
+//! records holds a few chunks in memory, not the store. A store error in the
+//! middle ends the response without its final chunk, which the client sees
+//! as a broken transfer (the status line is long gone by then).
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+use tokio::sync::mpsc;
+use trawl_crawl::crawl::Observer;
+use trawl_crawl::store::export::{write_jsonl, write_outcomes, ExportQuery};
+use trawl_extract::PageType;
+
+/// Binds `addr` and serves the endpoint for `observer`'s crawl in the
+/// background; returns once listening (a bad or busy address is an error
+/// before the crawl starts).
+pub async fn spawn(addr: &str, observer: Observer) -> Result<tokio::task::JoinHandle<()>> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("status endpoint {addr}"))?;
+    tracing::info!(addr, "status endpoint listening");
+    let app = router(observer);
+    Ok(tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::warn!(error = %e, "status endpoint stopped");
+        }
+    }))
+}
+
+fn router(observer: Observer) -> Router {
+    Router::new()
+        .route("/status", get(status))
+        .route("/metrics", get(metrics))
+        .route("/export", get(export))
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                "try /status, /metrics or /export?since=N\n",
+            )
+        })
+        .with_state(observer)
+}
+
+async fn status(State(o): State<Observer>) -> Response {
+    match serde_json::to_vec(&o.stats().snapshot()) {
+        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+async fn metrics(State(o): State<Observer>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        o.stats().snapshot().prometheus(),
+    )
+        .into_response()
+}
+
+/// `/export` query parameters; unknown ones are ignored.
+#[derive(Debug, Deserialize)]
+struct ExportParams {
+    #[serde(default)]
+    since: u64,
+    #[serde(default)]
+    limit: usize,
+    #[serde(rename = "type")]
+    page_type: Option<String>,
+    #[serde(default)]
+    outcomes: u8,
+}
+
+const CHUNK: usize = 64 << 10;
+
+async fn export(
+    State(o): State<Observer>,
+    params: Result<Query<ExportParams>, QueryRejection>,
+) -> Response {
+    let Ok(Query(p)) = params else {
+        return (
+            StatusCode::BAD_REQUEST,
+            "since and limit are numbers: /export?since=N&limit=M&type=T&outcomes=1\n",
+        )
+            .into_response();
+    };
+    let page_type = match p.page_type.as_deref().map(PageType::parse) {
+        Some(None) => {
+            return (StatusCode::BAD_REQUEST, "unknown page type\n").into_response();
+        }
+        Some(t) => t,
+        None => None,
+    };
+    let Some(store) = o.store() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the store cannot write and is being reopened; try again shortly\n",
+        )
+            .into_response();
+    };
+    // Records served must survive a crash: flush first.
+    if let Err(e) = store.flush().await {
+        return (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response();
+    }
+    let (tx, rx) = mpsc::channel::<std::io::Result<Bytes>>(4);
+    tokio::task::spawn_blocking(move || {
+        let mut out = Chunks {
+            buf: Vec::with_capacity(CHUNK),
+            tx,
+        };
+        let q = ExportQuery {
+            since: p.since,
+            limit: p.limit,
+            page_type,
+        };
+        let written = if p.outcomes == 1 {
+            write_outcomes(&store, &mut out).map(|_| ())
+        } else {
+            write_jsonl(&store, &q, &mut out).map(|_| ())
+        };
+        let result = written
+            .map_err(std::io::Error::other)
+            .and_then(|()| out.flush());
+        if let Err(e) = result {
+            tracing::warn!(error = %e, "export over the status endpoint stopped");
+            // The client is told by a broken transfer (if it still listens).
+            let _ = out.tx.blocking_send(Err(e));
+        }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    });
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(stream),
+    )
+        .into_response()
+}
+
+/// Buffers JSON lines into chunks for the response stream; a client that
+/// hung up is a write error, which stops the export.
+struct Chunks {
+    buf: Vec<u8>,
+    tx: mpsc::Sender<std::io::Result<Bytes>>,
+}
+
+impl Write for Chunks {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK)));
+        self.tx
+            .blocking_send(Ok(chunk))
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client hung up"))
+    }
+}

@@ -1,0 +1,137 @@
+//! The running daemon's status endpoint: `/status`, `/metrics`, and a
+//! streamed `/export` that `trawl export` reads while the daemon holds the
+//! store (sled lets one process open it).
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::*;
+
+/// Records of a few KiB each, so 150 of them span several 64 KiB chunks.
+fn site() -> Host {
+    Host::start("127.0.0.31", |path, _| {
+        if path == "/robots.txt" {
+            return status(404);
+        }
+        let n: usize = path.trim_start_matches("/p").parse().unwrap_or(0);
+        let links: Vec<String> = (n + 1..(n + 4).min(150))
+            .map(|i| format!("/p{i}"))
+            .collect();
+        let words = format!("Page {n} talks about tide pools and rocky shores. ").repeat(60);
+        html(&page(&format!("Page {n} {words}"), &links))
+    })
+}
+
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn export_streams_from_the_running_daemon() {
+    let host = site();
+    let dir = scratch("status-export");
+    let port = free_port();
+    let cfg = config(
+        &dir,
+        &format!("sitemaps = false\nmin_delay_ms = 0\nmax_depth = 200\nstatus_addr = \"127.0.0.1:{port}\""),
+    );
+    let seeds = dir.join("s.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/p0"))).unwrap_or_else(|e| panic!("{e}"));
+    // Without --once the daemon keeps running (and keeps the store) after the crawl.
+    let mut child = KillOnDrop(spawn_crawl(&cfg, &seeds, false));
+    let start = Instant::now();
+    loop {
+        let records = status_json(port).and_then(|s| s["records"].as_u64());
+        if records == Some(150) {
+            break;
+        }
+        if let Ok(Some(code)) = child.0.try_wait() {
+            panic!("daemon exited ({code:?}): {}", stderr_of(&mut child.0));
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "crawl did not finish: {records:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (line, metrics) = endpoint_get(port, "/metrics").unwrap_or_default();
+    assert!(line.contains(" 200 "), "{line}");
+    assert!(
+        String::from_utf8_lossy(&metrics).contains("trawl_"),
+        "prometheus text"
+    );
+    let (line, _) = endpoint_get(port, "/nothing").unwrap_or_default();
+    assert!(line.contains(" 404 "), "{line}");
+    let (line, _) = endpoint_get(port, "/export?since=abc").unwrap_or_default();
+    assert!(line.contains(" 400 "), "{line}");
+
+    // trawl export goes through the daemon: the store is locked to it.
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "export"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.len() > 4 * 65536,
+        "spans several chunks: {} bytes",
+        stdout.len()
+    );
+    let seqs: Vec<u64> = stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .map(|r| r["seq"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(
+        seqs,
+        (1..=150).collect::<Vec<_>>(),
+        "every record once, in order"
+    );
+    assert!(
+        stderr.contains("exported 150 records; next: trawl export --since 150"),
+        "{stderr}"
+    );
+
+    let out = trawl()
+        .args([
+            "--config",
+            &cfg.to_string_lossy(),
+            "export",
+            "--since",
+            "140",
+            "--limit",
+            "5",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("exported 5 records; next: trawl export --since 145"),
+        "{stderr}"
+    );
+
+    let outcomes = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "export", "--outcomes"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&outcomes.stdout);
+    assert_eq!(
+        text.lines().count(),
+        150,
+        "{}",
+        String::from_utf8_lossy(&outcomes.stderr)
+    );
+    assert!(
+        text.lines().all(|l| l.contains(r#""outcome":"fetched""#)),
+        "typed outcomes"
+    );
+}
