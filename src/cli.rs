@@ -255,6 +255,14 @@ pub struct EvalArgs {
     /// curve for N = 2..8).
     #[arg(long, value_name = "N")]
     pub learn: Option<usize>,
+    /// "Where we lose": score two prediction files (JSONL with `source` and
+    /// `text`, as --predictions writes them; a peer's in the same form) on the
+    /// dataset, page by page, and list the pages the second wins by most
+    /// (--worst of them, default 25). No extraction runs.
+    /// Example: trawl eval --dataset ../shared/datasets/trafilatura-eval
+    ///          --losses ours.jsonl trafilatura.jsonl --worst 40
+    #[arg(long, num_args = 2, value_names = ["OURS", "PEER"])]
+    pub losses: Option<Vec<PathBuf>>,
 }
 
 /// Runs the parsed command. Returns the process exit code.
@@ -734,6 +742,14 @@ fn write_human(
 }
 
 fn eval(args: EvalArgs) -> Result<i32> {
+    if let Some([ours, peer]) = args.losses.as_deref() {
+        let top = if args.worst > 0 { args.worst } else { 25 };
+        print!(
+            "{}",
+            crate::eval::losses::report(&args.dataset, ours, peer, top)?
+        );
+        return Ok(0);
+    }
     if args.dataset.join("booksamillion").is_dir() {
         let d = crate::eval::swde::load(&args.dataset, args.limit)?;
         let ns: Vec<usize> = match args.learn {

@@ -72,6 +72,11 @@ const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
     ("service", 0.838),
 ];
 const CLEANEVAL_FLOOR: f64 = 0.918;
+/// trafilatura's snippet F1 on its own benchmark (0.900 when added, issue 14).
+const TRAFILATURA_EVAL_FLOOR: f64 = 0.901;
+/// multilingual-dev: zh character F1 and word F1 per language (added in issue 14).
+const ZH_CHAR_FLOOR: f64 = 0.889;
+const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.860), ("de", 0.869), ("hr", 0.960)];
 
 #[test]
 fn quality_floor_wcxb_dev() {
@@ -99,6 +104,47 @@ fn quality_floor_cleaneval() {
     assert!(
         all >= CLEANEVAL_FLOOR,
         "F1 {all:.4} < floor {CLEANEVAL_FLOOR}"
+    );
+}
+
+#[test]
+fn quality_floor_trafilatura_eval() {
+    let Some(dir) = dataset("trafilatura-eval") else {
+        return;
+    };
+    let out = eval(&dir, &[]);
+    // "P R acc F1 tp fp fn tn", then the numbers.
+    let f1: f64 = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("P "))
+        .nth(1)
+        .and_then(|l| l.split_whitespace().nth(3))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no snippet line in:\n{out}"));
+    assert!(
+        f1 >= TRAFILATURA_EVAL_FLOOR,
+        "snippet F1 {f1:.4} < floor {TRAFILATURA_EVAL_FLOOR}\n{out}"
+    );
+}
+
+#[test]
+fn quality_floor_multilingual_dev() {
+    let Some(dir) = dataset("multilingual-dev") else {
+        return;
+    };
+    let out = eval(&dir, &[]);
+    let (words, chars) = out
+        .split_once("character-level")
+        .unwrap_or_else(|| panic!("no character-level table in:\n{out}"));
+    let words = f1_by_type(words);
+    for &(lang, floor) in LANGUAGE_FLOORS {
+        let v = words.get(lang).copied().unwrap_or(0.0);
+        assert!(v >= floor, "{lang} word F1 {v:.4} < {floor}\n{out}");
+    }
+    let zh = f1_by_type(chars).get("zh").copied().unwrap_or(0.0);
+    assert!(
+        zh >= ZH_CHAR_FLOOR,
+        "zh character F1 {zh:.4} < {ZH_CHAR_FLOOR}\n{out}"
     );
 }
 

@@ -1,5 +1,7 @@
-//! Loading the development datasets in ../shared/datasets: WCXB (JSON ground
-//! truth with page types) and CleanEval (gold text with paragraph markers).
+//! Loading the development datasets in ../shared/datasets: WCXB and
+//! multilingual-dev (JSON ground truth with a main text; page types or
+//! languages), CleanEval (gold text with paragraph markers) and
+//! trafilatura-eval (JSON with snippets that must and must not be extracted).
 
 use std::path::{Path, PathBuf};
 
@@ -14,16 +16,27 @@ pub struct Case {
     pub id: String,
     pub html: PathBuf,
     pub url: Option<String>,
-    /// Page type label ("cleaneval" for CleanEval).
+    /// Page type label ("cleaneval" for CleanEval, the language for
+    /// multilingual-dev, "snippets" for trafilatura-eval).
     pub kind: String,
+    /// Main text (empty for snippet datasets).
     pub truth: String,
+    /// Snippets the text must contain (trafilatura-eval).
+    pub with: Vec<String>,
+    /// Snippets the text must not contain (trafilatura-eval).
+    pub without: Vec<String>,
+    /// Also scored by characters (multilingual-dev: Chinese has no spaces).
+    pub char_level: bool,
 }
 
 /// Which layout a dataset directory has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
+    /// `ground-truth/ID.json` with a main text (WCXB, multilingual-dev).
     Wcxb,
     CleanEval,
+    /// `ground-truth/ID.json` with `with`/`without` snippets (trafilatura-eval).
+    Snippets,
 }
 
 pub fn layout(dir: &Path) -> Result<Layout, EvalError> {
@@ -31,7 +44,18 @@ pub fn layout(dir: &Path) -> Result<Layout, EvalError> {
         return Err(EvalError::Missing(dir.to_path_buf()));
     }
     if dir.join("ground-truth").is_dir() && dir.join("html").is_dir() {
-        Ok(Layout::Wcxb)
+        let first = sorted_files(&dir.join("ground-truth"))?
+            .into_iter()
+            .find(|f| f.extension().is_some_and(|e| e == "json"));
+        let snippets = first
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v.get("with").is_some() && v.get("without").is_some());
+        Ok(if snippets {
+            Layout::Snippets
+        } else {
+            Layout::Wcxb
+        })
     } else if dir.join("gold").is_dir() && dir.join("html").is_dir() {
         Ok(Layout::CleanEval)
     } else {
@@ -61,6 +85,7 @@ pub fn load(dir: &Path) -> Result<Vec<Case>, EvalError> {
     match layout(dir)? {
         Layout::Wcxb => load_wcxb(dir),
         Layout::CleanEval => load_cleaneval(dir),
+        Layout::Snippets => load_snippets(dir),
     }
 }
 
@@ -73,7 +98,8 @@ fn html_for(dir: &Path, id: &str) -> PathBuf {
     }
 }
 
-fn load_wcxb(dir: &Path) -> Result<Vec<Case>, EvalError> {
+/// Every `ground-truth/*.json` of a dataset, parsed, with its page id.
+fn truth_files(dir: &Path) -> Result<Vec<(String, Value)>, EvalError> {
     let mut out = Vec::new();
     for f in sorted_files(&dir.join("ground-truth"))? {
         if f.extension().and_then(|e| e.to_str()) != Some("json") {
@@ -85,6 +111,14 @@ fn load_wcxb(dir: &Path) -> Result<Vec<Case>, EvalError> {
         };
         let text = std::fs::read_to_string(&f).map_err(|e| bad(e.to_string()))?;
         let v: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        out.push((stem(&f), v));
+    }
+    Ok(out)
+}
+
+fn load_wcxb(dir: &Path) -> Result<Vec<Case>, EvalError> {
+    let mut out = Vec::new();
+    for (id, v) in truth_files(dir)? {
         let kind = match v.pointer("/_internal/page_type") {
             Some(Value::Object(o)) => o
                 .get("primary")
@@ -98,18 +132,50 @@ fn load_wcxb(dir: &Path) -> Result<Vec<Case>, EvalError> {
         } else {
             kind
         };
+        // multilingual-dev: rows by language, as its scorer prints them.
+        let kind = v.get("language").and_then(Value::as_str).unwrap_or(kind);
         let truth = v
             .pointer("/ground_truth/main_content")
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        let id = stem(&f);
         out.push(Case {
             html: html_for(dir, &id),
             id,
             url: v.get("url").and_then(Value::as_str).map(str::to_string),
             kind: kind.to_string(),
             truth,
+            with: Vec::new(),
+            without: Vec::new(),
+            char_level: v.get("language").is_some(),
+        });
+    }
+    Ok(out)
+}
+
+fn load_snippets(dir: &Path) -> Result<Vec<Case>, EvalError> {
+    let mut out = Vec::new();
+    for (id, v) in truth_files(dir)? {
+        let list = |key: &str| -> Vec<String> {
+            v.get(key)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        out.push(Case {
+            html: html_for(dir, &id),
+            id,
+            url: v.get("url").and_then(Value::as_str).map(str::to_string),
+            kind: "snippets".to_string(),
+            truth: String::new(),
+            with: list("with"),
+            without: list("without"),
+            char_level: false,
         });
     }
     Ok(out)
@@ -146,6 +212,9 @@ fn load_cleaneval(dir: &Path) -> Result<Vec<Case>, EvalError> {
             url,
             kind: "cleaneval".to_string(),
             truth,
+            with: Vec::new(),
+            without: Vec::new(),
+            char_level: false,
         });
     }
     Ok(out)

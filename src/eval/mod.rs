@@ -4,6 +4,7 @@
 //! render) of pages read beforehand, i.e. per-core throughput.
 
 pub mod dataset;
+pub mod losses;
 pub mod score;
 pub mod swde;
 pub mod types;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 pub use dataset::Case;
-pub use score::{prf, Prf};
+pub use score::{char_prf, prf, Prf, Snippets};
 use trawl_extract::read_input;
 use trawl_extract::{extract, Algorithm, Options, PageType};
 
@@ -25,7 +26,13 @@ pub struct PageResult {
     pub id: String,
     pub kind: String,
     pub predicted_type: Option<&'static str>,
+    /// The dataset's per-page score: word F1, or for a snippet dataset the
+    /// page's snippet P/R/F1.
     pub score: Prf,
+    /// Character-level scores (datasets with languages).
+    pub chars: Option<Prf>,
+    /// Snippet counts (snippet datasets).
+    pub snippets: Option<Snippets>,
     pub text: String,
     pub error: Option<String>,
 }
@@ -64,6 +71,10 @@ pub struct Report {
     pub algorithm: Algorithm,
     pub all: Row,
     pub by_kind: BTreeMap<String, Row>,
+    /// Character-level rows by kind, "all" included (datasets with languages).
+    pub chars: BTreeMap<String, Row>,
+    /// Summed snippet counts (snippet datasets).
+    pub snippets: Option<Snippets>,
     pub pages: Vec<PageResult>,
     pub bytes: u64,
     /// Summed per-page extraction time.
@@ -160,13 +171,18 @@ pub fn run_typed(
                     }
                     Err(e) => (String::new(), None, Some(e.clone()), Duration::ZERO, 0),
                 };
-                let score = prf(&text, &case.truth);
+                let snippets = (!case.with.is_empty() || !case.without.is_empty())
+                    .then(|| Snippets::of(&text, &case.with, &case.without));
+                let score = snippets.map_or_else(|| prf(&text, &case.truth), |s| s.prf());
+                let chars = case.char_level.then(|| char_prf(&text, &case.truth));
                 (
                     PageResult {
                         id: case.id.clone(),
                         kind: case.kind.clone(),
                         predicted_type: ptype,
                         score,
+                        chars,
+                        snippets,
                         text,
                         error,
                     },
@@ -185,10 +201,19 @@ pub fn run_typed(
     let mut busy = Duration::ZERO;
     let mut bytes = 0;
     let mut errors = 0;
+    let mut chars: BTreeMap<String, Row> = BTreeMap::new();
+    let mut snippets: Option<Snippets> = None;
     let mut out = Vec::with_capacity(results.len());
     for (r, took, size) in results {
         all.add(r.score);
         by_kind.entry(r.kind.clone()).or_default().add(r.score);
+        if let Some(c) = r.chars {
+            chars.entry("all".into()).or_default().add(c);
+            chars.entry(r.kind.clone()).or_default().add(c);
+        }
+        if let Some(s) = r.snippets {
+            snippets.get_or_insert_with(Snippets::default).add(s);
+        }
         busy += took;
         bytes += size;
         errors += usize::from(r.error.is_some());
@@ -198,6 +223,8 @@ pub fn run_typed(
         algorithm,
         all: all.mean(),
         by_kind: by_kind.into_iter().map(|(k, v)| (k, v.mean())).collect(),
+        chars: chars.into_iter().map(|(k, v)| (k, v.mean())).collect(),
+        snippets,
         pages: out,
         bytes,
         busy,
@@ -215,19 +242,49 @@ pub fn format(report: &Report, dataset: &str) -> String {
         report.pages_per_sec(),
         report.mb_per_sec()
     );
-    s.push_str(&format!(
-        "{:<16}{:>6}{:>8}{:>8}{:>8}\n",
-        "type", "n", "F1", "P", "R"
-    ));
-    let mut line = |label: &str, r: &Row| {
+    if let Some(c) = &report.snippets {
+        // trafilatura's metric: counts summed over pages, not a mean.
         s.push_str(&format!(
-            "{label:<16}{:>6}{:>8.3}{:>8.3}{:>8.3}\n",
-            r.n, r.f1, r.p, r.r
+            "{:>7}{:>7}{:>7}{:>7}{:>6}{:>6}{:>6}{:>6}\n",
+            "P", "R", "acc", "F1", "tp", "fp", "fn", "tn"
         ));
+        s.push_str(&format!(
+            "{:>7.3}{:>7.3}{:>7.3}{:>7.3}{:>6}{:>6}{:>6}{:>6}\n",
+            c.precision(),
+            c.recall(),
+            c.accuracy(),
+            c.f1(),
+            c.tp,
+            c.fp,
+            c.fn_,
+            c.tn
+        ));
+        return s;
+    }
+    let table = |s: &mut String, all: Option<&Row>, rows: &BTreeMap<String, Row>| {
+        s.push_str(&format!(
+            "{:<16}{:>6}{:>8}{:>8}{:>8}\n",
+            "type", "n", "F1", "P", "R"
+        ));
+        let mut line = |label: &str, r: &Row| {
+            s.push_str(&format!(
+                "{label:<16}{:>6}{:>8.3}{:>8.3}{:>8.3}\n",
+                r.n, r.f1, r.p, r.r
+            ));
+        };
+        if let Some(a) = all {
+            line("all", a);
+        }
+        for (k, r) in rows {
+            line(k, r);
+        }
     };
-    line("all", &report.all);
-    for (k, r) in &report.by_kind {
-        line(k, r);
+    table(&mut s, Some(&report.all), &report.by_kind);
+    if !report.chars.is_empty() {
+        s.push_str("character-level (non-space characters):\n");
+        let mut rows = report.chars.clone();
+        let all = rows.remove("all");
+        table(&mut s, all.as_ref(), &rows);
     }
     s
 }
@@ -238,7 +295,7 @@ pub fn format(report: &Report, dataset: &str) -> String {
 pub enum EvalError {
     #[error("dataset directory {0} not found")]
     Missing(std::path::PathBuf),
-    #[error("{0}: not a known dataset layout (expected wcxb-dev, cleaneval or swde-book)")]
+    #[error("{0}: not a known dataset layout (expected wcxb-dev, cleaneval, multilingual-dev, trafilatura-eval or swde-book)")]
     UnknownLayout(std::path::PathBuf),
     #[error("{path}: {message}")]
     BadFile {

@@ -1,6 +1,13 @@
-//! The word-level F1 metric of WCXB (see ../shared/datasets/README.md):
-//! tokens are `\w+` matches in lower-cased text; overlap is the multiset
-//! intersection; an empty truth scores 1 only against an empty prediction.
+//! The metrics of the datasets (see ../shared/datasets/README.md), computed
+//! as `../shared/tools/score.py` computes them:
+//! - word F1 (WCXB, CleanEval, multilingual-dev): tokens are `\w+` matches in
+//!   lower-cased text; overlap is the multiset intersection; an empty truth
+//!   scores 1 only against an empty prediction;
+//! - character F1 (multilingual-dev, the fair measure for Chinese): the same
+//!   over the non-space characters;
+//! - snippets (trafilatura-eval, trafilatura's own metric): whitespace runs
+//!   become one space, then each snippet is a case-sensitive substring test;
+//!   counts are summed over pages.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -32,8 +39,11 @@ pub fn tokens(text: &str) -> Vec<String> {
 
 /// Scores a prediction against the truth.
 pub fn prf(pred: &str, truth: &str) -> Prf {
-    let t = tokens(truth);
-    let p = tokens(pred);
+    overlap_prf(&tokens(pred), &tokens(truth))
+}
+
+/// Multiset P/R/F1 of two token lists (the empty-truth rule of [`prf`]).
+fn overlap_prf<T: std::hash::Hash + Eq>(p: &[T], t: &[T]) -> Prf {
     if t.is_empty() {
         let v = if p.is_empty() { 1.0 } else { 0.0 };
         return Prf { p: v, r: v, f1: v };
@@ -41,13 +51,13 @@ pub fn prf(pred: &str, truth: &str) -> Prf {
     if p.is_empty() {
         return Prf::default();
     }
-    let mut counts: HashMap<&str, i64> = HashMap::new();
-    for w in &t {
+    let mut counts: HashMap<&T, i64> = HashMap::new();
+    for w in t {
         *counts.entry(w).or_insert(0) += 1;
     }
     let mut overlap = 0u64;
-    for w in &p {
-        if let Some(c) = counts.get_mut(w.as_str()) {
+    for w in p {
+        if let Some(c) = counts.get_mut(w) {
             if *c > 0 {
                 *c -= 1;
                 overlap += 1;
@@ -68,6 +78,96 @@ pub fn prf(pred: &str, truth: &str) -> Prf {
     }
 }
 
+/// Python's `\s` (str.isspace): Unicode white space and the four ASCII
+/// separators U+001C–U+001F.
+fn py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Character-level scores: the non-space characters of the lower-cased texts.
+pub fn char_prf(pred: &str, truth: &str) -> Prf {
+    let chars =
+        |s: &str| -> Vec<char> { s.to_lowercase().chars().filter(|c| !py_space(*c)).collect() };
+    overlap_prf(&chars(pred), &chars(truth))
+}
+
+/// Whitespace runs made one space, ends stripped (trafilatura's `ws`).
+pub fn squeeze(text: &str) -> String {
+    text.split(py_space)
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Snippet counts of one page or summed over pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Snippets {
+    /// `with` snippets found.
+    pub tp: u64,
+    /// `without` snippets found.
+    pub fp: u64,
+    /// `with` snippets missing.
+    pub fn_: u64,
+    /// `without` snippets absent.
+    pub tn: u64,
+}
+
+impl Snippets {
+    /// Tests a page's text against its snippets.
+    pub fn of(text: &str, with: &[String], without: &[String]) -> Snippets {
+        let text = squeeze(text);
+        let found = |s: &String| text.contains(&squeeze(s));
+        let a = with.iter().filter(|s| found(s)).count() as u64;
+        let b = without.iter().filter(|s| found(s)).count() as u64;
+        Snippets {
+            tp: a,
+            fp: b,
+            fn_: with.len() as u64 - a,
+            tn: without.len() as u64 - b,
+        }
+    }
+
+    pub fn add(&mut self, o: Snippets) {
+        self.tp += o.tp;
+        self.fp += o.fp;
+        self.fn_ += o.fn_;
+        self.tn += o.tn;
+    }
+
+    pub fn precision(&self) -> f64 {
+        ratio(self.tp, self.tp + self.fp)
+    }
+
+    pub fn recall(&self) -> f64 {
+        ratio(self.tp, self.tp + self.fn_)
+    }
+
+    pub fn accuracy(&self) -> f64 {
+        ratio(self.tp + self.tn, self.tp + self.fp + self.fn_ + self.tn)
+    }
+
+    pub fn f1(&self) -> f64 {
+        ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn_)
+    }
+
+    /// As a [`Prf`] (one page's score in a "where we lose" report).
+    pub fn prf(&self) -> Prf {
+        Prf {
+            p: self.precision(),
+            r: self.recall(),
+            f1: self.f1(),
+        }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +184,20 @@ mod tests {
         // Multiset: a repeated word counts as often as it appears in both.
         let s = prf("the the the", "the cat");
         assert!((s.p - 1.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn characters_and_snippets_as_the_reference_scorer() {
+        let s = char_prf("天气 很好", "今天天气很好");
+        assert!((s.p - 1.0).abs() < 1e-9 && (s.r - 4.0 / 6.0).abs() < 1e-9);
+        assert_eq!(squeeze("  a\n\t b  c "), "a b c");
+        let with = vec!["quick  brown".to_string(), "lazy dog".to_string()];
+        let without = vec!["Menu".to_string()];
+        let c = Snippets::of("The quick\nbrown fox. Menu", &with, &without);
+        assert_eq!((c.tp, c.fn_, c.fp, c.tn), (1, 1, 1, 0));
+        assert!((c.f1() - 2.0 / 4.0).abs() < 1e-9);
+        // Case-sensitive, as trafilatura's harness.
+        assert_eq!(Snippets::of("menu", &[], &without).fp, 0);
     }
 
     #[test]

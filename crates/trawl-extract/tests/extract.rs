@@ -217,3 +217,40 @@ fn all_algorithms_keep_invariants_on_fixtures() {
         }
     }
 }
+
+/// Issue 14: teasers of other stories below an article (headline links with a
+/// date and a first sentence) are not the article.
+#[test]
+fn teaser_lists_after_an_article_are_dropped() {
+    let r = run("article_teasers.html", Algorithm::Auto);
+    assert_has(
+        &r.text,
+        &[
+            "For the first time in forty years",
+            "Why people, not machines",
+            "log the weather every three hours",
+        ],
+        &[
+            "More from the coast",
+            "Harbour wall repairs",
+            "Puffin numbers",
+            "shortage of crew",
+        ],
+    );
+}
+
+/// Issue 14: valid multi-byte UTF-8 wins over a legacy `<meta>` charset.
+#[test]
+fn utf8_page_with_a_gbk_meta_is_read_as_utf8() {
+    let r = run("article_zh_utf8_gbk_meta.html", Algorithm::Auto);
+    assert_eq!(r.encoding, "UTF-8");
+    assert_has(
+        &r.text,
+        &[
+            "山区的一所小学终于有了自己的图书馆",
+            "由高年级的学生轮流担任管理员",
+        ],
+        &["版权所有"],
+    );
+    assert_eq!(r.title.as_deref(), Some("山区学校的新图书馆"));
+}

@@ -221,7 +221,10 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         captions_are_noise: page_type != PageType::Documentation,
         bylines_are_noise: page_type == PageType::Article,
     };
-    let noise = noise::full(doc, profile);
+    let mut noise = noise::full(doc, profile);
+    if page_type == PageType::Article {
+        super::teasers::mark(doc, &doc.agg, &mut noise);
+    }
     let agg = noise::clean_agg(doc, &noise);
     let mut region = main_region(doc, &agg, &noise);
     if page_type == PageType::Product {

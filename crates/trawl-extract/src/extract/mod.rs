@@ -21,6 +21,7 @@ pub(crate) mod page_type;
 pub(crate) mod product;
 pub(crate) mod repeats;
 pub(crate) mod segment;
+pub(crate) mod teasers;
 pub(crate) mod training;
 
 use std::time::{Duration, Instant};

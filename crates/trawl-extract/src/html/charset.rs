@@ -146,6 +146,11 @@ pub fn decode(
             .map(|e| (e, "declared"))
             .or_else(|| sniff_meta(bytes).map(|e| (e, "meta")))
         {
+            // Valid multi-byte UTF-8 under a legacy label (gb2312, EUC-JP,
+            // latin-1, …) is UTF-8: legacy text is almost never valid UTF-8
+            // by accident, and decoding it with the label garbles every
+            // non-ASCII character.
+            Some((enc, _)) if enc != UTF_8 && reads_as_utf8(bytes) => (UTF_8, "detected"),
             // A UTF-8 label on bytes that are not UTF-8 is a lie; detect instead.
             Some((enc, src)) if enc != UTF_8 || std::str::from_utf8(bytes).is_ok() => (enc, src),
             _ => (detect(bytes, tld), "detected"),
@@ -182,6 +187,14 @@ fn utf8_counts(mut bytes: &[u8]) -> (usize, usize) {
             }
         }
     }
+}
+
+/// Bytes that are UTF-8 with non-ASCII text: valid throughout with at least
+/// one multi-byte character, or (a cut body, one bad paste) with few broken
+/// bytes among many multi-byte characters.
+fn reads_as_utf8(bytes: &[u8]) -> bool {
+    let (multi, invalid) = utf8_counts(bytes);
+    (multi >= 1 && invalid == 0) || (multi >= 8 && invalid * 20 <= multi)
 }
 
 fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
@@ -253,6 +266,27 @@ mod tests {
 
     fn page(body: &str) -> String {
         format!("<html><body><p>{body}</p></body></html>")
+    }
+
+    #[test]
+    fn valid_utf8_wins_over_a_legacy_label() {
+        // Regression (issue 14): a UTF-8 Chinese page declaring gb2312 was
+        // read as GBK and every character came out as mojibake.
+        let html = "<meta charset=gb2312><p>今天天气很好，我们去公园散步。</p>";
+        let d = decode(html.as_bytes(), None, Some("cn")).expect("decode");
+        assert_eq!(d.encoding, UTF_8);
+        assert!(d.text.contains("今天天气很好"));
+        // The same from the HTTP header.
+        let d = decode(html.as_bytes(), Some(encoding_rs::GBK), None).expect("decode");
+        assert!(d.text.contains("今天天气很好"));
+        // Real GBK keeps its label.
+        let (gbk, _, _) = encoding_rs::GBK.encode(html);
+        let d = decode(&gbk, None, None).expect("decode");
+        assert_eq!(d.encoding, encoding_rs::GBK);
+        assert!(d.text.contains("今天天气很好"));
+        // ASCII-only pages keep the label too (nothing to tell them apart).
+        let d = decode(b"<meta charset=iso-8859-2><p>plain</p>", None, None).expect("decode");
+        assert_ne!(d.encoding, UTF_8);
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub(super) fn invisible_tag(name: &str) -> bool {
             | "map"
             | "datalist"
             | "dialog"
+            // Ruby annotations (furigana, pinyin) and their fallback
+            // parentheses: a reading aid over the text, not the text.
+            | "rt"
+            | "rp"
     )
 }
 

@@ -1,0 +1,203 @@
+//! Teasers of other pages: the "related", "latest" and "more from" cards a
+//! news or blog page shows below (or beside) its article, each a headline
+//! that links to another page, often with a date, a byline or a first
+//! sentence. Their link share is too low for the link-density rule, so they
+//! are recognised by structure: two or more sibling cards, each holding one
+//! heading that is a link elsewhere. The article's own headings link nowhere
+//! (or to `#anchors`), so its sections stay.
+
+use crate::html::{Agg, Doc, Kind, NodeId, Tag};
+
+/// A heading is a link when at least this share of its characters are link
+/// text.
+const LINKED_SHARE: f64 = 0.8;
+/// A card holding more characters than this is a section, not a teaser.
+const CARD_MAX_CHARS: u32 = 600;
+/// A list of cards holding more than this share of the page's clean text
+/// is the page's content.
+const MAX_PAGE_SHARE: f64 = 0.3;
+/// Teasers follow the text they tease away from: at least this share of the
+/// page's clean text comes before the first card (a grid of linked cards
+/// at the top of a landing page is its content).
+const MIN_TEXT_BEFORE: f64 = 0.5;
+/// A heading above a run of cards ("Related stories") is dropped with them
+/// when it is this short.
+const LIST_HEADING_MAX_CHARS: u32 = 80;
+
+/// Whether `id` (a heading) is a link to another page: inside an `<a>` or
+/// mostly the text of `<a>`s, whose target is not an anchor on this page.
+fn links_elsewhere(doc: &Doc, agg: &[Agg], id: NodeId) -> bool {
+    let a = agg[id as usize];
+    if a.chars < 8 {
+        return false;
+    }
+    let target = |link: NodeId| {
+        doc.attr(link, "href")
+            .map(str::trim)
+            .is_some_and(|h| !h.is_empty() && !h.starts_with('#') && !h.starts_with("javascript:"))
+    };
+    // The heading inside a link (a whole card can be one <a>).
+    let mut up = doc.nodes[id as usize].parent;
+    for _ in 0..4 {
+        if up == u32::MAX {
+            break;
+        }
+        if doc.nodes[up as usize].tag == Tag::A {
+            return target(up);
+        }
+        up = doc.nodes[up as usize].parent;
+    }
+    if f64::from(a.link_chars) < LINKED_SHARE * f64::from(a.chars) {
+        return false;
+    }
+    (id..doc.nodes[id as usize].end).any(|n| doc.nodes[n as usize].tag == Tag::A && target(n))
+}
+
+/// Marks teaser cards (and the short heading above their list) as noise.
+pub fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
+    let linked: Vec<NodeId> = doc
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| {
+            n.kind == Kind::Element
+                && n.tag.is_heading()
+                && n.tag != Tag::H1
+                && !noise[*i]
+                && links_elsewhere(doc, agg, *i as NodeId)
+        })
+        .map(|(i, _)| i as NodeId)
+        .collect();
+    if linked.len() < 2 {
+        return;
+    }
+    // Linked headings in each subtree.
+    let mut count = vec![0u32; doc.len()];
+    for &h in &linked {
+        let mut n = h;
+        while n != u32::MAX {
+            count[n as usize] += 1;
+            n = doc.nodes[n as usize].parent;
+        }
+    }
+    let body = doc.body();
+    // Cards grouped by the list holding them.
+    let mut lists: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
+    for &h in &linked {
+        // The card: the largest subtree holding this heading and no other.
+        let mut card = h;
+        loop {
+            let p = doc.nodes[card as usize].parent;
+            if p == u32::MAX || card == body || count[p as usize] != 1 {
+                break;
+            }
+            card = p;
+        }
+        let list = doc.nodes[card as usize].parent;
+        if list == u32::MAX || card == body || agg[card as usize].chars > CARD_MAX_CHARS {
+            continue;
+        }
+        match lists.iter_mut().find(|(l, _)| *l == list) {
+            Some((_, cards)) => cards.push(card),
+            None => lists.push((list, vec![card])),
+        }
+    }
+    // What the page says outside noise: a list of linked headlines holding
+    // much of it is the content (a listicle, an events page), not teasers.
+    let clean = super::noise::clean_agg(doc, noise);
+    let page = f64::from(clean[body as usize].chars.max(1));
+    // Clean text before each node in document order.
+    let mut before = vec![0u32; doc.len() + 1];
+    let mut run = 0u32;
+    for (i, n) in doc.nodes.iter().enumerate() {
+        before[i] = run;
+        if n.kind == Kind::Text && !noise[i] {
+            run += n.chars;
+        }
+    }
+    for (list, cards) in lists {
+        let held: u32 = cards.iter().map(|&c| clean[c as usize].chars).sum();
+        let first = cards.iter().copied().min().unwrap_or(list);
+        if cards.len() < 2
+            || f64::from(held) > MAX_PAGE_SHARE * page
+            || f64::from(before[first as usize]) < MIN_TEXT_BEFORE * page
+        {
+            continue;
+        }
+        for card in cards {
+            let end = doc.nodes[card as usize].end as usize;
+            noise[card as usize..end].fill(true);
+        }
+        // "Related stories" right above the list.
+        if let Some(head) = previous_element(doc, list) {
+            let n = &doc.nodes[head as usize];
+            if n.tag.is_heading()
+                && agg[head as usize].chars <= LIST_HEADING_MAX_CHARS
+                && agg[head as usize].links == 0
+            {
+                let end = doc.nodes[head as usize].end as usize;
+                noise[head as usize..end].fill(true);
+            }
+        }
+    }
+}
+
+/// The element sibling right before `id`, skipping whitespace text.
+fn previous_element(doc: &Doc, id: NodeId) -> Option<NodeId> {
+    let parent = doc.nodes[id as usize].parent;
+    if parent == u32::MAX {
+        return None;
+    }
+    let mut prev = None;
+    for c in doc.children(parent) {
+        if c == id {
+            return prev;
+        }
+        if doc.nodes[c as usize].kind == Kind::Element {
+            prev = Some(c);
+        } else if doc.nodes[c as usize].chars > 0 {
+            prev = None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(html: &str) -> String {
+        let doc = Doc::parse_str(html);
+        let mut noise = vec![false; doc.len()];
+        mark(&doc, &doc.agg, &mut noise);
+        crate::extract::noise::unmarked_texts(&doc, &noise).join(" | ")
+    }
+
+    #[test]
+    fn related_cards_go_and_the_articles_sections_stay() {
+        let html = "<body><article><h1>Storm hits the coast</h1>\
+            <p>The storm arrived on Sunday night, and by Monday morning the harbour walls \
+            had given way in three places while the river kept rising behind them.</p><h2>What happens next</h2><p>Repairs start.</p>\
+            <h2><a href='#next'>Anchored section</a></h2><p>Still the article.</p></article>\
+            <section><h3>Related stories</h3><ul>\
+            <li><h4><a href='/a'>Floods in the north</a></h4><p>Rivers rose overnight.</p></li>\
+            <li><h4><a href='/b'>Power cuts continue</a></h4><p>Thousands wait.</p></li>\
+            </ul></section></body>";
+        let text = kept(html);
+        assert!(
+            text.contains("What happens next") && text.contains("Anchored section"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Floods") && !text.contains("Thousands"),
+            "{text}"
+        );
+        assert!(!text.contains("Related stories"), "{text}");
+    }
+
+    #[test]
+    fn one_linked_heading_is_not_a_list() {
+        let html = "<body><h2><a href='/a'>A headline</a></h2><p>Its text.</p></body>";
+        assert!(kept(html).contains("A headline"));
+    }
+}
