@@ -235,6 +235,10 @@ fn teaser_lists_after_an_article_are_dropped() {
             "Harbour wall repairs",
             "Puffin numbers",
             "shortage of crew",
+            // A line that is one link, and a heading whose section (a link
+            // list) was removed.
+            "Next story",
+            "Contact the newsroom",
         ],
     );
 }

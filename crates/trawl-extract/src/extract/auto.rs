@@ -273,12 +273,28 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // Never drop the whole region.
     let side = beside.filter(|b| !b[region as usize]);
     let end = doc.nodes[region as usize].end;
+    // Link lines are dropped from an article unless they make up much of it
+    // (then it is a listing the classifier called an article).
+    let link_lines = page_type == PageType::Article && {
+        let mut lines = 0u32;
+        let mut i = region + 1;
+        while i < end {
+            if !noise[i as usize] && is_link_line(doc, i) {
+                lines += doc.agg[i as usize].chars;
+                i = doc.nodes[i as usize].end;
+            } else {
+                i += 1;
+            }
+        }
+        f64::from(lines) <= MAX_LINK_LINE_SHARE * f64::from(agg[region as usize].chars)
+    };
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
         let drop = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
+            || (link_lines && i != region && is_link_line(doc, i))
             || (profile.links_are_noise
                 && i != region
                 && node.kind == Kind::Element
@@ -292,10 +308,29 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
             i += 1;
         }
     }
+    // Articles only: on other types the sections a heading names are often
+    // link lists that are content (wcxb-dev 0.8752 -> 0.8746 for all types).
+    if page_type == PageType::Article {
+        super::headings::drop_orphans(doc, &mut sel, region);
+    }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);
     }
     sel
+}
+
+/// Share of an article's text in link lines above which they are its content.
+const MAX_LINK_LINE_SHARE: f64 = 0.2;
+
+/// A line of an article that is one link and nothing else ("Next article",
+/// "Back to the list", "120 comments", a teaser's headline).
+fn is_link_line(doc: &Doc, i: NodeId) -> bool {
+    let n = &doc.nodes[i as usize];
+    if n.kind != Kind::Element || n.tag.is_inline() || n.tag == Tag::A {
+        return false;
+    }
+    let a = doc.agg[i as usize];
+    a.chars > 0 && a.link_chars == a.chars
 }
 
 fn region_union(doc: &Doc, a: NodeId, b: NodeId) -> NodeId {

@@ -11,6 +11,7 @@ pub(crate) mod cc;
 pub(crate) mod cetd_tpc;
 pub(crate) mod chrome;
 pub(crate) mod classify;
+pub(crate) mod headings;
 #[cfg(test)]
 mod invariants;
 pub(crate) mod list_rank;
