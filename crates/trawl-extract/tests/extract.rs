@@ -239,6 +239,9 @@ fn teaser_lists_after_an_article_are_dropped() {
             // list) was removed.
             "Next story",
             "Contact the newsroom",
+            // A sign-up box between the paragraphs.
+            "Letters from the coast",
+            "every Friday in your inbox",
         ],
     );
 }

@@ -295,6 +295,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         let drop = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
             || (link_lines && i != region && is_link_line(doc, i))
+            || (page_type == PageType::Article && i != region && form_box(doc, i))
             || (profile.links_are_noise
                 && i != region
                 && node.kind == Kind::Element
@@ -331,6 +332,33 @@ fn is_link_line(doc: &Doc, i: NodeId) -> bool {
     }
     let a = doc.agg[i as usize];
     a.chars > 0 && a.link_chars == a.chars
+}
+
+/// Most characters a form box holds: a sign-up, log-in or comment form
+/// with its heading and a line of explanation, not an article.
+const FORM_BOX_CHARS: u32 = 300;
+
+/// A small block holding a form with a field to type into (newsletter
+/// sign-up, log-in, comment form, search box): what an article's reader is
+/// asked to do, not what the article says.
+fn form_box(doc: &Doc, i: NodeId) -> bool {
+    let n = &doc.nodes[i as usize];
+    if n.kind != Kind::Element || n.tag.is_inline() || doc.agg[i as usize].chars > FORM_BOX_CHARS {
+        return false;
+    }
+    (i..n.end).any(|j| doc.nodes[j as usize].tag == Tag::Input && typed_into(doc, j))
+}
+
+/// An `<input>` a reader types into (not a checkbox of a checklist).
+fn typed_into(doc: &Doc, input: NodeId) -> bool {
+    doc.attr(input, "disabled").is_none()
+        && doc.attr(input, "type").is_none_or(|t| {
+            let t = t.trim().to_ascii_lowercase();
+            matches!(
+                t.as_str(),
+                "" | "text" | "email" | "search" | "password" | "tel" | "url"
+            )
+        })
 }
 
 fn region_union(doc: &Doc, a: NodeId, b: NodeId) -> NodeId {
