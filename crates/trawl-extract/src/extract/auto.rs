@@ -168,6 +168,38 @@ fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &st
     }
 }
 
+/// Most text an article region may hold before its `<h1>` for that text to
+/// count as the page's furniture (breadcrumbs, a section label, a date,
+/// "5 min read"), in characters and as a share of the region's text.
+const BEFORE_HEADLINE_CHARS: u32 = 300;
+const BEFORE_HEADLINE_SHARE: f64 = 0.15;
+
+/// What an article's region shows above its headline is the page's, not the
+/// article's: dropped when it is short.
+fn drop_before_headline(doc: &Doc, sel: &mut Selection, region: NodeId) {
+    let end = doc.nodes[region as usize].end;
+    let Some(h1) = (region..end).find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)
+    else {
+        return;
+    };
+    let before: Vec<NodeId> = (region..h1)
+        .filter(|&i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0)
+        .collect();
+    let chars: u32 = before.iter().map(|&i| doc.nodes[i as usize].chars).sum();
+    let total: u32 = (region..end)
+        .filter(|&i| sel.get(i) && !doc.is_element(i))
+        .map(|i| doc.nodes[i as usize].chars)
+        .sum();
+    if chars > 0
+        && chars <= BEFORE_HEADLINE_CHARS
+        && f64::from(chars) <= BEFORE_HEADLINE_SHARE * f64::from(total)
+    {
+        for i in before {
+            sel.set(i, false);
+        }
+    }
+}
+
 /// Auto extraction for a known page type; `title` is the page's title from
 /// its metadata, if any.
 pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
@@ -313,6 +345,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // link lists that are content (wcxb-dev 0.8752 -> 0.8746 for all types).
     if page_type == PageType::Article {
         super::headings::drop_orphans(doc, &mut sel, region);
+        drop_before_headline(doc, &mut sel, region);
     }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);
