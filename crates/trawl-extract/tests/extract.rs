@@ -239,6 +239,8 @@ fn teaser_lists_after_an_article_are_dropped() {
             // list) was removed.
             "Next story",
             "Contact the newsroom",
+            // A picture's credit outside <figcaption>.
+            "Harbour Trust",
             // A section label above the headline.
             "Heritage",
             // A sign-up box between the paragraphs.
