@@ -305,6 +305,19 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // Never drop the whole region.
     let side = beside.filter(|b| !b[region as usize]);
     let end = doc.nodes[region as usize].end;
+    // Subtrees holding a field to type into (articles only).
+    let typed_fields = (page_type == PageType::Article).then(|| {
+        let mut f: Vec<bool> = (0..doc.len() as NodeId)
+            .map(|j| doc.nodes[j as usize].tag == Tag::Input && typed_into(doc, j))
+            .collect();
+        for j in (1..doc.len()).rev() {
+            let p = doc.nodes[j].parent;
+            if f[j] && p != u32::MAX {
+                f[p as usize] = true;
+            }
+        }
+        f
+    });
     // Link lines are dropped from an article unless they make up much of it
     // (then it is a listing the classifier called an article).
     let link_lines = page_type == PageType::Article && {
@@ -327,7 +340,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         let drop = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
             || (link_lines && i != region && is_link_line(doc, i))
-            || (page_type == PageType::Article && i != region && form_box(doc, i))
+            || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
                 && i != region
                 && node.kind == Kind::Element
@@ -371,15 +384,12 @@ fn is_link_line(doc: &Doc, i: NodeId) -> bool {
 /// with its heading and a line of explanation, not an article.
 const FORM_BOX_CHARS: u32 = 300;
 
-/// A small block holding a form with a field to type into (newsletter
-/// sign-up, log-in, comment form, search box): what an article's reader is
-/// asked to do, not what the article says.
+/// A small block (the caller checks it holds a field to type into: a
+/// newsletter sign-up, log-in, comment form or search box): what an
+/// article's reader is asked to do, not what the article says.
 fn form_box(doc: &Doc, i: NodeId) -> bool {
     let n = &doc.nodes[i as usize];
-    if n.kind != Kind::Element || n.tag.is_inline() || doc.agg[i as usize].chars > FORM_BOX_CHARS {
-        return false;
-    }
-    (i..n.end).any(|j| doc.nodes[j as usize].tag == Tag::Input && typed_into(doc, j))
+    n.kind == Kind::Element && !n.tag.is_inline() && doc.agg[i as usize].chars <= FORM_BOX_CHARS
 }
 
 /// An `<input>` a reader types into (not a checkbox of a checklist).

@@ -34,32 +34,39 @@ fn heading_of(doc: &Doc, mut id: NodeId) -> Option<u8> {
 }
 
 /// Deselects the headings of `region` whose section lost all its text.
+/// Linear: the next kept text and the removed text before any point are
+/// computed once, not scanned per heading.
 pub fn drop_orphans(doc: &Doc, sel: &mut Selection, region: NodeId) {
-    let end = doc.nodes[region as usize].end;
+    let (start, end) = (region as usize, doc.nodes[region as usize].end as usize);
+    let text = |i: usize| doc.nodes[i].kind == Kind::Text && doc.nodes[i].chars > 0;
+    // next_kept[k]: the first kept text node at or after start + k.
+    let mut next_kept = vec![end; end - start + 1];
+    for i in (start..end).rev() {
+        next_kept[i - start] = if text(i) && sel.get(i as NodeId) {
+            i
+        } else {
+            next_kept[i - start + 1]
+        };
+    }
+    // removed[k]: removed text nodes before start + k.
+    let mut removed = vec![0u32; end - start + 1];
+    for i in start..end {
+        removed[i - start + 1] = removed[i - start] + u32::from(text(i) && !sel.get(i as NodeId));
+    }
     let mut orphans = Vec::new();
-    for h in region..end {
-        let node = &doc.nodes[h as usize];
+    for h in start..end {
+        let node = &doc.nodes[h];
         let Some(lvl) = level(node.tag) else { continue };
-        let kept_text =
-            (h..node.end).any(|i| sel.get(i) && doc.nodes[i as usize].kind == Kind::Text);
-        if node.kind != Kind::Element || !kept_text {
-            continue;
+        let h_end = node.end as usize;
+        if node.kind != Kind::Element || next_kept[h - start] >= h_end {
+            continue; // nothing of the heading itself is kept
         }
-        let mut removed = false;
-        let mut next_is_peer = true; // the end of the selection counts as a peer heading
-        for i in node.end..end {
-            let n = &doc.nodes[i as usize];
-            if n.kind != Kind::Text || n.chars == 0 {
-                continue;
-            }
-            if sel.get(i) {
-                next_is_peer = heading_of(doc, i).is_some_and(|l| l <= lvl);
-                break;
-            }
-            removed = true;
-        }
-        if removed && next_is_peer {
-            orphans.push(h);
+        let next = next_kept[h_end - start];
+        let lost_text = removed[next - start] > removed[h_end - start];
+        // The end of the selection counts as a peer heading.
+        let next_is_peer = next == end || heading_of(doc, next as NodeId).is_some_and(|l| l <= lvl);
+        if lost_text && next_is_peer {
+            orphans.push(h as NodeId);
         }
     }
     for h in orphans {
