@@ -66,13 +66,6 @@ const NEGATIVE: &[&str] = &[
     "most-popular",
     "more-stories",
     "table-of-contents",
-    // What the publisher asks or declares around an article. ("paywall"
-    // is not one: sites also put it on the article body it hides, and
-    // trafilatura-eval lost five snippets it must keep.)
-    "donation",
-    "disclaimer",
-    "disclosure",
-    "prefooter",
 ];
 
 /// Fragments that mark boilerplate only on short or link-heavy blocks: sites
