@@ -14,7 +14,11 @@
 //! 5. Output all that minus noise, minus link-dense blocks (kept on
 //!    listing pages, whose records are links), minus what sits beside a
 //!    product (reviews, carousels), and minus a leading heading that repeats
-//!    the page title (it has its own field).
+//!    the page title (it has its own field). On articles also minus what the
+//!    page puts around the story: teaser cards ([`super::teasers`]), lines
+//!    that are one link, small boxes with a field to type into, headings left
+//!    without their section ([`super::headings`]), and short text above the
+//!    headline.
 //! 6. When (almost) nothing survives on a page of another type, read it as a
 //!    list: a grid of links typed as an article.
 
