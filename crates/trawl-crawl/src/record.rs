@@ -220,12 +220,12 @@ mod tests {
             serde_json::to_string(&Outcome::RobotsDenied).expect("json"),
             r#""robots_denied""#
         );
-        #[derive(Deserialize)]
-        struct Old {
-            #[serde(default)]
-            outcome: Outcome,
-        }
-        let old: Old = serde_json::from_str("{}").expect("parse");
+        // An outcome as stores wrote it before the `outcome` key existed.
+        let old: PageOutcome = serde_json::from_str(
+            r#"{"url":"http://a.test/","final_url":null,"status":200,"fetched_at":1,"bytes":9,
+                "content_hash":null,"error":null,"redirects":[],"record":3}"#,
+        )
+        .expect("parse");
         assert_eq!(old.outcome, Outcome::Unknown);
     }
 }
