@@ -263,6 +263,16 @@ pub struct EvalArgs {
     ///          --losses ours.jsonl trafilatura.jsonl --worst 40
     #[arg(long, num_args = 2, value_names = ["OURS", "PEER"])]
     pub losses: Option<Vec<PathBuf>>,
+    /// Score single-page product records against a product truth file
+    /// (JSONL: `id` or `file`, then `name`, `price`, `currency`, `sku`, `gtin`,
+    /// `brand` as a value or a list of accepted values; `[]` = the page has
+    /// none; format in src/eval/products.rs). Pages are read from
+    /// DATASET/html/ID.html.gz (or DATASET/ID.html). Prints per-field P/R/F1
+    /// overall and per fold (sites kept together); --worst N lists misses.
+    /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev
+    ///          --products tests/data/products/wcxb-dev.jsonl
+    #[arg(long, value_name = "TRUTH")]
+    pub products: Option<PathBuf>,
 }
 
 /// Runs the parsed command. Returns the process exit code.
@@ -747,6 +757,19 @@ fn eval(args: EvalArgs) -> Result<i32> {
         print!(
             "{}",
             crate::eval::losses::report(&args.dataset, ours, peer, top)?
+        );
+        return Ok(0);
+    }
+    if let Some(truth) = &args.products {
+        let cases = crate::eval::products::load(truth, &args.dataset)?;
+        let report = crate::eval::products::run(&cases)?;
+        let name = truth
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("products");
+        print!(
+            "{}",
+            crate::eval::products::format(&report, name, args.worst)
         );
         return Ok(0);
     }

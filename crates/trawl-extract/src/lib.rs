@@ -30,6 +30,7 @@ mod extract;
 mod html;
 mod input;
 mod page;
+mod product;
 mod template;
 
 pub use error::{ExtractError, InputError};
@@ -38,6 +39,7 @@ pub use extract::{extract, Algorithm, Charset, Extracted, Extractor, Options, Pa
 pub use html::{render, Children, Doc, NodeId, Selection};
 pub use input::read_input;
 pub use page::{Link, Page, RobotsMeta};
+pub use product::{Availability, Price, Product, Source};
 pub use template::{
     clean_value, kept_texts, Applied, FieldRule, Learning, Pruning, Template, TemplateError,
 };

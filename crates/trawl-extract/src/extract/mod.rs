@@ -220,6 +220,10 @@ pub struct Extracted {
     pub canonical: Option<String>,
     /// Charset the page was decoded with.
     pub encoding: &'static str,
+    /// The product record of a product page (or of any page whose
+    /// structured data declares a priced product).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub product: Option<crate::product::Product>,
 }
 
 /// Extracts main content and metadata from page bytes: decodes (BOM, HTTP
@@ -287,7 +291,9 @@ pub(crate) fn extract_doc(
         product::add_description(&mut text, meta.product_description.as_deref());
     }
     let language = metadata::language(&text, meta.html_lang.as_deref());
+    let product = crate::product::read(doc, page_type == PageType::Product, meta.title.as_deref());
     Extracted {
+        product,
         url: url.map(str::to_string),
         title: meta.title,
         author: meta.author,

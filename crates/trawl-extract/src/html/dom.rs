@@ -969,9 +969,11 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
                     _ => &[],
                 };
                 if invisible_tag(lname) || hidden[cur as usize] {
-                    // meta/link/title/script can sit in <body> too.
+                    // meta/link/title/script can sit in <body> too, and
+                    // inside hidden blocks (microdata `<meta itemprop>`,
+                    // JSON-LD in a display:none wrapper).
                     collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
-                    if lname == "head" {
+                    if lname == "head" || (hidden[cur as usize] && !invisible_tag(lname)) {
                         collect_head(&mut doc.meta, &snodes, &names, cur);
                     }
                     continue;

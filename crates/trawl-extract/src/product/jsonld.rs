@@ -1,0 +1,314 @@
+//! Product fields from JSON-LD, the structured data most shops publish:
+//! `Product`, `ProductGroup` (its variants), `Offer`, `AggregateOffer`,
+//! `priceSpecification`, `@graph`, nested and repeated offers, brands and
+//! images in any of their shapes, and `BreadcrumbList`.
+
+use serde_json::{Map, Value};
+
+use super::money::{code_of, parse_amount};
+use super::{Availability, Partial, StructuredPrice};
+
+/// Types that describe a product for sale.
+const PRODUCT_TYPES: &[&str] = &[
+    "product",
+    "productgroup",
+    "productmodel",
+    "individualproduct",
+    "book",
+    "vehicle",
+    "car",
+    "softwareapplication",
+    "videogame",
+];
+
+fn types(o: &Map<String, Value>) -> Vec<String> {
+    let one = |v: &Value| {
+        v.as_str().map(|s| {
+            s.rsplit(['/', ':'])
+                .next()
+                .unwrap_or(s)
+                .trim()
+                .to_ascii_lowercase()
+        })
+    };
+    match o.get("@type") {
+        Some(Value::Array(a)) => a.iter().filter_map(one).collect(),
+        Some(v) => one(v).into_iter().collect(),
+        None => Vec::new(),
+    }
+}
+
+fn is_product(o: &Map<String, Value>) -> bool {
+    types(o).iter().any(|t| PRODUCT_TYPES.contains(&t.as_str()))
+}
+
+/// Every object of the page's JSON-LD, in document order: top-level items,
+/// `@graph` members and their nested objects (depth-first).
+fn objects(json_ld: &[String]) -> Vec<Map<String, Value>> {
+    let mut out = Vec::new();
+    for block in json_ld {
+        // Shops leave raw control characters in strings; JSON forbids them.
+        let cleaned: String = block
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let Ok(v) = serde_json::from_str::<Value>(cleaned.trim()) else {
+            continue;
+        };
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Array(a) => stack.extend(a.into_iter().rev()),
+                Value::Object(mut m) => {
+                    if let Some(g) = m.remove("@graph") {
+                        stack.push(g);
+                    }
+                    out.push(m);
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn text(v: &Value) -> Option<String> {
+    let s = match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Array(a) => return a.iter().find_map(text),
+        Value::Object(o) => return o.get("name").or_else(|| o.get("@value")).and_then(text),
+        _ => return None,
+    };
+    let s = super::clean(&s);
+    (!s.is_empty()).then_some(s)
+}
+
+fn get(o: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| o.get(*k).and_then(text))
+}
+
+/// The price of one offer (or its price specifications).
+fn offer_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
+    let currency = get(o, &["priceCurrency"]).and_then(|c| code_of(&c));
+    let raw = o
+        .get("price")
+        .or_else(|| o.get("lowPrice"))
+        .and_then(text)
+        .filter(|s| s.chars().any(|c| c.is_ascii_digit()));
+    if let Some(raw) = raw {
+        let amount = parse_amount(&raw, true)?;
+        return Some(StructuredPrice {
+            amount,
+            currency,
+            raw,
+        });
+    }
+    // priceSpecification: one object or several; a list price is the "was".
+    let specs: Vec<&Map<String, Value>> = match o.get("priceSpecification") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+        Some(Value::Object(m)) => vec![m],
+        _ => Vec::new(),
+    };
+    let current = specs.iter().find(|s| {
+        !get(s, &["priceType"]).is_some_and(|t| {
+            let t = t.to_ascii_lowercase();
+            t.contains("listprice") || t.contains("strikethrough") || t.contains("msrp")
+        })
+    })?;
+    let mut p = offer_price(current)?;
+    if p.currency.is_none() {
+        p.currency = currency;
+    }
+    Some(p)
+}
+
+fn offers(o: &Map<String, Value>) -> Vec<&Map<String, Value>> {
+    match o.get("offers") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+        Some(Value::Object(m)) => {
+            // An AggregateOffer may list its offers.
+            let mut v = vec![m];
+            if let Some(Value::Array(inner)) = m.get("offers") {
+                v.extend(inner.iter().filter_map(Value::as_object));
+            }
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn images(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => out.push(s.trim().to_string()),
+        Value::Array(a) => a.iter().for_each(|x| images(x, out)),
+        Value::Object(o) => {
+            if let Some(u) = o.get("url").or_else(|| o.get("contentUrl")) {
+                images(u, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn breadcrumbs(objs: &[Map<String, Value>]) -> Vec<String> {
+    let Some(list) = objs
+        .iter()
+        .find(|o| types(o).iter().any(|t| t == "breadcrumblist"))
+    else {
+        return Vec::new();
+    };
+    let Some(Value::Array(items)) = list.get("itemListElement") else {
+        return Vec::new();
+    };
+    let mut crumbs: Vec<(i64, String)> = items
+        .iter()
+        .filter_map(Value::as_object)
+        .enumerate()
+        .filter_map(|(i, it)| {
+            let pos = it
+                .get("position")
+                .and_then(|p| p.as_i64().or_else(|| p.as_str()?.trim().parse().ok()))
+                .unwrap_or(i as i64);
+            let name = get(it, &["name"]).or_else(|| {
+                it.get("item")
+                    .and_then(Value::as_object)
+                    .and_then(|x| get(x, &["name"]))
+            })?;
+            Some((pos, name))
+        })
+        .collect();
+    crumbs.sort_by_key(|(p, _)| *p);
+    crumbs.into_iter().map(|(_, n)| n).collect()
+}
+
+/// Reads the page's main product from its JSON-LD blocks. The main product
+/// is the first product object; a group without its own offer takes the
+/// first variant's (`hasVariant`, or a later product object carrying an offer).
+pub fn read(json_ld: &[String]) -> Partial {
+    let objs = objects(json_ld);
+    let mut p = Partial {
+        breadcrumbs: breadcrumbs(&objs),
+        ..Partial::default()
+    };
+    let products: Vec<&Map<String, Value>> = objs.iter().filter(|o| is_product(o)).collect();
+    let Some(main) = products.first() else {
+        return p;
+    };
+    p.found = true;
+    p.name = get(main, &["name"]);
+    p.sku = get(main, &["sku", "productID"]);
+    p.mpn = get(main, &["mpn"]);
+    p.gtin = get(
+        main,
+        &["gtin13", "gtin", "gtin12", "gtin14", "gtin8", "isbn", "ean"],
+    );
+    p.brand = main
+        .get("brand")
+        .or_else(|| main.get("manufacturer"))
+        .and_then(text);
+    p.description = get(main, &["description"]);
+    if let Some(v) = main.get("image") {
+        images(v, &mut p.images);
+    }
+    // Offers: the main product's, else its variants', else the next product
+    // object that has one (Shopify-style variant lists).
+    let variants: Vec<&Map<String, Value>> = match main.get("hasVariant") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+        Some(Value::Object(m)) => vec![m],
+        _ => Vec::new(),
+    };
+    let holders = std::iter::once(*main)
+        .chain(variants)
+        .chain(products.iter().skip(1).copied());
+    for holder in holders {
+        let Some((offer, price)) = offers(holder)
+            .into_iter()
+            .find_map(|o| offer_price(o).map(|pr| (o, pr)))
+        else {
+            continue;
+        };
+        p.price = Some(price);
+        p.availability = get(offer, &["availability"]).and_then(|a| Availability::parse(&a));
+        if p.sku.is_none() {
+            p.sku = get(offer, &["sku"]).or_else(|| get(holder, &["sku"]));
+        }
+        if p.gtin.is_none() {
+            p.gtin = get(offer, &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"]);
+        }
+        break;
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(s: &str) -> Partial {
+        read(&[s.to_string()])
+    }
+
+    #[test]
+    fn product_with_offer() {
+        let p = one(
+            r#"{"@context":"https://schema.org","@type":"Product","name":"Dark Roast",
+            "sku":"50251G","brand":{"@type":"Brand","name":"Death Wish"},
+            "image":["https://x/a.jpg",{"url":"https://x/b.jpg"}],
+            "offers":[{"@type":"Offer","price":19.99,"priceCurrency":"USD",
+                       "availability":"http://schema.org/InStock","gtin12":851552005025}]}"#,
+        );
+        assert_eq!(p.name.as_deref(), Some("Dark Roast"));
+        let price = p.price.unwrap();
+        assert_eq!(
+            (price.amount.as_str(), price.currency),
+            ("19.99", Some("USD"))
+        );
+        assert_eq!(p.availability, Some(Availability::InStock));
+        assert_eq!(p.gtin.as_deref(), Some("851552005025"));
+        assert_eq!(p.brand.as_deref(), Some("Death Wish"));
+        assert_eq!(p.images, vec!["https://x/a.jpg", "https://x/b.jpg"]);
+    }
+
+    #[test]
+    fn graph_aggregate_offer_and_price_specification() {
+        let p = one(r#"{"@graph":[{"@type":"BreadcrumbList","itemListElement":[
+                 {"position":2,"item":{"name":"Seeds"}},{"position":1,"name":"Home"}]},
+               {"@type":["Product"],"name":"Sunflower Seeds",
+                "offers":{"@type":"AggregateOffer","lowPrice":"2.98","highPrice":"79.98","priceCurrency":"GBP"}}]}"#);
+        assert_eq!(p.price.unwrap().amount, "2.98");
+        assert_eq!(p.breadcrumbs, vec!["Home", "Seeds"]);
+        let s = one(
+            r#"{"@type":"Product","name":"Zero","offers":[{"@type":"Offer","priceSpecification":[
+                {"@type":"UnitPriceSpecification","priceType":"https://schema.org/ListPrice","price":"120","priceCurrency":"EUR"},
+                {"@type":"UnitPriceSpecification","price":"99.90","priceCurrency":"EUR"}]}]}"#,
+        );
+        let price = s.price.unwrap();
+        assert_eq!(
+            (price.amount.as_str(), price.currency),
+            ("99.90", Some("EUR"))
+        );
+    }
+
+    #[test]
+    fn group_takes_its_first_variant_offer() {
+        let p = read(&[
+            r#"{"@type":"Product","name":"Buckle","sku":"TXSB06"}"#.to_string(),
+            r#"[{"@type":"Product","name":"Buckle - Blue","sku":"TXSB06BT","offers":{"@type":"Offer","price":335,"priceCurrency":"USD"}}]"#.to_string(),
+        ]);
+        assert_eq!(p.name.as_deref(), Some("Buckle"));
+        assert_eq!(p.sku.as_deref(), Some("TXSB06"));
+        assert_eq!(p.price.unwrap().amount, "335.00");
+    }
+
+    #[test]
+    fn broken_or_unrelated_json_ld_gives_nothing() {
+        assert!(!one("{not json").found);
+        assert!(!one(r#"{"@type":"Article","headline":"x"}"#).found);
+        assert!(
+            one(r#"{"@type":"Product","name":"A","offers":{"price":"call us"}}"#)
+                .price
+                .is_none()
+        );
+    }
+}

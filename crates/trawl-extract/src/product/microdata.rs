@@ -1,0 +1,242 @@
+//! Product fields from attributes in the page itself: microdata (`itemprop`
+//! inside an `itemscope` of a Product type), RDFa (`property="schema:price"`
+//! and friends, read the same way), and the OpenGraph product tags
+//! (`product:price:amount`, `og:price:currency`, `product:availability`).
+//! `<meta itemprop>` tags in the body never reach the flat tree (they are
+//! invisible); their values come through the page's collected `<meta>` list.
+
+use super::money::{code_of, parse_amount};
+use super::{Availability, Partial, StructuredPrice};
+use crate::html::{Doc, Kind, NodeId, Tag};
+
+/// The property an element names, with any vocabulary prefix dropped
+/// (`schema:price`, `http://schema.org/price` → `price`).
+fn prop(doc: &Doc, id: NodeId) -> Option<&str> {
+    let p = doc
+        .attr(id, "itemprop")
+        .or_else(|| doc.attr(id, "property"))?;
+    let p = p.split_whitespace().next()?;
+    Some(p.rsplit(['/', ':', '#']).next().unwrap_or(p))
+}
+
+fn value(doc: &Doc, id: NodeId) -> Option<String> {
+    let v = doc
+        .attr(id, "content")
+        .map(str::to_string)
+        .or_else(|| match doc.tag(id) {
+            Tag::A => doc.attr(id, "href").map(str::to_string),
+            Tag::Img => doc.attr(id, "src").map(str::to_string),
+            _ => doc
+                .name(id)
+                .eq("link")
+                .then(|| doc.attr(id, "href").map(str::to_string))?,
+        })
+        .unwrap_or_else(|| doc.plain_text(id));
+    let v = super::clean(&v);
+    (!v.is_empty()).then_some(v)
+}
+
+/// Whether the element starts a Product item (microdata `itemtype` or RDFa `typeof`).
+fn product_scope(doc: &Doc, id: NodeId) -> bool {
+    doc.attr(id, "itemtype")
+        .or_else(|| doc.attr(id, "typeof"))
+        .is_some_and(|t| {
+            t.split_whitespace().any(|t| {
+                let t = t
+                    .rsplit(['/', ':'])
+                    .next()
+                    .unwrap_or(t)
+                    .to_ascii_lowercase();
+                matches!(
+                    t.as_str(),
+                    "product" | "productgroup" | "productmodel" | "individualproduct" | "book"
+                )
+            })
+        })
+}
+
+/// Reads the first Product item of the page's microdata or RDFa, then the
+/// loose properties (`<meta itemprop>` in the body, OpenGraph product tags).
+pub fn read(doc: &Doc) -> Partial {
+    let mut p = Partial::default();
+    let mut amount: Option<String> = None;
+    let mut currency: Option<&'static str> = None;
+    if let Some(scope) = (0..doc.len() as NodeId)
+        .find(|&i| doc.nodes[i as usize].kind == Kind::Element && product_scope(doc, i))
+    {
+        p.found = true;
+        let end = doc.nodes[scope as usize].end;
+        for id in scope + 1..end {
+            if doc.nodes[id as usize].kind != Kind::Element {
+                continue;
+            }
+            let Some(name) = prop(doc, id) else { continue };
+            let set = |slot: &mut Option<String>| {
+                if slot.is_none() {
+                    *slot = value(doc, id);
+                }
+            };
+            match name {
+                "name" if p.name.is_none() => {
+                    // The product's own name, not its brand's or a review author's.
+                    let parent_scope = (scope + 1..id)
+                        .rev()
+                        .find(|&a| doc.contains(a, id) && doc.attr(a, "itemscope").is_some());
+                    if parent_scope.is_none() {
+                        p.name = value(doc, id);
+                    }
+                }
+                "price" | "lowPrice" if amount.is_none() => {
+                    amount = value(doc, id).filter(|v| v.chars().any(|c| c.is_ascii_digit()))
+                }
+                "priceCurrency" if currency.is_none() => {
+                    currency = value(doc, id).and_then(|c| code_of(&c))
+                }
+                "sku" | "productID" => set(&mut p.sku),
+                "mpn" => set(&mut p.mpn),
+                "gtin13" | "gtin" | "gtin12" | "gtin14" | "gtin8" | "isbn" => set(&mut p.gtin),
+                "brand" => set(&mut p.brand),
+                "description" => set(&mut p.description),
+                "availability" if p.availability.is_none() => {
+                    p.availability = value(doc, id).and_then(|a| Availability::parse(&a))
+                }
+                "image" => {
+                    if let Some(v) = value(doc, id) {
+                        p.images.push(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // Loose properties: body <meta itemprop> (collected, not in the tree).
+    let meta = |keys: &[&str]| {
+        doc.meta
+            .metas
+            .iter()
+            .find(|(k, v)| keys.contains(&k.as_str()) && !v.trim().is_empty())
+            .map(|(_, v)| super::clean(v))
+    };
+    if amount.is_none() {
+        amount = meta(&["price", "lowprice"]).filter(|v| v.chars().any(|c| c.is_ascii_digit()));
+    }
+    if currency.is_none() {
+        currency = meta(&["pricecurrency"]).and_then(|c| code_of(&c));
+    }
+    if p.sku.is_none() {
+        p.sku = meta(&["sku"]);
+    }
+    if p.availability.is_none() {
+        p.availability = meta(&["availability"]).and_then(|a| Availability::parse(&a));
+    }
+    if let Some(raw) = amount {
+        if let Some(a) = parse_amount(&raw, true) {
+            p.found = true;
+            p.price = Some(StructuredPrice {
+                amount: a,
+                currency,
+                raw,
+            });
+        }
+    }
+    p
+}
+
+/// Reads the OpenGraph (and Facebook catalogue) product tags.
+pub fn read_opengraph(doc: &Doc) -> Partial {
+    let meta = |keys: &[&str]| {
+        keys.iter().find_map(|k| {
+            doc.meta
+                .metas
+                .iter()
+                .find(|(name, v)| name == k && !v.trim().is_empty())
+                .map(|(_, v)| super::clean(v))
+        })
+    };
+    let mut p = Partial::default();
+    let amount = meta(&[
+        "product:sale_price:amount",
+        "product:price:amount",
+        "og:price:amount",
+    ]);
+    let currency = meta(&[
+        "product:sale_price:currency",
+        "product:price:currency",
+        "og:price:currency",
+    ])
+    .and_then(|c| code_of(&c));
+    if let Some(raw) = amount {
+        if let Some(a) = parse_amount(&raw, true) {
+            p.found = true;
+            p.price = Some(StructuredPrice {
+                amount: a,
+                currency,
+                raw,
+            });
+        }
+    }
+    p.availability =
+        meta(&["product:availability", "og:availability"]).and_then(|a| Availability::parse(&a));
+    p.brand = meta(&["product:brand", "og:brand"]);
+    p.sku = meta(&["product:retailer_item_id", "product:sku"]);
+    p.gtin = meta(&["product:upc", "product:ean", "product:isbn", "product:gtin"]);
+    p.images = meta(&["og:image", "og:image:url", "og:image:secure_url"])
+        .into_iter()
+        .collect();
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn microdata_item() {
+        let doc = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product">
+              <h1 itemprop="name">Moon Silver</h1>
+              <div itemprop="brand" itemscope itemtype="https://schema.org/Brand"><span itemprop="name">MVMT</span></div>
+              <span itemprop="productID">28000436</span>
+              <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+                <span itemprop="price" content="168.00">$168.00</span>
+                <meta itemprop="priceCurrency" content="USD">
+              </div></div>"#,
+        );
+        let p = read(&doc);
+        assert_eq!(p.name.as_deref(), Some("Moon Silver"));
+        assert_eq!(p.sku.as_deref(), Some("28000436"));
+        assert_eq!(p.brand.as_deref(), Some("MVMT"));
+        let price = p.price.unwrap();
+        assert_eq!(
+            (price.amount.as_str(), price.currency),
+            ("168.00", Some("USD"))
+        );
+    }
+
+    #[test]
+    fn rdfa_and_loose_metas() {
+        let doc = Doc::parse_str(
+            r#"<div vocab="http://schema.org/" typeof="Product"><span property="name">Kettle</span>
+               <span property="schema:price" content="59,99">59,99 €</span></div>
+               <meta itemprop="priceCurrency" content="EUR">"#,
+        );
+        let p = read(&doc);
+        assert_eq!(p.name.as_deref(), Some("Kettle"));
+        let price = p.price.unwrap();
+        assert_eq!(
+            (price.amount.as_str(), price.currency),
+            ("59.99", Some("EUR"))
+        );
+    }
+
+    #[test]
+    fn opengraph_product_tags() {
+        let doc = Doc::parse_str(
+            r#"<head><meta property="og:price:amount" content="110.00"><meta property="og:price:currency" content="USD">
+               <meta property="product:availability" content="oos"></head><body>x</body>"#,
+        );
+        let p = read_opengraph(&doc);
+        assert_eq!(p.price.unwrap().amount, "110.00");
+        assert_eq!(p.availability, Some(Availability::OutOfStock));
+    }
+}

@@ -1,0 +1,462 @@
+//! Product records from a single page, template or not: name, price and
+//! currency, availability, codes, brand, images, breadcrumbs, description
+//! and labelled specification rows.
+//!
+//! Sources in order of trust: JSON-LD ([`jsonld`]), microdata and RDFa
+//! ([`microdata`]), OpenGraph product tags, then the visible page
+//! ([`visible`]). Structured data is checked against what the page shows:
+//! a structured price the page shows struck through (a sale the markup
+//! missed) or only under another currency (markup that names the wrong
+//! currency) gives way to the buy-box price. Prices are normalised
+//! ([`money`]): `"price": "1299.00", "currency": "EUR"`, with the raw text kept.
+
+pub(crate) mod jsonld;
+pub(crate) mod microdata;
+pub(crate) mod money;
+pub(crate) mod visible;
+
+use serde::{Deserialize, Serialize};
+
+use crate::html::Doc;
+use money::{same_amount, settle, Named};
+
+/// Whether the product can be bought now (schema.org's `ItemAvailability`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Availability {
+    /// In stock.
+    InStock,
+    /// Out of stock or sold out.
+    OutOfStock,
+    /// Can be ordered before release.
+    PreOrder,
+    /// Can be ordered, ships later.
+    BackOrder,
+    /// Few left.
+    LimitedAvailability,
+    /// No longer made or sold.
+    Discontinued,
+    /// Sold online only.
+    OnlineOnly,
+    /// Sold in stores only.
+    InStoreOnly,
+}
+
+impl Availability {
+    /// Reads `https://schema.org/InStock`, `InStock`, `in stock`, `oos`, `instock`.
+    pub fn parse(text: &str) -> Option<Availability> {
+        let t: String = text
+            .rsplit(['/', ':'])
+            .next()
+            .unwrap_or(text)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        Some(match t.as_str() {
+            "instock" | "available" | "true" => Availability::InStock,
+            "outofstock" | "oos" | "soldout" | "unavailable" | "false" => Availability::OutOfStock,
+            "preorder" | "presale" => Availability::PreOrder,
+            "backorder" => Availability::BackOrder,
+            "limitedavailability" => Availability::LimitedAvailability,
+            "discontinued" => Availability::Discontinued,
+            "onlineonly" => Availability::OnlineOnly,
+            "instoreonly" => Availability::InStoreOnly,
+            _ => return None,
+        })
+    }
+}
+
+/// Where a price came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Source {
+    /// `<script type="application/ld+json">`.
+    JsonLd,
+    /// Microdata or RDFa attributes.
+    Microdata,
+    /// OpenGraph / catalogue `<meta>` tags.
+    OpenGraph,
+    /// The visible page (the buy box).
+    Visible,
+}
+
+/// A normalised price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Price {
+    /// Plain decimal with at least two decimals: `"1299.00"`.
+    pub amount: String,
+    /// ISO 4217 code, when the page says or implies it.
+    pub currency: Option<String>,
+    /// The text the amount was read from (`"1.299,00 €"`, `"1299"`).
+    pub raw: String,
+    /// Where it was read.
+    pub source: Source,
+}
+
+/// A product record read from one page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Product {
+    /// The product's name.
+    pub name: Option<String>,
+    /// What it costs now.
+    pub price: Option<Price>,
+    /// Whether it can be bought.
+    pub availability: Option<Availability>,
+    /// The seller's code.
+    pub sku: Option<String>,
+    /// GTIN/EAN/UPC/ISBN.
+    pub gtin: Option<String>,
+    /// Manufacturer part or model number.
+    pub mpn: Option<String>,
+    /// Brand or maker.
+    pub brand: Option<String>,
+    /// Image URLs (as written: resolve against the page URL).
+    pub images: Vec<String>,
+    /// Breadcrumb trail, outermost first.
+    pub breadcrumbs: Vec<String>,
+    /// The seller's description.
+    pub description: Option<String>,
+    /// Labelled specification rows (label, value).
+    pub specs: Vec<(String, String)>,
+}
+
+/// A price as structured data gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct StructuredPrice {
+    pub amount: String,
+    pub currency: Option<&'static str>,
+    pub raw: String,
+}
+
+/// What one structured source knows.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Partial {
+    /// The source declares a product.
+    pub found: bool,
+    pub name: Option<String>,
+    pub price: Option<StructuredPrice>,
+    pub availability: Option<Availability>,
+    pub sku: Option<String>,
+    pub gtin: Option<String>,
+    pub mpn: Option<String>,
+    pub brand: Option<String>,
+    pub description: Option<String>,
+    pub images: Vec<String>,
+    pub breadcrumbs: Vec<String>,
+}
+
+/// Whitespace folded, entities a CMS double-escaped undone.
+pub(crate) fn clean(s: &str) -> String {
+    let s = s
+        .replace("&amp;", "&")
+        .replace("&reg;", "®")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("<wbr/>", "");
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn tokens(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Share of `a`'s words found in `b`.
+fn covered(a: &str, b: &str) -> f64 {
+    let ta = tokens(a);
+    if ta.is_empty() {
+        return 0.0;
+    }
+    let tb = tokens(b);
+    ta.iter().filter(|t| tb.contains(t)).count() as f64 / ta.len() as f64
+}
+
+/// The title without the site's name: the part of "Name | Shop" or
+/// "Shop: Name" that shares most words with the page's headings.
+fn title_name(title: &str, headings: &[String]) -> Option<String> {
+    let mut parts: Vec<&str> = vec![title];
+    for sep in [" | ", " – ", " — ", " - ", " :: ", " · ", ": "] {
+        parts = parts.iter().flat_map(|p| p.split(sep)).collect();
+    }
+    let parts: Vec<&str> = parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let parts = if parts.is_empty() {
+        vec![title.trim()]
+    } else {
+        parts
+    };
+    let best = parts
+        .iter()
+        .max_by(|a, b| {
+            let score = |p: &str| headings.iter().map(|h| covered(p, h)).fold(0.0, f64::max);
+            score(a)
+                .total_cmp(&score(b))
+                .then(b.len().cmp(&a.len()).reverse())
+        })
+        .copied()?;
+    let best = if headings.is_empty() { parts[0] } else { best };
+    let c = clean(best);
+    (!c.is_empty()).then_some(c)
+}
+
+/// A name cut off mid-phrase ("…, Vapor Chamber,", "Long name...").
+fn truncated(s: &str) -> bool {
+    let t = s.trim_end();
+    t.ends_with([',', ';', '…', '-', '(', '/']) || t.ends_with("...")
+}
+
+/// The product's name: the visible heading that the structured name or the
+/// title confirms (a third of its words in one of them), else the
+/// structured name, else the title without the site's name, else the first
+/// heading. When the heading and the structured name differ only by words
+/// one adds to the other (a brand, a tagline, a variant), the shorter wins.
+fn pick_name(headings: &[String], structured: Option<&str>, title: Option<&str>) -> Option<String> {
+    let refs: Vec<&str> = structured.into_iter().chain(title).collect();
+    if let Some(h) = headings
+        .iter()
+        .find(|h| refs.iter().any(|r| covered(h, r) >= 1.0 / 3.0))
+    {
+        if let Some(s) = structured.filter(|s| !truncated(s)) {
+            if covered(s, h) >= 1.0 && tokens(s).len() < tokens(h).len() {
+                return Some(s.to_string());
+            }
+        }
+        return Some(h.clone());
+    }
+    if let Some(s) = structured {
+        return Some(s.to_string());
+    }
+    if let Some(t) = title.and_then(|t| title_name(t, headings)) {
+        return Some(t);
+    }
+    headings.first().cloned()
+}
+
+/// Reads a product record from a parsed page. `is_product_page` is the page
+/// type's verdict; a page that is not typed a product page still gets a
+/// record when its structured data declares a product with a price.
+pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Product> {
+    let ld = jsonld::read(&doc.meta.json_ld);
+    let md = microdata::read(doc);
+    let og = microdata::read_opengraph(doc);
+    // A priced product in the markup makes any page a product page.
+    let declared = (ld.found || md.found) && (ld.price.is_some() || md.price.is_some());
+    if !is_product_page && !declared {
+        return None;
+    }
+    let beside = crate::extract::product::beside(doc);
+    let vis = visible::read(doc, &beside);
+    let lang = doc.meta.lang.as_deref();
+
+    let structured_name = ld.name.as_deref().or(md.name.as_deref());
+    let og_title = doc
+        .meta
+        .metas
+        .iter()
+        .find(|(k, _)| k == "og:title")
+        .map(|(_, v)| clean(v));
+    let page_title = doc.meta.title.as_deref().map(clean);
+    let title = og_title.as_deref().or(page_title.as_deref()).or(title);
+    let name = pick_name(&vis.headings, structured_name, title);
+
+    let price = pick_price(
+        &[
+            (&ld, Source::JsonLd),
+            (&md, Source::Microdata),
+            (&og, Source::OpenGraph),
+        ],
+        &vis,
+        lang,
+    );
+
+    let first = |f: fn(&Partial) -> Option<String>| f(&ld).or_else(|| f(&md)).or_else(|| f(&og));
+    let mut images: Vec<String> = Vec::new();
+    for src in [&ld, &md, &og] {
+        for i in &src.images {
+            if !images.contains(i) {
+                images.push(i.clone());
+            }
+        }
+    }
+    let breadcrumbs = if ld.breadcrumbs.is_empty() {
+        vis.breadcrumbs
+    } else {
+        ld.breadcrumbs.clone()
+    };
+    Some(Product {
+        name,
+        price,
+        availability: ld.availability.or(md.availability).or(og.availability),
+        sku: first(|p| p.sku.clone()).or(vis.sku),
+        gtin: first(|p| p.gtin.clone()).or(vis.gtin),
+        mpn: first(|p| p.mpn.clone()).or(vis.mpn),
+        brand: first(|p| p.brand.clone()),
+        images,
+        breadcrumbs,
+        description: first(|p| p.description.clone()),
+        specs: vis.specs,
+    })
+}
+
+/// The price: the most trusted structured price unless the page contradicts
+/// it, else the buy box.
+fn pick_price(
+    sources: &[(&Partial, Source)],
+    vis: &visible::Visible,
+    lang: Option<&str>,
+) -> Option<Price> {
+    let declared = sources
+        .iter()
+        .find_map(|(p, _)| p.price.as_ref().and_then(|x| x.currency));
+    let from_visible = |f: &money::Found| Price {
+        amount: f.amount.clone(),
+        currency: Some(settle(f.named, declared, lang).to_string()),
+        raw: f.raw.clone(),
+        source: Source::Visible,
+    };
+    let structured = sources
+        .iter()
+        .find_map(|(p, s)| p.price.as_ref().map(|x| (x, *s)));
+    let Some((sp, source)) = structured else {
+        return vis.price.as_ref().map(from_visible);
+    };
+    let currency = sp.currency.or_else(|| {
+        // Structured amount without a currency: the one the page shows beside it.
+        vis.all
+            .iter()
+            .find(|f| same_amount(&f.amount, &sp.amount))
+            .map(|f| settle(f.named, None, lang))
+    });
+    let keep = Price {
+        amount: sp.amount.clone(),
+        currency: currency.map(str::to_string),
+        raw: sp.raw.clone(),
+        source,
+    };
+    let Some(buy) = vis.price.as_ref() else {
+        return Some(keep);
+    };
+    if same_amount(&buy.amount, &sp.amount) {
+        return Some(keep);
+    }
+    // A sale the markup missed: the structured amount is the struck one.
+    let struck = vis.struck.iter().any(|a| same_amount(a, &sp.amount));
+    // Markup that names the wrong currency: the page shows the structured
+    // amount only under another currency.
+    let shown: Vec<&money::Found> = vis
+        .all
+        .iter()
+        .filter(|f| same_amount(&f.amount, &sp.amount))
+        .collect();
+    let other_currency = !shown.is_empty()
+        && sp.currency.is_some()
+        && shown.iter().all(|f| match f.named {
+            Named::Sure(c) => Some(c) != sp.currency,
+            _ => false,
+        });
+    if struck || other_currency {
+        return Some(from_visible(buy));
+    }
+    Some(keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn product(html: &str) -> Product {
+        let doc = Doc::parse_str(html);
+        read(&doc, true, None).unwrap_or_default()
+    }
+
+    #[test]
+    fn json_ld_price_with_visible_name() {
+        let p = product(
+            r#"<html lang=en><head><title>Modern Leather Case | Nomad</title>
+            <script type="application/ld+json">{"@type":"Product","name":"Modern Leather Case - iPhone 16 Pro | Black",
+            "sku":"8565","offers":{"price":"25.00","priceCurrency":"EUR"}}</script></head>
+            <body><h1>Modern Leather Case</h1><p>€25.00</p></body></html>"#,
+        );
+        assert_eq!(p.name.as_deref(), Some("Modern Leather Case"));
+        let price = p.price.unwrap();
+        assert_eq!(
+            (
+                price.amount.as_str(),
+                price.currency.as_deref(),
+                price.source
+            ),
+            ("25.00", Some("EUR"), Source::JsonLd)
+        );
+        assert_eq!(p.sku.as_deref(), Some("8565"));
+    }
+
+    #[test]
+    fn a_sale_the_markup_missed_takes_the_buy_box() {
+        let p = product(
+            r#"<script type="application/ld+json">{"@type":"Product","name":"Loke Jacket","offers":{"price":130,"priceCurrency":"USD"}}</script>
+            <h1>Loke Jacket</h1><div class=price><span class=sale>$98.00</span><del>$130.00</del></div>"#,
+        );
+        let price = p.price.unwrap();
+        assert_eq!(
+            (price.amount.as_str(), price.source),
+            ("98.00", Source::Visible)
+        );
+        assert_eq!(price.currency.as_deref(), Some("USD"));
+    }
+
+    #[test]
+    fn markup_naming_the_wrong_currency_takes_the_buy_box() {
+        let p = product(
+            r#"<script type="application/ld+json">{"@type":"Product","name":"Hemp Dress","offers":{"price":"549.56","priceCurrency":"EUR"}}</script>
+            <h1>Hemp Dress</h1><p class=price>€132.34</p><ul><li>AED: 549.56 AED</li><li>USD: $149.64</li></ul>"#,
+        );
+        let price = p.price.unwrap();
+        assert_eq!(
+            (price.amount.as_str(), price.currency.as_deref()),
+            ("132.34", Some("EUR"))
+        );
+    }
+
+    #[test]
+    fn visible_only_page() {
+        let p = product(
+            r#"<html lang="en-AU"><head><title>White speckle mug — Ghost Wares</title></head>
+            <body><nav><a href=/>Shop</a></nav><h1>white speckle mug</h1><div class=product-price>$60.00</div>
+            <button>Add to cart</button></body></html>"#,
+        );
+        assert_eq!(p.name.as_deref(), Some("white speckle mug"));
+        let price = p.price.unwrap();
+        assert_eq!(
+            (
+                price.amount.as_str(),
+                price.currency.as_deref(),
+                price.raw.as_str()
+            ),
+            ("60.00", Some("AUD"), "$60.00")
+        );
+    }
+
+    #[test]
+    fn pages_that_are_not_products_get_no_record() {
+        let doc = Doc::parse_str("<h1>News</h1><p>Prices rose by $5.00 today.</p>");
+        assert!(read(&doc, false, None).is_none());
+    }
+
+    #[test]
+    fn availability_words() {
+        assert_eq!(
+            Availability::parse("http://schema.org/InStock"),
+            Some(Availability::InStock)
+        );
+        assert_eq!(Availability::parse("oos"), Some(Availability::OutOfStock));
+        assert_eq!(Availability::parse("maybe"), None);
+    }
+}

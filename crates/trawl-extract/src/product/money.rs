@@ -1,0 +1,360 @@
+//! Money as shops write it: amounts with the thousands and decimal
+//! separators of many locales ("1.299,00", "1 299,00", "1'299.00",
+//! "$1,646.00"), currency symbols and ISO 4217 codes, and the locale hints
+//! that settle what a bare "$" or "kr" means. Everything here is pure text
+//! work, shared by the structured-data and visible-page readers.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// An amount normalised to a plain decimal with at least two decimals
+/// (`"1299.00"`), from text in any common locale.
+///
+/// `structured` is for values from structured data, where schema.org asks
+/// for a dot as the decimal mark: one dot there is always a decimal mark
+/// ("1.299" is one point three), while on the visible page one separator
+/// followed by exactly three digits groups thousands ("1.299 €", "$1,299").
+pub fn parse_amount(text: &str, structured: bool) -> Option<String> {
+    // Keep the first run of digits and separators.
+    let start = text.find(|c: char| c.is_ascii_digit())?;
+    let run: String = text[start..]
+        .chars()
+        .take_while(|c| {
+            c.is_ascii_digit() || matches!(c, '.' | ',' | '\'' | '’' | ' ' | '\u{a0}' | '\u{202f}')
+        })
+        .collect();
+    let run = run.trim_end_matches(|c: char| !c.is_ascii_digit());
+    // Spaces and apostrophes group thousands; a space followed by other than
+    // three digits ends the number ("29 99" is two numbers).
+    let mut digits = String::new();
+    let mut groups = run.split([' ', '\u{a0}', '\u{202f}', '\'', '’']);
+    digits.push_str(groups.next()?);
+    for g in groups {
+        let lead = g.chars().take_while(char::is_ascii_digit).count();
+        if lead == 3 {
+            digits.push_str(g);
+        } else {
+            break;
+        }
+    }
+    let dots = digits.matches('.').count();
+    let commas = digits.matches(',').count();
+    let (int, frac) = match (dots, commas) {
+        (0, 0) => (digits.clone(), String::new()),
+        (_, 0) | (0, _) => {
+            let sep = if dots > 0 { '.' } else { ',' };
+            let count = dots + commas;
+            let (head, tail) = digits.rsplit_once(sep)?;
+            let grouping = count > 1
+                || (tail.len() == 3
+                    && !(structured && sep == '.')
+                    && !head.trim_start_matches('0').is_empty());
+            if grouping {
+                (digits.replace(sep, ""), String::new())
+            } else {
+                (head.to_string(), tail.to_string())
+            }
+        }
+        _ => {
+            // Both: the last one is the decimal mark.
+            let last_dot = digits.rfind('.')?;
+            let last_comma = digits.rfind(',')?;
+            let (sep, other) = if last_dot > last_comma {
+                ('.', ',')
+            } else {
+                (',', '.')
+            };
+            let (head, tail) = digits.rsplit_once(sep)?;
+            if head.contains(sep) {
+                return None;
+            }
+            (head.replace(other, ""), tail.to_string())
+        }
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !int.chars().all(|c| c.is_ascii_digit()) || !frac.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    if int.len() > 12 {
+        return None;
+    }
+    let mut frac = frac;
+    while frac.len() < 2 {
+        frac.push('0');
+    }
+    Some(format!("{int}.{frac}"))
+}
+
+/// ISO 4217 codes shops use, recognised when written out ("EUR 15.49", "20 USD").
+const CODES: &[&str] = &[
+    "USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "AUD", "CAD", "NZD", "CHF", "SEK", "NOK",
+    "DKK", "ISK", "PLN", "CZK", "HUF", "RON", "BGN", "HRK", "RUB", "UAH", "TRY", "BRL", "MXN",
+    "ARS", "CLP", "COP", "PEN", "ZAR", "KRW", "HKD", "TWD", "SGD", "MYR", "IDR", "THB", "VND",
+    "PHP", "ILS", "AED", "SAR", "QAR", "KWD", "EGP", "NGN", "KES", "PKR", "BDT",
+];
+
+/// A currency the text names or implies, and how sure that is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    /// An ISO code or an unambiguous symbol (€, £, R$, zł).
+    Sure(&'static str),
+    /// A symbol several currencies share: `$`, `kr`, `¥`.
+    Dollar,
+    /// `kr`: Swedish, Norwegian, Danish or Icelandic krona/krone.
+    Krona,
+    /// `¥`/`￥`: yen or yuan.
+    Yen,
+}
+
+/// Symbols and words, longest first so "US$" wins over "$".
+const SYMBOLS: &[(&str, Named)] = &[
+    ("US$", Named::Sure("USD")),
+    ("CA$", Named::Sure("CAD")),
+    ("AU$", Named::Sure("AUD")),
+    ("NZ$", Named::Sure("NZD")),
+    ("HK$", Named::Sure("HKD")),
+    ("MX$", Named::Sure("MXN")),
+    ("NT$", Named::Sure("TWD")),
+    ("R$", Named::Sure("BRL")),
+    ("C$", Named::Sure("CAD")),
+    ("A$", Named::Sure("AUD")),
+    ("S$", Named::Sure("SGD")),
+    ("€", Named::Sure("EUR")),
+    ("£", Named::Sure("GBP")),
+    ("₹", Named::Sure("INR")),
+    ("₩", Named::Sure("KRW")),
+    ("₽", Named::Sure("RUB")),
+    ("₺", Named::Sure("TRY")),
+    ("₪", Named::Sure("ILS")),
+    ("฿", Named::Sure("THB")),
+    ("₫", Named::Sure("VND")),
+    ("₱", Named::Sure("PHP")),
+    ("₴", Named::Sure("UAH")),
+    ("zł", Named::Sure("PLN")),
+    ("Kč", Named::Sure("CZK")),
+    ("Ft", Named::Sure("HUF")),
+    ("lei", Named::Sure("RON")),
+    ("лв", Named::Sure("BGN")),
+    ("руб", Named::Sure("RUB")),
+    ("元", Named::Sure("CNY")),
+    ("円", Named::Sure("JPY")),
+    ("Rs.", Named::Sure("INR")),
+    ("Rs", Named::Sure("INR")),
+    ("$", Named::Dollar),
+    ("kr.", Named::Krona),
+    ("kr", Named::Krona),
+    ("¥", Named::Yen),
+    ("￥", Named::Yen),
+];
+
+/// Settles an ambiguous symbol with what the page says of itself: a
+/// currency its structured data declares, then the language/region of its
+/// `<html lang>` ("en-AU" → AUD, "sv" → SEK, "zh" → CNY).
+pub fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -> &'static str {
+    let lang = lang.unwrap_or("").to_ascii_lowercase();
+    let region = lang.split(['-', '_']).nth(1).unwrap_or("");
+    let primary = lang.split(['-', '_']).next().unwrap_or("");
+    let declared_is = |codes: &[&'static str]| {
+        declared.and_then(|d| {
+            codes
+                .iter()
+                .copied()
+                .find(|c| c.eq_ignore_ascii_case(d.trim()))
+        })
+    };
+    match named {
+        Named::Sure(code) => code,
+        Named::Dollar => declared_is(&[
+            "USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN", "TWD", "ARS", "CLP", "COP",
+        ])
+        .unwrap_or(match region {
+            "au" => "AUD",
+            "ca" => "CAD",
+            "nz" => "NZD",
+            "hk" => "HKD",
+            "sg" => "SGD",
+            "mx" => "MXN",
+            "tw" => "TWD",
+            _ => "USD",
+        }),
+        Named::Krona => declared_is(&["SEK", "NOK", "DKK", "ISK"]).unwrap_or(match primary {
+            "nb" | "nn" | "no" => "NOK",
+            "da" => "DKK",
+            "is" => "ISK",
+            _ => "SEK",
+        }),
+        Named::Yen => {
+            declared_is(&["JPY", "CNY"]).unwrap_or(if primary == "zh" { "CNY" } else { "JPY" })
+        }
+    }
+}
+
+/// A price found in a piece of text: the amount as written, normalised, and
+/// the currency named next to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// The matched text ("1.299,00 €").
+    pub raw: String,
+    /// Normalised amount ("1299.00").
+    pub amount: String,
+    /// The symbol or code beside the amount.
+    pub named: Named,
+    /// Byte offset of the match in the text searched.
+    pub at: usize,
+}
+
+fn price_pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        let mut syms: Vec<String> = SYMBOLS.iter().map(|(s, _)| regex::escape(s)).collect();
+        syms.extend(CODES.iter().map(|c| (*c).to_string()));
+        let sym = syms.join("|");
+        let codes = CODES.join("|");
+        // Symbol before or after a number; a word boundary keeps "kr" out of
+        // "krone" and codes out of longer words.
+        let num = r"\d{1,3}(?:[.,'’ \u{a0}\u{202f}]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?";
+        Regex::new(&format!(
+            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})\s?(?P<post>{sym})(?:[^\p{{L}}]|$))"
+        ))
+        .unwrap_or_else(|e| panic!("price pattern: {e}"))
+    })
+}
+
+fn named_of(sym: &str) -> Option<Named> {
+    if let Some((_, n)) = SYMBOLS.iter().find(|(s, _)| *s == sym) {
+        return Some(*n);
+    }
+    CODES.iter().find(|c| **c == sym).map(|c| {
+        Named::Sure(match *c {
+            "RMB" => "CNY",
+            other => other,
+        })
+    })
+}
+
+/// Every price written in `text` with a currency beside it, in order.
+pub fn find_prices(text: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    for caps in price_pattern().captures_iter(text) {
+        let (sym, num) = match (
+            caps.name("pre"),
+            caps.name("n1"),
+            caps.name("n2"),
+            caps.name("post"),
+        ) {
+            (Some(s), Some(n), _, _) => (s, n),
+            (_, _, Some(n), Some(s)) => (s, n),
+            _ => continue,
+        };
+        // A letter glued before a symbol word ("Ifrs") or before a number
+        // ("A4") is not a price.
+        let before = text[..caps.get(0).map_or(0, |m| m.start())]
+            .chars()
+            .next_back();
+        if before.is_some_and(|c| c.is_alphanumeric()) {
+            continue;
+        }
+        let (Some(named), Some(amount)) =
+            (named_of(sym.as_str()), parse_amount(num.as_str(), false))
+        else {
+            continue;
+        };
+        let whole = caps.get(0).map_or("", |m| m.as_str());
+        out.push(Found {
+            raw: whole.trim().to_string(),
+            amount,
+            named,
+            at: caps.get(0).map_or(0, |m| m.start()),
+        });
+    }
+    out
+}
+
+/// A currency code from structured data ("usd", " EUR "), or a symbol there.
+pub fn code_of(value: &str) -> Option<&'static str> {
+    let v = value.trim();
+    if let Some(c) = CODES.iter().find(|c| c.eq_ignore_ascii_case(v)) {
+        return Some(if *c == "RMB" { "CNY" } else { c });
+    }
+    match named_of(v)? {
+        Named::Sure(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// Two normalised amounts are the same price.
+pub fn same_amount(a: &str, b: &str) -> bool {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => (x - y).abs() < 0.005,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_in_many_locales() {
+        let p = |s| parse_amount(s, false);
+        assert_eq!(p("1.299,00 €").as_deref(), Some("1299.00"));
+        assert_eq!(p("$1,646.00").as_deref(), Some("1646.00"));
+        assert_eq!(p("1 299,00").as_deref(), Some("1299.00"));
+        assert_eq!(p("1'299.50").as_deref(), Some("1299.50"));
+        assert_eq!(p("59,99€").as_deref(), Some("59.99"));
+        assert_eq!(p("$1,000").as_deref(), Some("1000.00"));
+        assert_eq!(p("1.299 €").as_deref(), Some("1299.00"));
+        assert_eq!(p("0,125").as_deref(), Some("0.125"));
+        assert_eq!(p("2,5").as_deref(), Some("2.50"));
+        assert_eq!(p("€132.34").as_deref(), Some("132.34"));
+        assert_eq!(p("1.234.567,89").as_deref(), Some("1234567.89"));
+        assert_eq!(p("free"), None);
+    }
+
+    #[test]
+    fn structured_amounts_use_a_dot() {
+        assert_eq!(parse_amount("1.299", true).as_deref(), Some("1.299"));
+        assert_eq!(parse_amount("17.0", true).as_deref(), Some("17.00"));
+        assert_eq!(parse_amount("110", true).as_deref(), Some("110.00"));
+        assert_eq!(parse_amount("0,00", true).as_deref(), Some("0.00"));
+        assert_eq!(parse_amount("$1,779.00", true).as_deref(), Some("1779.00"));
+    }
+
+    #[test]
+    fn prices_in_text() {
+        let f = find_prices("Was £114.90 now £94.90 -17%, or 20 USD; 99,90€ and EUR 15.49");
+        let got: Vec<_> = f.iter().map(|x| (x.amount.as_str(), x.named)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("114.90", Named::Sure("GBP")),
+                ("94.90", Named::Sure("GBP")),
+                ("20.00", Named::Sure("USD")),
+                ("99.90", Named::Sure("EUR")),
+                ("15.49", Named::Sure("EUR")),
+            ]
+        );
+        assert!(find_prices("Model A4 costs nothing; 300mg in 30ct").is_empty());
+        assert_eq!(find_prices("From $1099 or $91.58/mo.")[0].amount, "1099.00");
+        let d = find_prices("Only $29.95 today");
+        assert_eq!(d[0].named, Named::Dollar);
+        assert_eq!(d[0].raw, "$29.95");
+    }
+
+    #[test]
+    fn ambiguous_symbols_are_settled_by_the_page() {
+        assert_eq!(settle(Named::Dollar, None, Some("en-AU")), "AUD");
+        assert_eq!(settle(Named::Dollar, Some("cad"), Some("en-US")), "CAD");
+        assert_eq!(settle(Named::Dollar, Some("EUR"), None), "USD");
+        assert_eq!(settle(Named::Krona, None, Some("da-DK")), "DKK");
+        assert_eq!(settle(Named::Yen, None, Some("zh-CN")), "CNY");
+        assert_eq!(code_of(" eur "), Some("EUR"));
+        assert_eq!(code_of("€"), Some("EUR"));
+        assert!(same_amount("17.00", "17.0"));
+    }
+}

@@ -1,0 +1,483 @@
+//! Product fields from what a shopper sees, for pages without structured
+//! data and to check the structured data of the rest: the product's
+//! headings, the buy-box price (the price closest to the name, not struck
+//! through, not in a link to another product, a carousel, the reviews or
+//! the page's chrome, not a monthly plan or an add-on), every price the page
+//! shows, labelled codes ("SKU: …", "Item #", "Art.-Nr."), breadcrumbs and
+//! specification rows.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::money::{find_prices, Found};
+use crate::extract::noise::{class_id_role, matches_token};
+use crate::html::{Doc, Kind, NodeId, Tag};
+
+/// What the visible page says about its product.
+#[derive(Debug, Default)]
+pub struct Visible {
+    /// Visible `<h1>` texts, in order (at most a few).
+    pub headings: Vec<String>,
+    /// The buy-box price.
+    pub price: Option<Found>,
+    /// Amounts shown struck through or labelled as a former price.
+    pub struck: Vec<String>,
+    /// Every price the page shows (any place, any role).
+    pub all: Vec<Found>,
+    /// Labelled codes.
+    pub sku: Option<String>,
+    /// Labelled GTIN/UPC/EAN/ISBN.
+    pub gtin: Option<String>,
+    /// Labelled manufacturer part or model number.
+    pub mpn: Option<String>,
+    /// Breadcrumb trail.
+    pub breadcrumbs: Vec<String>,
+    /// Labelled specification rows.
+    pub specs: Vec<(String, String)>,
+}
+
+/// Longest element text read as one price label ("Sale price $29.95").
+const PRICE_BOX_CHARS: u32 = 40;
+/// How far (visible characters) after the name the buy box may be.
+const AFTER_NAME: u64 = 3000;
+/// How far before the name (layouts that put the price above it).
+const BEFORE_NAME: u64 = 400;
+/// Most specification rows kept.
+const MAX_SPECS: usize = 100;
+
+/// Class/id fragments of a former or reference price.
+const STRUCK_NAMES: &[&str] = &[
+    "compare",
+    "was",
+    "old-price",
+    "oldprice",
+    "price-old",
+    "strike",
+    "crossed",
+    "original-price",
+    "price-original",
+    "list-price",
+    "listprice",
+    "msrp",
+    "rrp",
+    "price-before",
+    "line-through",
+];
+
+/// Words that open a former or reference price's label.
+const STRUCK_WORDS: &[&str] = &[
+    "was",
+    "regular price",
+    "original price",
+    "list price",
+    "rrp",
+    "msrp",
+    "uvp",
+    "statt",
+    "avant",
+    "before",
+    "compare at",
+];
+
+fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
+    let mut cur = id;
+    for _ in 0..=up {
+        if tags.contains(&doc.tag(cur)) {
+            return true;
+        }
+        let parent = doc.nodes[cur as usize].parent;
+        if parent == u32::MAX {
+            return false;
+        }
+        cur = parent;
+    }
+    false
+}
+
+/// Inside `<del>`, `<s>` or `<strike>` (within `up` levels).
+fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
+    let mut cur = id;
+    for _ in 0..=up {
+        if matches!(doc.name(cur), "del" | "s" | "strike") {
+            return true;
+        }
+        let parent = doc.nodes[cur as usize].parent;
+        if parent == u32::MAX {
+            return false;
+        }
+        cur = parent;
+    }
+    false
+}
+
+fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
+    let mut cur = id;
+    for _ in 0..=up {
+        let n = class_id_role(doc, cur);
+        if names.iter().any(|p| matches_token(&n, p)) {
+            return true;
+        }
+        let parent = doc.nodes[cur as usize].parent;
+        if parent == u32::MAX {
+            return false;
+        }
+        cur = parent;
+    }
+    false
+}
+
+/// The nearest non-empty text before node `id` and after its subtree
+/// (a few nodes each way): the words around a price box.
+fn around(doc: &Doc, id: NodeId) -> (String, String) {
+    let i = id as usize;
+    let end = doc.nodes[i].end as usize;
+    let is_text = |j: usize| doc.nodes[j].kind == Kind::Text && doc.nodes[j].chars > 0;
+    let prev = (i.saturating_sub(12)..i)
+        .rev()
+        .find(|&j| is_text(j))
+        .map(|j| doc.text(j as NodeId).trim().to_lowercase())
+        .unwrap_or_default();
+    let next = (end..(end + 12).min(doc.len()))
+        .find(|&j| is_text(j))
+        .map(|j| doc.text(j as NodeId).trim().to_lowercase())
+        .unwrap_or_default();
+    (prev, next)
+}
+
+/// Words just before a price that make it a former price ("Was", "statt").
+const STRUCK_BEFORE: &[&str] = &[
+    "was",
+    "was:",
+    "original price",
+    "original price:",
+    "list price",
+    "list price:",
+    "rrp",
+    "uvp",
+    "msrp",
+    "statt",
+    "compare at",
+];
+
+/// Whether the text right after a price makes it a rate or a discount
+/// ("/month", "per meal", "off").
+fn is_rate(after: &str) -> bool {
+    let a = after.trim_start().to_lowercase();
+    a.starts_with('/')
+        || a.starts_with("per ")
+        || a.starts_with("a month")
+        || a.starts_with("off")
+        || a.starts_with("mo ")
+        || a.starts_with("/mo")
+}
+
+fn code_pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:^|[^\p{L}])(sku|item\s*(?:#|no\.?|number|id)|art(?:ikel)?\.?\s*-?\s*nr\.?|product\s*(?:code|id)|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean|gtin|isbn(?:-1[03])?)\s*[:#.]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
+        )
+        .unwrap_or_else(|e| panic!("code pattern: {e}"))
+    })
+}
+
+/// Reads the visible page. `beside` marks blocks beside the product
+/// (reviews, carousels); `chrome` the page's navigation, header and footer.
+pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
+    let mut v = Visible::default();
+    let n = doc.len();
+    if n == 0 {
+        return v;
+    }
+    let chrome = |id: NodeId| {
+        inside(
+            doc,
+            id,
+            &[Tag::Nav, Tag::Footer, Tag::Header, Tag::Aside],
+            64,
+        ) || beside[id as usize]
+    };
+    // Visible characters before each node, to measure distances as a reader would.
+    let mut before = vec![0u64; n + 1];
+    for i in 0..n {
+        before[i + 1] = before[i] + u64::from(doc.nodes[i].chars);
+    }
+    let h1s: Vec<NodeId> = (0..n as NodeId)
+        .filter(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)
+        .take(4)
+        .collect();
+    v.headings = h1s
+        .iter()
+        .map(|&h| super::clean(&doc.plain_text(h)))
+        .filter(|t| !t.is_empty() && t.chars().count() <= 300)
+        .collect();
+    // Price boxes: the smallest elements whose text shows a price.
+    let mut holds = vec![false; n];
+    let mut boxes: Vec<(NodeId, Vec<Found>, String)> = Vec::new();
+    for i in (0..n).rev() {
+        let id = i as NodeId;
+        if doc.nodes[i].kind != Kind::Element || holds[i] {
+            if holds[i] {
+                let p = doc.nodes[i].parent;
+                if p != u32::MAX {
+                    holds[p as usize] = true;
+                }
+            }
+            continue;
+        }
+        let chars = doc.agg[i].chars;
+        if chars == 0 || chars > PRICE_BOX_CHARS {
+            continue;
+        }
+        let text = doc.plain_text(id);
+        let found = find_prices(&text);
+        if found.is_empty() {
+            continue;
+        }
+        holds[i] = true;
+        let p = doc.nodes[i].parent;
+        if p != u32::MAX {
+            holds[p as usize] = true;
+        }
+        boxes.push((id, found, text));
+    }
+    boxes.reverse();
+    let anchor = h1s.first().map(|&h| before[h as usize]);
+    let mut best: Option<(u64, Found)> = None;
+    for (id, found, text) in &boxes {
+        v.all.extend(found.iter().cloned());
+        let lower = text.to_lowercase();
+        let (prev, next) = around(doc, *id);
+        let struck = struck_tag(doc, *id, 3)
+            || named_like(doc, *id, STRUCK_NAMES, 3)
+            || STRUCK_WORDS.iter().any(|w| lower.starts_with(w))
+            || STRUCK_BEFORE.iter().any(|w| prev.ends_with(w));
+        if struck {
+            v.struck.extend(found.iter().map(|f| f.amount.clone()));
+            continue;
+        }
+        let Some(anchor) = anchor else { continue };
+        if chrome(*id) || inside(doc, *id, &[Tag::A, Tag::Button], 64) {
+            continue;
+        }
+        // Several prices in one small box: the lower one is what is paid now
+        // ("£114.90 £94.90 -17%"); a rate or add-on is never the price.
+        let pick = found
+            .iter()
+            .filter(|f| {
+                let end = (f.at + f.raw.len()).min(text.len());
+                let after = &text[end..];
+                let after = if after.trim().is_empty() {
+                    next.as_str()
+                } else {
+                    after
+                };
+                let before_text = text[..f.at].trim_end();
+                let before_text = if before_text.is_empty() {
+                    prev.as_str()
+                } else {
+                    before_text
+                };
+                !is_rate(after) && !before_text.ends_with('+') && !before_text.ends_with("(+")
+            })
+            .min_by(|a, b| {
+                let x: f64 = a.amount.parse().unwrap_or(f64::MAX);
+                let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
+                x.total_cmp(&y)
+            });
+        let Some(pick) = pick else { continue };
+        let at = before[*id as usize];
+        let distance = if at >= anchor {
+            let d = at - anchor;
+            if d > AFTER_NAME {
+                continue;
+            }
+            d
+        } else {
+            let d = anchor - at;
+            if d > BEFORE_NAME {
+                continue;
+            }
+            d * 3
+        };
+        if best.as_ref().is_none_or(|(b, _)| distance < *b) {
+            best = Some((distance, pick.clone()));
+        }
+    }
+    v.price = best.map(|(_, f)| f);
+    read_codes(doc, &mut v, &chrome);
+    v.breadcrumbs = breadcrumbs(doc);
+    v.specs = specs(doc, &chrome);
+    v
+}
+
+fn read_codes(doc: &Doc, v: &mut Visible, chrome: &dyn Fn(NodeId) -> bool) {
+    for i in 0..doc.len() {
+        let id = i as NodeId;
+        let chars = doc.agg[i].chars;
+        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 80 || chrome(id) {
+            continue;
+        }
+        // Only the smallest element holding the label and its value.
+        let text = doc.plain_text(id);
+        let Some(c) = code_pattern().captures(&text) else {
+            continue;
+        };
+        let (Some(label), Some(value)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        let value = value.as_str().trim_end_matches(['.', '/', '-']);
+        if !value.chars().any(|c| c.is_ascii_digit()) || !(3..=40).contains(&value.len()) {
+            continue;
+        }
+        let label = label.as_str().to_lowercase();
+        let slot = if ["upc", "ean", "gtin", "isbn"]
+            .iter()
+            .any(|l| label.starts_with(l))
+        {
+            &mut v.gtin
+        } else if label.starts_with("mpn")
+            || label.starts_with("model")
+            || label.starts_with("part")
+        {
+            &mut v.mpn
+        } else {
+            &mut v.sku
+        };
+        if slot.is_none() {
+            *slot = Some(value.to_string());
+        }
+        if v.sku.is_some() && v.gtin.is_some() && v.mpn.is_some() {
+            break;
+        }
+    }
+}
+
+fn breadcrumbs(doc: &Doc) -> Vec<String> {
+    let Some(trail) = (0..doc.len() as NodeId).find(|&i| {
+        doc.is_element(i)
+            && doc.agg[i as usize].chars > 0
+            && (class_id_role(doc, i).contains("breadcrumb")
+                || doc
+                    .attr(i, "aria-label")
+                    .is_some_and(|a| a.to_ascii_lowercase().contains("breadcrumb")))
+    }) else {
+        return Vec::new();
+    };
+    let end = doc.nodes[trail as usize].end;
+    let items: Vec<NodeId> = (trail + 1..end)
+        .filter(|&i| doc.tag(i) == Tag::Li)
+        .collect();
+    let items = if items.is_empty() {
+        (trail + 1..end).filter(|&i| doc.tag(i) == Tag::A).collect()
+    } else {
+        items
+    };
+    items
+        .into_iter()
+        .map(|i| super::clean(&doc.plain_text(i)))
+        .map(|t| t.trim_matches(['/', '>', '›', '»', '|', ' ']).to_string())
+        .filter(|t| !t.is_empty() && t.chars().count() <= 80)
+        .collect()
+}
+
+fn specs(doc: &Doc, chrome: &dyn Fn(NodeId) -> bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let cells = |row: NodeId, tags: &[Tag]| -> Vec<NodeId> {
+        doc.children(row)
+            .filter(|&c| tags.contains(&doc.tag(c)))
+            .collect()
+    };
+    for i in 0..doc.len() {
+        if out.len() >= MAX_SPECS {
+            break;
+        }
+        let id = i as NodeId;
+        let pair = match doc.tag(id) {
+            Tag::Tr => {
+                let c = cells(id, &[Tag::Th, Tag::Td]);
+                (c.len() == 2).then(|| (c[0], c[1]))
+            }
+            Tag::Dt => {
+                let parent = doc.nodes[i].parent;
+                let mut sib = doc.children(parent).skip_while(|&c| c != id).skip(1);
+                sib.find(|&c| doc.is_element(c))
+                    .filter(|&c| doc.tag(c) == Tag::Dd)
+                    .map(|dd| (id, dd))
+            }
+            _ => None,
+        };
+        let Some((l, r)) = pair else { continue };
+        if chrome(id) {
+            continue;
+        }
+        let label = super::clean(&doc.plain_text(l));
+        let value = super::clean(&doc.plain_text(r));
+        let label = label.trim_end_matches(':').trim().to_string();
+        if label.is_empty()
+            || value.is_empty()
+            || label.chars().count() > 50
+            || value.chars().count() > 300
+        {
+            continue;
+        }
+        out.push((label, value));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn visible(html: &str) -> Visible {
+        let doc = Doc::parse_str(html);
+        let beside = vec![false; doc.len()];
+        read(&doc, &beside)
+    }
+
+    #[test]
+    fn buy_box_price_beats_carousels_and_struck_prices() {
+        let v = visible(
+            r#"<header><a href=/cart>Cart $0.00</a></header>
+            <h1>Trekking Backpack 40L</h1>
+            <div class=price><s>£114.90</s> <span>£94.90</span></div>
+            <p>SKU: TB-40-01</p>
+            <ul class=related><li><a href=/x>Day pack <span>£54.90</span></a></li></ul>"#,
+        );
+        let p = v.price.unwrap();
+        assert_eq!((p.amount.as_str(), p.raw.as_str()), ("94.90", "£94.90"));
+        assert_eq!(v.struck, vec!["114.90"]);
+        assert_eq!(v.sku.as_deref(), Some("TB-40-01"));
+        assert_eq!(v.headings, vec!["Trekking Backpack 40L"]);
+    }
+
+    #[test]
+    fn rates_add_ons_and_far_prices_are_not_the_price() {
+        let v = visible(
+            r#"<h1>Robot Vacuum</h1><p>Plans from <b>$29/month</b></p><p>Gift wrap <i>(+$5.00)</i></p>"#,
+        );
+        assert!(v.price.is_none());
+        let v = visible(r#"<h1>Sale</h1><div><span>Sale: £114.90 £94.90 -17%</span></div>"#);
+        assert_eq!(v.price.unwrap().amount, "94.90");
+    }
+
+    #[test]
+    fn breadcrumbs_and_spec_rows() {
+        let v = visible(
+            r#"<nav class="breadcrumb"><ol><li><a href=/>Home</a> /</li><li><a href=/b>Bags</a></li><li>Pack</li></ol></nav>
+            <h1>Pack</h1><table><tr><th>Weight:</th><td>1.2 kg</td></tr><tr><td>Volume</td><td>40 l</td></tr></table>
+            <dl><dt>Colour</dt><dd>Green</dd></dl>"#,
+        );
+        assert_eq!(v.breadcrumbs, vec!["Home", "Bags", "Pack"]);
+        assert_eq!(
+            v.specs,
+            vec![
+                ("Weight".to_string(), "1.2 kg".to_string()),
+                ("Volume".to_string(), "40 l".to_string()),
+                ("Colour".to_string(), "Green".to_string())
+            ]
+        );
+    }
+}
