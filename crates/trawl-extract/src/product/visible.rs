@@ -80,10 +80,11 @@ const STRUCK_WORDS: &[&str] = &[
     "compare at",
 ];
 
-fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
+/// Whether the node or one of its `up` nearest ancestors satisfies `test`.
+fn up_to(doc: &Doc, id: NodeId, up: usize, test: impl Fn(NodeId) -> bool) -> bool {
     let mut cur = id;
     for _ in 0..=up {
-        if tags.contains(&doc.tag(cur)) {
+        if test(cur) {
             return true;
         }
         let parent = doc.nodes[cur as usize].parent;
@@ -93,38 +94,24 @@ fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
         cur = parent;
     }
     false
+}
+
+fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
+    up_to(doc, id, up, |n| tags.contains(&doc.tag(n)))
 }
 
 /// Inside `<del>`, `<s>` or `<strike>` (within `up` levels).
 fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
-    let mut cur = id;
-    for _ in 0..=up {
-        if matches!(doc.name(cur), "del" | "s" | "strike") {
-            return true;
-        }
-        let parent = doc.nodes[cur as usize].parent;
-        if parent == u32::MAX {
-            return false;
-        }
-        cur = parent;
-    }
-    false
+    up_to(doc, id, up, |n| {
+        matches!(doc.name(n), "del" | "s" | "strike")
+    })
 }
 
 fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
-    let mut cur = id;
-    for _ in 0..=up {
-        let n = class_id_role(doc, cur);
-        if names.iter().any(|p| matches_token(&n, p)) {
-            return true;
-        }
-        let parent = doc.nodes[cur as usize].parent;
-        if parent == u32::MAX {
-            return false;
-        }
-        cur = parent;
-    }
-    false
+    up_to(doc, id, up, |n| {
+        let c = class_id_role(doc, n);
+        names.iter().any(|p| matches_token(&c, p))
+    })
 }
 
 /// The nearest non-empty text before node `id` and after its subtree
