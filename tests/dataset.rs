@@ -177,3 +177,44 @@ fn swde_template_floor() {
     }
     assert_eq!(cells[9], "100.0%", "coverage in {row}");
 }
+
+/// Single-page product fields on the labelled wcxb-dev product pages
+/// (tests/data/products/wcxb-dev.jsonl): per-field F1 floors, and every
+/// site fold above its own floor.
+#[test]
+fn product_fields_floor_wcxb_dev() {
+    let Some(dir) = dataset("wcxb-dev") else {
+        return;
+    };
+    let truth = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/products/wcxb-dev.jsonl");
+    let out = eval(&dir, &["--products", &truth.to_string_lossy()]);
+    // field, floor on the pooled F1, floor on the worst fold.
+    let floors = [
+        ("name", 0.930, 0.900),
+        ("price", 0.950, 0.930),
+        ("currency", 0.930, 0.900),
+        ("sku", 0.950, 0.850),
+    ];
+    for (field, all, fold) in floors {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(field))
+            .unwrap_or_else(|| panic!("no {field} row in:\n{out}"));
+        let nums: Vec<f64> = line
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        // scored, P, R, F1, per-fold F1s…, min
+        let f1 = nums[3];
+        let min = nums[nums.len() - 1];
+        assert!(
+            f1 >= all,
+            "{field} F1 {f1:.3} under its floor {all}:\n{out}"
+        );
+        assert!(
+            min >= fold,
+            "{field} worst fold {min:.3} under {fold}:\n{out}"
+        );
+    }
+}

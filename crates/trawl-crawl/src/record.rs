@@ -53,6 +53,10 @@ pub struct Record {
     pub language: Option<String>,
     /// article, forum, product, collection, listing, service or documentation.
     pub page_type: PageType,
+    /// The product record of a product page (name, price, currency, codes,
+    /// …; see `trawl_extract::Product`), template or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<trawl_extract::Product>,
     /// Topic relevance in [0, 1], in a focused crawl.
     pub relevance: Option<f64>,
     /// Export cursor: records are numbered 1, 2, … in the order stored.
@@ -76,7 +80,7 @@ pub struct Record {
     pub text: String,
     /// Title or the article's own headline.
     pub title: Option<String>,
-    /// `product` when [`Record::fields`] are set.
+    /// `product` when the page has a product record or template fields.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<RecordKind>,
     /// The URL as queued (before redirects).
@@ -176,6 +180,7 @@ mod tests {
             final_url: "http://a.test/x".into(),
             language: Some("en".into()),
             page_type: PageType::Article,
+            product: None,
             relevance: None,
             seq: 7,
             site_name: None,

@@ -160,6 +160,8 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             final_url: final_url.clone(),
             language: ex.language,
             page_type: ex.page_type,
+            kind: ex.product.as_ref().map(|_| RecordKind::Product),
+            product: ex.product,
             relevance: relevance.map(f64::from),
             seq: 0,
             site_name: ex.site_name,
@@ -169,7 +171,6 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             template_version: None,
             text: ex.text,
             title: ex.title,
-            kind: None,
             url: item.url.clone(),
         };
         if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, ex.page_type) {

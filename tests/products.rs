@@ -1,0 +1,177 @@
+//! Product records on the crawl path: generated shops on loopback in four
+//! layouts and locales (JSON-LD in euros with German separators, microdata
+//! only, no structured data at all, and JSON-LD that lies: a sale it
+//! missed and an amount given in the wrong currency). Every product page's
+//! exported record must carry the price the shopper sees, normalised, with
+//! its currency; a listing page must not get one.
+
+mod support;
+
+use support::*;
+
+struct Case {
+    path: &'static str,
+    body: String,
+    name: &'static str,
+    amount: &'static str,
+    currency: &'static str,
+    sku: Option<&'static str>,
+}
+
+fn page(title: &str, lang: &str, head: &str, body: &str) -> String {
+    format!(
+        "<html lang={lang}><head><title>{title} | Generated Shop</title>{head}</head><body>\
+         <header><a href=/>Generated Shop</a> <a href=/cart>Cart (0) $0.00</a></header>\
+         <nav class=breadcrumb><ol><li><a href=/>Home</a></li><li><a href=/list>Kitchen</a></li><li>{title}</li></ol></nav>\
+         <main>{body}</main>\
+         <section class=related><h2>You may also like</h2><ul>\
+         <li><a href=/other/1>Small teapot <span class=price>$12.00</span></a></li>\
+         <li><a href=/other/2>Tea tray <span class=price>$18.50</span></a></li></ul></section>\
+         <footer>Generated Shop Ltd. Free returns within 30 days.</footer></body></html>"
+    )
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            path: "/p/kettle",
+            body: page(
+                "Wasserkocher Nordic",
+                "de-DE",
+                r#"<script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+                   {"@type":"Product","name":"Wasserkocher Nordic","sku":"WK-1299",
+                    "offers":{"@type":"Offer","price":"1299.00","priceCurrency":"EUR","availability":"https://schema.org/InStock"}}]}</script>"#,
+                "<h1>Wasserkocher Nordic</h1><p class=preis>1.299,00 €</p><p>Art.-Nr.: WK-1299</p>\
+                 <button>In den Warenkorb</button><p>Ein Wasserkocher aus Edelstahl mit 1,7 Litern Inhalt.</p>",
+            ),
+            name: "Wasserkocher Nordic",
+            amount: "1299.00",
+            currency: "EUR",
+            sku: Some("WK-1299"),
+        },
+        Case {
+            path: "/p/grinder",
+            body: page(
+                "Coffee Grinder",
+                "en-GB",
+                "",
+                r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Coffee Grinder</h1>
+                   <span itemprop="sku">CG-77</span>
+                   <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+                   <span itemprop="price" content="49.50">£49.50</span><meta itemprop="priceCurrency" content="GBP"></div>
+                   <button>Add to basket</button><p>A burr grinder with twelve settings.</p></div>"#,
+            ),
+            name: "Coffee Grinder",
+            amount: "49.50",
+            currency: "GBP",
+            sku: Some("CG-77"),
+        },
+        Case {
+            path: "/p/mug",
+            body: page(
+                "White Speckle Mug",
+                "en-AU",
+                "",
+                "<h1>White Speckle Mug</h1><div class=product-price><s>$72.00</s> <span>$60.00</span></div>\
+                 <p>SKU: WSM-0042</p><button>Add to cart</button><p>Hand thrown stoneware, 350 ml.</p>",
+            ),
+            name: "White Speckle Mug",
+            amount: "60.00",
+            currency: "AUD",
+            sku: Some("WSM-0042"),
+        },
+        Case {
+            path: "/p/jacket",
+            body: page(
+                "Loke Jacket",
+                "en-US",
+                r#"<script type="application/ld+json">{"@type":"Product","name":"Loke Jacket","offers":{"price":130,"priceCurrency":"USD"}}</script>"#,
+                "<h1>Loke Jacket</h1><div class=price><span class=sale>$98.00</span> <del>$130.00</del></div>\
+                 <button>Add to cart</button><p>A waterproof shell for wet days.</p>",
+            ),
+            name: "Loke Jacket",
+            amount: "98.00",
+            currency: "USD",
+            sku: None,
+        },
+        Case {
+            path: "/p/dress",
+            body: page(
+                "Hemp Dress",
+                "en",
+                r#"<script type="application/ld+json">{"@type":"Product","name":"Hemp Dress","offers":{"price":"549.56","priceCurrency":"EUR"}}</script>"#,
+                "<h1>Hemp Dress</h1><p class=price>€132.34</p><ul class=fx><li>AED: 549.56 AED</li><li>USD: $149.64</li></ul>\
+                 <button>Add to cart</button><p>Linen-soft hemp, made to order.</p>",
+            ),
+            name: "Hemp Dress",
+            amount: "132.34",
+            currency: "EUR",
+            sku: None,
+        },
+    ]
+}
+
+fn listing(cases: &[Case]) -> String {
+    let links: String = cases
+        .iter()
+        .map(|c| {
+            format!(
+                "<li><a href={}>{}</a> <span>$10.00</span></li>",
+                c.path, c.name
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Kitchen | Generated Shop</title></head><body><h1>Kitchen</h1>\
+         <p>Everything for the kitchen, from kettles to mugs, chosen by our buyers.</p><ul>{links}</ul></body></html>"
+    )
+}
+
+#[test]
+fn every_product_page_gets_a_normalised_product_record() {
+    let host = Host::start("127.0.0.61", move |path, _| {
+        let all = cases();
+        if path == "/" || path == "/list" {
+            return html(&listing(&all));
+        }
+        match all.into_iter().find(|c| c.path == path) {
+            Some(c) => html(&c.body),
+            None => status(404),
+        }
+    });
+    let dir = scratch("products");
+    let cfg = config(&dir, "min_delay_ms = 0\nmax_depth = 3\nsitemaps = false");
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    for c in cases() {
+        let url = host.url(c.path);
+        let rec = records
+            .iter()
+            .find(|r| r["url"] == url.as_str())
+            .unwrap_or_else(|| panic!("no record for {url}"));
+        let p = &rec["product"];
+        assert_eq!(rec["type"], "product", "{url}");
+        assert_eq!(p["name"], c.name, "{url}: {p}");
+        assert_eq!(p["price"]["amount"], c.amount, "{url}: {p}");
+        assert_eq!(p["price"]["currency"], c.currency, "{url}: {p}");
+        if let Some(sku) = c.sku {
+            assert_eq!(p["sku"], sku, "{url}: {p}");
+        }
+        assert_eq!(
+            p["breadcrumbs"],
+            serde_json::json!(["Home", "Kitchen", c.name]),
+            "{url}"
+        );
+    }
+    let home = records
+        .iter()
+        .find(|r| r["url"] == host.url("/").as_str())
+        .unwrap_or_else(|| panic!("no record for the listing"));
+    assert!(
+        home.get("product").is_none(),
+        "a listing is no product: {home}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
