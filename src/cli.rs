@@ -255,6 +255,11 @@ pub struct EvalArgs {
     /// curve for N = 2..8).
     #[arg(long, value_name = "N")]
     pub learn: Option<usize>,
+    /// swde-book: learn from K seeded random draws of N pages (--learn N,
+    /// default 4) instead of the first N, and report each draw and the
+    /// minimum per field. Example: trawl eval --dataset ../shared/datasets/swde-book --draws 20
+    #[arg(long, value_name = "K")]
+    pub draws: Option<usize>,
     /// "Where we lose": score two prediction files (JSONL with `source` and
     /// `text`, as --predictions writes them; a peer's in the same form) on the
     /// dataset, page by page, and list the pages the second wins by most
@@ -774,7 +779,22 @@ fn eval(args: EvalArgs) -> Result<i32> {
         return Ok(0);
     }
     if args.dataset.join("booksamillion").is_dir() {
-        let d = crate::eval::swde::load(&args.dataset, args.limit)?;
+        let mut d = crate::eval::swde::load(&args.dataset, args.limit)?;
+        if let Some(k) = args.draws {
+            let n = args.learn.unwrap_or(4);
+            let runs: Vec<_> = crate::eval::swde::draws(d.pages.len(), n, k, 1)
+                .into_iter()
+                .map(|s| {
+                    let r = crate::eval::swde::run_sample(&mut d, &s, Learning::Trawl);
+                    (s, r)
+                })
+                .collect();
+            println!(
+                "{}",
+                crate::eval::swde::format_draws(&runs, "trawl (majority, labelled rows)")
+            );
+            return Ok(0);
+        }
         let ns: Vec<usize> = match args.learn {
             Some(n) => vec![n],
             None => (2..=8).collect(),

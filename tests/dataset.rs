@@ -218,3 +218,23 @@ fn product_fields_floor_wcxb_dev() {
         );
     }
 }
+
+/// Template learning does not depend on which pages it learns from: five
+/// seeded draws of 4 booksamillion pages, every field F1 ≥ 0.99 on the rest.
+#[test]
+fn swde_template_draws_floor() {
+    let Some(dir) = dataset("swde-book") else {
+        return;
+    };
+    let out = eval(&dir, &["--draws", "5"]);
+    let min = out
+        .lines()
+        .find(|l| l.starts_with("| min"))
+        .unwrap_or_else(|| panic!("no min row:\n{out}"));
+    let values: Vec<f64> = min
+        .split('|')
+        .filter_map(|c| c.trim().trim_matches('*').parse().ok())
+        .collect();
+    assert_eq!(values.len(), 5, "{min}");
+    assert!(values.iter().all(|&v| v >= 0.99), "{out}");
+}
