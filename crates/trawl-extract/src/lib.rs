@@ -30,16 +30,15 @@ mod extract;
 mod html;
 mod input;
 mod page;
-mod product;
 mod template;
 
 pub use error::{ExtractError, InputError};
+pub use extract::product_record::{Availability, Price, Product, Source};
 pub use extract::training::{train_page_types, TypeReport, TypeSample};
 pub use extract::{extract, Algorithm, Charset, Extracted, Extractor, Options, PageType};
 pub use html::{render, Children, Doc, NodeId, Selection};
 pub use input::read_input;
 pub use page::{Link, Page, RobotsMeta};
-pub use product::{Availability, Price, Product, Source};
 pub use template::{
     clean_value, kept_texts, Applied, FieldRule, Learning, Pruning, Template, TemplateError,
 };

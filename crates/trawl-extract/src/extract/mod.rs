@@ -20,6 +20,7 @@ pub(crate) mod noise;
 pub(crate) mod page_model;
 pub(crate) mod page_type;
 pub(crate) mod product;
+pub(crate) mod product_record;
 pub(crate) mod repeats;
 pub(crate) mod segment;
 pub(crate) mod teasers;
@@ -223,7 +224,7 @@ pub struct Extracted {
     /// The product record of a product page (or of any page whose
     /// structured data declares a priced product).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub product: Option<crate::product::Product>,
+    pub product: Option<product_record::Product>,
 }
 
 /// Extracts main content and metadata from page bytes: decodes (BOM, HTTP
@@ -291,7 +292,7 @@ pub(crate) fn extract_doc(
         product::add_description(&mut text, meta.product_description.as_deref());
     }
     let language = metadata::language(&text, meta.html_lang.as_deref());
-    let product = crate::product::read(doc, page_type == PageType::Product, meta.title.as_deref());
+    let product = product_record::read(doc, page_type == PageType::Product, meta.title.as_deref());
     Extracted {
         product,
         url: url.map(str::to_string),
