@@ -305,23 +305,57 @@ pub fn run(cli: Cli) -> Result<i32> {
 }
 
 /// Parses saved pages for template learning or applying.
-fn parse_pages(paths: &[String], config: &Config) -> Result<Vec<Page>> {
+/// Some inputs could not be read or used: exit code 1 (usage errors are 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct FailedInputs(pub String);
+
+/// Reads and parses one saved page.
+fn parse_page(path: &str, opts: &Options) -> Result<Page, String> {
+    let bytes = read_input(path, opts.max_bytes as u64).map_err(|e| e.to_string())?;
+    Page::parse(&bytes, opts).map_err(|e| format!("cannot parse {path}: {e}"))
+}
+
+/// Parses the pages that can be read; each one that cannot is one error
+/// line on stderr. Returns the pages with their paths and the failure count.
+fn parse_pages<'a>(paths: &'a [String], config: &Config) -> (Vec<(&'a str, Page)>, usize) {
     let opts = config.extract_options();
-    paths
+    let mut failed = 0;
+    let pages = paths
         .iter()
-        .map(|p| {
-            let bytes = read_input(p, opts.max_bytes as u64)?;
-            Page::parse(&bytes, &opts).with_context(|| format!("cannot parse {p}"))
+        .filter_map(|p| match parse_page(p, &opts) {
+            Ok(page) => Some((p.as_str(), page)),
+            Err(e) => {
+                failed += 1;
+                eprintln!("trawl: error: {e}");
+                None
+            }
         })
-        .collect()
+        .collect();
+    (pages, failed)
 }
 
 fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
     let mut out = std::io::stdout().lock();
     match cmd {
         TemplatesCommand::Learn { site, data, paths } => {
-            let pages = parse_pages(&paths, config)?;
-            let t = Template::learn(&site, &pages)?;
+            let (read, failed) = parse_pages(&paths, config);
+            let names: Vec<&str> = read.iter().map(|(p, _)| *p).collect();
+            let pages: Vec<Page> = read.into_iter().map(|(_, page)| page).collect();
+            if pages.len() < 2 {
+                return Err(FailedInputs(format!(
+                    "cannot learn {site}: {} of {} pages could be read, at least 2 are needed",
+                    pages.len(),
+                    paths.len()
+                ))
+                .into());
+            }
+            let t = Template::learn(&site, &pages).map_err(|e| {
+                FailedInputs(format!(
+                    "cannot learn {site} from {}: {e}",
+                    names.join(", ")
+                ))
+            })?;
             let dir = data.unwrap_or_else(|| config.crawl.data_dir.clone());
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -337,6 +371,9 @@ fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
                 100.0 * t.pruning.rate(),
                 t.pruning.total
             )?;
+            if failed > 0 {
+                return Ok(1);
+            }
         }
         TemplatesCommand::List { data } => {
             let store = open_store(config, data)?;
@@ -643,30 +680,7 @@ struct JsonRecord<'a> {
 
 fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
     if let Some(site) = &args.template {
-        let store = open_store(config, args.data.clone())?;
-        let ts = Templates::of(&store).list(Some(site))?;
-        if ts.is_empty() {
-            bail!("no template for {site} (learn one with `trawl templates learn`)");
-        }
-        let mut out = std::io::stdout().lock();
-        for (path, page) in args.paths.iter().zip(parse_pages(&args.paths, config)?) {
-            // The template the page matches best.
-            let (t, got) = ts
-                .iter()
-                .map(|t| (t, t.apply(&page)))
-                .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched))
-                .context("no template")?;
-            let rec = serde_json::json!({
-                "source": path,
-                "type": "product",
-                "template": format!("{}#{}", t.site, t.cluster),
-                "template_version": t.version,
-                "matched": got.matched,
-                "fields": got.values,
-            });
-            writeln!(out, "{rec}")?;
-        }
-        return Ok(0);
+        return extract_with_template(&args, site, config);
     }
     let mut opts: Options = config.extract_options();
     if let Some(name) = &args.algorithm {
@@ -715,6 +729,62 @@ fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
                         write_human(&mut out, path, &rec, args.paths.len() > 1)?;
                     }
                 }
+                Err(e) => {
+                    failed += 1;
+                    out.flush()?;
+                    eprintln!("trawl: error: {e}");
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// `extract --template`: each page read, parsed and matched against the
+/// site's templates on all cores, in chunks so memory stays bounded, one
+/// JSON line per page in input order; a page that cannot be read is one
+/// error line and the others go on (exit code 1).
+fn extract_with_template(args: &ExtractArgs, site: &str, config: &Config) -> Result<i32> {
+    let store = open_store(config, args.data.clone())?;
+    let ts = Templates::of(&store).list(Some(site))?;
+    if ts.is_empty() {
+        bail!("no template for {site} (learn one with `trawl templates learn`)");
+    }
+    let opts = config.extract_options();
+    let threads = args.threads.unwrap_or(config.extract.threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed = 0usize;
+    for chunk in args.paths.chunks(256) {
+        let results: Vec<Result<serde_json::Value, String>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|path| {
+                    let page = parse_page(path, &opts)?;
+                    // The template the page matches best.
+                    let (t, got) = ts
+                        .iter()
+                        .map(|t| (t, t.apply(&page)))
+                        .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched))
+                        .ok_or_else(|| format!("{path}: no template"))?;
+                    Ok(serde_json::json!({
+                        "source": path,
+                        "type": "product",
+                        "template": format!("{}#{}", t.site, t.cluster),
+                        "template_version": t.version,
+                        "matched": got.matched,
+                        "fields": got.values,
+                    }))
+                })
+                .collect()
+        });
+        for res in results {
+            match res {
+                Ok(rec) => writeln!(out, "{rec}")?,
                 Err(e) => {
                     failed += 1;
                     out.flush()?;

@@ -22,7 +22,18 @@ fn main() {
         }
         Err(e) => {
             eprintln!("trawl: error: {}", message(&e));
-            2
+            // Inputs that could not be read or used: 1; usage and setup: 2.
+            let input = e.chain().any(|c| {
+                c.is::<cli::FailedInputs>()
+                    || c.is::<trawl_extract::InputError>()
+                    || c.is::<trawl_extract::ExtractError>()
+                    || c.is::<trawl_extract::TemplateError>()
+            });
+            if input {
+                1
+            } else {
+                2
+            }
         }
     };
     std::process::exit(code);

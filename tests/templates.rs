@@ -119,3 +119,87 @@ fn learning_needs_two_pages_and_says_so() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!out.status.success());
 }
+
+/// A missing file is one error line; the other pages are extracted; the exit
+/// code is 1. Learning from copies of one page names the pages and says why.
+/// Usage errors stay exit code 2.
+#[test]
+fn failed_inputs_are_one_line_each_and_exit_1() {
+    let dir = scratch("templates-fail");
+    let items = [
+        ("Steel Kettle", "$39.00", "K-100", "Acme"),
+        ("Toaster Duo", "$54.50", "T-220", "Brava"),
+        ("Chef Knife", "$89.99", "C-310", "Sharpco"),
+    ];
+    let mut paths = Vec::new();
+    for (i, (n, p, s, b)) in items.iter().enumerate() {
+        let path = dir.join(format!("p{i}.html"));
+        std::fs::write(&path, product(n, p, s, b, false)).unwrap_or_else(|e| panic!("{e}"));
+        paths.push(path.to_string_lossy().into_owned());
+    }
+    let data = dir.join("store").to_string_lossy().into_owned();
+    let missing = dir.join("gone.html").to_string_lossy().into_owned();
+    let mut learn = vec!["templates", "learn", "--site", "k.test", "--data", &data];
+    learn.extend(paths.iter().map(String::as_str));
+    learn.push(&missing);
+    let out = trawl()
+        .args(&learn)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("learned k.test v1 from 3 pages"));
+    assert_eq!(err.matches("gone.html").count(), 1, "{err}");
+
+    let mut extract = vec!["extract", "--template", "k.test", "--data", &data, &missing];
+    extract.extend(paths.iter().map(String::as_str));
+    let out = trawl()
+        .args(&extract)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[2]["fields"]["name"][0], "Chef Knife",
+        "input order kept"
+    );
+
+    let plain = dir.join("plain.html");
+    std::fs::write(
+        &plain,
+        "<html><body><h1>About us</h1><p>We sell kettles.</p></body></html>",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let plain = plain.to_string_lossy().into_owned();
+    let mut same = vec!["templates", "learn", "--site", "c.test", "--data", &data];
+    same.extend([plain.as_str(), plain.as_str()]);
+    let out = trawl()
+        .args(&same)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("plain.html, ") && err.contains("differ between the pages"),
+        "{err}"
+    );
+
+    let out = trawl()
+        .args([
+            "extract",
+            "--template",
+            "nowhere.test",
+            "--data",
+            &data,
+            &paths[0],
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(2), "no template: a usage error");
+}

@@ -30,8 +30,17 @@ pub enum TemplateError {
     #[error("need at least 2 sample pages to learn a template, got {0}")]
     TooFewPages(usize),
     /// The samples are identical where it matters.
-    #[error("the sample pages share no variable content: nothing to extract")]
-    NothingVaries,
+    #[error(
+        "the sample pages share no variable content: of the first page's {leaves} text leaves, \
+         {varying} differ between the pages and none of those looks like product data \
+         (copies of one page, or listing pages rather than product pages of one layout?)"
+    )]
+    NothingVaries {
+        /// Text leaves of the first sample page.
+        leaves: usize,
+        /// Leaves whose text differs between the samples.
+        varying: usize,
+    },
 }
 
 /// Pruning figures of a learned template (paper 003's measure).
@@ -197,7 +206,10 @@ fn learn_from(
     }
     let d = candidates(&all, how);
     if d.kept.is_empty() {
-        return Err(TemplateError::NothingVaries);
+        return Err(TemplateError::NothingVaries {
+            leaves: d.total,
+            varying: d.variable.len(),
+        });
     }
     let samples: Vec<fields::Sample<'_>> = all
         .iter()
