@@ -689,46 +689,58 @@ fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
     if let Some(cs) = &args.charset {
         opts.charset = Some(Charset::from_label(cs)?);
     }
+    if args.paths.iter().filter(|p| *p == "-").count() > 1 {
+        bail!("`-` (stdin) can be given only once");
+    }
     let threads = args.threads.unwrap_or(config.extract.threads);
+    let many = args.paths.len() > 1;
+    for_each_input(
+        &args.paths,
+        threads,
+        |path| {
+            let bytes = read_input(path, opts.max_bytes as u64).map_err(|e| e.to_string())?;
+            let opts = Options {
+                url: args.url.clone(),
+                ..opts.clone()
+            };
+            trawl_extract::extract(&bytes, &opts).map_err(|e| format!("{path}: {e}"))
+        },
+        |out, path, rec| {
+            if args.jsonl {
+                let line = serde_json::to_string(&JsonRecord {
+                    source: path,
+                    record: &rec,
+                })?;
+                writeln!(out, "{line}")
+            } else {
+                write_human(out, path, &rec, many)
+            }
+        },
+    )
+}
+
+/// Runs `work` on every input on `threads` cores, 256 inputs at a time (so
+/// memory stays bounded), and hands the results to `emit` in input order on
+/// stdout. An input that fails is one `trawl: error:` line on stderr and the
+/// others go on. Returns the exit code: 1 if any input failed.
+fn for_each_input<T: Send>(
+    paths: &[String],
+    threads: usize,
+    work: impl Fn(&str) -> Result<T, String> + Sync,
+    mut emit: impl FnMut(&mut dyn Write, &str, T) -> std::io::Result<()>,
+) -> Result<i32> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("cannot start worker threads")?;
-    if args.paths.iter().filter(|p| *p == "-").count() > 1 {
-        bail!("`-` (stdin) can be given only once");
-    }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed = 0usize;
-    // Chunks keep output in input order while bounding memory.
-    for chunk in args.paths.chunks(256) {
-        let results: Vec<_> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|path| {
-                    let bytes =
-                        read_input(path, opts.max_bytes as u64).map_err(|e| e.to_string())?;
-                    let opts = Options {
-                        url: args.url.clone(),
-                        ..opts.clone()
-                    };
-                    trawl_extract::extract(&bytes, &opts).map_err(|e| format!("{path}: {e}"))
-                })
-                .collect()
-        });
+    for chunk in paths.chunks(256) {
+        let results: Vec<Result<T, String>> =
+            pool.install(|| chunk.par_iter().map(|p| work(p)).collect());
         for (path, res) in chunk.iter().zip(results) {
             match res {
-                Ok(rec) => {
-                    if args.jsonl {
-                        let line = serde_json::to_string(&JsonRecord {
-                            source: path,
-                            record: &rec,
-                        })?;
-                        writeln!(out, "{line}")?;
-                    } else {
-                        write_human(&mut out, path, &rec, args.paths.len() > 1)?;
-                    }
-                }
+                Ok(v) => emit(&mut out, path, v)?,
                 Err(e) => {
                     failed += 1;
                     out.flush()?;
@@ -742,9 +754,8 @@ fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
 }
 
 /// `extract --template`: each page read, parsed and matched against the
-/// site's templates on all cores, in chunks so memory stays bounded, one
-/// JSON line per page in input order; a page that cannot be read is one
-/// error line and the others go on (exit code 1).
+/// site's templates on all cores, one JSON line per page in input order; a
+/// page that cannot be read is one error line and the others go on.
 fn extract_with_template(args: &ExtractArgs, site: &str, config: &Config) -> Result<i32> {
     let store = open_store(config, args.data.clone())?;
     let ts = Templates::of(&store).list(Some(site))?;
@@ -753,52 +764,32 @@ fn extract_with_template(args: &ExtractArgs, site: &str, config: &Config) -> Res
     }
     let opts = config.extract_options();
     let threads = args.threads.unwrap_or(config.extract.threads);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut failed = 0usize;
-    for chunk in args.paths.chunks(256) {
-        let results: Vec<Result<serde_json::Value, String>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|path| {
-                    let page = parse_page(path, &opts)?;
-                    // The template the page matches best.
-                    let (t, got) = ts
-                        .iter()
-                        .map(|t| (t, t.apply(&page)))
-                        .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched))
-                        .ok_or_else(|| format!("{path}: no template"))?;
-                    Ok(serde_json::json!({
-                        "source": path,
-                        "type": "product",
-                        "template": format!("{}#{}", t.site, t.cluster),
-                        "template_version": t.version,
-                        "matched": got.matched,
-                        "fields": got.values,
-                    }))
-                })
-                .collect()
-        });
-        for res in results {
-            match res {
-                Ok(rec) => writeln!(out, "{rec}")?,
-                Err(e) => {
-                    failed += 1;
-                    out.flush()?;
-                    eprintln!("trawl: error: {e}");
-                }
-            }
-        }
-    }
-    out.flush()?;
-    Ok(if failed > 0 { 1 } else { 0 })
+    for_each_input(
+        &args.paths,
+        threads,
+        |path| {
+            let page = parse_page(path, &opts)?;
+            // The template the page matches best.
+            let (t, got) = ts
+                .iter()
+                .map(|t| (t, t.apply(&page)))
+                .max_by(|a, b| a.1.matched.total_cmp(&b.1.matched))
+                .ok_or_else(|| format!("{path}: no template"))?;
+            Ok(serde_json::json!({
+                "source": path,
+                "type": "product",
+                "template": format!("{}#{}", t.site, t.cluster),
+                "template_version": t.version,
+                "matched": got.matched,
+                "fields": got.values,
+            }))
+        },
+        |out, _, rec| writeln!(out, "{rec}"),
+    )
 }
 
 fn write_human(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     path: &str,
     rec: &Extracted,
     many: bool,
