@@ -839,7 +839,7 @@ fn eval(args: EvalArgs) -> Result<i32> {
         );
         return Ok(0);
     }
-    if args.dataset.join("booksamillion").is_dir() {
+    if crate::eval::swde::detect(&args.dataset).is_some() {
         let mut d = crate::eval::swde::load(&args.dataset, args.limit)?;
         if let Some(k) = args.draws {
             let n = args.learn.unwrap_or(4);
@@ -852,7 +852,7 @@ fn eval(args: EvalArgs) -> Result<i32> {
                 .collect();
             println!(
                 "{}",
-                crate::eval::swde::format_draws(&runs, "trawl (majority, labelled rows)")
+                crate::eval::swde::format_draws(&runs, &d, "trawl (majority, labelled rows)")
             );
             return Ok(0);
         }
@@ -868,7 +868,7 @@ fn eval(args: EvalArgs) -> Result<i32> {
                 .iter()
                 .map(|&n| crate::eval::swde::run(&d, n, how))
                 .collect();
-            println!("{}", crate::eval::swde::format(&runs, d.pages.len(), what));
+            println!("{}", crate::eval::swde::format(&runs, &d, what));
         }
         return Ok(0);
     }

@@ -203,3 +203,50 @@ fn failed_inputs_are_one_line_each_and_exit_1() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.status.code(), Some(2), "no template: a usage error");
 }
+
+/// `trawl eval` learns and scores on any site saved in SWDE's layout (here a
+/// generated camera shop: `groundtruth/camera-lenshop-ATTR.txt`, `lenshop/NNNN.htm`).
+#[test]
+fn eval_reads_any_swde_layout_site() {
+    let dir = scratch("swde-layout");
+    let site = dir.join("lenshop");
+    let truth = dir.join("groundtruth");
+    std::fs::create_dir_all(&site).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(&truth).unwrap_or_else(|e| panic!("{e}"));
+    let brands = ["Nikon", "Canon", "Sony", "Fujifilm"];
+    let mut cols: [Vec<String>; 3] = Default::default();
+    for i in 0..12 {
+        let (name, price, brand) = (
+            format!("Model {} Mark {}", 100 + i * 7, i % 3 + 1),
+            format!("${}.{:02}", 200 + i * 37, (i * 13) % 100),
+            brands[i % 4],
+        );
+        let page = product(&name, &price, &format!("L-{i:03}"), brand, i % 2 == 1);
+        std::fs::write(site.join(format!("{i:04}.htm")), page).unwrap_or_else(|e| panic!("{e}"));
+        cols[0].push(format!("{i:04}\t1\t{name}"));
+        cols[1].push(format!("{i:04}\t1\t{price}"));
+        cols[2].push(format!("{i:04}\t1\t{brand}"));
+    }
+    for (attr, lines) in ["model", "price", "manufacturer"].iter().zip(&cols) {
+        let text = format!("camera\tlenshop\t{attr}\n12\t12\n{}\n", lines.join("\n"));
+        std::fs::write(truth.join(format!("camera-lenshop-{attr}.txt")), text)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let out = run(&["eval", "--dataset", &dir.to_string_lossy(), "--learn", "4"]);
+    let table = out
+        .split("trawl (")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no trawl table:\n{out}"));
+    assert!(table.contains("model P/R/F1"), "{out}");
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("| 4 |"))
+        .unwrap_or_else(|| panic!("no n = 4 row:\n{out}"));
+    let f1s: Vec<&str> = row
+        .split('|')
+        .skip(2)
+        .take(3)
+        .map(|c| c.trim().rsplit('/').next().unwrap_or(""))
+        .collect();
+    assert_eq!(f1s, vec!["1.000", "1.000", "1.000"], "{out}");
+}

@@ -1,4 +1,6 @@
-//! Template learning measured on SWDE (book vertical, one site, 2,000 pages).
+//! Template learning measured on SWDE-layout data (swde-book: one site, 2,000
+//! pages; any site in the same layout, e.g. a held-out SWDE site or a shop
+//! saved the same way).
 //!
 //! Learn a template from the first n pages, apply it to all the others, and
 //! score each field by precision, recall and F1 over values (a page's values
@@ -14,19 +16,57 @@ use std::path::Path;
 use crate::eval::EvalError;
 use trawl_extract::{clean_value, kept_texts, Applied, Learning, Options, Page, Template};
 
-/// SWDE fields and the template fields they correspond to.
-pub const FIELDS: [(&str, &str); 5] = [
-    ("title", "name"),
-    ("author", "author"),
-    ("isbn_13", "gtin"),
-    ("publisher", "publisher"),
-    ("publication_date", "date"),
-];
+/// The template field an SWDE attribute corresponds to (the eight SWDE
+/// verticals' attributes; any other attribute is looked up by its own name,
+/// as a labelled row would be named).
+pub fn field_of(attr: &str) -> String {
+    match attr {
+        "title" | "name" | "model" => "name",
+        "isbn_13" | "isbn" => "gtin",
+        "publication_date" | "date_posted" => "date",
+        "manufacturer" | "company" | "brand" => "brand",
+        other => other,
+    }
+    .to_string()
+}
 
-/// The dataset: pages and, per field, per page, the truth values.
+/// The dataset: one site's pages and, per attribute, per page, the truth values.
 pub struct Swde {
+    /// The site's name (its directory).
+    pub site: String,
+    /// SWDE attribute and the template field it is scored against.
+    pub fields: Vec<(String, String)>,
     pub pages: Vec<Page>,
-    pub truth: HashMap<&'static str, Vec<Vec<String>>>,
+    pub truth: HashMap<String, Vec<Vec<String>>>,
+}
+
+/// Finds the SWDE layout in `dir`: a `groundtruth/` directory of
+/// `VERTICAL-SITE-ATTRIBUTE.txt` files and a `SITE/` directory of pages.
+/// Returns the vertical, the site (the first, by name, if there are several)
+/// and its attributes.
+pub fn detect(dir: &Path) -> Option<(String, String, Vec<String>)> {
+    let mut found: Vec<(String, String, String)> = std::fs::read_dir(dir.join("groundtruth"))
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| {
+            let stem = name.strip_suffix(".txt")?;
+            let (vertical, rest) = stem.split_once('-')?;
+            let (site, attr) = rest.rsplit_once('-')?;
+            dir.join(site)
+                .is_dir()
+                .then(|| (vertical.to_string(), site.to_string(), attr.to_string()))
+        })
+        .collect();
+    found.sort();
+    let (vertical, site, _) = found.first()?.clone();
+    let mut attrs: Vec<String> = found
+        .into_iter()
+        .filter(|(v, s, _)| *v == vertical && *s == site)
+        .map(|(_, _, a)| a)
+        .collect();
+    // The item's name first, as SWDE lists it.
+    attrs.sort_by_key(|a| field_of(a) != "name");
+    Some((vertical, site, attrs))
 }
 
 fn norm(s: &str) -> String {
@@ -40,13 +80,19 @@ fn io(path: &Path, e: std::io::Error) -> EvalError {
     }
 }
 
-/// Loads `swde-book` (the directory holding `booksamillion/` and `groundtruth/`).
+/// Loads an SWDE-layout directory (e.g. `swde-book`: `booksamillion/` and
+/// `groundtruth/`): pages `NNNN.htm[.gz]` numbered from 0, truth per attribute.
 pub fn load(dir: &Path, limit: Option<usize>) -> Result<Swde, EvalError> {
-    let site = dir.join("booksamillion");
+    let (vertical, site_name, attrs) =
+        detect(dir).ok_or_else(|| EvalError::UnknownLayout(dir.to_path_buf()))?;
+    let site = dir.join(&site_name);
     let mut files: Vec<_> = std::fs::read_dir(&site)
         .map_err(|e| io(&site, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".htm.gz"))
+        .filter(|p| {
+            let n = p.to_string_lossy();
+            n.ends_with(".htm.gz") || n.ends_with(".htm") || n.ends_with(".html")
+        })
         .collect();
     files.sort();
     files.truncate(limit.unwrap_or(usize::MAX));
@@ -60,10 +106,11 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Swde, EvalError> {
         pages.push(page);
     }
     let mut truth = HashMap::new();
-    for (field, _) in FIELDS {
+    let fields: Vec<(String, String)> = attrs.iter().map(|a| (a.clone(), field_of(a))).collect();
+    for (field, _) in &fields {
         let path = dir
             .join("groundtruth")
-            .join(format!("book-booksamillion-{field}.txt"));
+            .join(format!("{vertical}-{site_name}-{field}.txt"));
         let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
         let mut per_page = vec![Vec::new(); pages.len()];
         for line in text.lines().skip(2) {
@@ -79,9 +126,14 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Swde, EvalError> {
                 *slot = parts.map(norm).filter(|v| !v.is_empty()).collect();
             }
         }
-        truth.insert(field, per_page);
+        truth.insert(field.clone(), per_page);
     }
-    Ok(Swde { pages, truth })
+    Ok(Swde {
+        site: site_name,
+        fields,
+        pages,
+        truth,
+    })
 }
 
 /// Scores of one field.
@@ -106,7 +158,7 @@ pub struct Run {
 /// Learns from the first `n` pages and scores the rest.
 pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
     let samples = &d.pages[..n.min(d.pages.len())];
-    let t = match Template::learn_with("booksamillion", samples, how) {
+    let t = match Template::learn_with(&d.site, samples, how) {
         Ok(t) => t,
         Err(e) => {
             return Run {
@@ -120,7 +172,7 @@ pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
     // (or in the block of a kept leaf: the other authors of a list).
     let (mut found, mut wanted) = (0usize, 0usize);
     for (i, texts) in kept_texts(samples, how).iter().enumerate() {
-        for (field, _) in FIELDS {
+        for (field, _) in &d.fields {
             for v in d
                 .truth
                 .get(field)
@@ -138,7 +190,7 @@ pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
         .map(|p| t.apply(p))
         .collect();
     let mut scores = Vec::new();
-    for (field, ours) in FIELDS {
+    for (field, ours) in &d.fields {
         let (mut tp, mut np, mut nt) = (0usize, 0usize, 0usize);
         for (k, a) in applied.iter().enumerate() {
             let truth: HashSet<&String> = d
@@ -184,11 +236,13 @@ pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
 }
 
 /// A table of runs.
-pub fn format(runs: &[Run], pages: usize, what: &str) -> String {
+pub fn format(runs: &[Run], d: &Swde, what: &str) -> String {
     let mut s = format!(
-        "swde-book ({pages} pages), {what}: learn from the first n, apply to the rest\n\n| n | {} | mean F1 | pruning | coverage |\n|---|{}---|---|---|\n",
-        FIELDS.iter().map(|(f, _)| format!("{f} P/R/F1")).collect::<Vec<_>>().join(" | "),
-        "---|".repeat(FIELDS.len())
+        "{} ({} pages), {what}: learn from the first n, apply to the rest\n\n| n | {} | mean F1 | pruning | coverage |\n|---|{}---|---|---|\n",
+        d.site,
+        d.pages.len(),
+        d.fields.iter().map(|(f, _)| format!("{f} P/R/F1")).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(d.fields.len())
     );
     for r in runs {
         if let Some(e) = &r.error {
@@ -270,15 +324,16 @@ pub fn run_sample(d: &mut Swde, sample: &[usize], how: Learning) -> Run {
 }
 
 /// The draws as a table: one row per draw, then the minimum per field.
-pub fn format_draws(runs: &[(Vec<usize>, Run)], what: &str) -> String {
+pub fn format_draws(runs: &[(Vec<usize>, Run)], d: &Swde, what: &str) -> String {
     let mut s = format!(
-        "swde-book, {what}: {} seeded draws of {} pages, applied to all others\n\n| draw | pages | {} | mean F1 |\n|---|---|{}---|\n",
+        "{}, {what}: {} seeded draws of {} pages, applied to all others\n\n| draw | pages | {} | mean F1 |\n|---|---|{}---|\n",
+        d.site,
         runs.len(),
         runs.first().map_or(0, |(p, _)| p.len()),
-        FIELDS.iter().map(|(f, _)| format!("{f} F1")).collect::<Vec<_>>().join(" | "),
-        "---|".repeat(FIELDS.len())
+        d.fields.iter().map(|(f, _)| format!("{f} F1")).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(d.fields.len())
     );
-    let mut min = vec![f64::INFINITY; FIELDS.len()];
+    let mut min = vec![f64::INFINITY; d.fields.len()];
     for (k, (pages, r)) in runs.iter().enumerate() {
         let ids: Vec<String> = pages.iter().map(|p| format!("{p:04}")).collect();
         if let Some(e) = &r.error {
