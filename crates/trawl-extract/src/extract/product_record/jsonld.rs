@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::money::{code_of, parse_amount};
+use super::money::code_of;
 use super::{Availability, Partial, StructuredPrice};
 
 /// Types that describe a product for sale.
@@ -97,12 +97,7 @@ fn offer_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
         .and_then(text)
         .filter(|s| s.chars().any(|c| c.is_ascii_digit()));
     if let Some(raw) = raw {
-        let amount = parse_amount(&raw, true)?;
-        return Some(StructuredPrice {
-            amount,
-            currency,
-            raw,
-        });
+        return StructuredPrice::parse(raw, currency);
     }
     // priceSpecification: one object or several; a list price is the "was".
     let specs: Vec<&Map<String, Value>> = match o.get("priceSpecification") {

@@ -5,7 +5,7 @@
 //! `<meta itemprop>` tags in the body never reach the flat tree (they are
 //! invisible); their values come through the page's collected `<meta>` list.
 
-use super::money::{code_of, parse_amount};
+use super::money::code_of;
 use super::{Availability, Partial, StructuredPrice};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -129,16 +129,8 @@ pub fn read(doc: &Doc) -> Partial {
     if p.availability.is_none() {
         p.availability = meta(&["availability"]).and_then(|a| Availability::parse(&a));
     }
-    if let Some(raw) = amount {
-        if let Some(a) = parse_amount(&raw, true) {
-            p.found = true;
-            p.price = Some(StructuredPrice {
-                amount: a,
-                currency,
-                raw,
-            });
-        }
-    }
+    p.price = amount.and_then(|raw| StructuredPrice::parse(raw, currency));
+    p.found |= p.price.is_some();
     p
 }
 
@@ -165,16 +157,8 @@ pub fn read_opengraph(doc: &Doc) -> Partial {
         "og:price:currency",
     ])
     .and_then(|c| code_of(&c));
-    if let Some(raw) = amount {
-        if let Some(a) = parse_amount(&raw, true) {
-            p.found = true;
-            p.price = Some(StructuredPrice {
-                amount: a,
-                currency,
-                raw,
-            });
-        }
-    }
+    p.price = amount.and_then(|raw| StructuredPrice::parse(raw, currency));
+    p.found |= p.price.is_some();
     p.availability =
         meta(&["product:availability", "og:availability"]).and_then(|a| Availability::parse(&a));
     p.brand = meta(&["product:brand", "og:brand"]);

@@ -131,6 +131,19 @@ pub(crate) struct StructuredPrice {
     pub raw: String,
 }
 
+impl StructuredPrice {
+    /// A structured price from its raw value (`"1299.00"`, `"$1,779.00"`,
+    /// `"0,00"`), if it holds a number.
+    pub fn parse(raw: String, currency: Option<&'static str>) -> Option<StructuredPrice> {
+        let amount = money::parse_amount(&raw, true)?;
+        Some(StructuredPrice {
+            amount,
+            currency,
+            raw,
+        })
+    }
+}
+
 /// What one structured source knows.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Partial {
@@ -244,7 +257,19 @@ fn pick_name(headings: &[String], structured: Option<&str>, title: Option<&str>)
 /// type's verdict; a page that is not typed a product page still gets a
 /// record when its structured data declares a product with a price.
 pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Product> {
-    let ld = jsonld::read(&doc.meta.json_ld);
+    // JSON-LD is parsed again here only where it may hold a priced item
+    // (a product type, an offer or a price), not on every article.
+    let maybe_product = is_product_page
+        || doc
+            .meta
+            .json_ld
+            .iter()
+            .any(|j| j.contains("roduct") || j.contains("ffer") || j.contains("rice"));
+    let ld = if maybe_product {
+        jsonld::read(&doc.meta.json_ld)
+    } else {
+        Partial::default()
+    };
     let md = microdata::read(doc);
     let og = microdata::read_opengraph(doc);
     // A priced product in the markup makes any page a product page.
