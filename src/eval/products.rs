@@ -393,7 +393,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
             dir.join("a.html"),
-            "<html><body><h1>Mug</h1><p class=price>$12.00</p></body></html>",
+            "<html><head><script type=\"application/ld+json\">{\"@type\":\"Product\",\"name\":\"Mug\",\
+             \"offers\":{\"price\":\"12.00\",\"priceCurrency\":\"USD\"}}</script></head>\
+             <body><h1>Mug</h1><p class=price>$12.00</p></body></html>",
         )
         .unwrap();
         std::fs::write(

@@ -99,58 +99,22 @@ fn is_price(text: &str) -> bool {
     money && t.chars().any(|c| c.is_ascii_digit()) && t.len() <= 20
 }
 
-/// JSON-LD Product values of a page: field → value.
+/// JSON-LD Product values of a page: field → value (the page's main
+/// product as the product-record reader finds it; the price as written).
 pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
-    let mut out = HashMap::new();
-    let mut stack: Vec<serde_json::Value> = json_ld
-        .iter()
-        .filter_map(|s| serde_json::from_str(s).ok())
-        .collect();
-    while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::Array(a) => stack.extend(a),
-            serde_json::Value::Object(m) => {
-                let ty = m
-                    .get("@type")
-                    .map(|t| t.to_string().to_lowercase())
-                    .unwrap_or_default();
-                if ty.contains("product") || ty.contains("book") {
-                    let s = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
-                    for (field, key) in [
-                        ("name", "name"),
-                        ("sku", "sku"),
-                        ("mpn", "mpn"),
-                        ("gtin", "gtin13"),
-                        ("gtin", "isbn"),
-                        ("description", "description"),
-                    ] {
-                        if let Some(v) = s(key) {
-                            out.entry(field).or_insert(v);
-                        }
-                    }
-                    if let Some(b) = m.get("brand") {
-                        if let Some(n) = b.get("name").and_then(|n| n.as_str()).or(b.as_str()) {
-                            out.insert("brand", n.to_string());
-                        }
-                    }
-                    if let Some(o) = m.get("offers") {
-                        let o = o.get(0).unwrap_or(o);
-                        if let Some(p) = o.get("price") {
-                            out.insert(
-                                "price",
-                                p.as_str().map_or_else(|| p.to_string(), str::to_string),
-                            );
-                        }
-                    }
-                }
-                if let Some(g) = m.get("@graph") {
-                    stack.push(g.clone());
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+    let p = crate::extract::product_record::jsonld::read(json_ld);
+    [
+        ("name", p.name),
+        ("sku", p.sku),
+        ("mpn", p.mpn),
+        ("gtin", p.gtin),
+        ("description", p.description),
+        ("brand", p.brand),
+        ("price", p.price.map(|x| x.raw)),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k, v?)))
+    .collect()
 }
 
 /// Whether a label and its value look like a specification row

@@ -26,10 +26,8 @@ fn value(doc: &Doc, id: NodeId) -> Option<String> {
         .or_else(|| match doc.tag(id) {
             Tag::A => doc.attr(id, "href").map(str::to_string),
             Tag::Img => doc.attr(id, "src").map(str::to_string),
-            _ => doc
-                .name(id)
-                .eq("link")
-                .then(|| doc.attr(id, "href").map(str::to_string))?,
+            // `<link itemprop>` never reaches the flat tree (invisible).
+            _ => None,
         })
         .unwrap_or_else(|| doc.plain_text(id));
     let v = super::clean(&v);
