@@ -389,3 +389,4 @@ pub fn status_json(port: u16) -> Option<serde_json::Value> {
         .then(|| serde_json::from_slice(&body).ok())
         .flatten()
 }
+pub mod pg;

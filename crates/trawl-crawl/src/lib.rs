@@ -6,6 +6,7 @@
 //!                                 └─► focus (link priorities) ─► frontier
 //! ```
 
+pub mod cluster;
 pub mod config;
 pub mod crawl;
 pub mod fetch;

@@ -1,0 +1,473 @@
+//! The shared frontier's operations: enqueue URLs (deduplicated by hash),
+//! claim and renew host leases, read a held host's due URLs, and finish a
+//! URL under the host's epoch (refused after a takeover).
+//!
+//! Lock order, the same in every transaction so two workers cannot
+//! deadlock: host rows are inserted in name order, URL rows in hash order,
+//! host rows locked in id order. A finish locks only its own host row and
+//! touches only that host's URL. PostgreSQL still aborts a transaction it
+//! finds in a deadlock; callers treat that as transient and retry.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::{url_hash, ClusterError, Conn};
+use crate::record::{PageOutcome, Record};
+use crate::seeds::Seed;
+use crate::store::{NewUrl, QueuedUrl, UrlKind, LINK_FEATURES};
+
+/// A host this worker now holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claimed {
+    pub id: i64,
+    pub name: String,
+    /// The fencing token every write for this host must carry.
+    pub epoch: i64,
+}
+
+/// A held host's URLs that may be fetched now.
+#[derive(Debug, Default)]
+pub struct Due {
+    /// (hash, URL), highest priority first.
+    pub urls: Vec<(i64, QueuedUrl)>,
+    /// When nothing is due: how long until the earliest queued URL is
+    /// (`None`: the host has nothing queued).
+    pub next_in: Option<Duration>,
+}
+
+/// How one leased URL ended, as the worker commits it (and keeps it in its
+/// outbox until committed).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Finish {
+    pub host_id: i64,
+    pub epoch: i64,
+    pub hash: i64,
+    pub end: FinishEnd,
+    /// Links found, each with its host key.
+    pub links: Vec<(String, QueuedUrl)>,
+    /// The host's next request no sooner than this long after the commit.
+    pub delay_ms: u64,
+}
+
+/// The end of a leased URL.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+// One value per URL, moved once; boxing would buy nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum FinishEnd {
+    /// Fetched for good (or given up): its outcome and record.
+    Done {
+        outcome: PageOutcome,
+        record: Option<Box<Record>>,
+        /// Whether it counts as a fetched page of the host.
+        counted: bool,
+    },
+    /// Try again after `wait_ms`, as attempt `attempt`.
+    Retry { attempt: u8, wait_ms: u64 },
+    /// Leaves the queue without an outcome (budgets).
+    Drop,
+}
+
+/// What a finish did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// Committed; `record` says whether a new record was stored.
+    Applied { record: bool },
+    /// Another worker claimed the host since: nothing written.
+    Refused,
+}
+
+fn kind_code(k: UrlKind) -> i16 {
+    match k {
+        UrlKind::Page => 0,
+        UrlKind::Sitemap => 1,
+    }
+}
+
+fn json<T: Serialize>(v: &T) -> Result<String, ClusterError> {
+    serde_json::to_string(v).map_err(|e| ClusterError::Bad(e.to_string()))
+}
+
+fn millis(d: u64) -> f64 {
+    d as f64 / 1000.0
+}
+
+impl Conn {
+    /// Numbers seeds cluster-wide (a seed URL keeps its number; its options
+    /// are replaced) and returns their numbers in order.
+    pub async fn register_seeds(&mut self, seeds: &[Seed]) -> Result<Vec<u32>, ClusterError> {
+        let c = self.client().await?;
+        let mut ids = Vec::with_capacity(seeds.len());
+        for s in seeds {
+            let row = c
+                .query_one(
+                    "INSERT INTO trawl_seeds (url, seed) VALUES ($1, $2)
+                     ON CONFLICT (url) DO UPDATE SET seed = EXCLUDED.seed RETURNING id",
+                    &[&s.url, &json(s)?],
+                )
+                .await?;
+            let id: i32 = row.get(0);
+            ids.push(id as u32);
+        }
+        Ok(ids)
+    }
+
+    /// Every registered seed by number.
+    pub async fn seeds(&mut self) -> Result<Vec<(u32, Seed)>, ClusterError> {
+        let c = self.client().await?;
+        let rows = c.query("SELECT id, seed FROM trawl_seeds", &[]).await?;
+        rows.iter()
+            .map(|r| {
+                let id: i32 = r.get(0);
+                let text: String = r.get(1);
+                serde_json::from_str(&text)
+                    .map(|s| (id as u32, s))
+                    .map_err(|e| ClusterError::Bad(format!("seed {id}: {e}")))
+            })
+            .collect()
+    }
+
+    /// Queues URLs not seen before; returns how many were new.
+    pub async fn enqueue(&mut self, urls: &[NewUrl]) -> Result<u64, ClusterError> {
+        if urls.is_empty() {
+            return Ok(0);
+        }
+        let mut by_hash: BTreeMap<i64, &NewUrl> = BTreeMap::new();
+        for u in urls {
+            by_hash.entry(url_hash(&u.item.url)).or_insert(u);
+        }
+        let mut names: Vec<&str> = by_hash.values().map(|u| u.host.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let c = self.client().await?;
+        let tx = c.transaction().await?;
+        tx.execute(
+            "INSERT INTO trawl_hosts (name) SELECT n FROM unnest($1::text[]) AS n ORDER BY n
+             ON CONFLICT (name) DO NOTHING",
+            &[&names],
+        )
+        .await?;
+        let rows = tx
+            .query(
+                "SELECT name, id FROM trawl_hosts WHERE name = ANY($1)",
+                &[&names],
+            )
+            .await?;
+        let host_ids: BTreeMap<String, i64> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let (mut hashes, mut hosts, mut texts, mut prios) = (vec![], vec![], vec![], vec![]);
+        let (mut depths, mut seeds, mut kinds, mut feats) = (vec![], vec![], vec![], vec![]);
+        for (h, u) in &by_hash {
+            let Some(&host) = host_ids.get(&u.host) else {
+                continue;
+            };
+            hashes.push(*h);
+            hosts.push(host);
+            texts.push(u.item.url.as_str());
+            prios.push(u.item.priority);
+            depths.push(u.item.depth as i16);
+            seeds.push(u.item.seed as i32);
+            kinds.push(kind_code(u.item.kind));
+            feats.push(u.item.features.map(|f| f.to_vec()));
+        }
+        let inserted = tx
+            .query(
+                "INSERT INTO trawl_urls (hash, host_id, url, priority, depth, seed, kind, features)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::real[],
+                                      $5::smallint[], $6::int[], $7::smallint[], $8::bytea[])
+                 ON CONFLICT (hash) DO NOTHING RETURNING host_id, priority",
+                &[
+                    &hashes, &hosts, &texts, &prios, &depths, &seeds, &kinds, &feats,
+                ],
+            )
+            .await?;
+        let mut per_host: BTreeMap<i64, (i32, f32)> = BTreeMap::new();
+        for r in &inserted {
+            let e = per_host.entry(r.get(0)).or_insert((0, 0.0));
+            e.0 += 1;
+            e.1 = e.1.max(r.get::<_, f32>(1));
+        }
+        if !per_host.is_empty() {
+            let ids: Vec<i64> = per_host.keys().copied().collect();
+            let ns: Vec<i32> = per_host.values().map(|v| v.0).collect();
+            let ps: Vec<f32> = per_host.values().map(|v| v.1).collect();
+            tx.execute(
+                "SELECT 1 FROM trawl_hosts WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+                &[&ids],
+            )
+            .await?;
+            tx.execute(
+                "UPDATE trawl_hosts h SET queued = h.queued + d.n, best = GREATEST(h.best, d.p)
+                 FROM unnest($1::bigint[], $2::int[], $3::real[]) AS d(id, n, p)
+                 WHERE h.id = d.id",
+                &[&ids, &ns, &ps],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(inserted.len() as u64)
+    }
+
+    /// Claims up to `n` ready hosts (work queued, their time come, no live
+    /// lease) for `worker`, for `lease` on the database's clock.
+    pub async fn claim(
+        &mut self,
+        worker: &str,
+        n: usize,
+        lease: Duration,
+    ) -> Result<Vec<Claimed>, ClusterError> {
+        let c = self.client().await?;
+        let rows = c
+            .query(
+                "WITH ready AS (
+                    SELECT id FROM trawl_hosts
+                    WHERE queued > 0 AND next_fetch <= now()
+                      AND (lease_until IS NULL OR lease_until < now())
+                    ORDER BY best DESC, next_fetch
+                    LIMIT $2 FOR UPDATE SKIP LOCKED)
+                 UPDATE trawl_hosts h
+                 SET lease_owner = $1, lease_until = now() + make_interval(secs => $3),
+                     epoch = h.epoch + 1
+                 FROM ready WHERE h.id = ready.id
+                 RETURNING h.id, h.name, h.epoch",
+                &[&worker, &(n as i64), &lease.as_secs_f64()],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Claimed {
+                id: r.get(0),
+                name: r.get(1),
+                epoch: r.get(2),
+            })
+            .collect())
+    }
+
+    /// Extends the leases `worker` still holds; returns the ids it holds
+    /// (a host missing from the answer was taken over: stop fetching it).
+    pub async fn renew(
+        &mut self,
+        worker: &str,
+        held: &[(i64, i64)],
+        lease: Duration,
+    ) -> Result<Vec<i64>, ClusterError> {
+        if held.is_empty() {
+            return Ok(vec![]);
+        }
+        let ids: Vec<i64> = held.iter().map(|h| h.0).collect();
+        let epochs: Vec<i64> = held.iter().map(|h| h.1).collect();
+        let c = self.client().await?;
+        let rows = c
+            .query(
+                "UPDATE trawl_hosts h SET lease_until = now() + make_interval(secs => $3)
+                 FROM unnest($1::bigint[], $2::bigint[]) AS t(id, epoch)
+                 WHERE h.id = t.id AND h.epoch = t.epoch AND h.lease_owner = $4
+                 RETURNING h.id",
+                &[&ids, &epochs, &lease.as_secs_f64(), &worker],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Up to `limit` URLs of a held host that may be fetched now.
+    pub async fn due(&mut self, host_id: i64, limit: usize) -> Result<Due, ClusterError> {
+        let c = self.client().await?;
+        let rows = c
+            .query(
+                "SELECT hash, url, priority, depth, seed, attempt, kind, features
+                 FROM trawl_urls WHERE host_id = $1 AND status = 0 AND not_before <= now()
+                 ORDER BY priority DESC, hash LIMIT $2",
+                &[&host_id, &(limit as i64)],
+            )
+            .await?;
+        let urls: Vec<(i64, QueuedUrl)> = rows
+            .iter()
+            .map(|r| {
+                let features: Option<Vec<u8>> = r.get(7);
+                (
+                    r.get(0),
+                    QueuedUrl {
+                        url: r.get(1),
+                        priority: r.get(2),
+                        depth: r.get::<_, i16>(3) as u16,
+                        seed: r.get::<_, i32>(4) as u32,
+                        attempt: r.get::<_, i16>(5).clamp(0, 255) as u8,
+                        kind: if r.get::<_, i16>(6) == 1 {
+                            UrlKind::Sitemap
+                        } else {
+                            UrlKind::Page
+                        },
+                        features: features
+                            .and_then(|f| <[u8; LINK_FEATURES]>::try_from(f.as_slice()).ok()),
+                    },
+                )
+            })
+            .collect();
+        let next_in = if urls.is_empty() {
+            let row = c
+                .query_one(
+                    "SELECT EXTRACT(EPOCH FROM min(not_before) - now())::float8
+                     FROM trawl_urls WHERE host_id = $1 AND status = 0",
+                    &[&host_id],
+                )
+                .await?;
+            row.get::<_, Option<f64>>(0)
+                .map(|s| Duration::from_secs_f64(s.max(0.0)))
+        } else {
+            None
+        };
+        Ok(Due { urls, next_in })
+    }
+
+    /// Commits how a URL ended (its links first, in their own transaction:
+    /// queuing is idempotent), fenced by the host's epoch.
+    pub async fn finish(&mut self, worker: &str, f: &Finish) -> Result<Written, ClusterError> {
+        let links: Vec<NewUrl> = f
+            .links
+            .iter()
+            .map(|(host, item)| NewUrl {
+                host: host.clone(),
+                item: item.clone(),
+            })
+            .collect();
+        self.enqueue(&links).await?;
+        let c = self.client().await?;
+        let tx = c.transaction().await?;
+        let row = tx
+            .query_opt(
+                "SELECT epoch FROM trawl_hosts WHERE id = $1 FOR UPDATE",
+                &[&f.host_id],
+            )
+            .await?;
+        if row.map(|r| r.get::<_, i64>(0)) != Some(f.epoch) {
+            tx.rollback().await?;
+            return Ok(Written::Refused);
+        }
+        let delay = millis(f.delay_ms);
+        let mut record_written = false;
+        match &f.end {
+            FinishEnd::Done {
+                outcome,
+                record,
+                counted,
+            } => {
+                let n = tx
+                    .execute(
+                        "UPDATE trawl_urls SET status = 1, outcome = $2, done_by = $3, done_at = now()
+                         WHERE hash = $1 AND status = 0",
+                        &[&f.hash, &json(outcome)?, &worker],
+                    )
+                    .await?;
+                tx.execute(
+                    "UPDATE trawl_hosts SET queued = queued - $2::int, fetched = fetched + $3::int,
+                     next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $4))
+                     WHERE id = $1",
+                    &[&f.host_id, &(n as i32), &i32::from(*counted), &delay],
+                )
+                .await?;
+                if let (1, Some(rec)) = (n, record) {
+                    record_written = tx
+                        .execute(
+                            "INSERT INTO trawl_records (url_hash, record) VALUES ($1, $2)
+                             ON CONFLICT (url_hash) DO NOTHING",
+                            &[&f.hash, &json(rec)?],
+                        )
+                        .await?
+                        == 1;
+                }
+            }
+            FinishEnd::Retry { attempt, wait_ms } => {
+                tx.execute(
+                    "UPDATE trawl_urls SET attempt = $2,
+                     not_before = now() + make_interval(secs => $3)
+                     WHERE hash = $1 AND status = 0",
+                    &[&f.hash, &i16::from(*attempt), &millis(*wait_ms)],
+                )
+                .await?;
+                tx.execute(
+                    "UPDATE trawl_hosts SET
+                     next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $2))
+                     WHERE id = $1",
+                    &[&f.host_id, &delay],
+                )
+                .await?;
+            }
+            FinishEnd::Drop => {
+                let n = tx
+                    .execute(
+                        "UPDATE trawl_urls SET status = 2, done_by = $2, done_at = now()
+                         WHERE hash = $1 AND status = 0",
+                        &[&f.hash, &worker],
+                    )
+                    .await?;
+                tx.execute(
+                    "UPDATE trawl_hosts SET queued = queued - $2::int WHERE id = $1",
+                    &[&f.host_id, &(n as i32)],
+                )
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(Written::Applied {
+            record: record_written,
+        })
+    }
+
+    /// Gives a held host back; its next request no sooner than `delay` from
+    /// now, nor before its earliest queued URL is due.
+    pub async fn release(&mut self, host: &Claimed, delay: Duration) -> Result<bool, ClusterError> {
+        let c = self.client().await?;
+        let n = c
+            .execute(
+                "UPDATE trawl_hosts SET lease_owner = NULL, lease_until = NULL,
+                 next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $3),
+                    COALESCE((SELECT min(not_before) FROM trawl_urls
+                              WHERE host_id = $1 AND status = 0), now()))
+                 WHERE id = $1 AND epoch = $2",
+                &[&host.id, &host.epoch, &delay.as_secs_f64()],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    /// Whether the whole cluster is out of work: nothing queued anywhere
+    /// and no live lease (a live lease may still add links).
+    pub async fn idle(&mut self) -> Result<bool, ClusterError> {
+        let c = self.client().await?;
+        let row = c
+            .query_one(
+                "SELECT NOT EXISTS (SELECT 1 FROM trawl_hosts
+                                    WHERE queued > 0 OR lease_until > now())",
+                &[],
+            )
+            .await?;
+        Ok(row.get(0))
+    }
+
+    /// Publishes a worker's counters (`trawl status --cluster` reads them).
+    pub async fn heartbeat(
+        &mut self,
+        worker: &str,
+        fetched: u64,
+        refused: u64,
+        hosts: usize,
+        stopped: bool,
+    ) -> Result<(), ClusterError> {
+        let c = self.client().await?;
+        c.execute(
+            "INSERT INTO trawl_workers (name, fetched, refused, hosts, stopped)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (name) DO UPDATE SET seen = now(), fetched = EXCLUDED.fetched,
+                refused = EXCLUDED.refused, hosts = EXCLUDED.hosts, stopped = EXCLUDED.stopped",
+            &[
+                &worker,
+                &(fetched as i64),
+                &(refused as i64),
+                &(hosts as i32),
+                &stopped,
+            ],
+        )
+        .await?;
+        Ok(())
+    }
+}

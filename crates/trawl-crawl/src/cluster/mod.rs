@@ -1,0 +1,101 @@
+//! Cluster mode's shared state: the frontier many workers crawl from, kept
+//! in PostgreSQL (plain SQL, [`schema.sql`](../../src/cluster/schema.sql)).
+//!
+//! Workers claim *hosts*, not URLs: a claim takes ready hosts with
+//! `FOR UPDATE SKIP LOCKED`, gives them a lease that expires on the
+//! database's clock and bumps the host's epoch (a fencing token). Every
+//! write a worker makes for a host carries the epoch it claimed with and is
+//! refused once another worker has claimed the host since, so a worker that
+//! stalled past its lease cannot write after the takeover. One host is
+//! fetched by one worker at a time, which keeps politeness cluster-wide;
+//! the host's next allowed request time is written with every completion
+//! and a claim only takes hosts whose time has come.
+//!
+//! URLs are deduplicated by a unique key on the hash of the normalised URL;
+//! records go to one table that `trawl export --cluster` streams with a
+//! resumable cursor. The daemon side (what a worker does with its hosts) is
+//! in `crawl::worker`; this module is the data layer.
+
+mod conn;
+mod export;
+mod frontier;
+mod status;
+
+pub use conn::Conn;
+pub use export::{write_jsonl, Cursor};
+pub use frontier::{Claimed, Due, Finish, FinishEnd, Written};
+pub use status::{ClusterStatus, WorkerRow};
+
+/// What can go wrong talking to the shared database.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClusterError {
+    /// The database could not be reached or the connection broke: callers
+    /// back off and retry (the worker keeps its completions meanwhile).
+    #[error("cluster database unreachable: {0}")]
+    Unreachable(String),
+    /// A statement failed for another reason (a bug, a schema mismatch).
+    #[error("cluster database error: {0}")]
+    Db(String),
+    /// A stored value does not read back (JSON of a seed or record).
+    #[error("cluster database holds a bad value: {0}")]
+    Bad(String),
+    /// Writing the export failed.
+    #[error("export: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl From<tokio_postgres::Error> for ClusterError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        if e.is_closed() || e.code().is_none() && e.as_db_error().is_none() {
+            ClusterError::Unreachable(full_message(&e))
+        } else if e.code().is_some_and(|c| {
+            // The server is shutting down or restarting.
+            c.code().starts_with("57P") || c.code().starts_with("08")
+        }) {
+            ClusterError::Unreachable(full_message(&e))
+        } else {
+            ClusterError::Db(full_message(&e))
+        }
+    }
+}
+
+impl ClusterError {
+    /// Whether retrying later may succeed (the database is away).
+    pub fn is_transient(&self) -> bool {
+        matches!(self, ClusterError::Unreachable(_))
+    }
+}
+
+/// The error with its causes ("db error: ERROR: ...").
+fn full_message(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let more = c.to_string();
+        if !s.contains(&more) {
+            s.push_str(": ");
+            s.push_str(&more);
+        }
+        cur = c.source();
+    }
+    s
+}
+
+/// The cluster key of a normalised URL: its xxh3-64 hash as a signed
+/// 64-bit integer (PostgreSQL's `bigint`). Collisions are about one in
+/// 10^6 at 10 M URLs (a colliding URL is taken as seen).
+pub fn url_hash(url: &str) -> i64 {
+    xxhash_rust::xxh3::xxh3_64(url.as_bytes()) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_hash_is_stable_and_signed() {
+        assert_eq!(url_hash("http://a.test/"), url_hash("http://a.test/"));
+        assert_ne!(url_hash("http://a.test/"), url_hash("http://a.test/b"));
+    }
+}

@@ -1,0 +1,64 @@
+-- trawl's shared frontier (cluster mode). Plain SQL, no extensions.
+-- Applied by every worker at start, under an advisory lock; idempotent.
+
+-- Seed lines, numbered once cluster-wide; queued URLs carry the number.
+CREATE TABLE IF NOT EXISTS trawl_seeds (
+    id      serial PRIMARY KEY,
+    url     text NOT NULL UNIQUE,
+    seed    text NOT NULL              -- the seed's options (JSON of trawl's Seed)
+);
+
+-- One row per host: politeness state, work counter and the lease.
+CREATE TABLE IF NOT EXISTS trawl_hosts (
+    id          bigserial PRIMARY KEY,
+    name        text NOT NULL UNIQUE,  -- host[:port], as trawl keys hosts
+    queued      integer NOT NULL DEFAULT 0,   -- URLs with status 0
+    best        real NOT NULL DEFAULT 0,      -- highest priority queued (focus)
+    next_fetch  timestamptz NOT NULL DEFAULT now(), -- no request before this
+    lease_owner text,
+    lease_until timestamptz,
+    epoch       bigint NOT NULL DEFAULT 0,    -- fencing token, +1 per claim
+    fetched     bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS trawl_hosts_ready ON trawl_hosts (next_fetch) WHERE queued > 0;
+
+-- Every URL ever seen, keyed by the hash of its normalised form.
+CREATE TABLE IF NOT EXISTS trawl_urls (
+    hash       bigint PRIMARY KEY,           -- xxh3-64 of the normalised URL
+    host_id    bigint NOT NULL,
+    url        text NOT NULL,
+    status     smallint NOT NULL DEFAULT 0,  -- 0 queued, 1 done, 2 dropped
+    priority   real NOT NULL,
+    depth      smallint NOT NULL,
+    seed       integer NOT NULL,
+    attempt    smallint NOT NULL DEFAULT 0,
+    kind       smallint NOT NULL,            -- 0 page, 1 sitemap
+    features   bytea,                        -- focus link features
+    not_before timestamptz NOT NULL DEFAULT now(),
+    outcome    text,                         -- JSON of trawl's PageOutcome
+    done_by    text,
+    done_at    timestamptz
+);
+CREATE INDEX IF NOT EXISTS trawl_urls_queued ON trawl_urls (host_id, priority DESC) WHERE status = 0;
+
+-- Exported records. `xid` orders them by commit safety: the export reads
+-- only rows older than every transaction still running, so a resumable
+-- cursor (xid, id) never skips a record that commits late.
+CREATE TABLE IF NOT EXISTS trawl_records (
+    url_hash bigint PRIMARY KEY,
+    xid      xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    id       bigserial,
+    record   text NOT NULL                   -- JSON of trawl's Record
+);
+CREATE INDEX IF NOT EXISTS trawl_records_cursor ON trawl_records (xid, id);
+
+-- Workers and their counters, for `trawl status --cluster`.
+CREATE TABLE IF NOT EXISTS trawl_workers (
+    name      text PRIMARY KEY,
+    started   timestamptz NOT NULL DEFAULT now(),
+    seen      timestamptz NOT NULL DEFAULT now(),
+    fetched   bigint NOT NULL DEFAULT 0,
+    refused   bigint NOT NULL DEFAULT 0,
+    hosts     integer NOT NULL DEFAULT 0,
+    stopped   boolean NOT NULL DEFAULT false
+);

@@ -1,0 +1,195 @@
+//! A throwaway PostgreSQL cluster for cluster-mode tests: Debian's
+//! `postgresql` package (`initdb`, `postgres`, `pg_ctl`), a data directory
+//! in a temp dir, a loopback port, no password (trust on loopback). Tests
+//! skip with a message when the binaries are missing; `.ci/run` installs
+//! the package, so CI runs them. PostgreSQL refuses to run as root, so
+//! under root the server runs as the `postgres` user (`runuser`).
+#![allow(dead_code)] // each test binary uses part of this module
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running throwaway cluster; stopped and deleted on drop.
+pub struct Pg {
+    bin: PathBuf,
+    pub dir: PathBuf,
+    pub port: u16,
+    as_postgres: bool,
+}
+
+/// The directory with `initdb` and `pg_ctl`: `$TRAWL_PG_BIN`, Debian's
+/// newest `/usr/lib/postgresql/N/bin`, or `pg_config --bindir`.
+fn bin_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("TRAWL_PG_BIN") {
+        return Some(PathBuf::from(d));
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let v = e.file_name().to_string_lossy().parse::<u32>().ok()?;
+            let bin = e.path().join("bin");
+            bin.join("initdb").exists().then_some((v, bin))
+        })
+        .collect();
+    versions.sort();
+    if let Some((_, b)) = versions.pop() {
+        return Some(b);
+    }
+    let out = Command::new("pg_config").arg("--bindir").output().ok()?;
+    let b = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    b.join("initdb").exists().then_some(b)
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+impl Pg {
+    /// Starts a cluster, or returns `None` (after printing why) when
+    /// PostgreSQL is not installed.
+    pub fn start(name: &str) -> Option<Pg> {
+        let Some(bin) = bin_dir() else {
+            eprintln!(
+                "SKIP: PostgreSQL not installed (apt-get install postgresql); \
+                 cluster-mode test {name} not run"
+            );
+            return None;
+        };
+        let dir = std::env::temp_dir().join(format!("trawl-pg-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
+        std::fs::create_dir_all(&dir).expect("pg dir");
+        let as_postgres = is_root();
+        if as_postgres {
+            let ok = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(&dir)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "chown of {} to postgres failed", dir.display());
+        }
+        let pg = Pg {
+            bin,
+            dir,
+            port: super::free_port(),
+            as_postgres,
+        };
+        let data = pg.data();
+        let out = pg
+            .cmd("initdb")
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "-D",
+            ])
+            .arg(&data)
+            .output()
+            .expect("initdb runs");
+        assert!(
+            out.status.success(),
+            "initdb failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        pg.start_server();
+        Some(pg)
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    fn cmd(&self, tool: &str) -> Command {
+        let exe = self.bin.join(tool);
+        if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(exe);
+            c
+        } else {
+            Command::new(exe)
+        }
+    }
+
+    /// Starts (or restarts) the server and waits until it accepts connections.
+    pub fn start_server(&self) {
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            self.port,
+            self.dir.display()
+        );
+        let out = self
+            .cmd("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .arg("-l")
+            .arg(self.dir.join("log"))
+            .args(["-o", &opts, "-w", "-t", "60", "start"])
+            .stdout(Stdio::null())
+            .output()
+            .expect("pg_ctl runs");
+        assert!(
+            out.status.success(),
+            "pg_ctl start failed: {} {}",
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(self.dir.join("log")).unwrap_or_default()
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "PostgreSQL did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Stops the server (fast shutdown: open connections are cut).
+    pub fn stop_server(&self) {
+        let _ = self
+            .cmd("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .args(["-m", "fast", "-w", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+
+    /// A connection URL for database `postgres`.
+    pub fn url(&self) -> String {
+        format!(
+            "postgres://postgres@127.0.0.1:{}/postgres?connect_timeout=5",
+            self.port
+        )
+    }
+
+    /// Runs SQL with `psql` and returns its unaligned output.
+    pub fn psql(&self, sql: &str) -> String {
+        let out = Command::new(self.bin.join("psql"))
+            .args(["-X", "-A", "-t", "-h", "127.0.0.1", "-U", "postgres"])
+            .args(["-p", &self.port.to_string(), "-d", "postgres", "-c", sql])
+            .output()
+            .expect("psql runs");
+        assert!(
+            out.status.success(),
+            "psql {sql:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Pg {
+    fn drop(&mut self) {
+        self.stop_server();
+        let _ = std::fs::remove_dir_all(&self.dir); // best-effort cleanup
+    }
+}
