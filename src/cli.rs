@@ -159,6 +159,15 @@ pub struct CrawlArgs {
     /// first, needs a [focus] topic) or "bfs" (shallowest first, the baseline).
     #[arg(long, value_parser = ["focused", "bfs"])]
     pub strategy: Option<String>,
+    /// Join a cluster: share the frontier in this PostgreSQL database with other
+    /// workers (postgres://user@host:port/db; overrides cluster.url). Each worker
+    /// keeps its own --data directory (robots cache, outbox).
+    /// Example: trawl crawl --cluster postgres://trawl@db:5432/trawl --worker w1
+    #[arg(long, value_name = "URL")]
+    pub cluster: Option<String>,
+    /// This worker's name in the cluster [default: cluster.worker, else HOSTNAME-PID].
+    #[arg(long, value_name = "NAME", requires = "cluster")]
+    pub worker: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -169,9 +178,10 @@ pub struct ExportArgs {
     /// Write to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Only records after this cursor (the `seq` of the last record you have).
-    #[arg(long, default_value_t = 0)]
-    pub since: u64,
+    /// Only records after this cursor: the one the last export printed (the `seq` of
+    /// the last record you have; XID.ID with --cluster).
+    #[arg(long, default_value = "0", value_name = "CURSOR")]
+    pub since: String,
     /// Only records of this page type.
     #[arg(long = "type", value_name = "TYPE", value_parser = crate::eval::types::CLASSES)]
     pub page_type: Option<String>,
@@ -184,6 +194,9 @@ pub struct ExportArgs {
     /// Data directory [default: crawl.data_dir].
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Export the records of a cluster from its database (postgres://…; overrides cluster.url).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["outcomes", "page_type"])]
+    pub cluster: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -194,6 +207,9 @@ pub struct StatusArgs {
     /// Print Prometheus metrics instead of the summary.
     #[arg(long)]
     pub metrics: bool,
+    /// Show a cluster: every worker, the hosts it holds, its rate (postgres://…).
+    #[arg(long, value_name = "URL", conflicts_with = "metrics")]
+    pub cluster: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -443,6 +459,12 @@ fn init_logging(json: bool) {
 }
 
 fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
+    if let Some(url) = &args.cluster {
+        config.cluster.url = url.clone();
+    }
+    if let Some(w) = &args.worker {
+        config.cluster.worker = w.clone();
+    }
     if let Some(d) = args.data {
         config.crawl.data_dir = d;
     }
@@ -467,7 +489,11 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         if !config.crawl.status_addr.is_empty() {
             crate::status::spawn(&config.crawl.status_addr, observer).await?;
         }
-        anyhow::Ok(trawl_crawl::crawl::run(config, opts).await?)
+        if config.cluster.url.is_empty() {
+            anyhow::Ok(trawl_crawl::crawl::run(config, opts).await?)
+        } else {
+            crate::cluster::crawl(config, opts).await
+        }
     })?;
     tracing::info!(
         fetched = snap.fetched,
@@ -475,6 +501,11 @@ fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         "crawl stopped"
     );
     Ok(0)
+}
+
+/// `cluster.url` when set.
+fn cluster_url(config: &Config) -> Option<&str> {
+    Some(config.cluster.url.as_str()).filter(|u| !u.is_empty())
 }
 
 fn data_dir(config: &Config, data: Option<PathBuf>) -> PathBuf {
@@ -501,6 +532,15 @@ fn daemon_for(config: &Config, dir: &std::path::Path) -> Option<Daemon> {
 }
 
 fn export(args: ExportArgs, config: &Config) -> Result<i32> {
+    if let Some(url) = args.cluster.as_deref().or(cluster_url(config)) {
+        return crate::cluster::export(url, &args.since, args.limit, args.out.as_deref());
+    }
+    let since: u64 = args.since.parse().with_context(|| {
+        format!(
+            "bad cursor {:?}: expected the number the last export printed",
+            args.since
+        )
+    })?;
     let dir = data_dir(config, args.data.clone());
     let mut out: Box<dyn Write> = match &args.out {
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -510,7 +550,7 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     };
     let mut path = format!(
         "/export?since={}&limit={}&outcomes={}",
-        args.since,
+        since,
         args.limit,
         u8::from(args.outcomes)
     );
@@ -518,7 +558,7 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
         path.push_str(&format!("&type={t}"));
     }
     let streamed = match daemon_for(config, &dir) {
-        Some(daemon) => daemon.export(&path, args.since, &mut out)?,
+        Some(daemon) => daemon.export(&path, since, &mut out)?,
         None => None,
     };
     let (written, cursor) = if let Some(done) = streamed {
@@ -533,7 +573,7 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
             )
         } else {
             let q = trawl_crawl::store::export::ExportQuery {
-                since: args.since,
+                since,
                 page_type: args
                     .page_type
                     .as_deref()
@@ -549,6 +589,9 @@ fn export(args: ExportArgs, config: &Config) -> Result<i32> {
 }
 
 fn status(args: StatusArgs, config: &Config) -> Result<i32> {
+    if let Some(url) = args.cluster.as_deref() {
+        return crate::cluster::status(url);
+    }
     let dir = data_dir(config, args.data);
     let path = if args.metrics { "/metrics" } else { "/status" };
     if let Some(daemon) = daemon_for(config, &dir) {

@@ -4,6 +4,7 @@ use clap::Parser;
 
 mod cli;
 mod client;
+mod cluster;
 mod eval;
 mod status;
 

@@ -129,3 +129,286 @@ fn the_same_url_found_twice_at_once_is_one_row() {
         assert_eq!(pg.psql("SELECT sum(queued) FROM trawl_hosts"), "500");
     });
 }
+
+// ---- workers crawling a generated loopback web together ----
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::Instant;
+
+use support::{html, page, scratch, status, trawl, Host, Reply};
+
+/// Per-host delay the workers are configured with.
+const DELAY_MS: u64 = 150;
+
+/// A web of `hosts` hosts with `pages` pages each: page j links to j+1 and
+/// j+2, a disallowed /private page, and the next host's front page.
+/// `slow` delays every page answer (keeps fetches in flight).
+fn web(hosts: usize, pages: usize, slow: Duration) -> Vec<Host> {
+    let mut started: Vec<Host> = Vec::new();
+    // Ports are known only after binding: host i links to host i+1 through
+    // a shared table filled after all have started.
+    let table: std::sync::Arc<std::sync::RwLock<Vec<String>>> = Default::default();
+    for i in 0..hosts {
+        let table = table.clone();
+        let ip = format!("127.0.0.{}", 20 + i);
+        started.push(Host::start(&ip, move |path, _| {
+            if path == "/robots.txt" {
+                return Reply::Status(
+                    200,
+                    vec![("Content-Type".into(), "text/plain".into())],
+                    b"User-agent: *\nDisallow: /private\n".to_vec(),
+                );
+            }
+            let n: Option<usize> = path.strip_prefix("/p").and_then(|n| n.parse().ok());
+            let Some(n) = n.or((path == "/").then_some(0)) else {
+                return status(404);
+            };
+            if n >= pages {
+                return status(404);
+            }
+            std::thread::sleep(slow);
+            let next_host = table
+                .read()
+                .map(|t| t[(i + 1) % t.len()].clone())
+                .unwrap_or_default();
+            let links = vec![
+                format!("/p{}", n + 1),
+                format!("/p{}", n + 2),
+                format!("/private/{n}"),
+                format!("{next_host}/p0"),
+            ];
+            html(&page(&format!("host {i} page {n}"), &links))
+        }));
+    }
+    if let Ok(mut t) = table.write() {
+        *t = started.iter().map(|h| h.url("")).collect();
+    }
+    started
+}
+
+struct Cluster {
+    dir: PathBuf,
+    cfg: PathBuf,
+    seeds: PathBuf,
+    url: String,
+}
+
+impl Cluster {
+    fn new(name: &str, pg: &Pg, hosts: &[Host], lease_secs: u64, max_hosts: usize) -> Cluster {
+        let dir = scratch(name);
+        let cfg = support::config(
+            &dir,
+            &format!("min_delay_ms = {DELAY_MS}\n[cluster]\nlease_secs = {lease_secs}\nmax_hosts = {max_hosts}\n"),
+        );
+        let seeds = dir.join("seeds.txt");
+        let lines: Vec<String> = hosts
+            .iter()
+            .map(|h| format!("{} depth=50", h.url("/")))
+            .collect();
+        std::fs::write(&seeds, lines.join("\n")).expect("seeds");
+        Cluster {
+            dir,
+            cfg,
+            seeds,
+            url: pg.url(),
+        }
+    }
+
+    fn worker(&self, name: &str) -> Child {
+        trawl()
+            .args(["--config", &self.cfg.to_string_lossy(), "crawl", "--once"])
+            .args(["--cluster", &self.url, "--worker", name])
+            .args(["--data", &self.dir.join(name).to_string_lossy()])
+            .args(["--seeds", &self.seeds.to_string_lossy()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn worker")
+    }
+
+    fn export(&self) -> Vec<serde_json::Value> {
+        let out = trawl()
+            .args([
+                "--config",
+                &self.cfg.to_string_lossy(),
+                "export",
+                "--cluster",
+                &self.url,
+            ])
+            .output()
+            .expect("export");
+        assert!(
+            out.status.success(),
+            "export: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect()
+    }
+}
+
+/// Waits for every worker to exit (they run with --once); fails after `limit`.
+fn wait_all(workers: &mut [Child], limit: Duration) {
+    let deadline = Instant::now() + limit;
+    for w in workers.iter_mut() {
+        loop {
+            if let Some(st) = w.try_wait().expect("wait") {
+                let err = support::stderr_of(w);
+                assert!(st.success(), "worker failed: {err}");
+                break;
+            }
+            if Instant::now() > deadline {
+                for w in workers.iter_mut() {
+                    let _ = w.kill();
+                }
+                panic!("workers did not finish in {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Page paths each host was asked for, with counts; robots.txt excluded.
+fn page_requests(hosts: &[Host]) -> HashMap<String, usize> {
+    let mut n = HashMap::new();
+    for h in hosts {
+        for p in h.paths() {
+            if p != "/robots.txt" {
+                *n.entry(h.url(&p)).or_insert(0) += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Smallest gap between two requests to one host, robots.txt included.
+fn smallest_gap(hosts: &[Host]) -> Duration {
+    hosts
+        .iter()
+        .filter_map(|h| {
+            let t: Vec<Instant> = h.requests().into_iter().map(|(_, t)| t).collect();
+            t.windows(2).map(|w| w[1].duration_since(w[0])).min()
+        })
+        .min()
+        .unwrap_or(Duration::MAX)
+}
+
+fn assert_complete(c: &Cluster, hosts: &[Host], pages: usize) -> Vec<serde_json::Value> {
+    let records = c.export();
+    let mut urls: Vec<String> = records
+        .iter()
+        .map(|r| r["url"].as_str().unwrap_or("").to_string())
+        .collect();
+    let n = urls.len();
+    urls.sort();
+    urls.dedup();
+    assert_eq!(n, urls.len(), "a URL twice in the export");
+    // Every page of every host: "/" (the seed, page 0) and p1.. (links;
+    // the links to other hosts are out of the seeds' host scope).
+    assert_eq!(n, hosts.len() * pages, "every page exported once");
+    for h in hosts {
+        assert!(
+            !h.paths().iter().any(|p| p.starts_with("/private")),
+            "robots.txt disallows /private"
+        );
+    }
+    let gap = smallest_gap(hosts);
+    assert!(
+        gap >= Duration::from_millis(DELAY_MS - 20),
+        "per-host spacing across workers: smallest gap {gap:?}"
+    );
+    records
+}
+
+#[test]
+fn three_workers_fetch_every_page_once_politely() {
+    let Some(pg) = Pg::start("three") else { return };
+    let (n_hosts, pages) = (12, 12);
+    let hosts = web(n_hosts, pages, Duration::ZERO);
+    let c = Cluster::new("cluster-three", &pg, &hosts, 5, 4);
+    let mut workers: Vec<Child> = (1..=3).map(|i| c.worker(&format!("w{i}"))).collect();
+    wait_all(&mut workers, Duration::from_secs(120));
+    assert_complete(&c, &hosts, pages);
+    let reqs = page_requests(&hosts);
+    let twice: Vec<_> = reqs.iter().filter(|(_, &n)| n > 1).collect();
+    assert!(twice.is_empty(), "pages fetched twice: {twice:?}");
+    // Each worker took a share (each holds at most 4 of the 12 hosts).
+    let shares = pg.psql("SELECT string_agg(done_by || '=' || n, ',' ORDER BY done_by) FROM (SELECT done_by, count(*) n FROM trawl_urls WHERE status = 1 GROUP BY done_by) s");
+    assert_eq!(
+        shares.split(',').count(),
+        3,
+        "every worker fetched: {shares}"
+    );
+    let status = trawl()
+        .args(["status", "--cluster", &c.url])
+        .output()
+        .expect("status");
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        text.contains("w1") && text.contains("w3") && text.contains("0 URLs queued"),
+        "{text}"
+    );
+}
+
+/// Regression: the export sorted its cursor's transaction ids as text
+/// ("1001" before "997"), so paging through more than a few hundred
+/// records repeated some.
+#[test]
+fn export_pages_neither_repeat_nor_skip() {
+    let Some(pg) = Pg::start("export") else {
+        return;
+    };
+    rt().block_on(async {
+        let mut c = Conn::connect(&pg.url()).await.expect("connect");
+        let urls: Vec<NewUrl> = (0..400)
+            .map(|i| new_url("h.test", &format!("/{i}")))
+            .collect();
+        c.enqueue(&urls).await.expect("enqueue");
+        let claim = c
+            .claim("a", 1, Duration::from_secs(60))
+            .await
+            .expect("claim")
+            .remove(0);
+        for u in &urls {
+            let mut f = done(claim.id, claim.epoch, &u.item.url);
+            if let FinishEnd::Done { record, .. } = &mut f.end {
+                *record = Some(Box::new(trawl_crawl::record::Record {
+                    url: u.item.url.clone(),
+                    ..Default::default()
+                }));
+            }
+            assert_eq!(
+                c.finish("a", &f).await.expect("finish"),
+                Written::Applied { record: true }
+            );
+        }
+        let mut seen = Vec::new();
+        let mut cursor = trawl_crawl::cluster::Cursor::default();
+        loop {
+            let mut out = Vec::new();
+            let (n, next) = trawl_crawl::cluster::write_jsonl(&mut c, cursor, 37, &mut out)
+                .await
+                .expect("export");
+            if n == 0 {
+                break;
+            }
+            cursor = next;
+            for l in String::from_utf8_lossy(&out).lines() {
+                let v: serde_json::Value = serde_json::from_str(l).expect("json");
+                seen.push(v["url"].as_str().unwrap_or("").to_string());
+            }
+        }
+        let total = seen.len();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(
+            (total, seen.len()),
+            (400, 400),
+            "every record once across pages"
+        );
+    });
+}

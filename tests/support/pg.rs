@@ -189,6 +189,14 @@ impl Pg {
 
 impl Drop for Pg {
     fn drop(&mut self) {
+        if std::env::var_os("TRAWL_PG_KEEP").is_some() {
+            eprintln!(
+                "kept PostgreSQL at {} port {}",
+                self.dir.display(),
+                self.port
+            );
+            return;
+        }
         self.stop_server();
         let _ = std::fs::remove_dir_all(&self.dir); // best-effort cleanup
     }

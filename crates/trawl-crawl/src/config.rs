@@ -19,6 +19,38 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub crawl: CrawlConfig,
     pub focus: FocusConfig,
+    pub cluster: ClusterConfig,
+}
+
+/// `[cluster]`: many workers sharing one frontier in PostgreSQL. Off
+/// unless `url` is set (or `trawl crawl --cluster URL` is given).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClusterConfig {
+    /// `postgres://user@host:port/database`; empty: single-machine mode.
+    pub url: String,
+    /// This worker's name in the cluster; empty: `HOSTNAME-PID`.
+    pub worker: String,
+    /// How long a host claim lasts without renewal (database clock). A
+    /// worker that dies holds its hosts this long; a worker that cannot
+    /// renew stops fetching them before it ends.
+    pub lease_secs: u64,
+    /// Hosts one worker holds at once.
+    pub max_hosts: usize,
+    /// URLs read from the database per held host at a time.
+    pub batch: usize,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig {
+            url: String::new(),
+            worker: String::new(),
+            lease_secs: 30,
+            max_hosts: 256,
+            batch: 32,
+        }
+    }
 }
 
 /// A named topic, `[focus.topics.NAME]`, for seeds with `topic=NAME`.
@@ -433,8 +465,8 @@ impl Config {
     /// Every number of the file with its allowed range: (key, value, min,
     /// max). Bounds keep durations, sizes and counts where the daemon can
     /// use them (no overflow, no allocation of the whole machine).
-    fn ranges(&self) -> [(&'static str, u64, u64, u64); 27] {
-        let (e, f, c) = (&self.extract, &self.focus, &self.crawl);
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 30] {
+        let (e, f, c, k) = (&self.extract, &self.focus, &self.crawl, &self.cluster);
         const DAY: u64 = 86_400;
         const GIB: u64 = 1 << 30;
         [
@@ -468,6 +500,9 @@ impl Config {
             ("crawl.retry_base_ms", c.retry_base_ms, 1, 3_600_000),
             ("crawl.retry_max_secs", c.retry_max_secs, 1, 7 * DAY),
             ("crawl.template_samples", c.template_samples as u64, 2, 64),
+            ("cluster.lease_secs", k.lease_secs, 2, DAY),
+            ("cluster.max_hosts", k.max_hosts as u64, 1, 100_000),
+            ("cluster.batch", k.batch as u64, 1, 10_000),
             ("crawl.max_url_len", c.max_url_len as u64, 16, 65_536),
             ("crawl.robots_cache_hours", c.robots_cache_hours, 1, 24),
             ("crawl.store_cache_mb", c.store_cache_mb, 1, 65_536),

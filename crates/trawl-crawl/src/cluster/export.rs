@@ -70,10 +70,12 @@ pub async fn write_jsonl(
         let c = conn.client().await?;
         let rows = c
             .query(
-                "SELECT xid::text, id, record FROM trawl_records
-                 WHERE (xid, id) > ($1::text::xid8, $2)
-                   AND xid < pg_snapshot_xmin(pg_current_snapshot())
-                 ORDER BY xid, id LIMIT $3",
+                // Qualified names: an output column called `xid` (text)
+                // would otherwise be what ORDER BY sorts, as text.
+                "SELECT r.xid::text AS xid_text, r.id, r.record FROM trawl_records r
+                 WHERE (r.xid, r.id) > ($1::text::xid8, $2)
+                   AND r.xid < pg_snapshot_xmin(pg_current_snapshot())
+                 ORDER BY r.xid, r.id LIMIT $3",
                 &[&cursor.xid.to_string(), &cursor.id, &(batch as i64)],
             )
             .await?;

@@ -32,7 +32,7 @@ pub use status::{ClusterStatus, WorkerRow};
 pub enum ClusterError {
     /// The database could not be reached or the connection broke: callers
     /// back off and retry (the worker keeps its completions meanwhile).
-    #[error("cluster database unreachable: {0}")]
+    #[error("cluster database unavailable or busy: {0}")]
     Unreachable(String),
     /// A statement failed for another reason (a bug, a schema mismatch).
     #[error("cluster database error: {0}")]
@@ -47,12 +47,14 @@ pub enum ClusterError {
 
 impl From<tokio_postgres::Error> for ClusterError {
     fn from(e: tokio_postgres::Error) -> Self {
-        if e.is_closed() || e.code().is_none() && e.as_db_error().is_none() {
-            ClusterError::Unreachable(full_message(&e))
-        } else if e.code().is_some_and(|c| {
-            // The server is shutting down or restarting.
-            c.code().starts_with("57P") || c.code().starts_with("08")
-        }) {
+        // No SQLSTATE: the connection broke. 08xxx connection exceptions,
+        // 57Pxx the server shutting down or restarting, 40001/40P01 a
+        // serialization failure or deadlock victim: all worth a retry.
+        let transient = e.code().is_none_or(|c| {
+            let c = c.code();
+            c.starts_with("08") || c.starts_with("57P") || c == "40001" || c == "40P01"
+        });
+        if e.is_closed() || transient {
             ClusterError::Unreachable(full_message(&e))
         } else {
             ClusterError::Db(full_message(&e))

@@ -33,9 +33,18 @@ fn is_transient(r: &Response) -> bool {
 impl Shared {
     /// One request of any kind, on the host's schedule.
     pub(super) async fn request(&self, url: &Url, delay: Duration, page: bool) -> Response {
-        self.clock.turn(&host_key(url), delay).await;
+        let host = host_key(url);
+        self.clock.turn(&host, delay).await;
         if let Some(limiter) = &self.limiter {
             limiter.until_ready().await;
+        }
+        if self.fence.as_ref().is_some_and(|f| !f.allows(&host)) {
+            // Cluster mode: the lease may be gone (this worker was paused
+            // past it); another worker may be fetching the host now.
+            return Response {
+                error: Some("not sent: the host's lease may have passed to another worker".into()),
+                ..Response::default()
+            };
         }
         if page {
             self.fetcher.get(url.as_str()).await

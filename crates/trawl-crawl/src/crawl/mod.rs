@@ -34,6 +34,7 @@ pub mod shop;
 mod sitemap;
 pub mod stats;
 pub mod templates;
+pub mod worker;
 mod writer;
 
 pub use shared::PageHook;

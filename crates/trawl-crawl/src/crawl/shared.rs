@@ -51,6 +51,31 @@ pub struct Shared {
     pub shop: super::shop::Shop,
     /// Test hook called before each page is processed.
     pub page_hook: Option<PageHook>,
+    /// Cluster mode: the hosts whose leases this worker may have lost.
+    pub fence: Option<Fence>,
+}
+
+/// Cluster mode's last check before a request: until when each host this
+/// worker has held may still be sent one (its lease, by the local clock).
+/// A host never held is not fenced (a robots.txt redirect to another host).
+#[derive(Clone, Default)]
+pub struct Fence(Arc<RwLock<HashMap<String, Instant>>>);
+
+impl Fence {
+    /// Whether `host` may be sent a request now.
+    pub fn allows(&self, host: &str) -> bool {
+        self.0
+            .read()
+            .map(|m| m.get(host).is_none_or(|t| Instant::now() < *t))
+            .unwrap_or(false)
+    }
+
+    /// Requests to `host` may be sent until `until` (a past instant: none).
+    pub fn set(&self, host: &str, until: Instant) {
+        if let Ok(mut m) = self.0.write() {
+            m.insert(host.to_string(), until);
+        }
+    }
 }
 
 /// A fetched page waiting for the CPU stage.

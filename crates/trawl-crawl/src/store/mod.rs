@@ -425,6 +425,15 @@ impl Store {
         Ok(out)
     }
 
+    /// Cluster mode's outbox: a worker's completions not yet committed to
+    /// the shared database (the cluster worker owns its format).
+    pub fn outbox(&self) -> Result<Tree, StoreError> {
+        Ok(Tree::new(
+            self.db.open_tree("cluster_outbox")?,
+            "cluster_outbox",
+        ))
+    }
+
     /// The learned templates' keyspace (the crawl's shop owns its format).
     pub fn templates(&self) -> Tree {
         Tree::new(self.templates.clone(), "templates")

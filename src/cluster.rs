@@ -1,0 +1,69 @@
+//! The command line's cluster mode: `trawl crawl --cluster`, `trawl export
+//! --cluster`, `trawl status --cluster`. The work is in
+//! `trawl_crawl::cluster` (the shared database) and
+//! `trawl_crawl::crawl::worker` (the worker daemon); this file wires
+//! arguments to them and prints their results.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use trawl_crawl::cluster::{Conn, Cursor};
+use trawl_crawl::config::Config;
+use trawl_crawl::crawl::worker::{self, ClusterOptions};
+use trawl_crawl::crawl::RunOptions;
+use trawl_crawl::fetch::{FetchConfig, HttpFetcher};
+
+/// Runs this process as a cluster worker until a signal (or `--once`: until
+/// the cluster is out of work).
+pub async fn crawl(config: Config, opts: RunOptions) -> Result<trawl_crawl::crawl::Snapshot> {
+    let c = &config.crawl;
+    let fetcher = Arc::new(HttpFetcher::new(&FetchConfig {
+        user_agent: c.user_agent.clone(),
+        connect_timeout: Duration::from_secs(c.connect_timeout_secs),
+        timeout: Duration::from_secs(c.timeout_secs),
+        max_body_bytes: c.max_body_bytes,
+    })?);
+    let cluster = ClusterOptions::from_config(&config);
+    Ok(worker::run(config, opts, fetcher, cluster).await?)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+/// `trawl export --cluster URL`: the cluster's records after `since`.
+pub fn export(url: &str, since: &str, limit: usize, out: Option<&Path>) -> Result<i32> {
+    let since: Cursor = since.parse().map_err(anyhow::Error::msg)?;
+    let mut sink: Box<dyn Write> = match out {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let (written, cursor) = runtime()?.block_on(async {
+        let mut conn = Conn::connect(url).await?;
+        trawl_crawl::cluster::write_jsonl(&mut conn, since, limit, &mut sink).await
+    })?;
+    sink.flush()?;
+    eprintln!(
+        "trawl: exported {written} records; next: trawl export --cluster {url} --since {cursor}"
+    );
+    Ok(0)
+}
+
+/// `trawl status --cluster URL`: every worker and the frontier's totals.
+pub fn status(url: &str) -> Result<i32> {
+    let st = runtime()?.block_on(async {
+        let mut conn = Conn::connect(url).await?;
+        conn.status().await
+    })?;
+    print!("{st}");
+    Ok(0)
+}
