@@ -144,14 +144,18 @@ const DELAY_MS: u64 = 150;
 
 /// A web of `hosts` hosts with `pages` pages each: page j links to j+1 and
 /// j+2, a disallowed /private page, and the next host's front page.
-/// `slow` delays every page answer (keeps fetches in flight).
-fn web(hosts: usize, pages: usize, slow: Duration) -> Vec<Host> {
+/// `slow(n)` delays the answer of page n (keeps fetches in flight).
+fn web(
+    hosts: usize,
+    pages: usize,
+    slow: impl Fn(usize) -> Duration + Clone + Send + Sync + 'static,
+) -> Vec<Host> {
     let mut started: Vec<Host> = Vec::new();
     // Ports are known only after binding: host i links to host i+1 through
     // a shared table filled after all have started.
     let table: std::sync::Arc<std::sync::RwLock<Vec<String>>> = Default::default();
     for i in 0..hosts {
-        let table = table.clone();
+        let (table, slow) = (table.clone(), slow.clone());
         let ip = format!("127.0.0.{}", 20 + i);
         started.push(Host::start(&ip, move |path, _| {
             if path == "/robots.txt" {
@@ -168,7 +172,7 @@ fn web(hosts: usize, pages: usize, slow: Duration) -> Vec<Host> {
             if n >= pages {
                 return status(404);
             }
-            std::thread::sleep(slow);
+            std::thread::sleep(slow(n));
             let next_host = table
                 .read()
                 .map(|t| t[(i + 1) % t.len()].clone())
@@ -222,6 +226,10 @@ impl Cluster {
             .args(["--cluster", &self.url, "--worker", name])
             .args(["--data", &self.dir.join(name).to_string_lossy()])
             .args(["--seeds", &self.seeds.to_string_lossy()])
+            .env(
+                "RUST_LOG",
+                std::env::var("TRAWL_TEST_LOG").unwrap_or_else(|_| "warn".into()),
+            )
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -258,6 +266,9 @@ fn wait_all(workers: &mut [Child], limit: Duration) {
         loop {
             if let Some(st) = w.try_wait().expect("wait") {
                 let err = support::stderr_of(w);
+                if std::env::var_os("TRAWL_SHOW_LOGS").is_some() {
+                    eprintln!("---- worker log:\n{err}");
+                }
                 assert!(st.success(), "worker failed: {err}");
                 break;
             }
@@ -328,7 +339,7 @@ fn assert_complete(c: &Cluster, hosts: &[Host], pages: usize) -> Vec<serde_json:
 fn three_workers_fetch_every_page_once_politely() {
     let Some(pg) = Pg::start("three") else { return };
     let (n_hosts, pages) = (12, 12);
-    let hosts = web(n_hosts, pages, Duration::ZERO);
+    let hosts = web(n_hosts, pages, |_| Duration::ZERO);
     let c = Cluster::new("cluster-three", &pg, &hosts, 5, 4);
     let mut workers: Vec<Child> = (1..=3).map(|i| c.worker(&format!("w{i}"))).collect();
     wait_all(&mut workers, Duration::from_secs(120));
@@ -411,4 +422,196 @@ fn export_pages_neither_repeat_nor_skip() {
             "every record once across pages"
         );
     });
+}
+
+/// Waits until `sql` (a count) reaches `n`.
+fn wait_for(pg: &Pg, sql: &str, n: i64, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    // Before the first worker connects the tables do not exist: 0.
+    while pg
+        .try_psql(sql)
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or(0)
+        < n
+    {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {sql} >= {n}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn signal(child: &Child, sig: i32) {
+    // SAFETY: kill(2) on our own child's pid; no memory is touched.
+    let r = unsafe { libc::kill(child.id() as i32, sig) };
+    assert_eq!(r, 0, "signal {sig}");
+}
+
+const DONE_BY_W1: &str = "SELECT count(*) FROM trawl_urls WHERE status = 1 AND done_by = 'w1'";
+
+#[test]
+fn a_killed_worker_loses_nothing_and_its_hosts_are_re_leased() {
+    let Some(pg) = Pg::start("kill") else { return };
+    let (n_hosts, pages) = (8, 10);
+    let hosts = web(n_hosts, pages, |_| Duration::from_millis(100));
+    let c = Cluster::new("cluster-kill", &pg, &hosts, 3, 3);
+    let mut w1 = c.worker("w1");
+    wait_for(&pg, DONE_BY_W1, 3, Duration::from_secs(30));
+    let mut others: Vec<Child> = vec![c.worker("w2"), c.worker("w3")];
+    std::thread::sleep(Duration::from_millis(300));
+    w1.kill().expect("kill -9");
+    let _ = w1.wait();
+    wait_all(&mut others, Duration::from_secs(120));
+    assert_complete(&c, &hosts, pages);
+    // Pages fetched twice: at most the ones w1 had in flight, one per host
+    // it held (max_hosts = 3).
+    let twice: Vec<_> = page_requests(&hosts)
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .collect();
+    assert!(twice.len() <= 3, "pages fetched twice: {twice:?}");
+    assert!(twice.iter().all(|(_, n)| *n == 2), "{twice:?}");
+}
+
+#[test]
+fn a_worker_paused_past_its_lease_cannot_write_when_it_wakes() {
+    let Some(pg) = Pg::start("stop") else { return };
+    // As many hosts as a worker holds: w1 holds them all, so w2 can only
+    // get them by taking them over. Page 2 answers slowly: w1 is paused
+    // while it waits for one, so a write of w1's is surely late.
+    let (n_hosts, pages) = (3, 8);
+    let hosts = web(n_hosts, pages, |n| {
+        Duration::from_millis(if n == 2 { 1500 } else { 0 })
+    });
+    let c = Cluster::new("cluster-stop", &pg, &hosts, 2, 3);
+    let w1 = c.worker("w1");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !hosts.iter().any(|h| h.paths().iter().any(|p| p == "/p2")) {
+        assert!(Instant::now() < deadline, "w1 never asked for a page 2");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    signal(&w1, libc::SIGSTOP);
+    let mut w2 = c.worker("w2");
+    // w2 takes w1's hosts once their leases (2 s) expire.
+    std::thread::sleep(Duration::from_secs(6));
+    signal(&w1, libc::SIGCONT);
+    let mut workers = vec![w1, w2.take_if_running()];
+    wait_all(&mut workers, Duration::from_secs(120));
+    assert_complete(&c, &hosts, pages);
+    let refused: i64 = pg
+        .psql("SELECT refused FROM trawl_workers WHERE name = 'w1'")
+        .parse()
+        .unwrap_or(0);
+    assert!(
+        refused >= 1,
+        "w1's late writes were refused (refused = {refused})"
+    );
+}
+
+/// `Child` helpers for the tests above.
+trait TakeIfRunning {
+    fn take_if_running(&mut self) -> Child;
+}
+
+impl TakeIfRunning for Child {
+    fn take_if_running(&mut self) -> Child {
+        // Moves the handle out; the placeholder is never waited on.
+        std::mem::replace(
+            self,
+            trawl()
+                .arg("--version")
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("spawn"),
+        )
+    }
+}
+
+#[test]
+fn workers_ride_out_a_database_restart() {
+    let Some(pg) = Pg::start("restart") else {
+        return;
+    };
+    let (n_hosts, pages) = (6, 12);
+    let hosts = web(n_hosts, pages, |_| Duration::from_millis(100));
+    let c = Cluster::new("cluster-restart", &pg, &hosts, 20, 3);
+    let mut workers: Vec<Child> = vec![c.worker("w1"), c.worker("w2")];
+    wait_for(
+        &pg,
+        "SELECT count(*) FROM trawl_urls WHERE status = 1",
+        8,
+        Duration::from_secs(30),
+    );
+    pg.stop_server();
+    std::thread::sleep(Duration::from_secs(3));
+    pg.start_server();
+    wait_all(&mut workers, Duration::from_secs(120));
+    assert_complete(&c, &hosts, pages);
+    let twice: Vec<_> = page_requests(&hosts)
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "nothing fetched again after the outage: {twice:?}"
+    );
+    assert_eq!(pg.psql("SELECT sum(refused) FROM trawl_workers"), "0");
+}
+
+#[test]
+fn a_joining_worker_takes_a_share_and_a_huge_host_starves_no_one() {
+    let Some(pg) = Pg::start("join") else { return };
+    // Host 0 has 60 pages (and a link to its own /p0: 61 records), the
+    // nine others 4 each.
+    let mut hosts = web(1, 60, |_| Duration::ZERO);
+    hosts.extend(web_at(21, 9, 4));
+    let c = Cluster::new("cluster-join", &pg, &hosts, 5, 2);
+    let mut workers: Vec<Child> = vec![c.worker("w1")];
+    std::thread::sleep(Duration::from_secs(1));
+    workers.push(c.worker("w2"));
+    wait_all(&mut workers, Duration::from_secs(120));
+    let records = c.export();
+    assert_eq!(records.len(), 61 + 9 * 4);
+    let w2: i64 = pg
+        .psql("SELECT count(*) FROM trawl_urls WHERE status = 1 AND done_by = 'w2'")
+        .parse()
+        .unwrap_or(0);
+    assert!(w2 > 0, "the worker that joined fetched nothing");
+    let huge = hosts[0].url("");
+    let host_of = |u: &str| u.split('/').nth(2).unwrap_or("").to_string();
+    let huge_host = host_of(&huge);
+    let last_small: String = pg.psql(&format!(
+        "SELECT max(done_at) FROM trawl_urls u JOIN trawl_hosts h ON h.id = u.host_id WHERE h.name <> '{huge_host}' AND u.status = 1"
+    ));
+    let last_huge: String = pg.psql(&format!(
+        "SELECT max(done_at) FROM trawl_urls u JOIN trawl_hosts h ON h.id = u.host_id WHERE h.name = '{huge_host}' AND u.status = 1"
+    ));
+    assert!(
+        last_small < last_huge,
+        "small hosts done ({last_small}) before the huge one ({last_huge})"
+    );
+}
+
+/// Like [`web`], on IPs starting at 127.0.0.`first`.
+fn web_at(first: usize, hosts: usize, pages: usize) -> Vec<Host> {
+    (0..hosts)
+        .map(|i| {
+            let ip = format!("127.0.0.{}", first + i);
+            Host::start(&ip, move |path, _| {
+                if path == "/robots.txt" {
+                    return status(404);
+                }
+                let n: Option<usize> = path.strip_prefix("/p").and_then(|n| n.parse().ok());
+                match n.or((path == "/").then_some(0)) {
+                    Some(n) if n < pages => html(&page(
+                        &format!("small {i} page {n}"),
+                        &[format!("/p{}", n + 1)],
+                    )),
+                    _ => status(404),
+                }
+            })
+        })
+        .collect()
 }

@@ -169,17 +169,23 @@ impl Pg {
 
     /// Runs SQL with `psql` and returns its unaligned output.
     pub fn psql(&self, sql: &str) -> String {
+        match self.try_psql(sql) {
+            Ok(s) => s,
+            Err(e) => panic!("psql {sql:?} failed: {e}"),
+        }
+    }
+
+    /// [`Pg::psql`] that reports a failure (a table not created yet).
+    pub fn try_psql(&self, sql: &str) -> Result<String, String> {
         let out = Command::new(self.bin.join("psql"))
             .args(["-X", "-A", "-t", "-h", "127.0.0.1", "-U", "postgres"])
             .args(["-p", &self.port.to_string(), "-d", "postgres", "-c", sql])
             .output()
-            .expect("psql runs");
-        assert!(
-            out.status.success(),
-            "psql {sql:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+            .map_err(|e| format!("psql does not run: {e}"))?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     }
 
     pub fn dir(&self) -> &Path {

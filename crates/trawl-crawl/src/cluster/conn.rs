@@ -16,6 +16,8 @@ const SCHEMA_LOCK: i64 = 0x7472_6177_6c00_0001;
 pub struct Conn {
     url: String,
     client: Option<Client>,
+    /// Session limits set at each connect (see [`Conn::limit_transactions`]).
+    tx_limit: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for Conn {
@@ -35,6 +37,7 @@ impl Conn {
         Ok(Conn {
             url: url.to_string(),
             client: None,
+            tx_limit: None,
         })
     }
 
@@ -46,24 +49,54 @@ impl Conn {
         Ok(c)
     }
 
+    /// Bounds how long this connection may sit idle inside a transaction
+    /// (`idle_in_transaction_session_timeout`) or wait for a row lock
+    /// (`lock_timeout`). A worker paused mid-transaction (SIGSTOP, a long
+    /// GC-like stall, a frozen VM) would otherwise hold its row locks, and
+    /// so its hosts, for as long as it is paused: PostgreSQL ends its
+    /// session after `limit` instead, and the others go on. Workers set it
+    /// below their lease.
+    pub fn limit_transactions(&mut self, limit: std::time::Duration) {
+        self.tx_limit = Some(limit);
+        self.client = None;
+    }
+
     /// The client, connecting first if there is none or the last one broke.
     pub async fn client(&mut self) -> Result<&mut Client, ClusterError> {
         if self.client.as_ref().is_none_or(|c| c.is_closed()) {
             self.client = None;
             let (mut client, connection) = tokio_postgres::connect(&self.url, NoTls)
                 .await
-                .map_err(|e| ClusterError::Unreachable(super::full_message(&e)))?;
+                .map_err(ClusterError::from)?;
             tokio::spawn(async move {
                 // Ends when the server goes away; the next call reconnects.
                 if let Err(e) = connection.await {
                     tracing::debug!(error = %e, "cluster database connection ended");
                 }
             });
-            let tx = client.transaction().await?;
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
-                .await?;
-            tx.batch_execute(SCHEMA).await?;
-            tx.commit().await?;
+            if let Some(limit) = self.tx_limit {
+                let ms = limit.as_millis().max(1);
+                client
+                    .batch_execute(&format!(
+                        "SET idle_in_transaction_session_timeout = {ms}; SET lock_timeout = {ms}"
+                    ))
+                    .await?;
+            }
+            // The tables are created in one transaction, the workers table
+            // last: when it exists, so does the rest. Checking first keeps
+            // a connecting worker off the schema's locks, which a paused
+            // worker's open transaction may hold.
+            let ready: bool = client
+                .query_one("SELECT to_regclass('trawl_workers') IS NOT NULL", &[])
+                .await?
+                .get(0);
+            if !ready {
+                let tx = client.transaction().await?;
+                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+                    .await?;
+                tx.batch_execute(SCHEMA).await?;
+                tx.commit().await?;
+            }
             self.client = Some(client);
         }
         match self.client.as_mut() {

@@ -32,8 +32,12 @@ pub use status::{ClusterStatus, WorkerRow};
 pub enum ClusterError {
     /// The database could not be reached or the connection broke: callers
     /// back off and retry (the worker keeps its completions meanwhile).
-    #[error("cluster database unavailable or busy: {0}")]
+    #[error("cluster database unreachable: {0}")]
     Unreachable(String),
+    /// Another session was in the way (a lock held too long, a deadlock):
+    /// retrying soon may succeed.
+    #[error("cluster database busy: {0}")]
+    Busy(String),
     /// A statement failed for another reason (a bug, a schema mismatch).
     #[error("cluster database error: {0}")]
     Db(String),
@@ -47,25 +51,27 @@ pub enum ClusterError {
 
 impl From<tokio_postgres::Error> for ClusterError {
     fn from(e: tokio_postgres::Error) -> Self {
-        // No SQLSTATE: the connection broke. 08xxx connection exceptions,
-        // 57Pxx the server shutting down or restarting, 40001/40P01 a
-        // serialization failure or deadlock victim: all worth a retry.
-        let transient = e.code().is_none_or(|c| {
-            let c = c.code();
-            c.starts_with("08") || c.starts_with("57P") || c == "40001" || c == "40P01"
-        });
-        if e.is_closed() || transient {
-            ClusterError::Unreachable(full_message(&e))
-        } else {
-            ClusterError::Db(full_message(&e))
+        let code = e.code().map(|c| c.code().to_string());
+        match code.as_deref() {
+            // No SQLSTATE: the connection broke. 08xxx: connection
+            // exceptions; 57Pxx: the server shutting down or restarting.
+            None => ClusterError::Unreachable(full_message(&e)),
+            Some(c) if c.starts_with("08") || c.starts_with("57P") => {
+                ClusterError::Unreachable(full_message(&e))
+            }
+            // A serialization failure, a deadlock victim, a lock or idle
+            // transaction timeout: another session was in the way.
+            Some("40001" | "40P01" | "55P03" | "25P03") => ClusterError::Busy(full_message(&e)),
+            Some(_) if e.is_closed() => ClusterError::Unreachable(full_message(&e)),
+            Some(_) => ClusterError::Db(full_message(&e)),
         }
     }
 }
 
 impl ClusterError {
-    /// Whether retrying later may succeed (the database is away).
+    /// Whether retrying later may succeed (the database is away or busy).
     pub fn is_transient(&self) -> bool {
-        matches!(self, ClusterError::Unreachable(_))
+        matches!(self, ClusterError::Unreachable(_) | ClusterError::Busy(_))
     }
 }
 

@@ -138,9 +138,23 @@ pub async fn run(
     cluster: ClusterOptions,
 ) -> Result<Snapshot, CrawlError> {
     let c = cfg.crawl.clone();
-    let mut db = Conn::connect(&cluster.url)
-        .await
-        .map_err(|e| CrawlError::Start(e.to_string()))?;
+    // Below the lease: a paused worker's open transaction must not hold
+    // its hosts' rows past the lease (see `Conn::limit_transactions`).
+    let tx_limit = (cluster.lease / 2).max(Duration::from_millis(500));
+    let mut db = Conn::new(&cluster.url).map_err(|e| CrawlError::Start(e.to_string()))?;
+    db.limit_transactions(tx_limit);
+    // A database that is busy (locks of a paused worker) gets a few tries;
+    // one that is down or refuses us is reported at once.
+    let mut tries = 0;
+    while let Err(e) = db.client().await {
+        tries += 1;
+        let busy = matches!(&e, ClusterError::Busy(_));
+        if !busy || tries >= 5 {
+            return Err(CrawlError::Start(e.to_string()));
+        }
+        tracing::warn!(error = %e, "cluster database busy; trying again");
+        tokio::time::sleep(tx_limit).await;
+    }
     let store = super::open_store(&cfg)?;
     let observer = opts.observer.clone().unwrap_or_default();
     let stats = observer.stats.clone();
