@@ -119,8 +119,10 @@ impl Pg {
 
     /// Starts (or restarts) the server and waits until it accepts connections.
     pub fn start_server(&self) {
+        // Tests need no durability; the benchmark sets TRAWL_PG_FSYNC=on.
+        let fsync = std::env::var("TRAWL_PG_FSYNC").unwrap_or_else(|_| "off".into());
         let opts = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync={fsync} -c max_connections=200",
             self.port,
             self.dir.display()
         );
