@@ -117,21 +117,7 @@ pub(super) async fn run(s: Scheduler<'_>) -> Result<JoinSet<()>, CrawlError> {
                 }
                 Ok(Next::Url(lease)) => {
                     inflight += 1;
-                    let shared = shared.clone();
-                    let cpu_tx = cpu_tx.clone();
-                    let write_tx = write_tx.clone();
-                    tasks.spawn(async move {
-                        match fetch_task::fetch(&shared, lease).await {
-                            FetchResult::Cpu(job) => {
-                                // Closed only during shutdown; the lease stays in-flight and is re-queued.
-                                let _ = cpu_tx.send(job).await;
-                            }
-                            FetchResult::Write(msg) => {
-                                // Same: closed only during shutdown.
-                                let _ = write_tx.send(msg).await;
-                            }
-                        }
-                    });
+                    spawn_fetch(&mut tasks, shared, lease, cpu_tx, write_tx);
                     continue;
                 }
                 Ok(Next::Wait(at)) => at.min(next_seed_poll),
@@ -163,4 +149,28 @@ fn apply(msg: Sched, frontier: &mut Frontier, inflight: &mut usize) -> Result<()
     }
     frontier.finished(&host, delay)?;
     Ok(())
+}
+
+/// Spawns the fetch task of a leased URL: its result goes to the CPU
+/// stage (a page to process) or straight to the writer.
+pub(super) fn spawn_fetch(
+    tasks: &mut JoinSet<()>,
+    shared: &Arc<Shared>,
+    lease: crate::frontier::Lease,
+    cpu_tx: &mpsc::Sender<CpuJob>,
+    write_tx: &mpsc::Sender<WriterMsg>,
+) {
+    let (shared, cpu_tx, write_tx) = (shared.clone(), cpu_tx.clone(), write_tx.clone());
+    tasks.spawn(async move {
+        match fetch_task::fetch(&shared, lease).await {
+            // The channels close only during shutdown; the lease stays in
+            // flight and is re-queued.
+            FetchResult::Cpu(job) => {
+                let _ = cpu_tx.send(job).await;
+            }
+            FetchResult::Write(msg) => {
+                let _ = write_tx.send(msg).await;
+            }
+        }
+    });
 }

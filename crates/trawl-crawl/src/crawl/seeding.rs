@@ -2,7 +2,7 @@
 //! is registered (its number and options kept in the store) and its URL
 //! queued unless known.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::shared::Shared;
 use crate::config::Config;
@@ -31,22 +31,12 @@ pub(super) fn load_seeds(
 ) -> Result<usize, StoreError> {
     let mut added = 0;
     for file in files {
-        let text = match std::fs::read(file) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(e) => {
-                tracing::warn!(file = %file.display(), error = %e, "cannot read seed file");
-                continue;
-            }
+        let Some(ChangedFile { text, seeds, bad }) =
+            changed_file(store, file, defaults, &shared.rules)?
+        else {
+            continue;
         };
         let registry = Registry::of(store);
-        if registry.file_unchanged(file, &text)? {
-            continue;
-        }
-        let (seeds, errors) =
-            seeds::parse(&text, &file.display().to_string(), defaults, &shared.rules);
-        for e in &errors {
-            tracing::warn!("bad seed line skipped: {e}");
-        }
         for seed in seeds {
             let id = registry.register(&seed)?;
             if let Ok(mut s) = shared.seeds.write() {
@@ -71,7 +61,45 @@ pub(super) fn load_seeds(
             }
         }
         registry.file_read(file, &text)?;
-        tracing::info!(file = %file.display(), bad_lines = errors.len(), "seed file loaded");
+        tracing::info!(file = %file.display(), bad_lines = bad, "seed file loaded");
     }
     Ok(added)
+}
+
+/// A seed file that changed since it was last read.
+pub(super) struct ChangedFile {
+    pub text: String,
+    pub seeds: Vec<crate::seeds::Seed>,
+    /// Bad lines (each logged and skipped).
+    pub bad: usize,
+}
+
+/// Reads `file` if it changed since [`Registry::file_read`] last saw it
+/// (an unreadable file is logged and skipped), parses its seeds and logs
+/// its bad lines.
+pub(super) fn changed_file(
+    store: &Store,
+    file: &Path,
+    defaults: &SeedDefaults,
+    rules: &crate::frontier::url::UrlRules,
+) -> Result<Option<ChangedFile>, StoreError> {
+    let text = match std::fs::read(file) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => {
+            tracing::warn!(file = %file.display(), error = %e, "cannot read seed file");
+            return Ok(None);
+        }
+    };
+    if Registry::of(store).file_unchanged(file, &text)? {
+        return Ok(None);
+    }
+    let (seeds, errors) = seeds::parse(&text, &file.display().to_string(), defaults, rules);
+    for e in &errors {
+        tracing::warn!("bad seed line skipped: {e}");
+    }
+    Ok(Some(ChangedFile {
+        text,
+        seeds,
+        bad: errors.len(),
+    }))
 }

@@ -32,9 +32,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
-use super::shared::{CpuJob, Fence, FetchResult, Shared, WriterMsg};
+use super::shared::{CpuJob, Fence, Shared, WriterMsg};
 use super::stats::{Snapshot, Stats};
-use super::{fetch_task, learning, seeding, session, CrawlError, RunOptions};
+use super::{learning, schedule, seeding, session, CrawlError, RunOptions};
 use crate::cluster::{Claimed, ClusterError, Conn, Finish, FinishEnd, Written};
 use crate::config::Config;
 use crate::fetch::Fetcher;
@@ -402,18 +402,8 @@ pub async fn run(
                 host: name.clone(),
                 item,
             };
-            let (shared, cpu_tx, write_tx) = (shared.clone(), cpu_tx.clone(), write_tx.clone());
-            tasks.spawn(async move {
-                match fetch_task::fetch(&shared, lease).await {
-                    // Closed only during shutdown: the URL stays queued in the database.
-                    FetchResult::Cpu(job) => {
-                        let _ = cpu_tx.send(job).await;
-                    }
-                    FetchResult::Write(msg) => {
-                        let _ = write_tx.send(msg).await;
-                    }
-                }
-            });
+            // A URL whose fetch is cut by shutdown stays queued in the database.
+            schedule::spawn_fetch(&mut tasks, &shared, lease, &cpu_tx, &write_tx);
         }
         for h in held.values() {
             if let Some(t) = h.recheck_at {
@@ -546,22 +536,14 @@ async fn load_seeds(
     defaults: &seeds::SeedDefaults,
 ) -> Result<(), CrawlError> {
     for file in files {
-        let text = match std::fs::read(file) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(e) => {
-                tracing::warn!(file = %file.display(), error = %e, "cannot read seed file");
-                continue;
-            }
-        };
-        let registry = Registry::of(store);
-        if registry.file_unchanged(file, &text)? {
+        let Some(seeding::ChangedFile {
+            text,
+            seeds: parsed,
+            bad,
+        }) = seeding::changed_file(store, file, defaults, &shared.rules)?
+        else {
             continue;
-        }
-        let (parsed, errors) =
-            seeds::parse(&text, &file.display().to_string(), defaults, &shared.rules);
-        for e in &errors {
-            tracing::warn!("bad seed line skipped: {e}");
-        }
+        };
         let ids = db
             .register_seeds(&parsed)
             .await
@@ -588,8 +570,8 @@ async fn load_seeds(
             .enqueue(&urls)
             .await
             .map_err(|e| CrawlError::Start(e.to_string()))?;
-        registry.file_read(file, &text)?;
-        tracing::info!(file = %file.display(), new_urls = added, bad_lines = errors.len(), "seed file loaded into the cluster");
+        Registry::of(store).file_read(file, &text)?;
+        tracing::info!(file = %file.display(), new_urls = added, bad_lines = bad, "seed file loaded into the cluster");
     }
     Ok(())
 }
