@@ -237,25 +237,7 @@ impl Cluster {
     }
 
     fn export(&self) -> Vec<serde_json::Value> {
-        let out = trawl()
-            .args([
-                "--config",
-                &self.cfg.to_string_lossy(),
-                "export",
-                "--cluster",
-                &self.url,
-            ])
-            .output()
-            .expect("export");
-        assert!(
-            out.status.success(),
-            "export: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("json line"))
-            .collect()
+        support::export_lines(&self.cfg, &["--cluster", &self.url])
     }
 }
 
@@ -493,11 +475,11 @@ fn a_worker_paused_past_its_lease_cannot_write_when_it_wakes() {
         std::thread::sleep(Duration::from_millis(10));
     }
     signal(&w1, libc::SIGSTOP);
-    let mut w2 = c.worker("w2");
+    let w2 = c.worker("w2");
     // w2 takes w1's hosts once their leases (2 s) expire.
     std::thread::sleep(Duration::from_secs(6));
     signal(&w1, libc::SIGCONT);
-    let mut workers = vec![w1, w2.take_if_running()];
+    let mut workers = vec![w1, w2];
     wait_all(&mut workers, Duration::from_secs(120));
     assert_complete(&c, &hosts, pages);
     let refused: i64 = pg
@@ -508,25 +490,6 @@ fn a_worker_paused_past_its_lease_cannot_write_when_it_wakes() {
         refused >= 1,
         "w1's late writes were refused (refused = {refused})"
     );
-}
-
-/// `Child` helpers for the tests above.
-trait TakeIfRunning {
-    fn take_if_running(&mut self) -> Child;
-}
-
-impl TakeIfRunning for Child {
-    fn take_if_running(&mut self) -> Child {
-        // Moves the handle out; the placeholder is never waited on.
-        std::mem::replace(
-            self,
-            trawl()
-                .arg("--version")
-                .stdout(Stdio::null())
-                .spawn()
-                .expect("spawn"),
-        )
-    }
 }
 
 #[test]

@@ -275,7 +275,7 @@ pub fn spawn_crawl(cfg: &Path, seeds: &Path, once: bool) -> Child {
 }
 
 /// JSON lines printed by `trawl export` with extra arguments.
-fn export_lines(cfg: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
+pub fn export_lines(cfg: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
     let out = trawl()
         .args(["--config", &cfg.to_string_lossy(), "export"])
         .args(extra)

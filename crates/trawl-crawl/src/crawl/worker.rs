@@ -103,8 +103,6 @@ struct Held {
     busy: bool,
     /// No request before this.
     next_at: Instant,
-    /// Its lease is surely live until then (local clock).
-    valid_until: Instant,
     /// Ended here but not yet in the database.
     uncommitted: HashSet<i64>,
     /// Nothing due at the last look: look again then.
@@ -192,7 +190,6 @@ pub async fn run(
             back: back_tx,
             pending: pending.clone(),
             refused: refused.clone(),
-            stop: stop_rx.clone(),
         },
         write_rx,
     ));
@@ -264,7 +261,6 @@ pub async fn run(
                     held.retain(|name, h| {
                         let keep = live.contains(&h.claim.id);
                         if keep {
-                            h.valid_until = valid;
                             fence.set(name, valid);
                         } else {
                             tracing::warn!(host = %name, "lost the lease of a host (taken over)");
@@ -308,7 +304,6 @@ pub async fn run(
                                 queue: VecDeque::new(),
                                 busy: false,
                                 next_at: now,
-                                valid_until: valid,
                                 uncommitted: HashSet::new(),
                                 recheck_at: None,
                             },
@@ -332,7 +327,8 @@ pub async fn run(
             let Some(h) = held.get_mut(&name) else {
                 continue;
             };
-            if h.busy || now >= h.valid_until {
+            // The fence knows until when the lease is surely live.
+            if h.busy || !fence.allows(&name) {
                 continue;
             }
             if h.next_at > now {
@@ -588,7 +584,6 @@ struct WriterCtx {
     /// Completions in the outbox.
     pending: Arc<AtomicUsize>,
     refused: Arc<AtomicU64>,
-    stop: watch::Receiver<bool>,
 }
 
 /// An outbox entry: the completion and the host it belongs to.
@@ -724,9 +719,6 @@ async fn writer(mut w: WriterCtx, mut rx: mpsc::Receiver<WriterMsg>) {
     // Last tries before the worker ends; what stays is committed next start.
     let deadline = Instant::now() + Duration::from_secs(10);
     while w.pending.load(Relaxed) > 0 && Instant::now() < deadline && !drain(&mut w).await {
-        if *w.stop.borrow() && Instant::now() + RETRY > deadline {
-            break;
-        }
         tokio::time::sleep(RETRY).await;
     }
     let _ = w.store.flush().await;
