@@ -92,7 +92,7 @@ fn a_stale_epoch_cannot_write_after_a_takeover() {
             .finish("b", &done(cb[0].id, cb[0].epoch, "http://h1.test/"))
             .await
             .expect("finish b");
-        assert_eq!(ok, Written::Applied { record: false });
+        assert!(matches!(ok, Written::Applied { record: false, .. }));
         assert_eq!(
             pg.psql("SELECT done_by FROM trawl_urls WHERE status = 1"),
             "b"
@@ -201,15 +201,26 @@ struct Cluster {
 
 impl Cluster {
     fn new(name: &str, pg: &Pg, hosts: &[Host], lease_secs: u64, max_hosts: usize) -> Cluster {
+        let cluster = format!("[cluster]\nlease_secs = {lease_secs}\nmax_hosts = {max_hosts}\n");
+        Cluster::custom(name, pg, hosts, &cluster, |_| String::new())
+    }
+
+    /// `extra`: more of config.toml after `[crawl]` (keys, then tables);
+    /// `options(i)`: more options of host i's seed line.
+    fn custom(
+        name: &str,
+        pg: &Pg,
+        hosts: &[Host],
+        extra: &str,
+        options: impl Fn(usize) -> String,
+    ) -> Cluster {
         let dir = scratch(name);
-        let cfg = support::config(
-            &dir,
-            &format!("min_delay_ms = {DELAY_MS}\n[cluster]\nlease_secs = {lease_secs}\nmax_hosts = {max_hosts}\n"),
-        );
+        let cfg = support::config(&dir, &format!("min_delay_ms = {DELAY_MS}\n{extra}"));
         let seeds = dir.join("seeds.txt");
         let lines: Vec<String> = hosts
             .iter()
-            .map(|h| format!("{} depth=50", h.url("/")))
+            .enumerate()
+            .map(|(i, h)| format!("{} depth=50 {}", h.url("/"), options(i)))
             .collect();
         std::fs::write(&seeds, lines.join("\n")).expect("seeds");
         Cluster {
@@ -376,7 +387,10 @@ fn export_pages_neither_repeat_nor_skip() {
             }
             assert_eq!(
                 c.finish("a", &f).await.expect("finish"),
-                Written::Applied { record: true }
+                Written::Applied {
+                    record: true,
+                    counted: true
+                }
             );
         }
         let mut seen = Vec::new();
@@ -577,4 +591,213 @@ fn web_at(first: usize, hosts: usize, pages: usize) -> Vec<Host> {
             })
         })
         .collect()
+}
+
+/// Records per host in an export, by the host's base URL.
+fn records_per_host(records: &[serde_json::Value], hosts: &[Host]) -> Vec<usize> {
+    hosts
+        .iter()
+        .map(|h| {
+            let base = h.url("/");
+            records
+                .iter()
+                .filter(|r| r["url"].as_str().is_some_and(|u| u.starts_with(&base)))
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn page_budgets_hold_across_workers() {
+    let Some(pg) = Pg::start("budgets") else {
+        return;
+    };
+    let (n_hosts, pages) = (8, 12);
+    let hosts = web(n_hosts, pages, |_| Duration::ZERO);
+    // Hosts 0-3: their seed allows 4 pages; all hosts: 7 pages per host.
+    // Short leases and few hosts per worker: hosts change hands mid-crawl.
+    let c = Cluster::custom(
+        "cluster-budgets",
+        &pg,
+        &hosts,
+        "max_pages_per_host = 7\n[cluster]\nlease_secs = 2\nmax_hosts = 2\n",
+        |i| {
+            if i < 4 {
+                "max_pages=4".into()
+            } else {
+                String::new()
+            }
+        },
+    );
+    let mut workers: Vec<Child> = (1..=3).map(|i| c.worker(&format!("w{i}"))).collect();
+    wait_all(&mut workers, Duration::from_secs(120));
+    let records = c.export();
+    let per_host = records_per_host(&records, &hosts);
+    assert_eq!(per_host, [4, 4, 4, 4, 7, 7, 7, 7], "records per host");
+    let fetched: Vec<usize> = hosts
+        .iter()
+        .map(|h| {
+            h.paths()
+                .iter()
+                .filter(|p| *p != "/robots.txt" && !p.starts_with("/sitemap"))
+                .count()
+        })
+        .collect();
+    assert_eq!(fetched, per_host, "pages requested per host");
+    assert_eq!(
+        pg.psql("SELECT sum(fetched) FROM trawl_counts"),
+        (4 * 4 + 4 * 7).to_string()
+    );
+}
+
+#[test]
+fn the_crawls_page_budget_holds_across_workers() {
+    let Some(pg) = Pg::start("total") else { return };
+    let (n_hosts, pages) = (8, 12);
+    let hosts = web(n_hosts, pages, |_| Duration::from_millis(30));
+    let c = Cluster::custom(
+        "cluster-total",
+        &pg,
+        &hosts,
+        "max_pages = 30\n[cluster]\nlease_secs = 5\nmax_hosts = 4\n",
+        |_| String::new(),
+    );
+    let mut workers: Vec<Child> = (1..=3).map(|i| c.worker(&format!("w{i}"))).collect();
+    wait_all(&mut workers, Duration::from_secs(120));
+    let n = c.export().len();
+    // Each worker sees the others' pages at most half a second late and
+    // has at most one page per held host in flight.
+    assert!((30..=45).contains(&n), "{n} pages under a budget of 30");
+}
+
+/// A one-host shop: a listing of products `from..to` at `/list/{from}`,
+/// product pages at `/product/{id}` in one layout.
+fn shop_host(ip: &str) -> Host {
+    let product = |id: usize| {
+        format!(
+            "<html><head><title>Lamp {id} | Lights</title></head><body><nav><a href=/list/0>Lights</a></nav>\
+             <div class=item><h1 class=name>Lamp {id}</h1><span class=cost>${id}.50</span>\
+             <table><tr><th>Ref:</th><td>L-{:04}</td></tr><tr><th>Finish:</th><td>{}</td></tr></table></div>\
+             <footer>Lights Ltd</footer></body></html>",
+            id * 7,
+            ["brass", "chrome", "matt black"][id % 3]
+        )
+    };
+    Host::start(ip, move |path, _| {
+        if let Some(id) = path.strip_prefix("/product/").and_then(|p| p.parse().ok()) {
+            return html(&product(id));
+        }
+        let Some(from) = path
+            .strip_prefix("/list/")
+            .and_then(|p| p.parse::<usize>().ok())
+        else {
+            return status(404);
+        };
+        let links: Vec<String> = (from..from + 10).map(|i| format!("/product/{i}")).collect();
+        html(&page("Lights", &links))
+    })
+}
+
+#[test]
+fn a_template_is_learned_once_per_site_for_the_cluster() {
+    let Some(pg) = Pg::start("templates") else {
+        return;
+    };
+    let shop = shop_host("127.0.0.60");
+    let dir = scratch("cluster-templates");
+    let cfg = support::config(&dir, "min_delay_ms = 0\nsitemaps = false");
+    let run = |worker: &str, list: usize| {
+        let seeds = dir.join(format!("seeds-{worker}.txt"));
+        std::fs::write(
+            &seeds,
+            format!(
+                "{} mode=ecommerce depth=1\n",
+                shop.url(&format!("/list/{list}"))
+            ),
+        )
+        .expect("seeds");
+        let out = trawl()
+            .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+            .args(["--cluster", &pg.url(), "--worker", worker])
+            .args(["--data", &dir.join(worker).to_string_lossy()])
+            .args(["--seeds", &seeds.to_string_lossy()])
+            .env("RUST_LOG", "info")
+            .output()
+            .expect("run worker");
+        let log = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{worker} failed: {log}");
+        log
+    };
+    // w1 learns the shop's template from its first products.
+    let log1 = run("w1", 0);
+    assert!(log1.contains("template learned"), "w1 learned: {log1}");
+    assert_eq!(
+        pg.psql("SELECT learned_by || ' v' || version FROM trawl_templates"),
+        "w1 v1"
+    );
+    // w2, with a store of its own, crawls ten new products of the site:
+    // every one is read with w1's template, none is a learning sample.
+    let log2 = run("w2", 10);
+    assert!(
+        !log2.contains("template learned"),
+        "w2 learned again: {log2}"
+    );
+    let export = support::export_lines(&cfg, &["--cluster", &pg.url()]);
+    let new: Vec<&serde_json::Value> = export
+        .iter()
+        .filter(|r| {
+            r["url"]
+                .as_str()
+                .and_then(|u| u.rsplit('/').next())
+                .and_then(|id| id.parse::<usize>().ok())
+                .is_some_and(|id| {
+                    (10..20).contains(&id)
+                        && r["url"].as_str().is_some_and(|u| u.contains("/product/"))
+                })
+        })
+        .collect();
+    assert_eq!(new.len(), 10, "w2's products exported");
+    for r in new {
+        let id = r["url"]
+            .as_str()
+            .and_then(|u| u.rsplit('/').next())
+            .unwrap_or("");
+        assert_eq!(r["fields"]["name"][0], format!("Lamp {id}"), "{r}");
+    }
+}
+
+#[test]
+fn a_template_version_is_published_once() {
+    let Some(pg) = Pg::start("publish") else {
+        return;
+    };
+    rt().block_on(async {
+        let mut a = Conn::connect(&pg.url()).await.expect("connect a");
+        let mut b = Conn::connect(&pg.url()).await.expect("connect b");
+        let t = |version: u32, by: &str| trawl_extract::Template {
+            site: "shop.test".into(),
+            cluster: 0,
+            version,
+            samples: 4,
+            fields: vec![],
+            signature: vec![by.to_string()],
+            pruning: trawl_extract::Pruning::default(),
+            learned_at: 0,
+        };
+        assert!(a.publish_template("a", &t(1, "a")).await.expect("a v1"));
+        // b learned v1 at the same time: the first stays.
+        assert!(!b.publish_template("b", &t(1, "b")).await.expect("b v1"));
+        let got = b.templates(&["shop.test".into()]).await.expect("read");
+        assert_eq!(got, [t(1, "a")]);
+        // A relearned v2 replaces it; an older version never does.
+        assert!(b.publish_template("b", &t(2, "b")).await.expect("b v2"));
+        assert!(!a
+            .publish_template("a", &t(1, "a"))
+            .await
+            .expect("a v1 again"));
+        assert_eq!(
+            pg.psql("SELECT learned_by || ' v' || version FROM trawl_templates"),
+            "b v2"
+        );
+    });
 }

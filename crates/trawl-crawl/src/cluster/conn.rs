@@ -9,6 +9,9 @@ use super::ClusterError;
 /// The schema, applied at every connect (idempotent).
 const SCHEMA: &str = include_str!("schema.sql");
 
+/// The schema's last table.
+const LAST_TABLE: &str = "trawl_templates";
+
 /// Serialises schema changes between workers starting at once.
 const SCHEMA_LOCK: i64 = 0x7472_6177_6c00_0001;
 
@@ -82,12 +85,13 @@ impl Conn {
                     ))
                     .await?;
             }
-            // The tables are created in one transaction, the workers table
-            // last: when it exists, so does the rest. Checking first keeps
+            // The tables are created in one transaction, `LAST_TABLE`
+            // last: when it exists, so does the rest (and a database made
+            // by an older trawl gets the tables it lacks). Checking first keeps
             // a connecting worker off the schema's locks, which a paused
             // worker's open transaction may hold.
             let ready: bool = client
-                .query_one("SELECT to_regclass('trawl_workers') IS NOT NULL", &[])
+                .query_one("SELECT to_regclass($1) IS NOT NULL", &[&LAST_TABLE])
                 .await?
                 .get(0);
             if !ready {

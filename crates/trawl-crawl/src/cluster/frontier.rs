@@ -25,6 +25,8 @@ pub struct Claimed {
     pub name: String,
     /// The fencing token every write for this host must carry.
     pub epoch: i64,
+    /// Pages of the host fetched so far, by any worker (its page budget).
+    pub fetched: u64,
 }
 
 /// A held host's URLs that may be fetched now.
@@ -72,8 +74,9 @@ pub enum FinishEnd {
 /// What a finish did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Written {
-    /// Committed; `record` says whether a new record was stored.
-    Applied { record: bool },
+    /// Committed; `record`: a new record was stored; `counted`: a fetched
+    /// page was added to the host's and the seed's counts.
+    Applied { record: bool, counted: bool },
     /// Another worker claimed the host since: nothing written.
     Refused,
 }
@@ -229,7 +232,7 @@ impl Conn {
                  SET lease_owner = $1, lease_until = now() + make_interval(secs => $3),
                      epoch = h.epoch + 1
                  FROM ready WHERE h.id = ready.id
-                 RETURNING h.id, h.name, h.epoch",
+                 RETURNING h.id, h.name, h.epoch, h.fetched",
                 &[&worker, &(n as i64), &lease.as_secs_f64()],
             )
             .await?;
@@ -239,6 +242,7 @@ impl Conn {
                 id: r.get(0),
                 name: r.get(1),
                 epoch: r.get(2),
+                fetched: r.get::<_, i64>(3).max(0) as u64,
             })
             .collect())
     }
@@ -345,24 +349,36 @@ impl Conn {
         }
         let delay = millis(f.delay_ms);
         let mut record_written = false;
+        let mut page_counted = false;
         match &f.end {
             FinishEnd::Done {
                 outcome,
                 record,
                 counted,
             } => {
-                let n = tx
-                    .execute(
+                let ended = tx
+                    .query_opt(
                         "UPDATE trawl_urls SET status = 1, outcome = $2, done_by = $3, done_at = now()
-                         WHERE hash = $1 AND status = 0",
+                         WHERE hash = $1 AND status = 0 RETURNING seed",
                         &[&f.hash, &json(outcome)?, &worker],
                     )
                     .await?;
+                let n = u64::from(ended.is_some());
+                page_counted = n == 1 && *counted;
+                if let (Some(row), true) = (&ended, page_counted) {
+                    // The worker's own row of the seed: no other session writes it.
+                    tx.execute(
+                        "INSERT INTO trawl_counts (seed, worker, fetched) VALUES ($1, $2, 1)
+                         ON CONFLICT (seed, worker) DO UPDATE SET fetched = trawl_counts.fetched + 1",
+                        &[&row.get::<_, i32>(0), &worker],
+                    )
+                    .await?;
+                }
                 tx.execute(
                     "UPDATE trawl_hosts SET queued = queued - $2::int, fetched = fetched + $3::int,
                      next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $4))
                      WHERE id = $1",
-                    &[&f.host_id, &(n as i32), &i32::from(*counted), &delay],
+                    &[&f.host_id, &(n as i32), &i32::from(page_counted), &delay],
                 )
                 .await?;
                 if let (1, Some(rec)) = (n, record) {
@@ -410,6 +426,7 @@ impl Conn {
         tx.commit().await?;
         Ok(Written::Applied {
             record: record_written,
+            counted: page_counted,
         })
     }
 

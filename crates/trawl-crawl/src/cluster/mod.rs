@@ -16,11 +16,14 @@
 //! resumable cursor. The daemon side (what a worker does with its hosts) is
 //! in `crawl::worker`; this module is the data layer.
 
+mod budgets;
 mod conn;
 mod export;
 mod frontier;
 mod status;
+mod templates;
 
+pub use budgets::PageCounts;
 pub use conn::Conn;
 pub use export::{write_jsonl, Cursor};
 pub use frontier::{Claimed, Due, Finish, FinishEnd, Written};

@@ -1,5 +1,6 @@
 -- trawl's shared frontier (cluster mode). Plain SQL, no extensions.
--- Applied by every worker at start, under an advisory lock; idempotent.
+-- Applied by a worker that finds the last table below missing, under an
+-- advisory lock; idempotent. New tables go at the end (conn.rs checks the last).
 
 -- Seed lines, numbered once cluster-wide; queued URLs carry the number.
 CREATE TABLE IF NOT EXISTS trawl_seeds (
@@ -61,4 +62,26 @@ CREATE TABLE IF NOT EXISTS trawl_workers (
     refused   bigint NOT NULL DEFAULT 0,
     hosts     integer NOT NULL DEFAULT 0,
     stopped   boolean NOT NULL DEFAULT false
+);
+
+-- Pages fetched per seed and worker, for the page budgets (`max_pages`,
+-- a seed's `max_pages`): each worker adds to its own rows only, so the
+-- counts never contend; a budget reads their sum.
+CREATE TABLE IF NOT EXISTS trawl_counts (
+    seed    integer NOT NULL,
+    worker  text NOT NULL,
+    fetched bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (seed, worker)
+);
+
+-- E-commerce templates, once per site and cluster: the highest version
+-- learned by any worker wins; workers read them when they claim a host.
+CREATE TABLE IF NOT EXISTS trawl_templates (
+    site       text NOT NULL,
+    cluster    integer NOT NULL,
+    version    integer NOT NULL,
+    template   text NOT NULL,              -- JSON of trawl's Template
+    learned_by text NOT NULL,
+    learned_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (site, cluster)
 );

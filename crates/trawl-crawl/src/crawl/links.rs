@@ -108,8 +108,7 @@ pub(super) fn page_links(
         let full = *spent.entry(host.clone()).or_insert_with(|| {
             shared.health.stopped(&host)
                 || (shared.max_pages_per_host > 0
-                    && shared.store.count(Counter::Host(&host)).unwrap_or(0)
-                        >= shared.max_pages_per_host)
+                    && shared.count(Counter::Host(&host)) >= shared.max_pages_per_host)
         });
         if full {
             continue;

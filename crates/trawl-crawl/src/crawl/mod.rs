@@ -32,6 +32,7 @@ mod session;
 mod shared;
 pub mod shop;
 mod sitemap;
+pub mod sitewide;
 pub mod stats;
 pub mod templates;
 pub mod worker;

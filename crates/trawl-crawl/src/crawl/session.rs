@@ -36,7 +36,7 @@ pub(super) async fn session(
     mut stop_rx: tokio::sync::watch::Receiver<bool>,
 ) -> Result<SessionEnd, CrawlError> {
     let c = cfg.crawl.clone();
-    let (shared, focus) = build_shared(cfg, opts, &store, fetcher, &stats, None).await?;
+    let (shared, focus) = build_shared(cfg, opts, &store, fetcher, &stats, None, None).await?;
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
     if focus
         .as_ref()
@@ -115,6 +115,7 @@ pub(super) async fn build_shared(
     fetcher: Arc<dyn Fetcher>,
     stats: &Arc<Stats>,
     fence: Option<super::shared::Fence>,
+    counts: Option<Arc<super::sitewide::ClusterCounts>>,
 ) -> Result<(Arc<Shared>, Option<Arc<crate::focus::Focus>>), CrawlError> {
     let c = cfg.crawl.clone();
     let agent = c
@@ -163,6 +164,7 @@ pub(super) async fn build_shared(
         shop: shop::Shop::new(c.template_samples),
         page_hook: opts.page_hook.clone(),
         fence,
+        counts,
     });
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {

@@ -53,6 +53,8 @@ pub struct Shared {
     pub page_hook: Option<PageHook>,
     /// Cluster mode: the hosts whose leases this worker may have lost.
     pub fence: Option<Fence>,
+    /// Cluster mode: the cluster's page counts, for the budgets.
+    pub counts: Option<Arc<super::sitewide::ClusterCounts>>,
 }
 
 /// Cluster mode's last check before a request: until when each host this
@@ -214,15 +216,22 @@ impl Shared {
             })
     }
 
+    /// A page counter: the store's, or in cluster mode the cluster's.
+    pub(super) fn count(&self, c: Counter) -> u64 {
+        self.counts
+            .as_ref()
+            .and_then(|k| k.get(&c))
+            .unwrap_or_else(|| self.store.count(c).unwrap_or(0))
+    }
+
     pub(super) fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
-        (self.max_pages_per_host > 0
-            && self.store.count(Counter::Host(host)).unwrap_or(0) >= self.max_pages_per_host)
+        (self.max_pages_per_host > 0 && self.count(Counter::Host(host)) >= self.max_pages_per_host)
             || self.seed_spent(seed, seed_id)
     }
 
     /// Whether the crawl's or the seed's page budget is spent.
     pub(super) fn seed_spent(&self, seed: &Seed, seed_id: u32) -> bool {
-        let count = |c| self.store.count(c).unwrap_or(0);
+        let count = |c| self.count(c);
         (self.max_pages > 0 && count(Counter::Total) >= self.max_pages)
             || seed
                 .max_pages

@@ -117,6 +117,15 @@ impl Shop {
         }
     }
 
+    /// Forgets what is known of `site` in memory: its next product page
+    /// reads the site's templates from the store again (the cluster's
+    /// database gave it newer ones). Samples being collected are lost.
+    pub fn reload(&self, site: &str) {
+        if let Ok(mut sites) = self.sites.lock() {
+            sites.remove(site);
+        }
+    }
+
     /// Handles a product page of `site`: applies its cluster's template, or
     /// keeps it as a sample and learns when enough are in.
     pub fn product(

@@ -42,6 +42,12 @@ impl Templates {
         Ok(version)
     }
 
+    /// Stores a template as it is, version included (one read from the
+    /// cluster's database).
+    pub fn replace(&self, t: &Template) -> Result<(), StoreError> {
+        self.0.put(&key(&t.site, t.cluster), t)
+    }
+
     /// Templates of one site (all sites with `None`), by site and cluster.
     pub fn list(&self, site: Option<&str>) -> Result<Vec<Template>, StoreError> {
         let prefix = site.map_or_else(Vec::new, site_prefix);

@@ -17,6 +17,12 @@
 //! is back (also after a crash). A completion refused because another worker
 //! took the host over is dropped: that worker fetches the URL again.
 //!
+//! Budgets and templates are the cluster's, not the worker's
+//! ([`super::sitewide`]): page counts come from the database (a held
+//! host's exactly, the crawl's and a seed's at most half a second late),
+//! and a site's e-commerce templates are read when one of its hosts is
+//! claimed and published when learned, so a site is learned once.
+//!
 //! The scheduler holds each host for `cluster.lease_secs`, renews its
 //! leases every third of that, and stops fetching a host as soon as its
 //! lease may have lapsed by the local clock (a worker paused past its lease
@@ -33,6 +39,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::shared::{CpuJob, Fence, Shared, WriterMsg};
+use super::sitewide::{self, ClusterCounts, Published};
 use super::stats::{Snapshot, Stats};
 use super::{learning, schedule, seeding, session, CrawlError, RunOptions};
 use crate::cluster::{Claimed, ClusterError, Conn, Finish, FinishEnd, Written};
@@ -166,8 +173,17 @@ pub async fn run(
     let progress_task = tokio::spawn(super::progress(stats.clone()));
     let fence = Fence::default();
 
-    let (shared, focus) =
-        session::build_shared(&cfg, &opts, &store, fetcher, &stats, Some(fence.clone())).await?;
+    let counts = Arc::new(ClusterCounts::default());
+    let (shared, focus) = session::build_shared(
+        &cfg,
+        &opts,
+        &store,
+        fetcher,
+        &stats,
+        Some(fence.clone()),
+        Some(counts.clone()),
+    )
+    .await?;
     refresh_seeds(&mut db, &shared).await;
     let threads = match cfg.extract.threads {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -190,6 +206,7 @@ pub async fn run(
             back: back_tx,
             pending: pending.clone(),
             refused: refused.clone(),
+            counts: counts.clone(),
         },
         write_rx,
     ));
@@ -206,6 +223,8 @@ pub async fn run(
     let mut next_renew = Instant::now() + renew_every;
     let mut next_claim = Instant::now();
     let mut next_beat = Instant::now();
+    let mut next_count = Instant::now();
+    let mut published = Published::default();
     let mut db_down = false;
 
     loop {
@@ -249,7 +268,21 @@ pub async fn run(
                 }
                 Err(e) => db_error(&mut db_down, e, "heartbeat", &stats),
             }
+            if !db_down {
+                let r = sitewide::push_templates(&mut db, &shared, &mut published, &cluster.worker)
+                    .await;
+                if let Err(e) = r {
+                    db_error(&mut db_down, e, "publishing templates", &stats);
+                }
+            }
             next_beat = now + Duration::from_secs(2);
+        }
+        if now >= next_count && !db_down {
+            let r = sitewide::refresh_counts(&mut db, &shared).await;
+            if let Err(e) = r {
+                db_error(&mut db_down, e, "reading page counts", &stats);
+            }
+            next_count = now + COUNT_EVERY;
         }
         if now >= next_renew {
             let ids: Vec<(i64, i64)> = held.values().map(|h| (h.claim.id, h.claim.epoch)).collect();
@@ -265,6 +298,7 @@ pub async fn run(
                         } else {
                             tracing::warn!(host = %name, "lost the lease of a host (taken over)");
                             fence.set(name, now);
+                            counts.drop_host(name);
                         }
                         keep
                     });
@@ -294,9 +328,24 @@ pub async fn run(
                 Ok(claims) => {
                     let got = claims.len();
                     let valid = now + cluster.lease.mul_f64(0.8);
+                    if got > 0 {
+                        // A host handed over: its seed's count as its last
+                        // holder left it, before its first fetch here.
+                        let r = sitewide::refresh_counts(&mut db, &shared).await;
+                        if let Err(e) = r {
+                            tracing::warn!(error = %e, "reading page counts");
+                        }
+                    }
+                    let names: Vec<String> = claims.iter().map(|c| c.name.clone()).collect();
+                    let r =
+                        sitewide::pull_templates(&mut db, &shared, &mut published, &names).await;
+                    if let Err(e) = r {
+                        tracing::warn!(error = %e, "reading the claimed sites' templates");
+                    }
                     for claim in claims {
                         tracing::debug!(host = %claim.name, epoch = claim.epoch, "host claimed");
                         fence.set(&claim.name, valid);
+                        counts.set_host(&claim.name, claim.fetched);
                         held.insert(
                             claim.name.clone(),
                             Held {
@@ -359,6 +408,7 @@ pub async fn run(
                                         let claim = h.claim.clone();
                                         held.remove(&name);
                                         fence.set(&name, now);
+                                        counts.drop_host(&name);
                                         if let Err(e) = db.release(&claim, delay).await {
                                             db_error(&mut db_down, e, "releasing a host", &stats);
                                         }
@@ -448,6 +498,11 @@ pub async fn run(
             tracing::warn!(host = %h.claim.name, error = %e, "could not release a host; its lease expires");
         }
     }
+    // Templates learned since the last heartbeat.
+    let pushed = sitewide::push_templates(&mut db, &shared, &mut published, &cluster.worker).await;
+    if let Err(e) = pushed {
+        tracing::warn!(error = %e, "templates not published; the next start publishes them");
+    }
     let _ = db
         .heartbeat(
             &cluster.worker,
@@ -473,6 +528,9 @@ pub async fn run(
     tracing::info!("{}", snap.line());
     Ok(snap)
 }
+
+/// How often a worker reads the cluster's page counts (when budgets are set).
+const COUNT_EVERY: Duration = Duration::from_millis(500);
 
 /// Notes that the database is away (said once per outage).
 fn db_error(down: &mut bool, e: ClusterError, what: &str, stats: &Stats) {
@@ -584,16 +642,20 @@ struct WriterCtx {
     /// Completions in the outbox.
     pending: Arc<AtomicUsize>,
     refused: Arc<AtomicU64>,
+    counts: Arc<ClusterCounts>,
 }
 
 /// An outbox entry: the completion and the host it belongs to.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Entry {
     host: String,
+    /// The URL's seed (its page counts).
+    #[serde(default)]
+    seed: u32,
     finish: Finish,
 }
 
-fn to_finish(msg: WriterMsg) -> Option<(String, Finish, Duration, Option<Instant>)> {
+fn to_finish(msg: WriterMsg) -> Option<(Entry, Duration, Option<Instant>)> {
     let (host_id, epoch, hash) = from_lease_key(&msg.lease.key)?;
     let links = |links: Vec<NewUrl>| links.into_iter().map(|n| (n.host, n.item)).collect();
     let now = Instant::now();
@@ -630,14 +692,17 @@ fn to_finish(msg: WriterMsg) -> Option<(String, Finish, Duration, Option<Instant
         })
         .as_millis() as u64;
     Some((
-        msg.lease.host,
-        Finish {
-            host_id,
-            epoch,
-            hash,
-            end,
-            links,
-            delay_ms,
+        Entry {
+            host: msg.lease.host,
+            seed: msg.lease.item.seed,
+            finish: Finish {
+                host_id,
+                epoch,
+                hash,
+                end,
+                links,
+                delay_ms,
+            },
         },
         msg.delay,
         msg.hold,
@@ -686,19 +751,13 @@ async fn writer(mut w: WriterCtx, mut rx: mpsc::Receiver<WriterMsg>) {
         if let (Some(f), Completion::Done { outcome, .. }) = (&w.focus, &msg.completion) {
             learning::learn(f, &w.store, &w.stats, &msg.lease, outcome);
         }
-        let Some((host, finish, delay, hold)) = to_finish(msg) else {
+        let Some((entry, delay, hold)) = to_finish(msg) else {
             continue;
         };
-        let hash = finish.hash;
+        let (host, hash) = (entry.host.clone(), entry.finish.hash);
         let key = next_key.to_be_bytes();
         next_key += 1;
-        if let Err(e) = w.outbox.put(
-            &key,
-            &Entry {
-                host: host.clone(),
-                finish,
-            },
-        ) {
+        if let Err(e) = w.outbox.put(&key, &entry) {
             tracing::error!(error = %e, "cannot write the outbox");
         } else {
             w.pending.fetch_add(1, Relaxed);
@@ -737,9 +796,12 @@ async fn drain(w: &mut WriterCtx) -> bool {
         match w.conn.finish(&w.worker, &entry.finish).await {
             Ok(written) => {
                 match written {
-                    Written::Applied { record } => {
+                    Written::Applied { record, counted } => {
                         if record {
                             w.stats.records.fetch_add(1, Relaxed);
+                        }
+                        if counted {
+                            w.counts.fetched(&entry.host, entry.seed);
                         }
                     }
                     Written::Refused => {

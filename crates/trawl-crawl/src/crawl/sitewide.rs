@@ -1,0 +1,180 @@
+//! What a cluster worker mirrors of the state all workers share, beyond the
+//! frontier: the page counts its budgets are checked against, and the
+//! e-commerce templates of the sites it crawls (learned once per site, by
+//! whichever worker gets there first, and read by the others when they
+//! claim one of the site's hosts).
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::RwLock;
+
+use super::shared::Shared;
+use super::templates::Templates;
+use crate::cluster::{ClusterError, Conn, PageCounts};
+use crate::frontier::url::site_of;
+use crate::store::Counter;
+
+/// Page counts of the whole cluster, as the budgets read them: the
+/// database's sums, refreshed by the scheduler, plus this worker's pages
+/// committed since. A held host's count is exact (no one else fetches it);
+/// the crawl's and a seed's may lag by the other workers' last second.
+#[derive(Debug, Default)]
+pub struct ClusterCounts {
+    total: AtomicU64,
+    seeds: RwLock<HashMap<u32, u64>>,
+    hosts: RwLock<HashMap<String, u64>>,
+}
+
+impl ClusterCounts {
+    /// The count behind `c`; `None` for counters kept locally (focus).
+    pub fn get(&self, c: &Counter) -> Option<u64> {
+        match c {
+            Counter::Total => Some(self.total.load(Relaxed)),
+            Counter::Seed(s) => Some(
+                self.seeds
+                    .read()
+                    .map_or(0, |m| m.get(s).copied().unwrap_or(0)),
+            ),
+            Counter::Host(h) => Some(
+                self.hosts
+                    .read()
+                    .map_or(0, |m| m.get(*h).copied().unwrap_or(0)),
+            ),
+            _ => None,
+        }
+    }
+
+    /// This worker committed a fetched page of `host` under `seed`.
+    pub fn fetched(&self, host: &str, seed: u32) {
+        self.total.fetch_add(1, Relaxed);
+        if let Ok(mut m) = self.seeds.write() {
+            *m.entry(seed).or_default() += 1;
+        }
+        if let Ok(mut m) = self.hosts.write() {
+            *m.entry(host.to_string()).or_default() += 1;
+        }
+    }
+
+    /// A claimed host's count, as the database has it.
+    pub fn set_host(&self, host: &str, fetched: u64) {
+        if let Ok(mut m) = self.hosts.write() {
+            m.insert(host.to_string(), fetched);
+        }
+    }
+
+    /// Forgets a host this worker no longer holds.
+    pub fn drop_host(&self, host: &str) {
+        if let Ok(mut m) = self.hosts.write() {
+            m.remove(host);
+        }
+    }
+
+    /// The database's sums (never lowering a count: this worker's own
+    /// commits may be newer than the read).
+    pub fn refresh(&self, c: PageCounts) {
+        if let Some(t) = c.total {
+            self.total.fetch_max(t, Relaxed);
+        }
+        if let Ok(mut m) = self.seeds.write() {
+            for (s, n) in c.seeds {
+                let e = m.entry(s).or_default();
+                *e = (*e).max(n);
+            }
+        }
+    }
+}
+
+/// Reads the budgets' counts from the database into `shared.counts`: the
+/// crawl's total when `max_pages` is set, and the seeds with a `max_pages`
+/// of their own (nothing is read when no budget is set).
+pub(super) async fn refresh_counts(db: &mut Conn, shared: &Shared) -> Result<(), ClusterError> {
+    let Some(counts) = &shared.counts else {
+        return Ok(());
+    };
+    let seeds: Vec<u32> = shared.seeds.read().map_or_else(
+        |_| vec![],
+        |s| {
+            s.iter()
+                .filter(|(_, seed)| seed.max_pages.is_some())
+                .map(|(id, _)| *id)
+                .collect()
+        },
+    );
+    let total = shared.max_pages > 0;
+    if seeds.is_empty() && !total {
+        return Ok(());
+    }
+    counts.refresh(db.page_counts(&seeds, total).await?);
+    Ok(())
+}
+
+/// Versions of the templates the database holds, as this worker last saw
+/// them, by (site, cluster).
+#[derive(Debug, Default)]
+pub(super) struct Published(HashMap<(String, u32), u32>);
+
+/// Takes the database's templates of the sites of `hosts` into the local
+/// store where they are newer or differ at the same version (another
+/// worker published first); the shop then reads those sites again.
+pub(super) async fn pull_templates(
+    db: &mut Conn,
+    shared: &Shared,
+    published: &mut Published,
+    hosts: &[String],
+) -> Result<(), ClusterError> {
+    let (store, shop) = (&shared.store, &shared.shop);
+    let mut sites: Vec<String> = hosts.iter().map(|h| site_of(h).to_string()).collect();
+    sites.sort();
+    sites.dedup();
+    let book = Templates::of(store);
+    for t in db.templates(&sites).await? {
+        published.0.insert((t.site.clone(), t.cluster), t.version);
+        let local = book
+            .list(Some(&t.site))
+            .map_err(|e| ClusterError::Bad(e.to_string()))?
+            .into_iter()
+            .find(|l| l.cluster == t.cluster);
+        let take = local
+            .as_ref()
+            .is_none_or(|l| l.version < t.version || (l.version == t.version && *l != t));
+        if take {
+            book.replace(&t)
+                .map_err(|e| ClusterError::Bad(e.to_string()))?;
+            shop.reload(&t.site);
+            tracing::debug!(site = %t.site, cluster = t.cluster, version = t.version, "template taken from the cluster");
+        }
+    }
+    Ok(())
+}
+
+/// Publishes the templates this worker learned (local versions above what
+/// the database was seen to hold); a template another worker published
+/// first at the same version is taken in its place.
+pub(super) async fn push_templates(
+    db: &mut Conn,
+    shared: &Shared,
+    published: &mut Published,
+    worker: &str,
+) -> Result<(), ClusterError> {
+    let local = Templates::of(&shared.store)
+        .list(None)
+        .map_err(|e| ClusterError::Bad(e.to_string()))?;
+    let mut lost = Vec::new();
+    for t in local {
+        let key = (t.site.clone(), t.cluster);
+        if published.0.get(&key).is_some_and(|v| *v >= t.version) {
+            continue;
+        }
+        if db.publish_template(worker, &t).await? {
+            tracing::info!(site = %t.site, cluster = t.cluster, version = t.version, "template published to the cluster");
+            published.0.insert(key, t.version);
+        } else {
+            lost.push(t.site.clone());
+        }
+    }
+    if !lost.is_empty() {
+        pull_templates(db, shared, published, &lost).await?;
+    }
+    Ok(())
+}
