@@ -1,14 +1,16 @@
 //! Cluster mode's shared frontier on one PostgreSQL: how many frontier
 //! operations it sustains and what it costs, at a given size.
 //!
-//! `cargo bench --bench cluster -- [URLS] [HOSTS] [WORKERS] [SECS]`
-//! (defaults 10,000,000 URLs over 100,000 hosts, 8 simulated workers, 60 s).
+//! `cargo bench --bench cluster -- [URLS] [HOSTS] [WORKERS] [SECS] [BATCH]`
+//! (defaults 10,000,000 URLs over 100,000 hosts, 8 simulated workers, 60 s,
+//! ends committed 32 per transaction as the worker's writer does; 1: one by one).
 //! Starts a throwaway PostgreSQL from Debian's package (like the tests;
 //! `TRAWL_PG_FSYNC=on` for a durable one), loads URLS queued URLs in
 //! batches of 1,000 (4 connections), then runs WORKERS simulated workers,
 //! each on its own connection, doing what a worker does with no network:
 //! claim 16 hosts, read up to 8 due URLs of each, finish each (an outcome,
-//! a 1 KB record and 5 new links, most of them new URLs), release. Prints
+//! a 1 KB record and 5 new links, most of them new URLs; BATCH ends per
+//! commit), release. Prints
 //! load rate, operation rates, and the database's size on disk.
 
 #[path = "../tests/support/mod.rs"]
@@ -46,7 +48,7 @@ struct Counts {
     links: u64,
 }
 
-async fn worker(db: String, name: String, hosts: u64, until: Instant) -> Counts {
+async fn worker(db: String, name: String, hosts: u64, until: Instant, batch: usize) -> Counts {
     let mut c = Conn::connect(&db).await.expect("connect");
     let mut n = Counts::default();
     let mut next = 0u64;
@@ -61,6 +63,7 @@ async fn worker(db: String, name: String, hosts: u64, until: Instant) -> Counts 
             tokio::time::sleep(Duration::from_millis(5)).await;
             continue;
         }
+        let mut ends = Vec::new();
         for h in &claims {
             n.hosts += 1;
             let due = c.due(h.id, 8).await.expect("due");
@@ -95,9 +98,14 @@ async fn worker(db: String, name: String, hosts: u64, until: Instant) -> Counts 
                     links,
                     delay_ms: 0,
                 };
-                c.finish(&name, &f).await.expect("finish");
-                n.finishes += 1;
+                ends.push(f);
             }
+        }
+        for chunk in ends.chunks(batch) {
+            c.finish_batch(&name, chunk).await.expect("finish");
+            n.finishes += chunk.len() as u64;
+        }
+        for h in &claims {
             c.release(h, Duration::ZERO).await.expect("release");
         }
     }
@@ -108,6 +116,7 @@ fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let mut next = |d: u64| args.next().and_then(|a| a.parse().ok()).unwrap_or(d);
     let (n, hosts, workers, secs) = (next(10_000_000), next(100_000), next(8), next(60));
+    let batch = next(32).max(1) as usize;
     let Some(pg) = Pg::start("bench") else {
         eprintln!("PostgreSQL is not installed: nothing measured");
         return;
@@ -150,7 +159,13 @@ fn main() {
         let start = Instant::now();
         let mut tasks = Vec::new();
         for w in 0..workers {
-            tasks.push(tokio::spawn(worker(url.clone(), format!("w{w}"), hosts, until)));
+            tasks.push(tokio::spawn(worker(
+                url.clone(),
+                format!("w{w}"),
+                hosts,
+                until,
+                batch,
+            )));
         }
         let mut total = Counts::default();
         for t in tasks {
@@ -163,7 +178,7 @@ fn main() {
         }
         let el = start.elapsed().as_secs_f64();
         println!(
-            "steady state, {workers} workers, {el:.0} s: {:.0} completions/s (each: outcome + record + 5 links, 2 transactions), \
+            "steady state, {workers} workers, {el:.0} s: {:.0} completions/s (each: outcome + record + 5 links; {batch} per commit), \
              {:.0} claims/s ({:.1} hosts each), {:.0} due reads/s, {:.0} links offered/s",
             total.finishes as f64 / el,
             total.claims as f64 / el,

@@ -801,3 +801,47 @@ fn a_template_version_is_published_once() {
         );
     });
 }
+
+#[test]
+fn a_batch_commits_the_ends_of_live_leases_and_refuses_the_rest() {
+    let Some(pg) = Pg::start("batch") else { return };
+    rt().block_on(async {
+        let mut a = Conn::connect(&pg.url()).await.expect("connect a");
+        let mut b = Conn::connect(&pg.url()).await.expect("connect b");
+        a.enqueue(&[new_url("h1.test", "/"), new_url("h2.test", "/")])
+            .await
+            .expect("enqueue");
+        let lease = Duration::from_millis(600);
+        let held = a.claim("a", 10, lease).await.expect("claim a");
+        assert_eq!(held.len(), 2);
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        // Both of a's leases lapsed; b takes one host over. The other is
+        // claimed by no one since, so a's epoch still holds it.
+        let taken = b.claim("b", 1, lease).await.expect("claim b");
+        assert_eq!(taken.len(), 1);
+        let mut fs: Vec<Finish> = held
+            .iter()
+            .map(|h| done(h.id, h.epoch, &format!("http://{}/", h.name)))
+            .collect();
+        fs[0].links = vec![("h3.test".into(), new_url("h3.test", "/").item)];
+        let written = a.finish_batch("a", &fs).await.expect("batch");
+        let refused: Vec<bool> = held.iter().map(|h| h.name == taken[0].name).collect();
+        for (w, refused) in written.iter().zip(&refused) {
+            if *refused {
+                assert_eq!(*w, Written::Refused);
+            } else {
+                assert!(matches!(w, Written::Applied { counted: true, .. }), "{w:?}");
+            }
+        }
+        assert_eq!(
+            pg.psql("SELECT count(*) FROM trawl_urls WHERE status = 1"),
+            "1"
+        );
+        assert_eq!(pg.psql("SELECT sum(fetched) FROM trawl_counts"), "1");
+        // The links of a refused end are queued all the same (idempotent).
+        assert_eq!(
+            pg.psql("SELECT count(*) FROM trawl_urls WHERE url = 'http://h3.test/'"),
+            "1"
+        );
+    });
+}

@@ -8,7 +8,7 @@
 //! touches only that host's URL. PostgreSQL still aborts a transaction it
 //! finds in a deadlock; callers treat that as transient and retry.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -326,108 +326,54 @@ impl Conn {
     /// Commits how a URL ended (its links first, in their own transaction:
     /// queuing is idempotent), fenced by the host's epoch.
     pub async fn finish(&mut self, worker: &str, f: &Finish) -> Result<Written, ClusterError> {
-        let links: Vec<NewUrl> = f
-            .links
+        let mut w = self.finish_batch(worker, std::slice::from_ref(f)).await?;
+        w.pop()
+            .ok_or_else(|| ClusterError::Db("a finish wrote nothing".into()))
+    }
+
+    /// Commits several ends at once, in order: all their links in one
+    /// transaction, then every end in a second, each fenced by its host's
+    /// epoch (the host rows locked in id order). One answer per finish;
+    /// a refused one changes nothing, the others commit together.
+    pub async fn finish_batch(
+        &mut self,
+        worker: &str,
+        fs: &[Finish],
+    ) -> Result<Vec<Written>, ClusterError> {
+        let links: Vec<NewUrl> = fs
             .iter()
-            .map(|(host, item)| NewUrl {
-                host: host.clone(),
-                item: item.clone(),
+            .flat_map(|f| {
+                f.links.iter().map(|(host, item)| NewUrl {
+                    host: host.clone(),
+                    item: item.clone(),
+                })
             })
             .collect();
         self.enqueue(&links).await?;
+        let mut ids: Vec<i64> = fs.iter().map(|f| f.host_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
         let c = self.client().await?;
         let tx = c.transaction().await?;
-        let row = tx
-            .query_opt(
-                "SELECT epoch FROM trawl_hosts WHERE id = $1 FOR UPDATE",
-                &[&f.host_id],
+        let epochs: HashMap<i64, i64> = tx
+            .query(
+                "SELECT id, epoch FROM trawl_hosts WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+                &[&ids],
             )
-            .await?;
-        if row.map(|r| r.get::<_, i64>(0)) != Some(f.epoch) {
-            tx.rollback().await?;
-            return Ok(Written::Refused);
-        }
-        let delay = millis(f.delay_ms);
-        let mut record_written = false;
-        let mut page_counted = false;
-        match &f.end {
-            FinishEnd::Done {
-                outcome,
-                record,
-                counted,
-            } => {
-                let ended = tx
-                    .query_opt(
-                        "UPDATE trawl_urls SET status = 1, outcome = $2, done_by = $3, done_at = now()
-                         WHERE hash = $1 AND status = 0 RETURNING seed",
-                        &[&f.hash, &json(outcome)?, &worker],
-                    )
-                    .await?;
-                let n = u64::from(ended.is_some());
-                page_counted = n == 1 && *counted;
-                if let (Some(row), true) = (&ended, page_counted) {
-                    // The worker's own row of the seed: no other session writes it.
-                    tx.execute(
-                        "INSERT INTO trawl_counts (seed, worker, fetched) VALUES ($1, $2, 1)
-                         ON CONFLICT (seed, worker) DO UPDATE SET fetched = trawl_counts.fetched + 1",
-                        &[&row.get::<_, i32>(0), &worker],
-                    )
-                    .await?;
-                }
-                tx.execute(
-                    "UPDATE trawl_hosts SET queued = queued - $2::int, fetched = fetched + $3::int,
-                     next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $4))
-                     WHERE id = $1",
-                    &[&f.host_id, &(n as i32), &i32::from(page_counted), &delay],
-                )
-                .await?;
-                if let (1, Some(rec)) = (n, record) {
-                    record_written = tx
-                        .execute(
-                            "INSERT INTO trawl_records (url_hash, record) VALUES ($1, $2)
-                             ON CONFLICT (url_hash) DO NOTHING",
-                            &[&f.hash, &json(rec)?],
-                        )
-                        .await?
-                        == 1;
-                }
-            }
-            FinishEnd::Retry { attempt, wait_ms } => {
-                tx.execute(
-                    "UPDATE trawl_urls SET attempt = $2,
-                     not_before = now() + make_interval(secs => $3)
-                     WHERE hash = $1 AND status = 0",
-                    &[&f.hash, &i16::from(*attempt), &millis(*wait_ms)],
-                )
-                .await?;
-                tx.execute(
-                    "UPDATE trawl_hosts SET
-                     next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $2))
-                     WHERE id = $1",
-                    &[&f.host_id, &delay],
-                )
-                .await?;
-            }
-            FinishEnd::Drop => {
-                let n = tx
-                    .execute(
-                        "UPDATE trawl_urls SET status = 2, done_by = $2, done_at = now()
-                         WHERE hash = $1 AND status = 0",
-                        &[&f.hash, &worker],
-                    )
-                    .await?;
-                tx.execute(
-                    "UPDATE trawl_hosts SET queued = queued - $2::int WHERE id = $1",
-                    &[&f.host_id, &(n as i32)],
-                )
-                .await?;
+            .await?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        let mut out = Vec::with_capacity(fs.len());
+        for f in fs {
+            if epochs.get(&f.host_id) == Some(&f.epoch) {
+                out.push(apply(&tx, worker, f).await?);
+            } else {
+                out.push(Written::Refused);
             }
         }
         tx.commit().await?;
-        Ok(Written::Applied {
-            record: record_written,
-            counted: page_counted,
-        })
+        Ok(out)
     }
 
     /// Gives a held host back; its next request no sooner than `delay` from
@@ -487,4 +433,92 @@ impl Conn {
         .await?;
         Ok(())
     }
+}
+
+/// Writes one end under an open transaction whose host row is locked.
+async fn apply(
+    tx: &tokio_postgres::Transaction<'_>,
+    worker: &str,
+    f: &Finish,
+) -> Result<Written, ClusterError> {
+    let delay = millis(f.delay_ms);
+    let mut record_written = false;
+    let mut page_counted = false;
+    match &f.end {
+        FinishEnd::Done {
+            outcome,
+            record,
+            counted,
+        } => {
+            let ended = tx
+                .query_opt(
+                    "UPDATE trawl_urls SET status = 1, outcome = $2, done_by = $3, done_at = now()
+                     WHERE hash = $1 AND status = 0 RETURNING seed",
+                    &[&f.hash, &json(outcome)?, &worker],
+                )
+                .await?;
+            let n = u64::from(ended.is_some());
+            page_counted = n == 1 && *counted;
+            if let (Some(row), true) = (&ended, page_counted) {
+                // The worker's own row of the seed: no other session writes it.
+                tx.execute(
+                    "INSERT INTO trawl_counts (seed, worker, fetched) VALUES ($1, $2, 1)
+                     ON CONFLICT (seed, worker) DO UPDATE SET fetched = trawl_counts.fetched + 1",
+                    &[&row.get::<_, i32>(0), &worker],
+                )
+                .await?;
+            }
+            tx.execute(
+                "UPDATE trawl_hosts SET queued = queued - $2::int, fetched = fetched + $3::int,
+                 next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $4))
+                 WHERE id = $1",
+                &[&f.host_id, &(n as i32), &i32::from(page_counted), &delay],
+            )
+            .await?;
+            if let (1, Some(rec)) = (n, record) {
+                record_written = tx
+                    .execute(
+                        "INSERT INTO trawl_records (url_hash, record) VALUES ($1, $2)
+                         ON CONFLICT (url_hash) DO NOTHING",
+                        &[&f.hash, &json(rec)?],
+                    )
+                    .await?
+                    == 1;
+            }
+        }
+        FinishEnd::Retry { attempt, wait_ms } => {
+            tx.execute(
+                "UPDATE trawl_urls SET attempt = $2,
+                 not_before = now() + make_interval(secs => $3)
+                 WHERE hash = $1 AND status = 0",
+                &[&f.hash, &i16::from(*attempt), &millis(*wait_ms)],
+            )
+            .await?;
+            tx.execute(
+                "UPDATE trawl_hosts SET
+                 next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $2))
+                 WHERE id = $1",
+                &[&f.host_id, &delay],
+            )
+            .await?;
+        }
+        FinishEnd::Drop => {
+            let n = tx
+                .execute(
+                    "UPDATE trawl_urls SET status = 2, done_by = $2, done_at = now()
+                     WHERE hash = $1 AND status = 0",
+                    &[&f.hash, &worker],
+                )
+                .await?;
+            tx.execute(
+                "UPDATE trawl_hosts SET queued = queued - $2::int WHERE id = $1",
+                &[&f.host_id, &(n as i32)],
+            )
+            .await?;
+        }
+    }
+    Ok(Written::Applied {
+        record: record_written,
+        counted: page_counted,
+    })
 }

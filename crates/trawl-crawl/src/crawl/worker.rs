@@ -207,6 +207,7 @@ pub async fn run(
             pending: pending.clone(),
             refused: refused.clone(),
             counts: counts.clone(),
+            batch: cluster.batch,
         },
         write_rx,
     ));
@@ -643,6 +644,8 @@ struct WriterCtx {
     pending: Arc<AtomicUsize>,
     refused: Arc<AtomicU64>,
     counts: Arc<ClusterCounts>,
+    /// Completions per transaction.
+    batch: usize,
 }
 
 /// An outbox entry: the completion and the host it belongs to.
@@ -748,32 +751,45 @@ async fn writer(mut w: WriterCtx, mut rx: mpsc::Receiver<WriterMsg>) {
             rx.recv().await
         };
         let Some(msg) = msg else { break };
-        if let (Some(f), Completion::Done { outcome, .. }) = (&w.focus, &msg.completion) {
-            learning::learn(f, &w.store, &w.stats, &msg.lease, outcome);
+        // What else is waiting joins this commit (up to a batch).
+        let mut msgs = vec![msg];
+        while msgs.len() < w.batch {
+            match rx.try_recv() {
+                Ok(m) => msgs.push(m),
+                Err(_) => break,
+            }
         }
-        let Some((entry, delay, hold)) = to_finish(msg) else {
-            continue;
-        };
-        let (host, hash) = (entry.host.clone(), entry.finish.hash);
-        let key = next_key.to_be_bytes();
-        next_key += 1;
-        if let Err(e) = w.outbox.put(&key, &entry) {
-            tracing::error!(error = %e, "cannot write the outbox");
-        } else {
-            w.pending.fetch_add(1, Relaxed);
+        let mut ended = Vec::with_capacity(msgs.len());
+        for msg in msgs {
+            if let (Some(f), Completion::Done { outcome, .. }) = (&w.focus, &msg.completion) {
+                learning::learn(f, &w.store, &w.stats, &msg.lease, outcome);
+            }
+            let Some((entry, delay, hold)) = to_finish(msg) else {
+                continue;
+            };
+            ended.push((entry.host.clone(), entry.finish.hash, delay, hold));
+            let key = next_key.to_be_bytes();
+            next_key += 1;
+            if let Err(e) = w.outbox.put(&key, &entry) {
+                tracing::error!(error = %e, "cannot write the outbox");
+            } else {
+                w.pending.fetch_add(1, Relaxed);
+            }
         }
         // Older entries first: a retry timer may be pending.
         let committed = retry_at.is_none_or(|t| t <= Instant::now()) && drain(&mut w).await;
         if !committed && retry_at.is_none() {
             retry_at = Some(Instant::now() + RETRY);
         }
-        let _ = w.back.send(Back::Finished {
-            host,
-            hash,
-            delay,
-            hold,
-            committed,
-        });
+        for (host, hash, delay, hold) in ended {
+            let _ = w.back.send(Back::Finished {
+                host,
+                hash,
+                delay,
+                hold,
+                committed,
+            });
+        }
     }
     // Last tries before the worker ends; what stays is committed next start.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -783,7 +799,8 @@ async fn writer(mut w: WriterCtx, mut rx: mpsc::Receiver<WriterMsg>) {
     let _ = w.store.flush().await;
 }
 
-/// Commits the outbox in order; true when it is empty.
+/// Commits the outbox in order, a batch per transaction; true when it is
+/// empty.
 async fn drain(w: &mut WriterCtx) -> bool {
     let entries = match w.outbox.scan::<Entry>(b"") {
         Ok(e) => e,
@@ -792,46 +809,66 @@ async fn drain(w: &mut WriterCtx) -> bool {
             return false;
         }
     };
-    for (key, entry) in entries {
-        match w.conn.finish(&w.worker, &entry.finish).await {
+    for chunk in entries.chunks(w.batch) {
+        let finishes: Vec<Finish> = chunk.iter().map(|(_, e)| e.finish.clone()).collect();
+        match w.conn.finish_batch(&w.worker, &finishes).await {
             Ok(written) => {
-                match written {
-                    Written::Applied { record, counted } => {
-                        if record {
-                            w.stats.records.fetch_add(1, Relaxed);
-                        }
-                        if counted {
-                            w.counts.fetched(&entry.host, entry.seed);
-                        }
-                    }
-                    Written::Refused => {
-                        w.refused.fetch_add(1, Relaxed);
-                        tracing::warn!(host = %entry.host, "a completion was refused: another worker holds the host now and fetches the URL again");
-                    }
+                for ((key, entry), written) in chunk.iter().zip(written) {
+                    committed(w, key, entry, written);
                 }
-                if w.outbox.remove(&key).unwrap_or(false) {
-                    w.pending.fetch_sub(1, Relaxed);
-                }
-                let _ = w.back.send(Back::Committed {
-                    host: entry.host,
-                    hash: entry.finish.hash,
-                });
             }
-            Err(e) => {
-                if !e.is_transient() {
-                    // A statement that cannot succeed: drop it rather than
-                    // block the outbox forever; the URL stays queued.
-                    tracing::error!(error = %e, "a completion cannot be committed; dropped (its URL is fetched again)");
-                    if w.outbox.remove(&key).unwrap_or(false) {
-                        w.pending.fetch_sub(1, Relaxed);
-                    }
-                    continue;
-                }
+            Err(e) if e.is_transient() => {
                 w.conn.reset();
                 w.stats.store_error(format!("cluster database: {e}"));
                 return false;
             }
+            // A statement that cannot succeed: one by one, to find it.
+            Err(_) => {
+                for (key, entry) in chunk {
+                    match w.conn.finish(&w.worker, &entry.finish).await {
+                        Ok(written) => committed(w, key, entry, written),
+                        Err(e) if e.is_transient() => {
+                            w.conn.reset();
+                            w.stats.store_error(format!("cluster database: {e}"));
+                            return false;
+                        }
+                        Err(e) => {
+                            // Dropped rather than block the outbox forever;
+                            // the URL stays queued.
+                            tracing::error!(error = %e, "a completion cannot be committed; dropped (its URL is fetched again)");
+                            if w.outbox.remove(key).unwrap_or(false) {
+                                w.pending.fetch_sub(1, Relaxed);
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     true
+}
+
+/// An outbox entry reached the database: counted, removed, reported.
+fn committed(w: &WriterCtx, key: &[u8], entry: &Entry, written: Written) {
+    match written {
+        Written::Applied { record, counted } => {
+            if record {
+                w.stats.records.fetch_add(1, Relaxed);
+            }
+            if counted {
+                w.counts.fetched(&entry.host, entry.seed);
+            }
+        }
+        Written::Refused => {
+            w.refused.fetch_add(1, Relaxed);
+            tracing::warn!(host = %entry.host, "a completion was refused: another worker holds the host now and fetches the URL again");
+        }
+    }
+    if w.outbox.remove(key).unwrap_or(false) {
+        w.pending.fetch_sub(1, Relaxed);
+    }
+    let _ = w.back.send(Back::Committed {
+        host: entry.host.clone(),
+        hash: entry.finish.hash,
+    });
 }
