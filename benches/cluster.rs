@@ -94,6 +94,7 @@ async fn worker(db: String, name: String, hosts: u64, until: Instant, batch: usi
                             ..Record::default()
                         })),
                         counted: true,
+                        simhash: Some(hash as u64),
                     },
                     links,
                     delay_ms: 0,

@@ -47,6 +47,7 @@ fn done(host_id: i64, epoch: i64, url: &str) -> Finish {
             },
             record: None,
             counted: true,
+            simhash: None,
         },
         links: vec![],
         delay_ms: 0,
@@ -844,4 +845,54 @@ fn a_batch_commits_the_ends_of_live_leases_and_refuses_the_rest() {
             "1"
         );
     });
+}
+
+#[test]
+fn a_mirror_crawled_by_another_worker_is_marked_a_near_duplicate() {
+    let Some(pg) = Pg::start("neardup") else {
+        return;
+    };
+    let article = "The river rose through the night and by morning the lower town was under water. \
+                   Volunteers filled sandbags along the quay while the ferry carried families to the \
+                   school on the hill, where the bakers had set up ovens in the gymnasium. The mayor \
+                   said the old dyke held better than the engineers had feared, and that the new pumps \
+                   bought last spring kept the hospital dry through the worst of the flood.";
+    let serve = |text: String, wait: Duration| {
+        move |path: &str, _: usize| {
+            if path != "/" {
+                return status(404);
+            }
+            std::thread::sleep(wait);
+            html(&format!(
+                "<html><head><title>Flood</title></head><body><article><h1>Flood</h1><p>{text}</p></article></body></html>"
+            ))
+        }
+    };
+    // The mirror answers later: the original is committed first.
+    let hosts = vec![
+        Host::start("127.0.0.70", serve(article.to_string(), Duration::ZERO)),
+        Host::start(
+            "127.0.0.71",
+            serve(
+                article.replace("last spring", "last  spring"),
+                Duration::from_millis(1500),
+            ),
+        ),
+    ];
+    let c = Cluster::new("cluster-neardup", &pg, &hosts, 5, 1);
+    let mut workers = vec![c.worker("w1"), c.worker("w2")];
+    wait_all(&mut workers, Duration::from_secs(60));
+    let records = c.export();
+    assert_eq!(records.len(), 2);
+    let shares = pg.psql("SELECT count(DISTINCT done_by) FROM trawl_urls WHERE status = 1");
+    assert_eq!(shares, "2", "each worker crawled one host");
+    let (first, mirror) = (hosts[0].url("/"), hosts[1].url("/"));
+    let of = |u: &str| {
+        records
+            .iter()
+            .find(|r| r["url"] == u)
+            .map(|r| r["duplicate_of"].clone())
+    };
+    assert_eq!(of(&first), Some(serde_json::Value::Null));
+    assert_eq!(of(&mirror), Some(serde_json::json!(first)));
 }

@@ -64,6 +64,9 @@ pub enum FinishEnd {
         record: Option<Box<Record>>,
         /// Whether it counts as a fetched page of the host.
         counted: bool,
+        /// SimHash of the record's text (near-duplicates across workers).
+        #[serde(default)]
+        simhash: Option<u64>,
     },
     /// Try again after `wait_ms`, as attempt `attempt`.
     Retry { attempt: u8, wait_ms: u64 },
@@ -449,6 +452,7 @@ async fn apply(
             outcome,
             record,
             counted,
+            simhash,
         } => {
             let ended = tx
                 .query_opt(
@@ -476,11 +480,15 @@ async fn apply(
             )
             .await?;
             if let (1, Some(rec)) = (n, record) {
+                let mut rec = rec.clone();
+                if let Some(h) = simhash {
+                    rec.duplicate_of = super::near_dup::duplicate_of(tx, *h, &rec.url).await?;
+                }
                 record_written = tx
                     .execute(
-                        "INSERT INTO trawl_records (url_hash, record) VALUES ($1, $2)
+                        "INSERT INTO trawl_records (url_hash, record, simhash) VALUES ($1, $2, $3)
                          ON CONFLICT (url_hash) DO NOTHING",
-                        &[&f.hash, &json(rec)?],
+                        &[&f.hash, &json(&rec)?, &simhash.map(|h| h as i64)],
                     )
                     .await?
                     == 1;

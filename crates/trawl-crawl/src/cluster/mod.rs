@@ -20,6 +20,7 @@ mod budgets;
 mod conn;
 mod export;
 mod frontier;
+mod near_dup;
 mod status;
 mod templates;
 

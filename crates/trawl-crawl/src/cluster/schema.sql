@@ -49,9 +49,15 @@ CREATE TABLE IF NOT EXISTS trawl_records (
     url_hash bigint PRIMARY KEY,
     xid      xid8 NOT NULL DEFAULT pg_current_xact_id(),
     id       bigserial,
-    record   text NOT NULL                   -- JSON of trawl's Record
+    record   text NOT NULL,                  -- JSON of trawl's Record
+    simhash  bigint                          -- of its text, for near-duplicates
 );
 CREATE INDEX IF NOT EXISTS trawl_records_cursor ON trawl_records (xid, id);
+-- The SimHash's four 16-bit bands: a near-duplicate shares one exactly.
+CREATE INDEX IF NOT EXISTS trawl_records_b0 ON trawl_records (((simhash >> 48) & 65535));
+CREATE INDEX IF NOT EXISTS trawl_records_b1 ON trawl_records (((simhash >> 32) & 65535));
+CREATE INDEX IF NOT EXISTS trawl_records_b2 ON trawl_records (((simhash >> 16) & 65535));
+CREATE INDEX IF NOT EXISTS trawl_records_b3 ON trawl_records ((simhash & 65535));
 
 -- Workers and their counters, for `trawl status --cluster`.
 CREATE TABLE IF NOT EXISTS trawl_workers (

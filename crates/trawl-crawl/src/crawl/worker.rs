@@ -668,12 +668,13 @@ fn to_finish(msg: WriterMsg) -> Option<(Entry, Duration, Option<Instant>)> {
             record,
             links: l,
             counted,
-            ..
+            simhash,
         } => (
             FinishEnd::Done {
                 outcome,
                 record,
                 counted: counted.is_some(),
+                simhash,
             },
             links(l),
         ),
