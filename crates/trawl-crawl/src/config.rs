@@ -37,7 +37,8 @@ pub struct ClusterConfig {
     pub lease_secs: u64,
     /// Hosts one worker holds at once.
     pub max_hosts: usize,
-    /// URLs read from the database per held host at a time.
+    /// URLs read from the database per held host at a time, and
+    /// completions a worker commits per transaction.
     pub batch: usize,
 }
 
