@@ -112,7 +112,12 @@ pub(super) async fn refresh_counts(db: &mut Conn, shared: &Shared) -> Result<(),
 /// Versions of the templates the database holds, as this worker last saw
 /// them, by (site, cluster).
 #[derive(Debug, Default)]
-pub(super) struct Published(HashMap<(String, u32), u32>);
+pub(super) struct Published {
+    versions: HashMap<(String, u32), u32>,
+    /// The shop's learned-templates count at the last complete push
+    /// (`None`: none yet; the store may hold an earlier run's templates).
+    learned: Option<u64>,
+}
 
 /// Takes the database's templates of the sites of `hosts` into the local
 /// store where they are newer or differ at the same version (another
@@ -129,7 +134,9 @@ pub(super) async fn pull_templates(
     sites.dedup();
     let book = Templates::of(store);
     for t in db.templates(&sites).await? {
-        published.0.insert((t.site.clone(), t.cluster), t.version);
+        published
+            .versions
+            .insert((t.site.clone(), t.cluster), t.version);
         let local = book
             .list(Some(&t.site))
             .map_err(|e| ClusterError::Bad(e.to_string()))?
@@ -157,18 +164,27 @@ pub(super) async fn push_templates(
     published: &mut Published,
     worker: &str,
 ) -> Result<(), ClusterError> {
+    // Only when the shop learned something since the last push.
+    let learned = shared.stats.templates_learned.load(Relaxed);
+    if published.learned == Some(learned) {
+        return Ok(());
+    }
     let local = Templates::of(&shared.store)
         .list(None)
         .map_err(|e| ClusterError::Bad(e.to_string()))?;
     let mut lost = Vec::new();
     for t in local {
         let key = (t.site.clone(), t.cluster);
-        if published.0.get(&key).is_some_and(|v| *v >= t.version) {
+        if published
+            .versions
+            .get(&key)
+            .is_some_and(|v| *v >= t.version)
+        {
             continue;
         }
         if db.publish_template(worker, &t).await? {
             tracing::info!(site = %t.site, cluster = t.cluster, version = t.version, "template published to the cluster");
-            published.0.insert(key, t.version);
+            published.versions.insert(key, t.version);
         } else {
             lost.push(t.site.clone());
         }
@@ -176,5 +192,6 @@ pub(super) async fn push_templates(
     if !lost.is_empty() {
         pull_templates(db, shared, published, &lost).await?;
     }
+    published.learned = Some(learned);
     Ok(())
 }
