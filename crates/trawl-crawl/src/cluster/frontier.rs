@@ -480,15 +480,23 @@ async fn apply(
             )
             .await?;
             if let (1, Some(rec)) = (n, record) {
-                let mut rec = rec.clone();
-                if let Some(h) = simhash {
-                    rec.duplicate_of = super::near_dup::duplicate_of(tx, *h, &rec.url).await?;
-                }
+                let duplicate_of = match simhash {
+                    Some(h) => super::near_dup::duplicate_of(tx, *h, &rec.url).await?,
+                    None => None,
+                };
+                // The record is copied only to mark it a duplicate.
+                let text = match duplicate_of {
+                    Some(of) => json(&Record {
+                        duplicate_of: Some(of),
+                        ..(**rec).clone()
+                    })?,
+                    None => json(rec)?,
+                };
                 record_written = tx
                     .execute(
                         "INSERT INTO trawl_records (url_hash, record, simhash) VALUES ($1, $2, $3)
                          ON CONFLICT (url_hash) DO NOTHING",
-                        &[&f.hash, &json(&rec)?, &simhash.map(|h| h as i64)],
+                        &[&f.hash, &text, &simhash.map(|h| h as i64)],
                     )
                     .await?
                     == 1;
