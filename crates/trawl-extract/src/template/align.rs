@@ -233,7 +233,73 @@ pub fn leaves(doc: &Doc) -> Vec<Leaf> {
         leaf.local = rel(&own[0]);
         leaf.context = rel(&own[1]);
     }
+    key_rows_by_label(&mut out);
     out
+}
+
+/// Block tags whose first short text, ending in a colon or set in a `th`
+/// or `dt`, labels the rest of the block: a specification row.
+fn is_row_tag(tag: &str) -> bool {
+    matches!(tag, "li" | "tr" | "p" | "div")
+}
+
+/// Keys labelled rows by their label instead of their position.
+///
+/// Shops leave rows out when a product lacks them ("Series", "Edition"), so
+/// the ISBN row is the fifth `<li>` on one page and the fourth on the next;
+/// keyed by position, neither key reaches a majority of the samples and the
+/// row is lost. A row's block key `…/li[5]` becomes `…/li{ISBN-13:}[0]`
+/// (the ordinal counts earlier rows with that label under the same parent),
+/// for the row's own leaves and everything inside it.
+fn key_rows_by_label(leaves: &mut [Leaf]) {
+    let mut renames: Vec<(String, String)> = Vec::new();
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let mut i = 0;
+    while i < leaves.len() {
+        let block = leaves[i].block.clone();
+        let n = leaves[i..].iter().take_while(|l| l.block == block).count();
+        let first = &leaves[i];
+        let (parent, last) = block.rsplit_once('/').unwrap_or(("", block.as_str()));
+        let tag = last.split(['[', '.', '#']).next().unwrap_or_default();
+        let label = first.text.trim();
+        let labelled = n >= 2
+            && first.parent_tag != "img"
+            && label.chars().count() <= 40
+            && (label.ends_with(':') || matches!(first.parent_tag.as_str(), "th" | "dt"))
+            && is_row_tag(tag)
+            && renames
+                .iter()
+                .all(|(old, _)| !block.starts_with(old.as_str()));
+        if labelled {
+            let sig = last.split('[').next().unwrap_or_default();
+            let clean: String = label
+                .chars()
+                .map(|c| if "/[]{}.#".contains(c) { '_' } else { c })
+                .collect();
+            let at = format!("{parent}/{sig}{{{clean}}}");
+            let ord = seen.entry(at.clone()).or_default();
+            renames.push((block.clone(), format!("{at}[{ord}]")));
+            *ord += 1;
+        }
+        i += n;
+    }
+    if renames.is_empty() {
+        return;
+    }
+    let rename = |k: &mut String| {
+        for (old, new) in &renames {
+            if k.starts_with(old.as_str())
+                && matches!(k.as_bytes().get(old.len()), None | Some(b'/'))
+            {
+                k.replace_range(..old.len(), new);
+                return;
+            }
+        }
+    };
+    for l in leaves.iter_mut() {
+        rename(&mut l.key);
+        rename(&mut l.block);
+    }
 }
 
 /// Result of comparing sample pages.
@@ -357,6 +423,39 @@ mod tests {
             .find(|l| l.text.contains("978"))
             .expect("isbn leaf");
         assert_eq!(isbn.label.as_deref(), Some("ISBN-13"));
+    }
+
+    #[test]
+    fn labelled_rows_are_keyed_by_label_not_position() {
+        let rows = |extra: &str| {
+            let html = format!(
+                "<html><body><ul class=info>{extra}<li><b>ISBN-13:</b> 978</li>\
+                 <li><b>Note:</b> a</li><li><b>Note:</b> b</li><li>plain line</li></ul></body></html>"
+            );
+            leaves(&Doc::parse_str(&html))
+        };
+        let (a, b) = (rows(""), rows("<li><b>Series:</b> Dune</li>"));
+        let key = |p: &[Leaf], text: &str| {
+            p.iter()
+                .find(|l| l.text == text)
+                .map(|l| l.key.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(key(&a, "978"), key(&b, "978"));
+        assert!(
+            key(&a, "978").contains("li{ISBN-13:}[0]"),
+            "{}",
+            key(&a, "978")
+        );
+        assert!(key(&a, "b").contains("li{Note:}[1]"), "{}", key(&a, "b"));
+        // An unlabelled row keeps its position.
+        assert!(
+            key(&a, "plain line").contains("/li[3]/"),
+            "{}",
+            key(&a, "plain line")
+        );
+        let isbn = a.iter().find(|l| l.text == "978").map(|l| l.block.clone());
+        assert!(isbn.is_some_and(|b| b.ends_with("li{ISBN-13:}[0]")));
     }
 
     #[test]
