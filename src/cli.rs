@@ -14,7 +14,7 @@ use trawl_crawl::config::Config;
 use trawl_crawl::crawl::templates::Templates;
 
 use crate::client::Daemon;
-use trawl_extract::{read_input, Algorithm, Charset, Extracted, Learning, Options, Page, Template};
+use trawl_extract::{read_input, Algorithm, Charset, Extracted, Learning, Options, Page};
 
 /// trawl: a focused web crawler with built-in content extraction.
 ///
@@ -109,6 +109,11 @@ pub enum TemplatesCommand {
         /// Data directory [default: crawl.data_dir].
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
+        /// Learn from the first N pages and check the template on the others,
+        /// taking more samples while a field is missing or wrong, as the
+        /// crawl does [default: learn from every page given, no check].
+        #[arg(long, value_name = "N")]
+        samples: Option<usize>,
         /// Saved pages (.html or .html.gz).
         #[arg(required = true, num_args = 2.., value_name = "PATH")]
         paths: Vec<String>,
@@ -276,6 +281,11 @@ pub struct EvalArgs {
     /// minimum per field. Example: trawl eval --dataset ../shared/datasets/swde-book --draws 20
     #[arg(long, value_name = "K")]
     pub draws: Option<usize>,
+    /// With --draws: each draw takes C more pages on which the template
+    /// checks itself and takes more samples while a field is missing or
+    /// wrong (as the crawl does; crawl.template_checks).
+    #[arg(long, value_name = "C", default_value_t = 0)]
+    pub check: usize,
     /// "Where we lose": score two prediction files (JSONL with `source` and
     /// `text`, as --predictions writes them; a peer's in the same form) on the
     /// dataset, page by page, and list the pages the second wins by most
@@ -315,7 +325,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Status(args) => status(args, &config),
         Command::Extract(args) => extract(args, &config),
         Command::Eval(args) => eval(args),
-        Command::Templates(cmd) => templates(cmd, &config),
+        Command::Templates(cmd) => crate::templates::run(cmd, &config),
         Command::Store(cmd) => store_cmd(cmd, &config),
     }
 }
@@ -334,7 +344,10 @@ fn parse_page(path: &str, opts: &Options) -> Result<Page, String> {
 
 /// Parses the pages that can be read; each one that cannot is one error
 /// line on stderr. Returns the pages with their paths and the failure count.
-fn parse_pages<'a>(paths: &'a [String], config: &Config) -> (Vec<(&'a str, Page)>, usize) {
+pub(crate) fn parse_pages<'a>(
+    paths: &'a [String],
+    config: &Config,
+) -> (Vec<(&'a str, Page)>, usize) {
     let opts = config.extract_options();
     let mut failed = 0;
     let pages = paths
@@ -349,88 +362,6 @@ fn parse_pages<'a>(paths: &'a [String], config: &Config) -> (Vec<(&'a str, Page)
         })
         .collect();
     (pages, failed)
-}
-
-fn templates(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
-    let mut out = std::io::stdout().lock();
-    match cmd {
-        TemplatesCommand::Learn { site, data, paths } => {
-            let (read, failed) = parse_pages(&paths, config);
-            let names: Vec<&str> = read.iter().map(|(p, _)| *p).collect();
-            let pages: Vec<Page> = read.into_iter().map(|(_, page)| page).collect();
-            if pages.len() < 2 {
-                return Err(FailedInputs(format!(
-                    "cannot learn {site}: {} of {} pages could be read, at least 2 are needed",
-                    pages.len(),
-                    paths.len()
-                ))
-                .into());
-            }
-            let t = Template::learn(&site, &pages).map_err(|e| {
-                FailedInputs(format!(
-                    "cannot learn {site} from {}: {e}",
-                    names.join(", ")
-                ))
-            })?;
-            let dir = data.unwrap_or_else(|| config.crawl.data_dir.clone());
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let store = trawl_crawl::store::Store::open(&dir, 16 << 20)?;
-            let version = Templates::of(&store).put(&t)?;
-            store.flush_blocking()?;
-            writeln!(
-                out,
-                "learned {site} v{version} from {} pages: {} fields ({}); pruned {:.0}% of {} leaves",
-                pages.len(),
-                t.fields.len(),
-                t.fields.iter().map(|f| f.field.as_str()).collect::<Vec<_>>().join(", "),
-                100.0 * t.pruning.rate(),
-                t.pruning.total
-            )?;
-            if failed > 0 {
-                return Ok(1);
-            }
-        }
-        TemplatesCommand::List { data } => {
-            let store = open_store(config, data)?;
-            for t in Templates::of(&store).list(None)? {
-                writeln!(
-                    out,
-                    "{}\tcluster {}\tv{}\t{} fields: {}",
-                    t.site,
-                    t.cluster,
-                    t.version,
-                    t.fields.len(),
-                    t.fields
-                        .iter()
-                        .map(|f| f.field.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )?;
-            }
-        }
-        TemplatesCommand::Show { site, data } => {
-            let store = open_store(config, data)?;
-            let ts = Templates::of(&store).list(Some(&site))?;
-            if ts.is_empty() {
-                bail!("no template for {site} (see `trawl templates list`)");
-            }
-            writeln!(out, "{}", serde_json::to_string_pretty(&ts)?)?;
-        }
-        TemplatesCommand::Export { data } => {
-            let store = open_store(config, data)?;
-            for t in Templates::of(&store).list(None)? {
-                writeln!(out, "{}", serde_json::to_string(&t)?)?;
-            }
-        }
-        TemplatesCommand::Forget { site, data } => {
-            let store = open_store(config, data)?;
-            let n = Templates::of(&store).forget_site(&site)?;
-            store.flush_blocking()?;
-            writeln!(out, "forgot {n} template(s) of {site}")?;
-        }
-    }
-    Ok(0)
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -512,7 +443,10 @@ fn data_dir(config: &Config, data: Option<PathBuf>) -> PathBuf {
     data.unwrap_or_else(|| config.crawl.data_dir.clone())
 }
 
-fn open_store(config: &Config, data: Option<PathBuf>) -> Result<trawl_crawl::store::Store> {
+pub(crate) fn open_store(
+    config: &Config,
+    data: Option<PathBuf>,
+) -> Result<trawl_crawl::store::Store> {
     let dir = data_dir(config, data);
     if !dir.exists() {
         bail!(
@@ -886,17 +820,18 @@ fn eval(args: EvalArgs) -> Result<i32> {
         let mut d = crate::eval::swde::load(&args.dataset, args.limit)?;
         if let Some(k) = args.draws {
             let n = args.learn.unwrap_or(4);
-            let runs: Vec<_> = crate::eval::swde::draws(d.pages.len(), n, k, 1)
+            let runs: Vec<_> = crate::eval::swde::draws(d.pages.len(), n + args.check, k, 1)
                 .into_iter()
                 .map(|s| {
-                    let r = crate::eval::swde::run_sample(&mut d, &s, Learning::Trawl);
+                    let r = crate::eval::swde::run_sample(&mut d, &s, n, Learning::Trawl);
                     (s, r)
                 })
                 .collect();
-            println!(
-                "{}",
-                crate::eval::swde::format_draws(&runs, &d, "trawl (majority, labelled rows)")
-            );
+            let what = match args.check {
+                0 => "trawl (majority, labelled rows)".to_string(),
+                c => format!("trawl, checked on {c} more pages"),
+            };
+            println!("{}", crate::eval::swde::format_draws(&runs, &d, &what));
             return Ok(0);
         }
         let ns: Vec<usize> = match args.learn {
@@ -909,7 +844,7 @@ fn eval(args: EvalArgs) -> Result<i32> {
         ] {
             let runs: Vec<_> = ns
                 .iter()
-                .map(|&n| crate::eval::swde::run(&d, n, how))
+                .map(|&n| crate::eval::swde::run(&d, n, n, how))
                 .collect();
             println!("{}", crate::eval::swde::format(&runs, &d, what));
         }

@@ -7,6 +7,7 @@ mod client;
 mod cluster;
 mod eval;
 mod status;
+mod templates;
 
 fn main() {
     let cli = cli::Cli::parse();

@@ -784,6 +784,7 @@ fn a_template_version_is_published_once() {
             signature: vec![by.to_string()],
             pruning: trawl_extract::Pruning::default(),
             learned_at: 0,
+            check: None,
         };
         assert!(a.publish_template("a", &t(1, "a")).await.expect("a v1"));
         // b learned v1 at the same time: the first stays.

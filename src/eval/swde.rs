@@ -155,10 +155,18 @@ pub struct Run {
     pub error: Option<String>,
 }
 
-/// Learns from the first `n` pages and scores the rest.
-pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
-    let samples = &d.pages[..n.min(d.pages.len())];
-    let t = match Template::learn_with(&d.site, samples, how) {
+/// Learns from the first `n` pages and scores the rest; with `pool > n`,
+/// learns from the first `pool` pages the way the crawl does
+/// ([`Template::learn_checked`]: `n` samples, checked on the others, more
+/// samples while a field is weak) and scores the pages after the pool.
+pub fn run(d: &Swde, n: usize, pool: usize, how: Learning) -> Run {
+    let samples = &d.pages[..pool.max(n).min(d.pages.len())];
+    let learned = if pool > n {
+        Template::learn_checked(&d.site, samples, n)
+    } else {
+        Template::learn_with(&d.site, samples, how)
+    };
+    let t = match learned {
         Ok(t) => t,
         Err(e) => {
             return Run {
@@ -171,7 +179,10 @@ pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
     // Coverage: truth values of the samples found among the kept leaves
     // (or in the block of a kept leaf: the other authors of a list).
     let (mut found, mut wanted) = (0usize, 0usize);
-    for (i, texts) in kept_texts(samples, how).iter().enumerate() {
+    for (i, texts) in kept_texts(&samples[..t.samples.min(samples.len())], how)
+        .iter()
+        .enumerate()
+    {
         for (field, _) in &d.fields {
             for v in d
                 .truth
@@ -222,7 +233,7 @@ pub fn run(d: &Swde, n: usize, how: Learning) -> Run {
         });
     }
     Run {
-        samples: n,
+        samples: t.samples,
         mean_f1: scores.iter().map(|s| s.f1).sum::<f64>() / scores.len() as f64,
         fields: scores,
         pruning_rate: t.pruning.rate(),
@@ -293,7 +304,9 @@ pub fn draws(pages: usize, n: usize, count: usize, seed: u64) -> Vec<Vec<usize>>
 
 /// Learns from the pages at `sample` (indices) and scores all the others:
 /// the sample is swapped to the front for [`run`] and swapped back after.
-pub fn run_sample(d: &mut Swde, sample: &[usize], how: Learning) -> Run {
+/// The template is learned from the first `n` of them (checked on the rest
+/// when there are more).
+pub fn run_sample(d: &mut Swde, sample: &[usize], n: usize, how: Learning) -> Run {
     let swap = |d: &mut Swde, a: usize, b: usize| {
         d.pages.swap(a, b);
         for t in d.truth.values_mut() {
@@ -316,7 +329,7 @@ pub fn run_sample(d: &mut Swde, sample: &[usize], how: Learning) -> Run {
             }
         }
     }
-    let r = run(d, sample.len(), how);
+    let r = run(d, n, sample.len(), how);
     for (a, b) in moves.into_iter().rev() {
         swap(d, a, b);
     }
@@ -335,7 +348,10 @@ pub fn format_draws(runs: &[(Vec<usize>, Run)], d: &Swde, what: &str) -> String 
     );
     let mut min = vec![f64::INFINITY; d.fields.len()];
     for (k, (pages, r)) in runs.iter().enumerate() {
-        let ids: Vec<String> = pages.iter().map(|p| format!("{p:04}")).collect();
+        let mut ids: Vec<String> = pages.iter().map(|p| format!("{p:04}")).collect();
+        if r.error.is_none() && r.samples < pages.len() {
+            ids.push(format!("(learned from {})", r.samples));
+        }
         if let Some(e) = &r.error {
             s.push_str(&format!("| {} | {} | {e} |\n", k + 1, ids.join(" ")));
             min.iter_mut().for_each(|m| *m = 0.0);

@@ -281,6 +281,9 @@ pub struct CrawlConfig {
     pub mode: Mode,
     /// E-commerce mode: product pages a template is learned from.
     pub template_samples: usize,
+    /// E-commerce mode: more product pages a new template is checked on
+    /// before it is used (0 = no check).
+    pub template_checks: usize,
     /// Read robots-declared sitemaps and /sitemap.xml.
     pub sitemaps: bool,
     /// Query parameters dropped from URLs ("utm_*" is a prefix).
@@ -333,6 +336,7 @@ impl Default for CrawlConfig {
             scope: Scope::Host,
             mode: Mode::Article,
             template_samples: 4,
+            template_checks: 4,
             sitemaps: true,
             strip_params: rules.strip_params,
             sort_query: rules.sort_query,
@@ -466,7 +470,7 @@ impl Config {
     /// Every number of the file with its allowed range: (key, value, min,
     /// max). Bounds keep durations, sizes and counts where the daemon can
     /// use them (no overflow, no allocation of the whole machine).
-    fn ranges(&self) -> [(&'static str, u64, u64, u64); 30] {
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 31] {
         let (e, f, c, k) = (&self.extract, &self.focus, &self.crawl, &self.cluster);
         const DAY: u64 = 86_400;
         const GIB: u64 = 1 << 30;
@@ -501,6 +505,7 @@ impl Config {
             ("crawl.retry_base_ms", c.retry_base_ms, 1, 3_600_000),
             ("crawl.retry_max_secs", c.retry_max_secs, 1, 7 * DAY),
             ("crawl.template_samples", c.template_samples as u64, 2, 64),
+            ("crawl.template_checks", c.template_checks as u64, 0, 64),
             ("cluster.lease_secs", k.lease_secs, 2, DAY),
             ("cluster.max_hosts", k.max_hosts as u64, 1, 100_000),
             ("cluster.batch", k.batch as u64, 1, 10_000),
@@ -719,6 +724,7 @@ mod tests {
                 "focus.topics.a.keywords.x",
             ),
             ("[crawl]\ntemplate_samples = 1\n", "crawl.template_samples"),
+            ("[crawl]\ntemplate_checks = 65\n", "crawl.template_checks"),
             ("[crawl]\nmode = \"shop\"\n", "crawl.mode"),
         ] {
             let err = Config::parse(text, Path::new("c.toml")).unwrap_err();

@@ -40,5 +40,6 @@ pub use html::{render, Children, Doc, NodeId, Selection};
 pub use input::read_input;
 pub use page::{Link, Page, RobotsMeta};
 pub use template::{
-    clean_value, kept_texts, Applied, FieldRule, Learning, Pruning, Template, TemplateError,
+    clean_value, kept_texts, Applied, Check, FieldCheck, FieldRule, Learning, Pruning, Template,
+    TemplateError,
 };

@@ -161,7 +161,7 @@ pub(super) async fn build_shared(
         error_budget: c.host_error_budget,
         limiter,
         focus: focus.clone(),
-        shop: shop::Shop::new(c.template_samples),
+        shop: shop::Shop::new(c.template_samples, c.template_checks),
         page_hook: opts.page_hook.clone(),
         fence,
         counts,

@@ -6,9 +6,15 @@
 //! feed the frontier. Product pages of a site are grouped into template
 //! clusters by how well they match each cluster's template; a cluster
 //! without a template collects `crawl.template_samples` pages (default
-//! [`SAMPLES`]) and learns one (paper 003,
-//! [`trawl_extract::template`]), which is stored in sled by site and cluster and then
-//! applied to every later product page of the cluster.
+//! [`SAMPLES`]) and `crawl.template_checks` more (default [`CHECKS`]), and
+//! learns one (paper 003, [`trawl_extract::template`]) that checks itself on
+//! the extra pages: their structured data and labelled rows are weak labels,
+//! learning takes more samples while a field is missing or wrong (up to
+//! [`MORE`] more pages), and a template that reads the pages worse than the
+//! single-page product record is stored (it still groups the site's pages)
+//! but not used: those pages keep only their product record. A used template
+//! is stored in sled by site and cluster and applied to every later product
+//! page of the cluster.
 //!
 //! Drift: each application is checked (a name was found; a price, if the
 //! template has one, contains a number). When fewer than 90% of a cluster's
@@ -28,6 +34,10 @@ use trawl_extract::{Applied, Options, Page, Template};
 
 /// Default sample pages a template is learned from (paper 003: 4 works best).
 pub const SAMPLES: usize = 4;
+/// Default pages a new template checks itself on.
+pub const CHECKS: usize = 4;
+/// Pages collected beyond samples and checks while a field stays weak.
+pub const MORE: usize = 8;
 /// A page belongs to a cluster when it has this share of its signature.
 pub const MATCH: f32 = 0.5;
 /// Share of leaf keys two pages must share to be samples of one layout.
@@ -75,6 +85,9 @@ pub enum Product {
     },
     /// Kept as a sample; no template yet.
     Learning,
+    /// The cluster's template read its check pages worse than the
+    /// single-page product record: the page keeps only that record.
+    Unused,
 }
 
 /// The daemon's template book.
@@ -82,11 +95,13 @@ pub struct Shop {
     sites: Mutex<HashMap<String, Site>>,
     /// Sample pages per template.
     samples: usize,
+    /// Pages a new template checks itself on.
+    checks: usize,
 }
 
 impl Default for Shop {
     fn default() -> Self {
-        Shop::new(SAMPLES)
+        Shop::new(SAMPLES, CHECKS)
     }
 }
 
@@ -109,11 +124,13 @@ fn parse(html: &[u8]) -> Option<Page> {
 }
 
 impl Shop {
-    /// A template book learning from `samples` pages (at least 2).
-    pub fn new(samples: usize) -> Shop {
+    /// A template book learning from `samples` pages (at least 2), each
+    /// new template checked on `checks` more (0: not checked).
+    pub fn new(samples: usize, checks: usize) -> Shop {
         Shop {
             sites: Mutex::new(HashMap::new()),
             samples: samples.max(2),
+            checks,
         }
     }
 
@@ -136,7 +153,7 @@ impl Shop {
         html: &[u8],
         page: &Page,
     ) -> Product {
-        let want = self.samples;
+        let want = (self.samples, self.checks);
         let Ok(mut sites) = self.sites.lock() else {
             return Product::Learning;
         };
@@ -170,6 +187,8 @@ impl Shop {
                 let c = &mut s.clusters[i];
                 if c.relearning {
                     Self::sample(store, stats, site, c, html, want)
+                } else if c.template.as_ref().is_some_and(|t| !t.is_used()) {
+                    Product::Unused
                 } else {
                     let t = c
                         .template
@@ -259,23 +278,39 @@ impl Shop {
         result
     }
 
-    /// Adds a sample; learns (or relearns) when there are enough.
+    /// Adds a sample; learns (or relearns) when there are enough: `want`
+    /// is (samples, check pages).
     fn sample(
         store: &Store,
         stats: &Stats,
         site: &str,
         c: &mut Cluster,
         html: &[u8],
-        want: usize,
+        (samples, checks): (usize, usize),
     ) -> Product {
         c.samples.push(html.to_vec());
-        if c.samples.len() < want {
+        let pool = samples + checks;
+        // Past the pool, learning is tried again every 2 pages.
+        if c.samples.len() < pool || (c.samples.len() - pool) % 2 == 1 {
             return Product::Learning;
         }
         let pages: Vec<Page> = c.samples.iter().filter_map(|h| parse(h)).collect();
+        let learned = if checks == 0 {
+            Template::learn(site, &pages)
+        } else {
+            Template::learn_checked(site, &pages, samples)
+        };
+        let weak = learned
+            .as_ref()
+            .ok()
+            .and_then(|t| t.check.as_ref())
+            .is_some_and(|k| !k.passed());
+        if weak && c.samples.len() < pool + MORE {
+            return Product::Learning;
+        }
         c.samples.clear();
         c.shape.clear();
-        let Ok(mut t) = Template::learn(site, &pages) else {
+        let Ok(mut t) = learned else {
             return Product::Learning;
         };
         t.cluster = c.id;
@@ -288,20 +323,30 @@ impl Shop {
         };
         t.version = version;
         stats.templates_learned.fetch_add(1, Relaxed);
+        let (used, checked) = (t.is_used(), t.check.as_ref());
         tracing::info!(
             site,
             cluster = c.id,
             version,
             fields = t.fields.len(),
+            samples = t.samples,
+            used,
+            template_score = checked.map(|k| k.template_score),
+            record_score = checked.map(|k| k.record_score),
+            weak = ?checked.map(|k| &k.weak),
             "template learned"
         );
         c.relearning = false;
         c.window.clear();
         let last = pages.last().map(|p| t.apply(p)).unwrap_or_default();
-        let out = Product::Extracted {
-            applied: last,
-            template: format!("{site}#{}", c.id),
-            version,
+        let out = if used {
+            Product::Extracted {
+                applied: last,
+                template: format!("{site}#{}", c.id),
+                version,
+            }
+        } else {
+            Product::Unused
         };
         c.template = Some(t);
         out
@@ -383,7 +428,7 @@ mod tests {
             let page = parse(html.as_bytes()).expect("parse");
             shop.product(&store, &stats, "shop.test", html.as_bytes(), &page)
         };
-        for i in 0..SAMPLES {
+        for i in 0..SAMPLES + CHECKS {
             feed(page(&format!("Lamp {i}"), &format!("${i}9.00")));
         }
         assert!(matches!(
@@ -395,13 +440,47 @@ mod tests {
             feed(page("Lamp Y", "call us"));
         }
         assert_eq!(stats.drift_events.load(Relaxed), 1);
-        for i in 0..SAMPLES {
+        for i in 0..SAMPLES + CHECKS {
             feed(page(&format!("Desk {i}"), &format!("${i}5.00")));
         }
         let v = Templates::of(&store)
             .list(Some("shop.test"))
             .expect("templates");
         assert_eq!(v.iter().map(|t| t.version).collect::<Vec<_>>(), [2]);
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    /// A shop whose JSON-LD says more than its pages show (SKU, brand): the
+    /// learned template reads the check pages worse than the single-page
+    /// record, so it is stored but its pages keep only their record.
+    #[test]
+    fn a_template_worse_than_the_record_is_stored_but_not_used() {
+        let dir = std::env::temp_dir().join(format!("trawl-shop-unused-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
+        let store = Store::open(&dir, 1 << 20).expect("store");
+        let stats = Stats::default();
+        let shop = Shop::default();
+        let feed = |i: usize| {
+            let html = format!(
+                "<html><head><title>Lamp {i} | Shop</title><script type=application/ld+json>\
+                 {{\"@type\":\"Product\",\"name\":\"Lamp {i}\",\"sku\":\"L-{i}\",\"brand\":\"B{i}\",\
+                 \"offers\":{{\"price\":\"{i}9.00\",\"priceCurrency\":\"USD\"}}}}</script></head>\
+                 <body><div id=nav><a href=/>Home</a></div><div class=product><h1>Lamp {i}</h1>\
+                 <p>A lamp for every room of the house.</p><p class=price>${i}9.00</p></div></body></html>"
+            );
+            let page = parse(html.as_bytes()).expect("parse");
+            shop.product(&store, &stats, "lamps.test", html.as_bytes(), &page)
+        };
+        for i in 1..SAMPLES + CHECKS {
+            assert!(matches!(feed(i), Product::Learning));
+        }
+        assert!(matches!(feed(SAMPLES + CHECKS), Product::Unused));
+        assert!(matches!(feed(20), Product::Unused));
+        let stored = Templates::of(&store)
+            .list(Some("lamps.test"))
+            .expect("list");
+        assert_eq!(stored.len(), 1);
+        assert!(!stored[0].is_used());
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
     }
 }

@@ -119,7 +119,7 @@ pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
 
 /// Whether a label and its value look like a specification row
 /// ("Weight: 2 kg", a table row), not two neighbouring texts of a list.
-fn is_row(label: &str, value: &Leaf) -> bool {
+pub(crate) fn is_row(label: &str, value: &Leaf) -> bool {
     label.trim_end().ends_with(':')
         || value.text.starts_with(':')
         || matches!(value.parent_tag.as_str(), "td" | "dd")

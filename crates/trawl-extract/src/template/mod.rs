@@ -12,6 +12,7 @@
 //! `templates` tree by site and cluster, with a version.
 
 pub(crate) mod align;
+pub mod check;
 pub(crate) mod fields;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::html::Doc;
 use crate::page::Page;
+pub use check::{Check, FieldCheck};
 pub use fields::FieldRule;
 
 /// Why a template could not be learned.
@@ -105,6 +107,10 @@ pub struct Template {
     pub pruning: Pruning,
     /// Seconds since the Unix epoch.
     pub learned_at: u64,
+    /// Its self-check on pages of the site it was not learned from
+    /// ([`Template::learn_checked`]); `None` when it was not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<Check>,
 }
 
 /// Fixed-part keys kept as the template's signature.
@@ -165,6 +171,12 @@ impl Template {
         let docs: Vec<&Doc> = pages.iter().map(Page::doc).collect();
         let all: Vec<Vec<align::Leaf>> = pages.iter().map(|p| p.leaves().to_vec()).collect();
         learn_from(site, &docs, all, how)
+    }
+
+    /// Whether its fields should be used: it was not checked, or it read
+    /// the checked pages at least as well as the single-page product record.
+    pub fn is_used(&self) -> bool {
+        self.check.as_ref().is_none_or(Check::template_is_used)
     }
 
     /// Reads the template's fields from a page.
@@ -243,6 +255,7 @@ fn learn_from(
         learned_at: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |t| t.as_secs()),
+        check: None,
     })
 }
 

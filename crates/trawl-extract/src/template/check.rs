@@ -1,0 +1,371 @@
+//! Templates that check themselves before they are trusted.
+//!
+//! Four sample pages are usually enough (paper 003), but not always: the
+//! samples may share a value, miss an optional row, or mix two layouts, and
+//! the template then reads nothing, or the wrong line, for a field. Nobody
+//! labels a crawled shop, so the check uses what the pages say about
+//! themselves as weak labels: their structured data (JSON-LD Product name,
+//! price, SKU, GTIN, MPN, brand) and their labelled rows ("ISBN-13:",
+//! "Publisher:"), whose label names the field. [`check`] applies a template
+//! to pages it was not learned from and counts, per field, how often it
+//! agrees with that evidence, and how often the single-page product record
+//! does. [`Template::learn_checked`] learns from the first pages, checks on
+//! the rest, and takes more samples while a field is missing or wrong; a
+//! template that does worse than the single-page record is kept (the crawl
+//! still groups pages by it) but marked not to be used.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{clean_value, fields, learn_from, Template, TemplateError};
+use crate::extract::product_record::{self, money};
+use crate::page::Page;
+
+/// A field must be read right on this share of the checked pages that
+/// show evidence for it.
+pub const FIELD_PASS: f32 = 0.8;
+/// Samples added per round while a field is missing or wrong.
+const STEP: usize = 2;
+
+/// How one field fared on the checked pages.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FieldCheck {
+    /// Checked pages whose structured data or labelled rows give the field.
+    pub evidence: usize,
+    /// Of those, pages where the template read it in agreement.
+    pub template: usize,
+    /// Pages where the template read a different value.
+    pub template_wrong: usize,
+    /// Pages where the single-page product record agrees.
+    pub record: usize,
+    /// Pages that show the value in a text leaf (a template can only read
+    /// what is shown; a JSON-LD SKU the page never shows is not).
+    #[serde(default)]
+    pub shown: usize,
+}
+
+/// What a template's self-check found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Pages checked (not among the samples).
+    pub pages: usize,
+    /// Per field with evidence on the checked pages.
+    pub fields: BTreeMap<String, FieldCheck>,
+    /// Fields the evidence gives, and the pages show, on at least half the
+    /// checked pages that the template reads right on fewer than
+    /// [`FIELD_PASS`] of them.
+    pub weak: Vec<String>,
+    /// Share of all evidence the template agrees with.
+    pub template_score: f32,
+    /// The same for the single-page product record.
+    pub record_score: f32,
+}
+
+impl Check {
+    /// No field is missing or wrong.
+    pub fn passed(&self) -> bool {
+        self.weak.is_empty()
+    }
+
+    /// Whether the template does at least as well as the single-page
+    /// record on its own site (with no evidence at all, it is used).
+    pub fn template_is_used(&self) -> bool {
+        self.template_score >= self.record_score
+    }
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Whether a value read for `field` agrees with the page's evidence.
+pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
+    match field {
+        "price" => {
+            match (
+                money::parse_amount(value, false),
+                money::parse_amount(evidence, true),
+            ) {
+                (Some(a), Some(b)) => money::same_amount(&a, &b),
+                _ => false,
+            }
+        }
+        "gtin" | "isbn_10" => {
+            let digits = |s: &str| -> String {
+                s.chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect::<String>()
+                    .trim_start_matches('0')
+                    .to_uppercase()
+            };
+            let (a, b) = (digits(value), digits(evidence));
+            !a.is_empty() && a == b
+        }
+        _ => {
+            let (a, b) = (norm(&clean_value(value)), norm(&clean_value(evidence)));
+            if a.is_empty() || b.is_empty() {
+                return false;
+            }
+            let (short, long) = if a.len() <= b.len() {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
+            a == b || (short.chars().count() >= 3 && long.contains(short.as_str()))
+        }
+    }
+}
+
+/// Field → value the page states about itself: its JSON-LD product, then
+/// its labelled rows whose label names a field, when the page has one such
+/// value (the "Club price:" of every book in a carousel says nothing).
+pub(crate) fn evidence(page: &Page) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = fields::json_ld_values(&page.doc().meta.json_ld)
+        .into_iter()
+        .filter(|(f, v)| *f != "description" && !v.trim().is_empty())
+        .map(|(f, v)| (f.to_string(), v))
+        .collect();
+    let mut rows: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for leaf in page.leaves() {
+        let Some(label) = leaf.label.as_deref() else {
+            continue;
+        };
+        // A labelled price row is as often the struck list price as the
+        // price paid: prices come from structured data only.
+        let Some(f) =
+            fields::field_of_label(label).filter(|f| *f != "price" && fields::is_row(label, leaf))
+        else {
+            continue;
+        };
+        let value = clean_value(&leaf.text);
+        let seen = rows.entry(f).or_default();
+        if !value.is_empty() && !seen.contains(&value) {
+            seen.push(value);
+        }
+    }
+    for (f, mut values) in rows {
+        if values.len() == 1 && !out.contains_key(f) {
+            out.insert(f.to_string(), values.remove(0));
+        }
+    }
+    out
+}
+
+/// The single-page product record's value for `field`, if it has one.
+fn record_values(page: &Page) -> BTreeMap<String, String> {
+    let doc = page.doc();
+    let Some(p) = product_record::read(doc, true, doc.meta.title.as_deref()) else {
+        return BTreeMap::new();
+    };
+    let mut out: BTreeMap<String, String> = [
+        ("name", p.name),
+        ("price", p.price.map(|x| x.amount)),
+        ("sku", p.sku),
+        ("gtin", p.gtin),
+        ("mpn", p.mpn),
+        ("brand", p.brand),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k.to_string(), v?)))
+    .collect();
+    for (label, value) in p.specs {
+        if let Some(f) = fields::field_of_label(&label) {
+            out.entry(f.to_string()).or_insert(value);
+        }
+    }
+    out
+}
+
+/// Applies `t` to pages it was not learned from and compares what it reads,
+/// and what the single-page record reads, with the pages' own evidence.
+pub fn check(t: &Template, pages: &[Page]) -> Check {
+    let mut c = Check {
+        pages: pages.len(),
+        ..Check::default()
+    };
+    for page in pages {
+        let applied = t.apply(page);
+        let record = record_values(page);
+        for (field, want) in evidence(page) {
+            let fc = c.fields.entry(field.clone()).or_default();
+            fc.evidence += 1;
+            match applied.values.get(&field) {
+                Some(got) if got.iter().any(|v| agrees(&field, v, &want)) => fc.template += 1,
+                Some(got) if !got.is_empty() => fc.template_wrong += 1,
+                _ => {}
+            }
+            if record.get(&field).is_some_and(|v| agrees(&field, v, &want)) {
+                fc.record += 1;
+            }
+            if page.leaves().iter().any(|l| agrees(&field, &l.text, &want)) {
+                fc.shown += 1;
+            }
+        }
+    }
+    let half = pages.len().div_ceil(2).max(1);
+    c.weak = c
+        .fields
+        .iter()
+        .filter(|(_, f)| {
+            f.evidence >= half
+                && f.shown >= half
+                && (f.template as f32) < FIELD_PASS * f.evidence.min(f.shown) as f32
+        })
+        .map(|(k, _)| k.clone())
+        .collect();
+    let total: usize = c.fields.values().map(|f| f.evidence).sum();
+    let share = |n: usize| {
+        if total == 0 {
+            1.0
+        } else {
+            n as f32 / total as f32
+        }
+    };
+    c.template_score = share(c.fields.values().map(|f| f.template).sum());
+    c.record_score = share(c.fields.values().map(|f| f.record).sum());
+    c
+}
+
+impl Template {
+    /// Learns from the first `samples` pages and checks the template on the
+    /// rest ([`check`]); while a field is missing or wrong and at least two
+    /// pages are left to check on, learns again from two more samples. The
+    /// best template found (fewest weak fields, then the highest score) comes
+    /// back with its check in [`Template::check`]. With no page beyond the
+    /// samples, this is [`Template::learn`].
+    pub fn learn_checked(
+        site: &str,
+        pages: &[Page],
+        samples: usize,
+    ) -> Result<Template, TemplateError> {
+        let mut k = samples.clamp(2, pages.len().max(2));
+        let mut best: Option<Template> = None;
+        let rank = |c: &Check| (c.weak.len(), -(c.template_score * 1000.0) as i64);
+        loop {
+            let learned = learn_from(
+                site,
+                &pages[..k.min(pages.len())]
+                    .iter()
+                    .map(Page::doc)
+                    .collect::<Vec<_>>(),
+                pages[..k.min(pages.len())]
+                    .iter()
+                    .map(|p| p.leaves().to_vec())
+                    .collect(),
+                super::Learning::Trawl,
+            );
+            let mut t = match (learned, &best) {
+                (Ok(t), _) => t,
+                (Err(e), None) if k + STEP + 2 > pages.len() => return Err(e),
+                (Err(_), None) => {
+                    k += STEP;
+                    continue;
+                }
+                (Err(_), Some(_)) => break,
+            };
+            let rest = &pages[k.min(pages.len())..];
+            if rest.is_empty() {
+                return Ok(t);
+            }
+            let c = check(&t, rest);
+            let passed = c.passed();
+            t.check = Some(c);
+            let better = best.as_ref().is_none_or(|b| {
+                let (x, y) = (t.check.as_ref(), b.check.as_ref());
+                x.map(rank) < y.map(rank)
+            });
+            if better {
+                best = Some(t);
+            }
+            if passed || k + STEP + 2 > pages.len() {
+                break;
+            }
+            k += STEP;
+        }
+        best.ok_or(TemplateError::TooFewPages(pages.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(html: &str) -> Page {
+        Page::parse(html.as_bytes(), &crate::Options::default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A book page; the ISBN row only when `isbn` is set.
+    fn book(i: usize, isbn: bool) -> Page {
+        let row = if isbn {
+            format!("<li><b>ISBN-13:</b> 978{:010}</li>", 1_234_567 * (i + 1))
+        } else {
+            String::new()
+        };
+        parsed(&format!(
+            "<html><head><title>Book {i} title words | Shop</title></head><body>\
+             <div id=nav><a href=/>Home</a> <a href=/b>Books</a> <a href=/h>Help</a></div>\
+             <div class=product><h1>Book {i} title words</h1><ul class=info>\
+             <li><b>Format:</b> Paperback</li>{row}<li><b>Pages:</b> {}</li></ul>\
+             <p>Shipping is free on all orders over twenty dollars, every day.</p></div>\
+             <footer>Copyright the shop, all rights reserved.</footer></body></html>",
+            100 + i
+        ))
+    }
+
+    #[test]
+    fn a_missing_field_takes_more_samples() {
+        // The ISBN row is on 2 of the first 4 pages (no majority), then on every page.
+        let pages: Vec<Page> = (0..10)
+            .map(|i| book(i, i == 0 || i == 3 || i >= 4))
+            .collect();
+        let plain = Template::learn("s", &pages[..4]).expect("learned");
+        assert!(!plain.fields.iter().any(|f| f.field == "gtin"));
+        let t = Template::learn_checked("s", &pages, 4).expect("learned");
+        assert!(t.fields.iter().any(|f| f.field == "gtin"), "{:?}", t.fields);
+        assert_eq!(t.samples, 6);
+        let c = t.check.as_ref().expect("checked");
+        assert!(c.passed(), "{c:?}");
+        assert_eq!(c.fields["gtin"].template, 4);
+        assert!(t.is_used());
+        // With no page to check on, it is plain learning.
+        let t = Template::learn_checked("s", &pages[..4], 4).expect("learned");
+        assert!(t.check.is_none() && t.is_used());
+    }
+
+    #[test]
+    fn a_template_worse_than_the_single_page_record_is_not_used() {
+        // The JSON-LD names a SKU and a brand the page never shows: the
+        // record reads them, the template cannot.
+        let page = |i: usize| {
+            parsed(&format!(
+                "<html><head><title>Lamp {i} | Shop</title><script type=application/ld+json>\
+                 {{\"@context\":\"https://schema.org\",\"@type\":\"Product\",\"name\":\"Lamp {i}\",\
+                 \"sku\":\"L-{i}\",\"brand\":\"Brand{i}\",\"offers\":{{\"price\":\"{i}9.00\",\"priceCurrency\":\"USD\"}}}}</script>\
+                 </head><body><div id=nav><a href=/>Home</a> <a href=/l>Lamps</a></div>\
+                 <div class=product><h1>Lamp {i}</h1><p>A lamp for every room of the house, sold by the shop.</p>\
+                 <p class=price>${i}9.00</p></div><footer>Copyright the shop</footer></body></html>"
+            ))
+        };
+        let pages: Vec<Page> = (1..=8).map(page).collect();
+        let t = Template::learn_checked("s", &pages, 4).expect("learned");
+        let c = t.check.as_ref().expect("checked");
+        assert_eq!(c.fields["sku"].template, 0, "{c:?}");
+        assert_eq!(c.fields["sku"].record, c.fields["sku"].evidence, "{c:?}");
+        assert!(c.record_score > c.template_score, "{c:?}");
+        assert!(!t.is_used());
+    }
+
+    #[test]
+    fn values_agree_by_field() {
+        assert!(agrees("price", "Our price: $12.50", "12.5"));
+        assert!(!agrees("price", "$12.50", "13.50"));
+        assert!(agrees("gtin", ": 978-0-14-303943-3", "9780143039433"));
+        assert!(agrees("name", "The Road (Paperback)", "The Road"));
+        assert!(!agrees("name", "Free shipping", "The Road"));
+        assert!(!agrees("brand", "", "Acme"));
+    }
+}
