@@ -663,18 +663,33 @@ impl Doc {
         anc <= node && node < self.nodes[anc as usize].end
     }
 
-    /// All text of a subtree, concatenated with single spaces (no block structure).
+    /// All text of a subtree, concatenated with single spaces (no block
+    /// structure). A `<wbr>` between two texts with no whitespace at the
+    /// seam is a line-break opportunity inside a word, so they are joined
+    /// without a space ("Zubeh<wbr>ör" is one word).
     pub fn plain_text(&self, id: NodeId) -> String {
         let mut out = String::new();
+        // The last text, if it ended in a non-space and only <wbr> elements
+        // of its parent followed it.
+        let mut glued: Option<NodeId> = None;
         for i in id..self.nodes[id as usize].end {
-            if self.nodes[i as usize].kind == Kind::Text {
-                let t = self.text(i).trim();
-                if !t.is_empty() {
-                    if !out.is_empty() {
-                        out.push(' ');
+            match self.nodes[i as usize].kind {
+                Kind::Text => {
+                    let raw = self.text(i);
+                    let t = raw.trim();
+                    if !t.is_empty() {
+                        let seam = glued.is_some_and(|g| {
+                            self.nodes[g as usize].parent == self.nodes[i as usize].parent
+                        }) && !raw.starts_with(char::is_whitespace);
+                        if !out.is_empty() && !seam {
+                            out.push(' ');
+                        }
+                        out.push_str(t);
+                        glued = (!raw.ends_with(char::is_whitespace)).then_some(i);
                     }
-                    out.push_str(t);
                 }
+                Kind::Element if self.name(i) == "wbr" => {}
+                Kind::Element => glued = None,
             }
         }
         out
@@ -1112,6 +1127,10 @@ mod tests {
         assert_eq!(kids.len(), 2);
         assert_eq!(doc.tag(kids[0]), Tag::Div);
         assert_eq!(doc.plain_text(kids[0]), "Hello big world");
+        let wbr = Doc::parse_str("<h1>Staubsaugerzub<wbr>ehör <b>Set</b><wbr> x</h1>");
+        assert_eq!(wbr.plain_text(wbr.body()), "Staubsaugerzubehör Set x");
+        let tags = Doc::parse_str("<p>Hello <b>big</b>world<br>again</p>");
+        assert_eq!(tags.plain_text(tags.body()), "Hello big world again");
         assert_eq!(doc.agg[body as usize].chars, "Hellobigworldx".len() as u32);
     }
 
