@@ -668,7 +668,13 @@ impl Doc {
     /// seam is a line-break opportunity inside a word, so they are joined
     /// without a space ("Zubeh<wbr>ör" is one word).
     pub fn plain_text(&self, id: NodeId) -> String {
-        let mut out = String::new();
+        self.plain_pieces(id).join(" ")
+    }
+
+    /// The texts of a subtree in order, trimmed, as [`Doc::plain_text`]
+    /// joins them (texts glued by a `<wbr>` are one piece).
+    pub fn plain_pieces(&self, id: NodeId) -> Vec<String> {
+        let mut pieces: Vec<String> = Vec::new();
         // The last text, if it ended in a non-space and only <wbr> elements
         // of its parent followed it.
         let mut glued: Option<NodeId> = None;
@@ -681,10 +687,10 @@ impl Doc {
                         let seam = glued.is_some_and(|g| {
                             self.nodes[g as usize].parent == self.nodes[i as usize].parent
                         }) && !raw.starts_with(char::is_whitespace);
-                        if !out.is_empty() && !seam {
-                            out.push(' ');
+                        match pieces.last_mut() {
+                            Some(last) if seam => last.push_str(t),
+                            _ => pieces.push(t.to_string()),
                         }
-                        out.push_str(t);
                         glued = (!raw.ends_with(char::is_whitespace)).then_some(i);
                     }
                 }
@@ -692,7 +698,7 @@ impl Doc {
                 Kind::Element => glued = None,
             }
         }
-        out
+        pieces
     }
 }
 

@@ -231,18 +231,25 @@ fn truncated(s: &str) -> bool {
 /// structured name, else the title without the site's name, else the first
 /// heading. When the heading and the structured name differ only by words
 /// one adds to the other (a brand, a tagline, a variant), the shorter wins.
-fn pick_name(headings: &[String], structured: Option<&str>, title: Option<&str>) -> Option<String> {
+fn pick_name(
+    headings: &[String],
+    pieces: &[Vec<String>],
+    structured: Option<&str>,
+    title: Option<&str>,
+) -> Option<String> {
     let refs: Vec<&str> = structured.into_iter().chain(title).collect();
-    if let Some(h) = headings
+    if let Some((i, h)) = headings
         .iter()
-        .find(|h| refs.iter().any(|r| covered(h, r) >= 1.0 / 3.0))
+        .enumerate()
+        .find(|(_, h)| refs.iter().any(|r| covered(h, r) >= 1.0 / 3.0))
     {
         if let Some(s) = structured.filter(|s| !truncated(s)) {
             if covered(s, h) >= 1.0 && tokens(s).len() < tokens(h).len() {
                 return Some(s.to_string());
             }
         }
-        return Some(h.clone());
+        let trimmed = pieces.get(i).and_then(|p| without_tail(p, &refs));
+        return Some(trimmed.unwrap_or_else(|| h.clone()));
     }
     if let Some(s) = structured {
         return Some(s.to_string());
@@ -251,6 +258,26 @@ fn pick_name(headings: &[String], structured: Option<&str>, title: Option<&str>)
         return Some(t);
     }
     headings.first().cloned()
+}
+
+/// A heading without its trailing pieces that neither the title nor the
+/// structured name mentions (a subtitle span with the format and date, a
+/// size badge), when what is left is all in one of them: "Atomic Habits
+/// Hardcover – October 16, 2018" under the title "Atomic Habits: Clear,
+/// James: …" is "Atomic Habits". `None` when nothing is cut.
+fn without_tail(pieces: &[String], refs: &[&str]) -> Option<String> {
+    let mut k = pieces.len();
+    while k > 1 && refs.iter().all(|r| covered(&pieces[k - 1], r) == 0.0) {
+        k -= 1;
+    }
+    if k == pieces.len() {
+        return None;
+    }
+    let rest = clean(&pieces[..k].join(" "));
+    let rest = rest
+        .trim_end_matches(|c: char| c.is_whitespace() || "|–—-:·,/".contains(c))
+        .to_string();
+    (!rest.is_empty() && refs.iter().any(|r| covered(&rest, r) >= 1.0)).then_some(rest)
 }
 
 /// Reads a product record from a parsed page. `is_product_page` is the page
@@ -290,7 +317,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         .map(|(_, v)| clean(v));
     let page_title = doc.meta.title.as_deref().map(clean);
     let title = og_title.as_deref().or(page_title.as_deref()).or(title);
-    let name = pick_name(&vis.headings, structured_name, title);
+    let name = pick_name(&vis.headings, &vis.heading_pieces, structured_name, title);
 
     let price = pick_price(
         &[
@@ -400,6 +427,36 @@ mod tests {
     fn product(html: &str) -> Product {
         let doc = Doc::parse_str(html);
         read(&doc, true, None).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_heading_loses_a_tail_the_title_never_mentions() {
+        let p = product(
+            "<html><head><title>Atomic Habits: Clear, James: 9780735211292: Books</title></head><body>\
+             <h1><span id=t>Atomic Habits</span> <span class=sub>Hardcover – October 16, 2018</span></h1>\
+             <p>$14.99</p></body></html>",
+        );
+        assert_eq!(p.name.as_deref(), Some("Atomic Habits"));
+        let p = product(
+            "<html><head><title>Classic II by Acme in Moon Silver | Acme</title></head><body>\
+             <h1><span>Classic II</span> <span>Moon Silver | <span>44MM</span></span></h1></body></html>",
+        );
+        assert_eq!(p.name.as_deref(), Some("Classic II Moon Silver"));
+        // A tail the title mentions stays; so does a heading that is all new.
+        let p = product(
+            "<html><head><title>Lamp Pro 2 | Shop</title></head><body><h1><span>Lamp</span> <b>Pro 2</b></h1></body></html>",
+        );
+        assert_eq!(p.name.as_deref(), Some("Lamp Pro 2"));
+    }
+
+    #[test]
+    fn without_an_h1_the_first_h2_names_the_product() {
+        let p = product(
+            "<html><head><title>Game Over by Fern Michaels (Paperback): shop.example</title></head><body>\
+             <h2>Game Over<span class=subtitle> (Paperback)</span></h2><p>by Fern Michaels</p>\
+             <h2>Why we love it</h2></body></html>",
+        );
+        assert_eq!(p.name.as_deref(), Some("Game Over (Paperback)"));
     }
 
     #[test]

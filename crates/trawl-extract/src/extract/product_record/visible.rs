@@ -17,8 +17,11 @@ use crate::html::{Doc, Kind, NodeId, Tag};
 /// What the visible page says about its product.
 #[derive(Debug, Default)]
 pub struct Visible {
-    /// Visible `<h1>` texts, in order (at most a few).
+    /// Visible `<h1>` texts, in order (at most a few); the `<h2>`s when
+    /// the page has no `<h1>`.
     pub headings: Vec<String>,
+    /// Each heading's texts in order (a title span, a subtitle span…).
+    pub heading_pieces: Vec<Vec<String>>,
     /// The buy-box price.
     pub price: Option<Found>,
     /// Amounts shown struck through or labelled as a former price.
@@ -190,15 +193,25 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
     for i in 0..n {
         before[i + 1] = before[i] + u64::from(doc.nodes[i].chars);
     }
-    let h1s: Vec<NodeId> = (0..n as NodeId)
-        .filter(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)
-        .take(4)
-        .collect();
-    v.headings = h1s
-        .iter()
-        .map(|&h| super::clean(&doc.plain_text(h)))
-        .filter(|t| !t.is_empty() && t.chars().count() <= 300)
-        .collect();
+    let heads = |tag: Tag, most: usize| -> Vec<NodeId> {
+        (0..n as NodeId)
+            .filter(|&i| doc.tag(i) == tag && doc.agg[i as usize].chars > 0)
+            .take(most)
+            .collect()
+    };
+    // Without an <h1>, the first <h2> is the page's top heading (later
+    // ones head sections: "Size guide", "Why this one?").
+    let mut h1s = heads(Tag::H1, 4);
+    if h1s.is_empty() {
+        h1s = heads(Tag::H2, 1);
+    }
+    for &h in &h1s {
+        let text = super::clean(&doc.plain_text(h));
+        if !text.is_empty() && text.chars().count() <= 300 {
+            v.headings.push(text);
+            v.heading_pieces.push(doc.plain_pieces(h));
+        }
+    }
     // Price boxes: the smallest elements whose text shows a price.
     let mut holds = vec![false; n];
     let mut boxes: Vec<(NodeId, Vec<Found>, String)> = Vec::new();
