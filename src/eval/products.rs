@@ -173,7 +173,11 @@ pub fn value(p: &Product, field: &str) -> Option<String> {
     match field {
         "name" => p.name.clone(),
         "price" => p.price.as_ref().map(|x| x.amount.clone()),
-        "currency" => p.price.as_ref().and_then(|x| x.currency.clone()),
+        "currency" => p
+            .price
+            .as_ref()
+            .and_then(|x| x.currency.clone())
+            .or_else(|| p.currency.clone()),
         "sku" => p.sku.clone(),
         "gtin" => p.gtin.clone(),
         "brand" => p.brand.clone(),

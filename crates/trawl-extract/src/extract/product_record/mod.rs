@@ -103,6 +103,10 @@ pub struct Product {
     pub name: Option<String>,
     /// What it costs now.
     pub price: Option<Price>,
+    /// The currency the page sells in (ISO 4217): the price's, else the one
+    /// currency of every price the page shows (no buy-box price found).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
     /// Whether it can be bought.
     pub availability: Option<Availability>,
     /// The seller's code.
@@ -338,6 +342,10 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
             }
         }
     }
+    let currency = price
+        .as_ref()
+        .and_then(|p| p.currency.clone())
+        .or_else(|| shown_currency(&vis, lang));
     let breadcrumbs = if ld.breadcrumbs.is_empty() {
         vis.breadcrumbs
     } else {
@@ -346,6 +354,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
     Some(Product {
         name,
         price,
+        currency,
         availability: ld.availability.or(md.availability).or(og.availability),
         sku: first(|p| p.sku.clone()).or(vis.sku),
         gtin: first(|p| p.gtin.clone()).or(vis.gtin),
@@ -356,6 +365,13 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         description: first(|p| p.description.clone()),
         specs: vis.specs,
     })
+}
+
+/// The one currency of every price the page shows, if they agree.
+fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Option<String> {
+    let mut codes = vis.all.iter().map(|f| settle(f.named, None, lang));
+    let first = codes.next()?;
+    codes.all(|c| c == first).then(|| first.to_string())
 }
 
 /// The price: the most trusted structured price unless the page contradicts
@@ -447,6 +463,22 @@ mod tests {
             "<html><head><title>Lamp Pro 2 | Shop</title></head><body><h1><span>Lamp</span> <b>Pro 2</b></h1></body></html>",
         );
         assert_eq!(p.name.as_deref(), Some("Lamp Pro 2"));
+    }
+
+    #[test]
+    fn with_no_buy_box_price_the_currency_is_the_one_the_page_shows() {
+        // Prices only in links to other bundles: no buy-box price.
+        let p = product(
+            "<html lang=en-GB><body><h1>Robot Mop</h1><p>Bundles: <a href=/b1>£469.99</a> \
+             <a href=/b2>£399.99</a></p></body></html>",
+        );
+        assert_eq!(p.price, None);
+        assert_eq!(p.currency.as_deref(), Some("GBP"));
+        let mixed = product(
+            "<html><body><h1>Robot Mop</h1><p>Bundles: <a href=/b1>£469.99</a> \
+             <a href=/b2>€399.99</a></p></body></html>",
+        );
+        assert_eq!((mixed.price, mixed.currency), (None, None));
     }
 
     #[test]
