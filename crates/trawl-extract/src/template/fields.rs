@@ -220,7 +220,12 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
             add(&mut rules, &mut taken, "images", leaf, false);
             continue;
         }
-        let by_label = leaf.label.as_deref().and_then(field_of_label);
+        // A label names a field only when it heads a row ("Publisher:", a
+        // table cell) or is the "by" before an author: a neighbouring line
+        // that happens to say "date" does not.
+        let by_label = leaf.label.as_deref().and_then(|l| {
+            field_of_label(l).filter(|f| is_row(l, leaf) || (*f == "author" && !l.contains(':')))
+        });
         let by_hint = leaf.hints.iter().rev().find_map(|h| field_of_hint(h));
         let by_shape = if is_gtin(&leaf.text) {
             Some("gtin")

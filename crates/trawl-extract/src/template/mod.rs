@@ -539,6 +539,41 @@ mod tests {
         assert!(t.apply(&other).matched < 0.2);
     }
 
+    /// Regression: a neighbouring line that says "Release" is not a date
+    /// label; the "Publication Date:" row is.
+    #[test]
+    fn a_field_is_named_by_a_row_label_not_a_neighbouring_line() {
+        let pages: Vec<Page> = [
+            ("Game Over", "Vendor one", "May 1, 2001"),
+            ("Spirit Bound", "Vendor two", "June 2, 2002"),
+            ("Night Myst", "Vendor three", "July 3, 2003"),
+            ("Torn Apart", "Vendor four", "August 4, 2004"),
+        ]
+        .iter()
+        .map(|(title, vendor, date)| {
+            parsed(&format!(
+                "<html><head><title>{title}: Shop</title></head><body>\
+                 <div id=nav><a href=/>Home</a> <a href=/b>Books</a> <a href=/h>Help</a></div>\
+                 <div class=product><p class=line><span>Release</span> <span>{vendor} / Paperback</span></p>\
+                 <h1>{title}</h1><ul><li><b>Publication Date:</b> {date}</li></ul>\
+                 <p>Shipping is free on all orders over twenty dollars, every day.</p></div></body></html>"
+            ))
+        })
+        .collect();
+        let t = Template::learn("shop", &pages).expect("learned");
+        let date = t
+            .fields
+            .iter()
+            .find(|f| f.field == "date")
+            .expect("a date field");
+        assert_eq!(
+            date.label.as_deref(),
+            Some("Publication Date:"),
+            "{:?}",
+            t.fields
+        );
+    }
+
     #[test]
     fn one_page_is_not_enough() {
         let p = page("A", "B", "9781420106879", "C", false);
