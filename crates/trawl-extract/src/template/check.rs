@@ -75,13 +75,6 @@ impl Check {
     }
 }
 
-fn norm(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
 /// Whether a value read for `field` agrees with the page's evidence.
 pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
     match field {
@@ -106,7 +99,10 @@ pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
             !a.is_empty() && a == b
         }
         _ => {
-            let (a, b) = (norm(&clean_value(value)), norm(&clean_value(evidence)));
+            let (a, b) = (
+                fields::norm(&clean_value(value)),
+                fields::norm(&clean_value(evidence)),
+            );
             if a.is_empty() || b.is_empty() {
                 return false;
             }

@@ -132,7 +132,7 @@ pub struct Sample<'a> {
     pub json_ld: HashMap<&'static str, String>,
 }
 
-fn norm(s: &str) -> String {
+pub(crate) fn norm(s: &str) -> String {
     s.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
