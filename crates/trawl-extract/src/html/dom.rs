@@ -668,15 +668,32 @@ impl Doc {
     /// seam is a line-break opportunity inside a word, so they are joined
     /// without a space ("Zubeh<wbr>ör" is one word).
     pub fn plain_text(&self, id: NodeId) -> String {
-        self.plain_pieces(id).join(" ")
+        let mut out = String::new();
+        self.each_text(id, |t, glued| {
+            if !out.is_empty() && !glued {
+                out.push(' ');
+            }
+            out.push_str(t);
+        });
+        out
     }
 
     /// The texts of a subtree in order, trimmed, as [`Doc::plain_text`]
     /// joins them (texts glued by a `<wbr>` are one piece).
     pub fn plain_pieces(&self, id: NodeId) -> Vec<String> {
         let mut pieces: Vec<String> = Vec::new();
-        // The last text, if it ended in a non-space and only <wbr> elements
-        // of its parent followed it.
+        self.each_text(id, |t, glued| match pieces.last_mut() {
+            Some(last) if glued => last.push_str(t),
+            _ => pieces.push(t.to_string()),
+        });
+        pieces
+    }
+
+    /// Calls `f` with each non-empty trimmed text of a subtree and whether
+    /// it continues the previous one without a space: the previous text of
+    /// the same parent ended in a non-space and only `<wbr>` elements stand
+    /// between them.
+    fn each_text(&self, id: NodeId, mut f: impl FnMut(&str, bool)) {
         let mut glued: Option<NodeId> = None;
         for i in id..self.nodes[id as usize].end {
             match self.nodes[i as usize].kind {
@@ -687,10 +704,7 @@ impl Doc {
                         let seam = glued.is_some_and(|g| {
                             self.nodes[g as usize].parent == self.nodes[i as usize].parent
                         }) && !raw.starts_with(char::is_whitespace);
-                        match pieces.last_mut() {
-                            Some(last) if seam => last.push_str(t),
-                            _ => pieces.push(t.to_string()),
-                        }
+                        f(t, seam);
                         glued = (!raw.ends_with(char::is_whitespace)).then_some(i);
                     }
                 }
@@ -698,7 +712,6 @@ impl Doc {
                 Kind::Element => glued = None,
             }
         }
-        pieces
     }
 }
 

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{clean_value, fields, learn_from, Template, TemplateError};
+use super::{clean_value, fields, Template, TemplateError};
 use crate::extract::product_record::{self, money};
 use crate::page::Page;
 
@@ -242,18 +242,8 @@ impl Template {
         let mut best: Option<Template> = None;
         let rank = |c: &Check| (c.weak.len(), -(c.template_score * 1000.0) as i64);
         loop {
-            let learned = learn_from(
-                site,
-                &pages[..k.min(pages.len())]
-                    .iter()
-                    .map(Page::doc)
-                    .collect::<Vec<_>>(),
-                pages[..k.min(pages.len())]
-                    .iter()
-                    .map(|p| p.leaves().to_vec())
-                    .collect(),
-                super::Learning::Trawl,
-            );
+            let learned =
+                Template::learn_with(site, &pages[..k.min(pages.len())], super::Learning::Trawl);
             let mut t = match (learned, &best) {
                 (Ok(t), _) => t,
                 (Err(e), None) if k + STEP + 2 > pages.len() => return Err(e),
