@@ -266,11 +266,11 @@ fn utf8_page_with_a_gbk_meta_is_read_as_utf8() {
     assert_eq!(r.title.as_deref(), Some("山区学校的新图书馆"));
 }
 
-/// Issue 14 failure class, not handled yet: an endless-scroll news page
-/// that has already loaded the next stories below the current one. Today
-/// `auto` keeps all three stories (run with `--ignored` to see it fail).
+/// Issue 14 failure class: an endless-scroll news page that has already
+/// loaded the next stories below the current one, each an `<article>` of
+/// the same template. Only the story holding the headline is kept (before
+/// `extract::stories`, `auto` kept all three).
 #[test]
-#[ignore = "issue 14: later stories of an endless-scroll page are kept (open)"]
 fn endless_scroll_keeps_only_the_first_story() {
     let r = run("article_endless_scroll.html", Algorithm::Auto);
     assert_has(

@@ -23,6 +23,7 @@ pub(crate) mod product;
 pub(crate) mod product_record;
 pub(crate) mod repeats;
 pub(crate) mod segment;
+pub(crate) mod stories;
 pub(crate) mod teasers;
 pub(crate) mod training;
 
