@@ -1,14 +1,18 @@
 //! Bytes to text. Web pages lie about their encoding often enough that the
 //! order matters: a byte-order mark wins, then what the caller knows (an HTTP
 //! header or `--charset`), then a `<meta>` declaration in the first 1024 bytes,
-//! then chardetng's guess (with the top-level domain as a hint).
+//! then chardetng's guess (with the top-level domain as a hint), corrected to
+//! a double-byte CJK encoding when chardetng falls back to windows-1252 on
+//! text that is all runs of non-ASCII bytes.
 //! A declared UTF-8 that does not validate falls through to detection.
 //! Arabic presentation forms are folded to base letters (paper 001).
 
 use std::borrow::Cow;
 
 use chardetng::EncodingDetector;
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
+use encoding_rs::{
+    Encoding, BIG5, EUC_JP, EUC_KR, GBK, SHIFT_JIS, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252,
+};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::error::ExtractError;
@@ -233,12 +237,55 @@ fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
         .map(|t| t.as_bytes())
         .filter(|t| t.iter().all(u8::is_ascii_lowercase));
     let enc = det.guess(tld, chardetng::Utf8Detection::Allow);
-    if enc == UTF_8 {
+    if enc == UTF_8 || enc == WINDOWS_1252 {
         // Invalid UTF-8 cannot be UTF-8; windows-1252 decodes every byte.
-        WINDOWS_1252
+        double_byte(bytes).unwrap_or(WINDOWS_1252)
     } else {
         enc
     }
+}
+
+/// Share of non-ASCII bytes that must sit next to another non-ASCII byte for
+/// the text to be read as written in a double-byte encoding: Western text in
+/// windows-1252 has its accented letters alone between ASCII ones ("für"),
+/// Chinese, Japanese and Korean text has nothing but runs of them.
+const DOUBLE_BYTE_RUN_SHARE: f64 = 0.9;
+/// Fewest non-ASCII bytes for that judgement.
+const DOUBLE_BYTE_MIN_BYTES: usize = 64;
+/// Most malformed sequences per 1000 non-ASCII bytes a double-byte reading
+/// may have.
+const DOUBLE_BYTE_MAX_ERRORS_PER_MILLE: usize = 10;
+
+/// The double-byte encoding (GBK, Shift_JIS, EUC-KR, Big5, EUC-JP) that
+/// reads `bytes` with (almost) no malformed sequences, for text that is in
+/// runs of non-ASCII bytes. chardetng rules an encoding out on a single
+/// malformed sequence, so a GBK page with one broken character (a cut
+/// multi-byte pair, a stray byte from a paste) and no TLD hint comes back as
+/// windows-1252 and every Chinese character turns into two Latin ones.
+fn double_byte(bytes: &[u8]) -> Option<&'static Encoding> {
+    let non_ascii = bytes.iter().filter(|b| !b.is_ascii()).count();
+    if non_ascii < DOUBLE_BYTE_MIN_BYTES {
+        return None;
+    }
+    let in_runs = (0..bytes.len())
+        .filter(|&i| {
+            !bytes[i].is_ascii()
+                && ((i > 0 && !bytes[i - 1].is_ascii())
+                    || bytes.get(i + 1).is_some_and(|b| !b.is_ascii()))
+        })
+        .count();
+    if (in_runs as f64) < DOUBLE_BYTE_RUN_SHARE * non_ascii as f64 {
+        return None;
+    }
+    [GBK, SHIFT_JIS, EUC_KR, BIG5, EUC_JP]
+        .into_iter()
+        .map(|enc| {
+            let (text, _) = enc.decode_without_bom_handling(bytes);
+            (text.chars().filter(|&c| c == '\u{FFFD}').count(), enc)
+        })
+        .filter(|(errors, _)| errors * 1000 <= DOUBLE_BYTE_MAX_ERRORS_PER_MILLE * non_ascii)
+        .min_by_key(|(errors, _)| *errors)
+        .map(|(_, enc)| enc)
 }
 
 /// Folds Arabic presentation forms (U+FB50–U+FDFF, U+FE70–U+FEFE) to their
@@ -281,6 +328,29 @@ mod tests {
             WINDOWS_1252.encode("<meta charset=utf-8><p>déjà vu, garçon, crème brûlée</p>");
         let d = decode(&latin, None, None).expect("decodes");
         assert!(d.text.contains("crème brûlée"), "{}", d.text);
+    }
+    #[test]
+    fn gbk_with_one_broken_pair_and_no_hint_is_still_gbk() {
+        // Regression: chardetng rules GBK out on one malformed pair, so an
+        // undeclared GBK page with a cut character on a .com host was read
+        // as windows-1252 (each Chinese character two Latin ones).
+        let text = "当前您在中关村在线论坛，主题：太行山上。感谢楼主分享，下载看看。";
+        let html = format!("<p>{}</p>", text.repeat(6));
+        let (gbk, _, _) = GBK.encode(&html);
+        let mut page = gbk.into_owned();
+        // A lead byte cut from its pair, between two whole characters.
+        page.insert(21, 0x81);
+        page.insert(22, 0x20);
+        let d = decode(&page, None, None).expect("decodes");
+        assert_eq!(d.encoding, GBK);
+        assert!(d.text.contains("中关村在线论坛"), "{}", d.text);
+        // Western text keeps its single-byte reading: its accented letters
+        // sit alone between ASCII ones.
+        let western = "<p>Für Mädchen und Jungen gibt es Größen, Übergänge und Käse.</p>".repeat(8);
+        let (latin, _, _) = WINDOWS_1252.encode(&western);
+        let d = decode(&latin, None, None).expect("decodes");
+        assert_eq!(d.encoding, WINDOWS_1252);
+        assert!(d.text.contains("Größen"), "{}", d.text);
     }
     use encoding_rs::{GBK, SHIFT_JIS, WINDOWS_1256};
 
