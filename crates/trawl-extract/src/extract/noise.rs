@@ -27,9 +27,16 @@ const NEVER_CONTENT: &[&str] = &[
     "share",
     "sharing",
     "social",
-    "tooltip",
-    "popover",
 ];
+
+/// Fragments of hints shown over the page ("tooltip", "popover"): short by
+/// nature, so they mark boilerplate only on blocks shorter than
+/// [`HINT_MAX_CHARS`]. Old forum software names a post's whole table
+/// "tooltipbg"; read as never content, a thread lost its first post.
+const HINTS: &[&str] = &["tooltip", "popover"];
+/// The longest hint: tooltips and popovers on wcxb-dev hold 100-400
+/// characters (a disclosure, a glossary entry); the forum post, 1,300.
+const HINT_MAX_CHARS: u32 = 1000;
 
 /// Class/id/role fragments that mark boilerplate on their own.
 const NEGATIVE: &[&str] = &[
@@ -137,6 +144,8 @@ pub fn class_id_role(doc: &Doc, id: NodeId) -> String {
 pub enum Naming {
     Neutral,
     Weak,
+    /// A hint over the page: boilerplate unless long ([`HINTS`]).
+    Hint,
     Strong,
 }
 
@@ -146,6 +155,9 @@ pub fn naming(names: &str) -> Naming {
     }
     if NEVER_CONTENT.iter().any(|n| matches_token(names, n)) {
         return Naming::Strong;
+    }
+    if HINTS.iter().any(|n| matches_token(names, n)) {
+        return Naming::Hint;
     }
     if POSITIVE.iter().any(|p| matches_token(names, p)) {
         return Naming::Neutral;
@@ -462,6 +474,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                         }
                         // On list pages the records are links: a link-heavy
                         // "search-results" block is the content.
+                        Naming::Hint => doc.agg[id as usize].chars < HINT_MAX_CHARS,
                         Naming::Weak => {
                             doc.agg[id as usize].chars < 100
                                 || (links_are_noise && link_density(doc, id) > 0.3)
@@ -604,6 +617,22 @@ mod tests {
              Pricing, service and reach decide who wins a market like this one. \
              Pricing, service and reach decide who wins a market like this one."
         );
+    }
+
+    #[test]
+    fn a_long_block_named_like_a_tooltip_is_not_a_hint() {
+        // Regression: an old forum's post table is class "tooltipbg"; as
+        // never content, the thread lost its first post (1,300 characters).
+        let post = "这部电影讲述了八路军挺进抗日前线的故事，场面宏大。".repeat(50);
+        // Replies: the first post is under a quarter of the page.
+        let replies = format!("<div>{post}</div>").repeat(4);
+        let doc = Doc::parse_str(&format!(
+            "<body><table class=tooltipbg><tr><td>{post}</td></tr></table>\
+             <span class=tooltip>Copied</span>{replies}</body>"
+        ));
+        let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE));
+        assert_eq!(kept.iter().filter(|t| t.contains("八路军")).count(), 5);
+        assert!(!kept.concat().contains("Copied"));
     }
 
     #[test]
