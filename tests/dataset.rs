@@ -72,10 +72,11 @@ const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
     ("service", 0.838),
 ];
 const CLEANEVAL_FLOOR: f64 = 0.918;
-/// trafilatura's snippet F1 on its own benchmark (0.900 when added, 0.914 after the eighth session's rules).
-const TRAFILATURA_EVAL_FLOOR: f64 = 0.913;
+/// trafilatura's snippet F1 on its own benchmark (0.900 when added, 0.914 after the eighth
+/// session's rules, 0.920 with the article tail trimmed in the thirteenth).
+const TRAFILATURA_EVAL_FLOOR: f64 = 0.919;
 /// multilingual-dev: zh character F1 and word F1 per language (added in issue 14).
-const ZH_CHAR_FLOOR: f64 = 0.889;
+const ZH_CHAR_FLOOR: f64 = 0.895;
 const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.860), ("de", 0.873), ("hr", 0.962)];
 
 #[test]

@@ -365,6 +365,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     if page_type == PageType::Article {
         super::headings::drop_orphans(doc, &mut sel, region);
         drop_before_headline(doc, &mut sel, region);
+        super::tail::trim(doc, &mut sel, region);
     }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);

@@ -24,6 +24,7 @@ pub(crate) mod product_record;
 pub(crate) mod repeats;
 pub(crate) mod segment;
 pub(crate) mod stories;
+pub(crate) mod tail;
 pub(crate) mod teasers;
 pub(crate) mod training;
 

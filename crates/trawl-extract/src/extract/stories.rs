@@ -58,14 +58,8 @@ fn opens_with_heading(doc: &Doc, id: NodeId) -> bool {
     else {
         return false;
     };
-    let mut up = doc.nodes[first as usize].parent;
-    while up != u32::MAX && up != id {
-        if matches!(doc.tag(up), Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4) {
-            return true;
-        }
-        up = doc.nodes[up as usize].parent;
-    }
-    false
+    let parent = doc.nodes[first as usize].parent;
+    doc.tagged_below(parent, id, &[Tag::H1, Tag::H2, Tag::H3, Tag::H4])
 }
 
 #[cfg(test)]

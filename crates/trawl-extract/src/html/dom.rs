@@ -663,6 +663,19 @@ impl Doc {
         anc <= node && node < self.nodes[anc as usize].end
     }
 
+    /// Whether `id` or one of its ancestors below `stop` (`stop` itself
+    /// excluded) is one of `tags`.
+    pub fn tagged_below(&self, id: NodeId, stop: NodeId, tags: &[Tag]) -> bool {
+        let mut up = id;
+        while up != u32::MAX && up != stop {
+            if tags.contains(&self.tag(up)) {
+                return true;
+            }
+            up = self.nodes[up as usize].parent;
+        }
+        false
+    }
+
     /// All text of a subtree, concatenated with single spaces (no block
     /// structure). A `<wbr>` between two texts with no whitespace at the
     /// seam is a line-break opportunity inside a word, so they are joined
