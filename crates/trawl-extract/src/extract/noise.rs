@@ -180,17 +180,13 @@ fn negative_name(names: &str) -> bool {
 /// `pat` occurs in `names` at a word boundary (start of a class token or after
 /// `-`/`_`), so "nav" matches "site-nav" and "navbar" but not "canvas".
 pub(crate) fn matches_token(names: &str, pat: &str) -> bool {
-    let bytes = names.as_bytes();
-    let mut from = 0;
-    while let Some(pos) = names[from..].find(pat) {
-        let at = from + pos;
-        let before_ok = at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_');
-        if before_ok {
-            return true;
-        }
-        from = at + pat.len();
-    }
-    false
+    // Checked at each word start rather than with `str::find`, which builds
+    // a substring searcher per call (this runs for every element and every
+    // vocabulary word: 6% of extraction time).
+    let (bytes, pat) = (names.as_bytes(), pat.as_bytes());
+    (0..bytes.len()).any(|at| {
+        (at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_')) && bytes[at..].starts_with(pat)
+    })
 }
 
 /// Link density of a subtree: share of its characters inside links.

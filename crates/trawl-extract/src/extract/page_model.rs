@@ -83,6 +83,16 @@ pub const FEATURES: &[&str] = &[
     "txt_free_trial",
 ];
 
+/// Whether `word` occurs in `hay` (both already lower-case).
+fn has_word(hay: &[u8], word: &[u8]) -> bool {
+    let Some((&first, rest)) = word.split_first() else {
+        return true;
+    };
+    hay.len() >= word.len()
+        && (0..=hay.len() - word.len())
+            .any(|k| hay[k] == first && &hay[k + 1..k + word.len()] == rest)
+}
+
 fn ln1(x: f64) -> f64 {
     (1.0 + x).ln()
 }
@@ -197,17 +207,25 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     set("log_paragraphs", ln1(f64::from(s.paragraphs)));
     set("log_code", ln1(f64::from(s.code_blocks)));
     set("log_prices", ln1(f64::from(s.prices)));
-    let count = |tags: &[Tag]| doc.nodes.iter().filter(|n| tags.contains(&n.tag)).count() as f64;
-    let headings = count(&[Tag::H1, Tag::H2, Tag::H3, Tag::H4]);
-    let li = count(&[Tag::Li]);
-    let tables = count(&[Tag::Table]);
-    let forms = count(&[Tag::Form]);
-    let inputs = count(&[Tag::Input, Tag::Select, Tag::Textarea]);
-    let buttons = count(&[Tag::Button]);
-    let images = count(&[Tag::Img]);
-    let times = count(&[Tag::Time]);
-    let articles = count(&[Tag::Article]);
-    let navs = count(&[Tag::Nav]);
+    // Tag counts in one pass over the nodes.
+    let [mut headings, mut li, mut tables, mut forms, mut inputs] = [0.0; 5];
+    let [mut buttons, mut images, mut times, mut articles, mut navs] = [0.0; 5];
+    for n in &doc.nodes {
+        let c = match n.tag {
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 => &mut headings,
+            Tag::Li => &mut li,
+            Tag::Table => &mut tables,
+            Tag::Form => &mut forms,
+            Tag::Input | Tag::Select | Tag::Textarea => &mut inputs,
+            Tag::Button => &mut buttons,
+            Tag::Img => &mut images,
+            Tag::Time => &mut times,
+            Tag::Article => &mut articles,
+            Tag::Nav => &mut navs,
+            _ => continue,
+        };
+        *c += 1.0;
+    }
     set("log_headings", ln1(headings));
     set("log_li", ln1(li));
     set("log_tables", ln1(tables));
@@ -255,12 +273,10 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         ("cls_filter", "filter"),
         ("cls_rating", "rating"),
     ];
-    // Read the attributes in place: this runs for every element of every page.
-    let contains = |hay: &str, word: &str| {
-        hay.as_bytes()
-            .windows(word.len())
-            .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
-    };
+    // This runs for every element of every page: the attributes are
+    // lower-cased once into a reused buffer and searched byte by byte
+    // (`str::contains` builds a searcher per call).
+    let mut lower: Vec<u8> = Vec::new();
     for (i, n) in doc.nodes.iter().enumerate() {
         if n.kind != Kind::Element {
             continue;
@@ -271,8 +287,14 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         if parts.iter().all(Option::is_none) {
             continue;
         }
+        lower.clear();
+        for p in parts.iter().flatten() {
+            // A separator no word holds, so no match spans two attributes.
+            lower.push(0);
+            lower.extend(p.bytes().map(|b| b.to_ascii_lowercase()));
+        }
         for (feat, word) in CLASS_WORDS {
-            if parts.iter().flatten().any(|p| contains(p, word)) {
+            if has_word(&lower, word.as_bytes()) {
                 *cls.entry(feat).or_insert(0.0) += 1.0;
             }
         }
@@ -292,9 +314,10 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         if doc.is_element(i) || doc.nodes[i as usize].chars > 40 {
             continue;
         }
-        let t = doc.text(i).to_ascii_lowercase();
+        lower.clear();
+        lower.extend(doc.text(i).bytes().map(|b| b.to_ascii_lowercase()));
         for (feat, words) in TEXT_WORDS {
-            if t.contains(words) {
+            if has_word(&lower, words.as_bytes()) {
                 *txt.entry(feat).or_insert(0.0) += 1.0;
             }
         }

@@ -43,6 +43,12 @@ fn sequence_len(c: char) -> Option<usize> {
 
 /// The text with mojibake sequences decoded; borrowed when there are none.
 pub fn repair(text: &str) -> Cow<'_, str> {
+    // Every lead character (U+00C2..U+00F4) is the byte C3 in UTF-8: a text
+    // without that byte (any ASCII, Chinese or Cyrillic page) has nothing to
+    // repair, and the byte search is far cheaper than the character walk.
+    if !text.as_bytes().contains(&0xC3) {
+        return Cow::Borrowed(text);
+    }
     let mut pairs = text.chars().zip(text.chars().skip(1));
     if !pairs.any(|(a, b)| sequence_len(a).is_some() && continuation_byte(b).is_some()) {
         return Cow::Borrowed(text);
