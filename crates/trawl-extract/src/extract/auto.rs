@@ -119,9 +119,15 @@ fn common_ancestor(doc: &Doc, ids: &[NodeId]) -> Option<NodeId> {
 /// on the cleaned tree and they carry at least this many characters of their own.
 const MIN_OUTSIDE_CHARS: u32 = 200;
 
-fn recover_outside(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId, sel: &mut Selection) {
+fn recover_outside(
+    doc: &Doc,
+    agg: &[Agg],
+    noise: &[bool],
+    owner: &[NodeId],
+    region: NodeId,
+    sel: &mut Selection,
+) {
     let content = cc::content_units(doc, agg);
-    let owner = cc::owners(doc);
     let mut own = vec![0u32; doc.len()];
     for (i, node) in doc.nodes.iter().enumerate() {
         if node.kind == Kind::Text && owner[i] != u32::MAX {
@@ -297,7 +303,9 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // What lies beside a product is not recovered from outside its region
     // either (reviews and "you may also like" cards below the product).
     let outside_noise = noise_or_beside.as_deref().unwrap_or(&noise);
-    recover_outside(doc, &agg, outside_noise, region, &mut sel);
+    // The block owning each text, for recovery and the article's tail.
+    let owner = cc::owners(doc);
+    recover_outside(doc, &agg, outside_noise, &owner, region, &mut sel);
     // The seller's description kept apart from the product's block (in a
     // tab row below it) is part of the product.
     if page_type == PageType::Product {
@@ -365,7 +373,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     if page_type == PageType::Article {
         super::headings::drop_orphans(doc, &mut sel, region);
         drop_before_headline(doc, &mut sel, region);
-        super::tail::trim(doc, &mut sel, region);
+        super::tail::trim(doc, &owner, &mut sel, region);
     }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);

@@ -6,7 +6,6 @@
 //! the page is not made of paragraphs at all (a listing or a service page
 //! typed as an article).
 
-use super::cc;
 use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 
 /// A block with at least this many selected characters (non-whitespace) is
@@ -27,8 +26,8 @@ const ROWS: &[Tag] = &[Tag::Li, Tag::Td, Tag::Th, Tag::Dd, Tag::Dt, Tag::Tr];
 /// 60/80/100/120/150, short 30/40/50, share 0/0.4/0.5/0.7/0.8): 80, 40 and
 /// 0.4 lift each of them (trafilatura-eval 0.914 -> 0.920, wcxb-dev, cleaneval
 /// and multilingual-dev a little) and keep every wcxb-dev type's score.
-pub fn trim(doc: &Doc, sel: &mut Selection, region: NodeId) {
-    let owner = cc::owners(doc);
+/// `owner` is [`super::cc::owners`] of the page.
+pub fn trim(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     // Selected text per owning block, blocks in document order.
     let mut blocks: Vec<(NodeId, u32, Vec<NodeId>)> = Vec::new();
@@ -75,7 +74,7 @@ mod tests {
         let doc = Doc::parse_str(html);
         let region = doc.body();
         let mut sel = Selection::subtree(&doc, region);
-        trim(&doc, &mut sel, region);
+        trim(&doc, &crate::extract::cc::owners(&doc), &mut sel, region);
         (0..doc.len() as NodeId)
             .filter(|&i| !doc.is_element(i) && sel.get(i) && doc.nodes[i as usize].chars > 0)
             .map(|i| doc.text(i).trim())
