@@ -6,6 +6,7 @@ pub(crate) mod charset;
 pub(crate) mod dom;
 pub(crate) mod mojibake;
 pub(crate) mod render;
+mod sink;
 pub(crate) mod tag;
 mod visibility;
 
