@@ -71,13 +71,14 @@ const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
     ("documentation", 0.920),
     ("service", 0.838),
 ];
-const CLEANEVAL_FLOOR: f64 = 0.918;
+const CLEANEVAL_FLOOR: f64 = 0.919;
 /// trafilatura's snippet F1 on its own benchmark (0.900 when added, 0.914 after the eighth
 /// session's rules, 0.920 with the article tail trimmed in the thirteenth).
 const TRAFILATURA_EVAL_FLOOR: f64 = 0.919;
-/// multilingual-dev: zh character F1 and word F1 per language (added in issue 14).
-const ZH_CHAR_FLOOR: f64 = 0.895;
-const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.860), ("de", 0.873), ("hr", 0.962)];
+/// multilingual-dev: zh character F1 and word F1 per language (added in issue 14;
+/// zh char 0.895 -> 0.899 with the data table after an article, fourteenth session).
+const ZH_CHAR_FLOOR: f64 = 0.899;
+const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.871), ("de", 0.873), ("hr", 0.962)];
 
 #[test]
 fn quality_floor_wcxb_dev() {

@@ -10,7 +10,8 @@
 //! 3. For list-like page types widen the region to the container of the
 //!    repeated records (paper 002's list ranking).
 //! 4. Add content blocks outside the region that paper 001's correlativity
-//!    accepts on the cleaned tree, if they are substantial.
+//!    accepts on the cleaned tree, if they are substantial; on articles also
+//!    a table of data right after the region.
 //! 5. Output all that minus noise, minus link-dense blocks (kept on
 //!    listing pages, whose records are links), minus what sits beside a
 //!    product (reviews, carousels), and minus a leading heading that repeats
@@ -146,6 +147,58 @@ fn recover_outside(
             sel.set(i as NodeId, true);
         }
     }
+}
+
+/// Fewest rows (of two cells with text or more) of a table that follows an
+/// article as its data.
+const FOLLOWING_TABLE_ROWS: usize = 3;
+/// Most of such a table's text that may be link text.
+const FOLLOWING_TABLE_LINK_SHARE: f64 = 0.1;
+
+/// A table of data right after the article's region (the article ends
+/// "the programmes are listed below", the table follows in a block of its
+/// own): part of the article, though widening stops at it (it often holds
+/// more text than the prose) and its cells are too small to be recovered
+/// one by one. Only the first element after the region counts, and only a
+/// table of several rows with (almost) no links that the noise model leaves.
+fn following_table(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> Option<NodeId> {
+    let mut j = doc.nodes[region as usize].end;
+    while (j as usize) < doc.len() {
+        let ju = j as usize;
+        if noise[ju] || agg[ju].chars == 0 {
+            j = doc.nodes[ju].end.max(j + 1);
+            continue;
+        }
+        if doc.tag(j) == Tag::Table {
+            break;
+        }
+        if !doc.is_element(j) || doc.tag(j).is_inline() {
+            return None;
+        }
+        j += 1;
+    }
+    let ju = j as usize;
+    if ju >= doc.len() {
+        return None;
+    }
+    let a = agg[ju];
+    // Rows of data: two cells or more with text.
+    let rows = (j..doc.nodes[ju].end)
+        .filter(|&k| {
+            doc.tag(k) == Tag::Tr
+                && !noise[k as usize]
+                && doc
+                    .children(k)
+                    .filter(|&c| {
+                        matches!(doc.tag(c), Tag::Td | Tag::Th) && agg[c as usize].chars > 0
+                    })
+                    .count()
+                    >= 2
+        })
+        .count();
+    (rows >= FOLLOWING_TABLE_ROWS
+        && f64::from(a.link_chars) <= FOLLOWING_TABLE_LINK_SHARE * f64::from(a.chars))
+    .then_some(j)
 }
 
 /// Normalises text for comparing a heading with the page title.
@@ -306,6 +359,15 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // The block owning each text, for recovery and the article's tail.
     let owner = cc::owners(doc);
     recover_outside(doc, &agg, outside_noise, &owner, region, &mut sel);
+    if page_type == PageType::Article {
+        if let Some(t) = following_table(doc, &agg, &noise, region) {
+            for k in t..doc.nodes[t as usize].end {
+                if !noise[k as usize] {
+                    sel.set(k, true);
+                }
+            }
+        }
+    }
     // The seller's description kept apart from the product's block (in a
     // tab row below it) is part of the product.
     if page_type == PageType::Product {
@@ -511,6 +573,38 @@ mod tests {
         };
         assert_eq!(widen(&doc, &doc.agg, id("t")), id("page"));
         assert_eq!(widen(&doc, &doc.agg, id("u")), id("inner"), "links stop it");
+    }
+
+    #[test]
+    fn a_data_table_after_an_article_is_part_of_it() {
+        // Regression (multilingual-dev zh-0004): an old page's notice ends in
+        // a layout cell, its table of programmes follows in a table of its
+        // own, and widening stops at it (it holds more text than the notice);
+        // the table was left out. A one-column table of counters after a
+        // post (comments: 0) is no such table.
+        let prose = "报考条件：热爱祖国，品德优良，遵纪守法，勤奋学习，业务优秀。<br>".repeat(20);
+        let rows = "<tr><td>　01艺术学原理</td><td><div align=center>刘梦溪</div></td>\
+                    <td>&nbsp;</td><td>1、英语<br>2、艺术概论<br>3、中国艺术史</td></tr>"
+            .repeat(40);
+        let counters = "<tr><td>Comments: 0</td></tr><tr><td>Views: 12</td></tr>".repeat(2);
+        let links = "<tr><td><a href=/a>艺术教育</a></td><td><a href=/b>院校招生资讯</a></td></tr>"
+            .repeat(4);
+        let doc = Doc::parse_str(&format!(
+            "<body><div><table id=a><tr><td>{prose}附：招生专业及考试科目</td></tr></table>\
+             <p>&nbsp;</p><table id=data border=1>{rows}</table></div>\
+             <div><table id=b><tr><td>{prose}</td></tr></table><table>{counters}</table></div>\
+             <div><table id=c><tr><td>{prose}</td></tr></table><table>{links}</table></div></body>"
+        ));
+        let id = |name: &str| {
+            (0..doc.len() as NodeId)
+                .find(|&i| doc.attr(i, "id") == Some(name))
+                .expect("fixture id")
+        };
+        let clean = vec![false; doc.len()];
+        let after = |region| following_table(&doc, &doc.agg, &clean, id(region));
+        assert_eq!(after("a"), Some(id("data")));
+        assert_eq!(after("b"), None, "one cell a row");
+        assert_eq!(after("c"), None, "links");
     }
 
     #[test]
