@@ -76,9 +76,10 @@ const CLEANEVAL_FLOOR: f64 = 0.919;
 /// session's rules, 0.920 with the article tail trimmed in the thirteenth).
 const TRAFILATURA_EVAL_FLOOR: f64 = 0.919;
 /// multilingual-dev: zh character F1 and word F1 per language (added in issue 14;
-/// zh char 0.895 -> 0.899 with the data table after an article, fourteenth session).
-const ZH_CHAR_FLOOR: f64 = 0.899;
-const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.871), ("de", 0.873), ("hr", 0.962)];
+/// zh char 0.895 -> 0.899 with the data table after an article, 0.900 with footers
+/// named "foot"/"ft", fourteenth session).
+const ZH_CHAR_FLOOR: f64 = 0.900;
+const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.873), ("de", 0.873), ("hr", 0.962)];
 
 #[test]
 fn quality_floor_wcxb_dev() {

@@ -75,6 +75,11 @@ const NEGATIVE: &[&str] = &[
     "table-of-contents",
 ];
 
+/// Short names of a page's footer that mark boilerplate only as a whole
+/// class name or id ("foot", Discuz!'s "ft"): as fragments they would take
+/// footnotes and font classes ("kb-ft-rob") with them.
+const NEGATIVE_WORDS: &[&str] = &["foot", "ft"];
+
 /// Fragments that mark boilerplate only on short or link-heavy blocks: sites
 /// use them for wrappers too ("elementor-widget", "has-banner").
 const WEAK_NEGATIVE: &[&str] = &[
@@ -162,7 +167,9 @@ pub fn naming(names: &str) -> Naming {
     if POSITIVE.iter().any(|p| matches_token(names, p)) {
         return Naming::Neutral;
     }
-    if NEGATIVE.iter().any(|n| matches_token(names, n)) {
+    if NEGATIVE.iter().any(|n| matches_token(names, n))
+        || NEGATIVE_WORDS.iter().any(|n| matches_word(names, n))
+    {
         Naming::Strong
     } else if WEAK_NEGATIVE.iter().any(|n| matches_token(names, n)) {
         Naming::Weak
@@ -187,6 +194,12 @@ pub(crate) fn matches_token(names: &str, pat: &str) -> bool {
     (0..bytes.len()).any(|at| {
         (at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_')) && bytes[at..].starts_with(pat)
     })
+}
+
+/// `pat` is a whole class name, id or role of `names` (bounded by its ends
+/// or spaces), so "ft" matches "ft" but not "kb-ft-rob" (a font) or "footnote".
+fn matches_word(names: &str, pat: &str) -> bool {
+    names.split(' ').any(|w| w == pat)
 }
 
 /// Link density of a subtree: share of its characters inside links.
@@ -591,6 +604,33 @@ mod tests {
         assert!(!matches_token("canvas", "nav"));
         assert!(negative_name("sidebar "));
         assert!(!negative_name("article-sidebar-content "));
+    }
+
+    #[test]
+    fn short_footer_names_count_only_whole() {
+        // Regression (multilingual-dev zh-0066): a news page's footer
+        // (address, licence numbers, "版权所有") is a div named "foot".
+        assert!(negative_name("foot "));
+        assert!(negative_name("wrap ft "));
+        // A font class, a guide's prefix, footnotes: not footers.
+        for name in [
+            "kb-ft-rob-reg ",
+            "ft-guide row ",
+            "footnotes ",
+            "page-foot-note ",
+        ] {
+            assert!(!negative_name(name), "{name}");
+        }
+        let doc = Doc::parse_str(&format!(
+            "<body><div class=story><p>{}</p></div><div class=foot><div id=main>\
+             <p>地址：南京市建邺区 邮编：210092</p></div><p>版权所有</p></div></body>",
+            "A long paragraph of the story itself, with enough words in it. ".repeat(6)
+        ));
+        let noise = full(&doc, Profile::ARTICLE);
+        let foot = (0..doc.len() as NodeId)
+            .find(|&i| doc.attr(i, "class") == Some("foot"))
+            .expect("fixture class");
+        assert!(noise[foot as usize]);
     }
 
     #[test]
