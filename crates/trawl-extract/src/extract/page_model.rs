@@ -88,9 +88,16 @@ fn has_word(hay: &[u8], word: &[u8]) -> bool {
     let Some((&first, rest)) = word.split_first() else {
         return true;
     };
+    // Compared byte by byte: the words are short, and a slice comparison
+    // is a call to memcmp per candidate position.
     hay.len() >= word.len()
-        && (0..=hay.len() - word.len())
-            .any(|k| hay[k] == first && &hay[k + 1..k + word.len()] == rest)
+        && (0..=hay.len() - word.len()).any(|k| {
+            hay[k] == first
+                && hay[k + 1..k + word.len()]
+                    .iter()
+                    .zip(rest)
+                    .all(|(a, b)| a == b)
+        })
 }
 
 fn ln1(x: f64) -> f64 {

@@ -292,7 +292,12 @@ fn double_byte(bytes: &[u8]) -> Option<&'static Encoding> {
 /// base letters with NFKC, leaving all other text untouched.
 pub fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
     let is_form = |c: char| matches!(c, '\u{FB50}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFE}');
-    if !text.chars().any(is_form) {
+    // Both blocks are EF AD..B7 and EF B9..BB in UTF-8: a byte search rules
+    // most pages out (fullwidth punctuation, EF BC/BD, is common in CJK text).
+    let bytes = text.as_bytes();
+    let maybe = memchr::memchr_iter(0xEF, bytes)
+        .any(|p| bytes.get(p + 1).is_some_and(|b| (0xAD..=0xBB).contains(b)));
+    if !maybe || !text.chars().any(is_form) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
