@@ -272,6 +272,23 @@ fn holds_the_page(doc: &Doc, id: NodeId, body_chars: u32) -> bool {
     (chars * 4 > body && links <= 0.3) || chars * 10 > body * 6
 }
 
+/// Share of its `<main>`'s text (percent) a block must hold to be the main
+/// content whatever its name.
+const MAIN_SHARE_PCT: u64 = 50;
+
+/// A block inside the page's `<main>` (or `role=main`) holding most of its
+/// text, with few links, is the content the author marked, whatever its tag
+/// or class says: an `<aside>` the story sits in, a wrapper named
+/// "modal-enabled" or "…__sharingContainer". [`holds_the_page`] misses them
+/// on pages whose menus and footers outweigh the story.
+fn holds_the_main(doc: &Doc, mains: &[NodeId], id: NodeId) -> bool {
+    let Some(&main) = mains.iter().rev().find(|&&m| m < id && doc.contains(m, id)) else {
+        return false;
+    };
+    let (chars, main_chars) = (doc.agg[id as usize].chars, doc.agg[main as usize].chars);
+    u64::from(chars) * 100 >= u64::from(main_chars) * MAIN_SHARE_PCT && link_density(doc, id) <= 0.3
+}
+
 /// Class words of bylines and author boxes (whole words: "authority" is not
 /// one).
 const BYLINE_WORDS: &[&str] = &[
@@ -513,7 +530,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                     }
                 }
             };
-        candidate && !holds_the_page(doc, id, body_chars)
+        candidate && !holds_the_page(doc, id, body_chars) && !holds_the_main(doc, &mains, id)
     });
     mark_placeholders(doc, &mut noise);
     noise
@@ -626,6 +643,36 @@ mod tests {
         assert!(!matches_token("canvas", "nav"));
         assert!(negative_name("sidebar "));
         assert!(!negative_name("article-sidebar-content "));
+    }
+
+    #[test]
+    fn a_block_holding_most_of_main_is_content_whatever_its_name() {
+        // Regression (trafilatura-eval): the story sat in an <aside> inside
+        // <main>, or in a wrapper named "box article modal-enabled", on pages
+        // whose menus outweigh it; extraction came out empty.
+        let story =
+            "<p>A long paragraph of the story itself, with enough words in it.</p>".repeat(6);
+        let menus = "<li>Section name and a few words more</li>".repeat(60);
+        for wrapper in [
+            "<aside class=pa>",
+            "<div class='box article modal-enabled'>",
+        ] {
+            let close = if wrapper.starts_with("<aside") {
+                "</aside>"
+            } else {
+                "</div>"
+            };
+            let doc = Doc::parse_str(&format!(
+                "<body><ul>{menus}</ul><div role=main>{wrapper}{story}{close}\
+                 <div class=modal>Sign up for our newsletter</div></div><ul>{menus}</ul></body>"
+            ));
+            let noise = full(&doc, Profile::ARTICLE);
+            let find = |f: &dyn Fn(NodeId) -> bool| (0..doc.len() as NodeId).find(|&i| f(i));
+            let story = find(&|i| doc.tag(i) == Tag::P).expect("a paragraph");
+            assert!(!noise[story as usize], "{wrapper}");
+            let modal = find(&|i| doc.attr(i, "class") == Some("modal")).expect("the modal");
+            assert!(noise[modal as usize], "{wrapper}");
+        }
     }
 
     #[test]
