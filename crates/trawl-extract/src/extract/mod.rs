@@ -270,6 +270,18 @@ pub(crate) fn parse_bytes(
     Ok((Doc::parse(&decoded.text, &limits)?, decoded.encoding))
 }
 
+/// The text in Unicode's canonical composition (NFC), the form text tools
+/// and search indexes compare in: a page may spell "য়" as one code point or
+/// two, "é" as e and an accent.
+fn nfc(text: String) -> String {
+    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+    if is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        text
+    } else {
+        text.nfc().collect()
+    }
+}
+
 /// Extracts from an already parsed page; `page_type` skips classification.
 pub(crate) fn extract_doc(
     doc: &Doc,
@@ -283,7 +295,7 @@ pub(crate) fn extract_doc(
         Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),
     };
-    let mut text = render(doc, &sel);
+    let mut text = nfc(render(doc, &sel));
     if algorithm == Algorithm::Auto && page_type != PageType::Documentation {
         repeats::drop_repeated_lines(&mut text);
     }
@@ -325,6 +337,21 @@ mod tests {
             Algorithm::parse("nope"),
             Err(ExtractError::UnknownAlgorithm(_, _))
         ));
+    }
+
+    #[test]
+    fn text_comes_out_composed() {
+        // Regression (trafilatura-eval): pages that spell "ü" as u and a
+        // combining diaeresis (a Mac's file names, some CMSs) did not match
+        // the same words typed composed.
+        let story =
+            "Die Gru\u{308}nen fordern mehr Geld fu\u{308}r die Schulen im Land. ".repeat(8);
+        let html = format!("<html><body><article><p>{story}</p></article></body></html>");
+        let text = extract(html.as_bytes(), &Options::default())
+            .expect("extracts")
+            .text;
+        assert!(text.contains("Grünen fordern mehr Geld für"), "{text}");
+        assert!(!text.contains('\u{308}'), "{text}");
     }
 
     #[test]
