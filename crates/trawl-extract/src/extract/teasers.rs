@@ -53,27 +53,84 @@ fn links_elsewhere(doc: &Doc, agg: &[Agg], id: NodeId) -> bool {
     (id..doc.nodes[id as usize].end).any(|n| doc.nodes[n as usize].tag == Tag::A && target(n))
 }
 
-/// Marks teaser cards (and the short heading above their list) as noise.
+/// A card's last words are a link elsewhere this short ("Read more",
+/// "Mehr erfahren"): a teaser whose headline is plain text.
+const READ_MORE_MAX_CHARS: u32 = 30;
+
+/// Whether the last text of `card` is a short link to another page.
+fn ends_with_link_elsewhere(doc: &Doc, card: NodeId) -> bool {
+    let end = doc.nodes[card as usize].end;
+    let Some(last) = (card..end)
+        .rev()
+        .find(|&n| doc.nodes[n as usize].kind == Kind::Text && doc.nodes[n as usize].chars > 0)
+    else {
+        return false;
+    };
+    let mut up = doc.nodes[last as usize].parent;
+    while up != u32::MAX && up >= card {
+        if doc.nodes[up as usize].tag == Tag::A {
+            let short = doc.agg[up as usize].chars <= READ_MORE_MAX_CHARS;
+            let href = doc.attr(up, "href").map(str::trim).unwrap_or("");
+            return short
+                && !href.is_empty()
+                && !href.starts_with('#')
+                && !href.starts_with("javascript:");
+        }
+        up = doc.nodes[up as usize].parent;
+    }
+    false
+}
+
+/// Marks teaser cards (and the short heading above their list) as noise:
+/// first cards whose headline links elsewhere, then cards whose plain
+/// headline is followed by a short "read more" link.
 pub fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
-    let linked: Vec<NodeId> = doc
-        .nodes
+    let linked: Vec<NodeId> = headings(doc, noise)
+        .filter(|&i| links_elsewhere(doc, agg, i))
+        .collect();
+    mark_cards(doc, agg, noise, &linked, |_| true, false);
+    let plain: Vec<NodeId> = headings(doc, noise).collect();
+    mark_cards(
+        doc,
+        agg,
+        noise,
+        &plain,
+        |card| ends_with_link_elsewhere(doc, card),
+        true,
+    );
+}
+
+/// Headings below `<h1>` outside noise.
+fn headings<'a>(doc: &'a Doc, noise: &'a [bool]) -> impl Iterator<Item = NodeId> + 'a {
+    doc.nodes
         .iter()
         .enumerate()
         .filter(|(i, n)| {
-            n.kind == Kind::Element
-                && n.tag.is_heading()
-                && n.tag != Tag::H1
-                && !noise[*i]
-                && links_elsewhere(doc, agg, *i as NodeId)
+            n.kind == Kind::Element && n.tag.is_heading() && n.tag != Tag::H1 && !noise[*i]
         })
         .map(|(i, _)| i as NodeId)
-        .collect();
-    if linked.len() < 2 {
+}
+
+/// Marks the cards (each the largest subtree holding one of `heads` and no
+/// other) that pass `is_card`, two or more to a list. `strict` lists also
+/// hold nothing but cards and sit under a short title ("More on this"): a
+/// plain headline with a "read more" link is also how a landing page or a
+/// listicle lays out its own items (wcxb-dev documentation 0.920 -> 0.919
+/// without the title, -> 0.919 and two listicles cut without the rest).
+fn mark_cards(
+    doc: &Doc,
+    agg: &[Agg],
+    noise: &mut [bool],
+    heads: &[NodeId],
+    is_card: impl Fn(NodeId) -> bool,
+    strict: bool,
+) {
+    if heads.len() < 2 {
         return;
     }
-    // Linked headings in each subtree.
+    // Headings in each subtree.
     let mut count = vec![0u32; doc.len()];
-    for &h in &linked {
+    for &h in heads {
         let mut n = h;
         while n != u32::MAX {
             count[n as usize] += 1;
@@ -81,9 +138,11 @@ pub fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
         }
     }
     let body = doc.body();
-    // Cards grouped by the list holding them.
+    // Cards grouped by the list holding them, and the lists holding a
+    // headed block that is no card (a listicle's long items, sections).
     let mut lists: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
-    for &h in &linked {
+    let mut mixed: Vec<NodeId> = Vec::new();
+    for &h in heads {
         // The card: the largest subtree holding this heading and no other.
         let mut card = h;
         loop {
@@ -94,7 +153,11 @@ pub fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
             card = p;
         }
         let list = doc.nodes[card as usize].parent;
-        if list == u32::MAX || card == body || agg[card as usize].chars > CARD_MAX_CHARS {
+        if list == u32::MAX || card == body {
+            continue;
+        }
+        if agg[card as usize].chars > CARD_MAX_CHARS || !is_card(card) {
+            mixed.push(list);
             continue;
         }
         match lists.iter_mut().find(|(l, _)| *l == list) {
@@ -119,25 +182,28 @@ pub fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
         let held: u32 = cards.iter().map(|&c| clean[c as usize].chars).sum();
         let first = cards.iter().copied().min().unwrap_or(list);
         if cards.len() < 2
+            || (strict && mixed.contains(&list))
             || f64::from(held) > MAX_PAGE_SHARE * page
             || f64::from(before[first as usize]) < MIN_TEXT_BEFORE * page
         {
+            continue;
+        }
+        // "Related stories" right above the list.
+        let title = previous_element(doc, list).filter(|&head| {
+            doc.nodes[head as usize].tag.is_heading()
+                && agg[head as usize].chars <= LIST_HEADING_MAX_CHARS
+                && agg[head as usize].links == 0
+        });
+        if strict && title.is_none() {
             continue;
         }
         for card in cards {
             let end = doc.nodes[card as usize].end as usize;
             noise[card as usize..end].fill(true);
         }
-        // "Related stories" right above the list.
-        if let Some(head) = previous_element(doc, list) {
-            let n = &doc.nodes[head as usize];
-            if n.tag.is_heading()
-                && agg[head as usize].chars <= LIST_HEADING_MAX_CHARS
-                && agg[head as usize].links == 0
-            {
-                let end = doc.nodes[head as usize].end as usize;
-                noise[head as usize..end].fill(true);
-            }
+        if let Some(head) = title {
+            let end = doc.nodes[head as usize].end as usize;
+            noise[head as usize..end].fill(true);
         }
     }
 }
@@ -193,6 +259,37 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("Related stories"), "{text}");
+    }
+
+    #[test]
+    fn titled_cards_with_read_more_links_go_and_a_listicle_stays() {
+        let story =
+            "<p>The storm arrived on Sunday night, and by Monday morning the harbour walls \
+            had given way in three places while the river kept rising behind them.</p>";
+        let card = |h: &str| {
+            format!("<div class='c'><h3>{h}</h3><p>A first sentence about it.</p><a href='/x'>Read more</a></div>")
+        };
+        let related = format!(
+            "<body><article><h1>Storm</h1>{story}{story}{story}</article>\
+             <section><h2>More on this</h2><div>{}{}</div></section></body>",
+            card("Floods in the north"),
+            card("Power cuts continue")
+        );
+        let text = kept(&related);
+        assert!(text.contains("harbour"), "{text}");
+        assert!(
+            !text.contains("Floods") && !text.contains("More on this"),
+            "{text}"
+        );
+        // The same cards without a title, or beside a long item, stay.
+        let untitled = related.replace("<h2>More on this</h2>", "");
+        assert!(kept(&untitled).contains("Floods"));
+        let long = format!("<div><h3>A long item</h3>{story}{story}{story}{story}{story}</div>");
+        let mixed = related.replace(
+            "<div><div class='c'>",
+            &format!("<div>{long}<div class='c'>"),
+        );
+        assert!(kept(&mixed).contains("Floods"), "{}", kept(&mixed));
     }
 
     #[test]
