@@ -75,6 +75,16 @@ const NEGATIVE: &[&str] = &[
     "table-of-contents",
 ];
 
+/// Class/id fragments of notes about the page rather than its story
+/// ("disclaimer": the views are the author's, the site is not
+/// responsible): boilerplate on an article when short. On a service or
+/// product page a disclaimer is the offer's terms, its content (wcxb-dev
+/// service 0.8384 -> 0.8370 when they went on every page type), and
+/// CleanEval's gold keeps a long one with an author's bio (1,000
+/// characters: cleaneval -0.00001, service -0.0001; 400: both hold).
+const ABOUT_THE_PAGE: &[&str] = &["disclaimer"];
+const ABOUT_THE_PAGE_CHARS: u32 = 400;
+
 /// Short names of a page's footer that mark boilerplate only as a whole
 /// class name or id ("foot", Discuz!'s "ft"): as fragments they would take
 /// footnotes and font classes ("kb-ft-rob") with them.
@@ -501,6 +511,12 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                         return !holds_the_page(doc, id, body_chars);
                     }
                     match naming(&names) {
+                        _ if profile.bylines_are_noise
+                            && doc.agg[id as usize].chars <= ABOUT_THE_PAGE_CHARS
+                            && ABOUT_THE_PAGE.iter().any(|c| matches_token(&names, c)) =>
+                        {
+                            true
+                        }
                         Naming::Strong => true,
                         // A thread that dominates the page is the page (a short
                         // post under a long discussion); a minor one is noise.
@@ -673,6 +689,38 @@ mod tests {
             let modal = find(&|i| doc.attr(i, "class") == Some("modal")).expect("the modal");
             assert!(noise[modal as usize], "{wrapper}");
         }
+    }
+
+    #[test]
+    fn an_articles_disclaimer_goes_and_an_offers_terms_stay() {
+        // Regression (trafilatura-eval): "The views expressed are the
+        // author's own" boxes named "disclaimer" under articles.
+        let story =
+            "<p>A long paragraph of the story itself, with enough words in it.</p>".repeat(6);
+        let html = format!(
+            "<body><article>{story}<div class='post-disclaimer'>The views expressed here \
+             are the author's own.</div></article></body>"
+        );
+        let doc = Doc::parse_str(&html);
+        let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+        assert!(
+            kept.contains("the story itself") && !kept.contains("views expressed"),
+            "{kept}"
+        );
+        // On other pages (an offer's terms) and when long, it stays.
+        let service = Profile {
+            bylines_are_noise: false,
+            ..Profile::ARTICLE
+        };
+        let kept = unmarked_texts(&doc, &full(&doc, service)).concat();
+        assert!(kept.contains("views expressed"), "{kept}");
+        let long = html.replace(
+            "are the author's own.",
+            &"are the author's own. ".repeat(30),
+        );
+        let doc = Doc::parse_str(&long);
+        let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+        assert!(kept.contains("views expressed"), "{kept}");
     }
 
     #[test]
