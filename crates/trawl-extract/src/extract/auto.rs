@@ -19,8 +19,9 @@
 //!    page puts around the story: teaser cards ([`super::teasers`]), the
 //!    other stories of an endless-scroll page ([`super::stories`]), lines
 //!    that are one link, small boxes with a field to type into, headings left
-//!    without their section ([`super::headings`]), and short text above the
-//!    headline.
+//!    without their section ([`super::headings`]), short text above the
+//!    headline, and what follows the page's own `articleBody`
+//!    ([`super::article_body`]).
 //! 6. When (almost) nothing survives on a page of another type, read it as a
 //!    list: a grid of links typed as an article.
 
@@ -436,6 +437,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         super::headings::drop_orphans(doc, &mut sel, region);
         drop_before_headline(doc, &mut sel, region);
         super::tail::trim(doc, &owner, &mut sel, region);
+        super::article_body::trim_after(doc, &owner, &mut sel);
     }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);

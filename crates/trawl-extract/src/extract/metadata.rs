@@ -78,7 +78,7 @@ fn decode_entities(s: &str) -> String {
 }
 
 /// Flattens JSON-LD documents (arrays, `@graph`) into their objects.
-fn ld_objects(doc: &Doc) -> Vec<Value> {
+pub(crate) fn ld_objects(doc: &Doc) -> Vec<Value> {
     let mut out = Vec::new();
     for raw in &doc.meta.json_ld {
         let Ok(v) = serde_json::from_str::<Value>(raw.trim()) else {

@@ -5,6 +5,7 @@
 //! to text, metadata and page type are shared. Algorithms are selectable by
 //! name ([`Algorithm`]) so their numbers can be compared on the same corpus.
 
+pub(crate) mod article_body;
 pub(crate) mod article_std;
 pub(crate) mod auto;
 pub(crate) mod cc;

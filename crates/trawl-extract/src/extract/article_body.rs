@@ -1,0 +1,183 @@
+//! Where the page itself says its article ends: schema.org's `articleBody`,
+//! as a microdata element (`itemprop="articleBody"`) or as the text of a
+//! JSON-LD object. What an article's selection keeps after the end of that
+//! body (the author's box, "more on this", the next story's teaser) is the
+//! page's, not the article's. The body is not where the article starts:
+//! headlines and standfirsts sit above it, so only its end is used.
+
+use crate::html::{Doc, Kind, NodeId, Selection};
+
+/// Share of the selected text the page's own body must hold for its end to
+/// be trusted (a body that is a teaser of a paywalled story, or one block
+/// among several, says nothing about where the article ends).
+const MIN_BODY_SHARE: f64 = 0.5;
+
+/// Shortest text (in comparable characters) matched against a JSON-LD
+/// body: a short line ("Foto: dpa") could be anywhere.
+const MIN_MATCH_CHARS: usize = 30;
+
+/// Drops the selected text after the end of the page's `articleBody`.
+pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
+    let total: u32 = selected_texts(doc, sel)
+        .map(|i| doc.nodes[i as usize].chars)
+        .sum();
+    if total == 0 {
+        return;
+    }
+    let end = microdata_end(doc, sel, total).or_else(|| json_ld_end(doc, owner, sel, total));
+    if let Some(end) = end {
+        for i in end..doc.len() as NodeId {
+            if doc.nodes[i as usize].kind == Kind::Text {
+                sel.set(i, false);
+            }
+        }
+    }
+}
+
+fn selected_texts<'a>(doc: &'a Doc, sel: &'a Selection) -> impl Iterator<Item = NodeId> + 'a {
+    (0..doc.len() as NodeId).filter(move |&i| {
+        let n = &doc.nodes[i as usize];
+        n.kind == Kind::Text && n.chars > 0 && sel.get(i)
+    })
+}
+
+fn share_ok(part: u32, total: u32) -> bool {
+    f64::from(part) >= MIN_BODY_SHARE * f64::from(total)
+}
+
+/// The end of the first `itemprop="articleBody"` element, when it holds
+/// enough of the selection.
+fn microdata_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
+    let body = (0..doc.len() as NodeId).find(|&i| {
+        doc.nodes[i as usize].kind == Kind::Element
+            && doc.attr(i, "itemprop").is_some_and(|v| {
+                v.split_whitespace()
+                    .any(|p| p.eq_ignore_ascii_case("articleBody"))
+            })
+    })?;
+    let end = doc.nodes[body as usize].end;
+    let inside: u32 = (body..end)
+        .filter(|&i| {
+            let n = &doc.nodes[i as usize];
+            n.kind == Kind::Text && sel.get(i)
+        })
+        .map(|i| doc.nodes[i as usize].chars)
+        .sum();
+    share_ok(inside, total).then_some(end)
+}
+
+/// Letters and digits, lower-cased: markup, entities and spacing differ
+/// between a JSON-LD body and the page's text.
+fn comparable(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The `articleBody` string of the page's JSON-LD, if any.
+fn json_ld_body(doc: &Doc) -> Option<String> {
+    if !doc
+        .meta
+        .json_ld
+        .iter()
+        .any(|raw| raw.contains("articleBody"))
+    {
+        return None;
+    }
+    super::metadata::ld_objects(doc)
+        .into_iter()
+        .find_map(|o| o.get("articleBody")?.as_str().map(str::to_string))
+}
+
+/// The end of the block owning the last selected text found in the JSON-LD
+/// body, when the texts found hold enough of the selection.
+fn json_ld_end(doc: &Doc, owner: &[NodeId], sel: &Selection, total: u32) -> Option<NodeId> {
+    let body = comparable(&json_ld_body(doc)?);
+    if body.is_empty() {
+        return None;
+    }
+    let mut found = 0u32;
+    let mut last = None;
+    for i in selected_texts(doc, sel) {
+        let t = comparable(doc.text(i));
+        if t.chars().count() >= MIN_MATCH_CHARS && body.contains(&t) {
+            found += doc.nodes[i as usize].chars;
+            last = Some(i);
+        }
+    }
+    let last = last?;
+    let block = owner[last as usize];
+    let end = if block == u32::MAX {
+        last + 1
+    } else {
+        doc.nodes[block as usize].end
+    };
+    share_ok(found, total).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::auto::select_typed;
+    use crate::extract::PageType;
+    use crate::html::{render, Doc};
+
+    const PARA: &str = "<p>A paragraph of the story itself, long enough to read as the \
+                        body of an article and not as a line of furniture.</p>";
+    const PROMO: &str = "<div class=box><p>Our weekly digest brings the best of the \
+                         magazine to readers every Friday morning, free of charge.</p></div>";
+    const LEAD: &str = "<p class=lead>The standfirst sits above the body and stays with it.</p>";
+
+    fn text(html: &str) -> String {
+        let doc = Doc::parse_str(html);
+        render(&doc, &select_typed(&doc, PageType::Article, None))
+    }
+
+    #[test]
+    fn what_follows_a_microdata_body_goes_and_the_lead_above_stays() {
+        let html = format!(
+            "<body><article><h1>Headline</h1>{LEAD}<div itemprop=articleBody>{}</div>\
+             {PROMO}</article></body>",
+            PARA.repeat(4)
+        );
+        let t = text(&html);
+        assert!(t.contains("standfirst"), "{t}");
+        assert!(t.contains("story itself"), "{t}");
+        assert!(!t.contains("weekly digest"), "{t}");
+    }
+
+    #[test]
+    fn what_follows_the_json_ld_body_goes() {
+        let body = "A paragraph of the story itself, long enough to read as the body of \
+                    an article and not as a line of furniture. "
+            .repeat(4);
+        let html = format!(
+            "<head><script type=application/ld+json>{{\"@type\":\"NewsArticle\",\
+             \"articleBody\":\"{body}\"}}</script></head>\
+             <body><article><h1>Headline</h1>{}{PROMO}</article></body>",
+            PARA.repeat(4)
+        );
+        let t = text(&html);
+        assert!(t.contains("story itself"), "{t}");
+        assert!(!t.contains("weekly digest"), "{t}");
+    }
+
+    #[test]
+    fn a_body_holding_little_of_the_article_says_nothing() {
+        // A paywalled story's JSON-LD body is its first paragraphs.
+        let body = "A paragraph of the story itself, long enough to read as the body of \
+                    an article and not as a line of furniture. "
+            .repeat(2);
+        let html = format!(
+            "<head><script type=application/ld+json>{{\"articleBody\":\"{body}\"}}</script>\
+             </head><body><article><h1>Headline</h1>{}{}{PROMO}</article></body>",
+            PARA.repeat(2),
+            "<p>Later paragraphs say other things, at length, about what happened \
+             next and why it matters to the readers.</p>"
+                .repeat(4)
+        );
+        let t = text(&html);
+        assert!(t.contains("Later paragraphs"), "{t}");
+        assert!(t.contains("weekly digest"), "{t}");
+    }
+}
