@@ -20,8 +20,9 @@
 //!    other stories of an endless-scroll page ([`super::stories`]), lines
 //!    that are one link, small boxes with a field to type into, headings left
 //!    without their section ([`super::headings`]), short text above the
-//!    headline, and what follows the page's own `articleBody`
-//!    ([`super::article_body`]).
+//!    headline, what follows the page's own `articleBody`
+//!    ([`super::article_body`]), and lines that are a date
+//!    ([`super::date_lines`]).
 //! 6. When (almost) nothing survives on a page of another type, read it as a
 //!    list: a grid of links typed as an article.
 
@@ -438,6 +439,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         drop_before_headline(doc, &mut sel, region);
         super::tail::trim(doc, &owner, &mut sel, region);
         super::article_body::trim_after(doc, &owner, &mut sel);
+        super::date_lines::drop(doc, &mut sel, region);
     }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);

@@ -12,6 +12,7 @@ pub(crate) mod cc;
 pub(crate) mod cetd_tpc;
 pub(crate) mod chrome;
 pub(crate) mod classify;
+pub(crate) mod date_lines;
 pub(crate) mod headings;
 #[cfg(test)]
 mod invariants;
