@@ -3,9 +3,11 @@
 //! JSON-LD object. What an article's selection keeps after the end of that
 //! body (the author's box, "more on this", the next story's teaser) is the
 //! page's, not the article's. The body is not where the article starts:
-//! headlines and standfirsts sit above it, so only its end is used.
+//! headlines and standfirsts sit above it, so only its end is used. Without
+//! an `articleBody`, the `<article>` that holds the headline ends the story
+//! the same way.
 
-use crate::html::{Doc, Kind, NodeId, Selection};
+use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 
 /// Share of the selected text the page's own body must hold for its end to
 /// be trusted (a body that is a teaser of a paywalled story, or one block
@@ -16,7 +18,8 @@ const MIN_BODY_SHARE: f64 = 0.5;
 /// body: a short line ("Foto: dpa") could be anywhere.
 const MIN_MATCH_CHARS: usize = 30;
 
-/// Drops the selected text after the end of the page's `articleBody`.
+/// Drops the selected text after the end of the page's `articleBody` (or of
+/// its headline's `<article>`).
 pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
     let total: u32 = selected_texts(doc, sel)
         .map(|i| doc.nodes[i as usize].chars)
@@ -24,7 +27,9 @@ pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
     if total == 0 {
         return;
     }
-    let end = microdata_end(doc, sel, total).or_else(|| json_ld_end(doc, owner, sel, total));
+    let end = microdata_end(doc, sel, total)
+        .or_else(|| json_ld_end(doc, owner, sel, total))
+        .or_else(|| headline_article_end(doc, sel, total));
     if let Some(end) = end {
         for i in end..doc.len() as NodeId {
             if doc.nodes[i as usize].kind == Kind::Text {
@@ -61,6 +66,26 @@ fn microdata_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
             let n = &doc.nodes[i as usize];
             n.kind == Kind::Text && sel.get(i)
         })
+        .map(|i| doc.nodes[i as usize].chars)
+        .sum();
+    share_ok(inside, total).then_some(end)
+}
+
+/// The end of the `<article>` that holds the page's headline (its first
+/// `<h1>`), when it holds enough of the selection.
+fn headline_article_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
+    let h1 = (0..doc.len() as NodeId)
+        .find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)?;
+    let mut a = doc.nodes[h1 as usize].parent;
+    while a != u32::MAX && doc.tag(a) != Tag::Article {
+        a = doc.nodes[a as usize].parent;
+    }
+    if a == u32::MAX {
+        return None;
+    }
+    let end = doc.nodes[a as usize].end;
+    let inside: u32 = (a..end)
+        .filter(|&i| doc.nodes[i as usize].kind == Kind::Text && sel.get(i))
         .map(|i| doc.nodes[i as usize].chars)
         .sum();
     share_ok(inside, total).then_some(end)
@@ -160,6 +185,23 @@ mod tests {
         let t = text(&html);
         assert!(t.contains("story itself"), "{t}");
         assert!(!t.contains("weekly digest"), "{t}");
+    }
+
+    #[test]
+    fn what_follows_the_headlines_article_goes() {
+        // A recovered block after the story: long, no links, but not its.
+        let promo = "<div class=more><p>Readers who liked this story also spent an \
+                     evening with our long read on the harbour towns of the north coast, \
+                     where the sea has taken a street a year since the storms began and \
+                     the people who stayed tell us why they will not leave. Read it this \
+                     weekend, with the photographs of the coast that we took last winter.</p></div>";
+        let html = format!(
+            "<body><div><article><h1>Headline</h1>{}</article>{promo}</div></body>",
+            PARA.repeat(4)
+        );
+        let t = text(&html);
+        assert!(t.contains("story itself"), "{t}");
+        assert!(!t.contains("harbour towns"), "{t}");
     }
 
     #[test]
