@@ -60,15 +60,7 @@ fn microdata_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
                     .any(|p| p.eq_ignore_ascii_case("articleBody"))
             })
     })?;
-    let end = doc.nodes[body as usize].end;
-    let inside: u32 = (body..end)
-        .filter(|&i| {
-            let n = &doc.nodes[i as usize];
-            n.kind == Kind::Text && sel.get(i)
-        })
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum();
-    share_ok(inside, total).then_some(end)
+    ends_story(doc, sel, body, total)
 }
 
 /// The end of the `<article>` that holds the page's headline (its first
@@ -83,8 +75,14 @@ fn headline_article_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId
     if a == u32::MAX {
         return None;
     }
-    let end = doc.nodes[a as usize].end;
-    let inside: u32 = (a..end)
+    ends_story(doc, sel, a, total)
+}
+
+/// The end of `root`, when the selected text inside it is enough of the
+/// selection for that end to be the story's.
+fn ends_story(doc: &Doc, sel: &Selection, root: NodeId, total: u32) -> Option<NodeId> {
+    let end = doc.nodes[root as usize].end;
+    let inside: u32 = (root..end)
         .filter(|&i| doc.nodes[i as usize].kind == Kind::Text && sel.get(i))
         .map(|i| doc.nodes[i as usize].chars)
         .sum();
