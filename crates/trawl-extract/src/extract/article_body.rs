@@ -145,11 +145,24 @@ mod tests {
     use crate::extract::PageType;
     use crate::html::{render, Doc};
 
-    const PARA: &str = "<p>A paragraph of the story itself, long enough to read as the \
-                        body of an article and not as a line of furniture.</p>";
+    const SENTENCE: &str = "A paragraph of the story itself, long enough to read as the \
+                            body of an article and not as a line of furniture.";
     const PROMO: &str = "<div class=box><p>Our weekly digest brings the best of the \
                          magazine to readers every Friday morning, free of charge.</p></div>";
     const LEAD: &str = "<p class=lead>The standfirst sits above the body and stays with it.</p>";
+
+    fn para() -> String {
+        format!("<p>{SENTENCE}</p>")
+    }
+
+    /// A page head whose JSON-LD body is `copies` of the story's paragraph.
+    fn json_ld_head(copies: usize) -> String {
+        let body = vec![SENTENCE; copies].join(" ");
+        format!(
+            "<head><script type=application/ld+json>{{\"@type\":\"NewsArticle\",\
+             \"articleBody\":\"{body}\"}}</script></head>"
+        )
+    }
 
     fn text(html: &str) -> String {
         let doc = Doc::parse_str(html);
@@ -161,7 +174,7 @@ mod tests {
         let html = format!(
             "<body><article><h1>Headline</h1>{LEAD}<div itemprop=articleBody>{}</div>\
              {PROMO}</article></body>",
-            PARA.repeat(4)
+            para().repeat(4)
         );
         let t = text(&html);
         assert!(t.contains("standfirst"), "{t}");
@@ -171,14 +184,10 @@ mod tests {
 
     #[test]
     fn what_follows_the_json_ld_body_goes() {
-        let body = "A paragraph of the story itself, long enough to read as the body of \
-                    an article and not as a line of furniture. "
-            .repeat(4);
         let html = format!(
-            "<head><script type=application/ld+json>{{\"@type\":\"NewsArticle\",\
-             \"articleBody\":\"{body}\"}}</script></head>\
-             <body><article><h1>Headline</h1>{}{PROMO}</article></body>",
-            PARA.repeat(4)
+            "{}<body><article><h1>Headline</h1>{}{PROMO}</article></body>",
+            json_ld_head(4),
+            para().repeat(4)
         );
         let t = text(&html);
         assert!(t.contains("story itself"), "{t}");
@@ -195,7 +204,7 @@ mod tests {
                      weekend, with the photographs of the coast that we took last winter.</p></div>";
         let html = format!(
             "<body><div><article><h1>Headline</h1>{}</article>{promo}</div></body>",
-            PARA.repeat(4)
+            para().repeat(4)
         );
         let t = text(&html);
         assert!(t.contains("story itself"), "{t}");
@@ -205,13 +214,10 @@ mod tests {
     #[test]
     fn a_body_holding_little_of_the_article_says_nothing() {
         // A paywalled story's JSON-LD body is its first paragraphs.
-        let body = "A paragraph of the story itself, long enough to read as the body of \
-                    an article and not as a line of furniture. "
-            .repeat(2);
         let html = format!(
-            "<head><script type=application/ld+json>{{\"articleBody\":\"{body}\"}}</script>\
-             </head><body><article><h1>Headline</h1>{}{}{PROMO}</article></body>",
-            PARA.repeat(2),
+            "{}<body><article><h1>Headline</h1>{}{}{PROMO}</article></body>",
+            json_ld_head(2),
+            para().repeat(2),
             "<p>Later paragraphs say other things, at length, about what happened \
              next and why it matters to the readers.</p>"
                 .repeat(4)
