@@ -439,7 +439,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         drop_before_headline(doc, &mut sel, region);
         super::tail::trim(doc, &owner, &mut sel, region);
         super::article_body::trim_after(doc, &owner, &mut sel);
-        super::date_lines::drop(doc, &mut sel, region);
+        super::date_lines::drop(doc, &owner, &mut sel, region);
     }
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);
