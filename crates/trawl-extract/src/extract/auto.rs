@@ -360,7 +360,17 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let outside_noise = noise_or_beside.as_deref().unwrap_or(&noise);
     // The block owning each text, for recovery and the article's tail.
     let owner = cc::owners(doc);
-    recover_outside(doc, &agg, outside_noise, &owner, region, &mut sel);
+    // Notes about the page stay out of an article whatever their length.
+    let notes =
+        (page_type == PageType::Article).then(|| noise::with_page_notes(doc, outside_noise));
+    recover_outside(
+        doc,
+        &agg,
+        notes.as_deref().unwrap_or(outside_noise),
+        &owner,
+        region,
+        &mut sel,
+    );
     if page_type == PageType::Article {
         if let Some(t) = following_table(doc, &agg, &noise, region) {
             for k in t..doc.nodes[t as usize].end {
@@ -541,6 +551,25 @@ mod tests {
         let text = render(&doc, &select_typed(&doc, PageType::Product, None));
         assert!(text.contains("strappy dress"), "{text}");
         assert!(!text.contains("Wide trousers"), "{text}");
+    }
+
+    #[test]
+    fn a_long_note_about_the_page_is_not_recovered_into_an_article() {
+        // Regression (multilingual-dev): a cookie notice named "disclaimer"
+        // above the page, longer than the short notes the noise model drops,
+        // came back as the story's first paragraph.
+        let notice = "We use cookies to measure visits and to show you what you read. ";
+        let story = "The harbour walls gave way in three places on Sunday night. ";
+        let doc = Doc::parse_str(&format!(
+            "<body><div class=disclaimer><div>{}</div></div>\
+             <article><h1>Walls gave way</h1><p>{}</p><p>{}</p></article></body>",
+            notice.repeat(8),
+            story.repeat(6),
+            story.repeat(5)
+        ));
+        let text = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(text.contains("harbour walls"), "{text}");
+        assert!(!text.contains("cookies"), "{text}");
     }
 
     #[test]
