@@ -316,7 +316,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let profile = noise::Profile {
         links_are_noise: !records_are_links,
         comments_are_noise: page_type != PageType::Forum,
-        captions_are_noise: page_type != PageType::Documentation,
+        captions_are_noise: page_type != PageType::Documentation && !noise::is_gallery(doc),
         bylines_are_noise: page_type == PageType::Article,
     };
     let mut noise = noise::full(doc, profile);
@@ -570,6 +570,26 @@ mod tests {
         let text = render(&doc, &select_typed(&doc, PageType::Article, None));
         assert!(text.contains("harbour walls"), "{text}");
         assert!(!text.contains("cookies"), "{text}");
+    }
+
+    #[test]
+    fn a_gallerys_captions_are_its_text() {
+        // Regression (trafilatura-eval): a slideshow article told in its
+        // captions came out as its two-line introduction.
+        let slide = |n: usize| {
+            format!(
+                "<figure><img src={n}.jpg><figcaption><p>Costume {n}: a bowler hat, false \
+                 lashes and a striped shirt, all from the back of the wardrobe.</p>\
+                 </figcaption></figure>"
+            )
+        };
+        let slides: String = (0..12).map(slide).collect();
+        let doc = Doc::parse_str(&format!(
+            "<body><article><h1>Costumes on the cheap</h1><p>Cheap and easy costumes \
+             are all that matter this year, and here are a dozen.</p>{slides}</article></body>"
+        ));
+        let text = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(text.contains("Costume 11: a bowler hat"), "{text}");
     }
 
     #[test]
