@@ -76,13 +76,15 @@ const CLEANEVAL_FLOOR: f64 = 0.919;
 /// session's rules, 0.920 with the article tail trimmed in the thirteenth, 0.922 with
 /// blocks holding most of <main> kept in the fourteenth, 0.923 with titled teaser cards
 /// and disclaimers in the fifteenth, 0.925 with the page's own articleBody / headline
-/// <article> ending the story and date lines in the sixteenth).
-const TRAFILATURA_EVAL_FLOOR: f64 = 0.925;
+/// <article> ending the story and date lines in the sixteenth, 0.926 with the headline's
+/// block and galleries' captions kept in the seventeenth).
+const TRAFILATURA_EVAL_FLOOR: f64 = 0.926;
 /// multilingual-dev: zh character F1 and word F1 per language (added in issue 14;
 /// zh char 0.895 -> 0.899 with the data table after an article, 0.900 with footers
-/// named "foot"/"ft", fourteenth session).
+/// named "foot"/"ft", fourteenth session; hr 0.962 -> 0.968 with disclaimers kept out
+/// of an article's recovery, seventeenth).
 const ZH_CHAR_FLOOR: f64 = 0.900;
-const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.873), ("de", 0.873), ("hr", 0.962)];
+const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.873), ("de", 0.873), ("hr", 0.968)];
 
 #[test]
 fn quality_floor_wcxb_dev() {
