@@ -161,11 +161,16 @@ const POSITIVE: &[&str] = &[
 /// Lower-cased class, id and role of an element, space separated.
 pub fn class_id_role(doc: &Doc, id: NodeId) -> String {
     let (class, ident) = doc.class_id(id);
-    let mut s = String::new();
-    for part in [class, ident, doc.attr(id, "role")].into_iter().flatten() {
-        s.push_str(&part.to_ascii_lowercase());
+    let parts = [class, ident, doc.attr(id, "role")];
+    let len = parts.iter().flatten().map(|p| p.len() + 1).sum();
+    let mut s = String::with_capacity(len);
+    for part in parts.into_iter().flatten() {
+        s.push_str(part);
         s.push(' ');
     }
+    // One buffer, lowered in place: this runs for every element, several
+    // times per page.
+    s.make_ascii_lowercase();
     s
 }
 
@@ -184,36 +189,58 @@ pub fn naming(names: &str) -> Naming {
         return Naming::Neutral;
     }
     // The word starts are found once for all five lists ([`matches_token`]
-    // per word walked the string a hundred times per element).
+    // per word walked the string a hundred times per element), and each
+    // start is compared only with the words sharing its first byte.
     let bytes = names.as_bytes();
     let starts: Vec<&[u8]> = (0..bytes.len())
         .filter(|&at| at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_'))
         .map(|at| &bytes[at..])
         .collect();
-    let any = |list: &[&str]| {
-        list.iter().any(|p| {
-            let p = p.as_bytes();
-            starts
-                .iter()
-                .any(|s| s.first() == p.first() && s.starts_with(p))
+    let [never, hints, positive, negative, weak] = vocabularies();
+    let any = |v: &Vocabulary| {
+        starts.iter().any(|s| {
+            s.first()
+                .is_some_and(|&b| v.by_first[usize::from(b)].iter().any(|p| s.starts_with(p)))
         })
     };
-    if any(NEVER_CONTENT) {
+    if any(never) {
         return Naming::Strong;
     }
-    if any(HINTS) {
+    if any(hints) {
         return Naming::Hint;
     }
-    if any(POSITIVE) {
+    if any(positive) {
         return Naming::Neutral;
     }
-    if any(NEGATIVE) || NEGATIVE_WORDS.iter().any(|n| matches_word(names, n)) {
+    if any(negative) || NEGATIVE_WORDS.iter().any(|n| matches_word(names, n)) {
         Naming::Strong
-    } else if any(WEAK_NEGATIVE) {
+    } else if any(weak) {
         Naming::Weak
     } else {
         Naming::Neutral
     }
+}
+
+/// A word list grouped by first byte, for [`naming`].
+struct Vocabulary {
+    by_first: Vec<Vec<&'static [u8]>>,
+}
+
+/// The lists [`naming`] reads (never content, hints, positive, negative,
+/// weak negative), grouped once per process.
+fn vocabularies() -> &'static [Vocabulary; 5] {
+    static V: std::sync::OnceLock<[Vocabulary; 5]> = std::sync::OnceLock::new();
+    V.get_or_init(|| {
+        [NEVER_CONTENT, HINTS, POSITIVE, NEGATIVE, WEAK_NEGATIVE].map(|list| {
+            let mut by_first = vec![Vec::new(); 256];
+            for w in list {
+                if let Some(&b) = w.as_bytes().first() {
+                    by_first[usize::from(b)].push(w.as_bytes());
+                }
+            }
+            Vocabulary { by_first }
+        })
+    })
 }
 
 /// Whether a class/id/role string names boilerplate (and not content).
@@ -565,6 +592,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             // Noise even when it is all the page has.
             return true;
         }
+        let names = class_id_role(doc, id);
         let candidate = structural_root(doc, id, links_are_noise)
             || match node.tag {
                 Tag::Aside | Tag::Footer => true,
@@ -574,9 +602,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ if profile.captions_are_noise
                     && profile.bylines_are_noise
                     && doc.agg[id as usize].chars <= 80
-                    && CAPTION_NAMES
-                        .iter()
-                        .any(|c| matches_token(&class_id_role(doc, id), c)) =>
+                    && CAPTION_NAMES.iter().any(|c| matches_token(&names, c)) =>
                 {
                     true
                 }
@@ -586,7 +612,6 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 Tag::Header => !inside(doc, id, &[Tag::Article, Tag::Main]),
                 _ if node.tag.is_heading() => false,
                 _ => {
-                    let names = class_id_role(doc, id);
                     if !profile.comments_are_noise
                         && (POST_EXTRAS.iter().any(|c| matches_token(&names, c))
                             || comments_on_a_post(doc, id, &names))

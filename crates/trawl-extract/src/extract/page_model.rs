@@ -100,6 +100,34 @@ fn has_word(hay: &[u8], word: &[u8]) -> bool {
         })
 }
 
+/// For each byte, the set (bit `j` for word `j`) of words that start with it.
+fn first_bytes<'a>(words: impl Iterator<Item = &'a [u8]>) -> [u32; 256] {
+    let mut table = [0u32; 256];
+    for (j, w) in words.enumerate() {
+        if let Some(&b) = w.first() {
+            table[usize::from(b)] |= 1 << j;
+        }
+    }
+    table
+}
+
+/// The set of `words` (at most 32, indexed like `starts`) found in `hay`, in
+/// one pass over it: `has_word` for each, without a scan per word.
+fn words_in(hay: &[u8], starts: &[u32; 256], words: &[(&str, &str)]) -> u32 {
+    let mut found = 0u32;
+    for k in 0..hay.len() {
+        let mut cand = starts[usize::from(hay[k])] & !found;
+        while cand != 0 {
+            let j = cand.trailing_zeros();
+            cand &= cand - 1;
+            if hay[k..].starts_with(words[j as usize].1.as_bytes()) {
+                found |= 1 << j;
+            }
+        }
+    }
+    found
+}
+
 fn ln1(x: f64) -> f64 {
     (1.0 + x).ln()
 }
@@ -257,7 +285,6 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         ln1(rec_chars / (records.len().max(1) as f64)),
     );
 
-    let mut cls: HashMap<&str, f64> = HashMap::new();
     const CLASS_WORDS: &[(&str, &str)] = &[
         ("cls_price", "price"),
         ("cls_cart", "cart"),
@@ -281,8 +308,11 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         ("cls_rating", "rating"),
     ];
     // This runs for every element of every page: the attributes are
-    // lower-cased once into a reused buffer and searched byte by byte
-    // (`str::contains` builds a searcher per call).
+    // lower-cased once into a reused buffer and scanned once for all the
+    // words, each position checked only against the words starting with
+    // its byte (`str::contains` per word built a searcher per call).
+    let starts = first_bytes(CLASS_WORDS.iter().map(|(_, w)| w.as_bytes()));
+    let mut cls = [0u32; CLASS_WORDS.len()];
     let mut lower: Vec<u8> = Vec::new();
     for (i, n) in doc.nodes.iter().enumerate() {
         if n.kind != Kind::Element {
@@ -300,14 +330,13 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
             lower.push(0);
             lower.extend(p.bytes().map(|b| b.to_ascii_lowercase()));
         }
-        for (feat, word) in CLASS_WORDS {
-            if has_word(&lower, word.as_bytes()) {
-                *cls.entry(feat).or_insert(0.0) += 1.0;
-            }
+        let found = words_in(&lower, &starts, CLASS_WORDS);
+        for (j, n) in cls.iter_mut().enumerate() {
+            *n += found >> j & 1;
         }
     }
-    for (feat, _) in CLASS_WORDS {
-        set(feat, ln1(cls.get(feat).copied().unwrap_or(0.0)));
+    for ((feat, _), n) in CLASS_WORDS.iter().zip(cls) {
+        set(feat, ln1(f64::from(n)));
     }
     let mut txt: HashMap<&str, f64> = HashMap::new();
     const TEXT_WORDS: &[(&str, &str)] = &[
@@ -490,6 +519,29 @@ pub fn shipped() -> Option<&'static Model> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pass_word_search_finds_what_a_search_per_word_finds() {
+        const WORDS: &[(&str, &str)] =
+            &[("a", "post"), ("b", "toc"), ("c", "to"), ("d", "product")];
+        let starts = first_bytes(WORDS.iter().map(|(_, w)| w.as_bytes()));
+        for hay in [
+            "",
+            "xpostx",
+            "\0product-grid\0tocbot",
+            "ppostt",
+            "t",
+            "to",
+            "product",
+        ] {
+            let want = WORDS
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, w))| has_word(hay.as_bytes(), w.as_bytes()))
+                .fold(0u32, |m, (j, _)| m | 1 << j);
+            assert_eq!(words_in(hay.as_bytes(), &starts, WORDS), want, "{hay}");
+        }
+    }
 
     #[test]
     fn learns_a_separable_toy_problem() {

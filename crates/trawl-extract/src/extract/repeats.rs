@@ -86,15 +86,25 @@ pub(super) fn remove_lines(text: &mut String, drop: &[bool]) {
 
 /// The words of a line, lower-cased and joined by single spaces.
 fn words(line: &str) -> String {
+    // One pass over the characters (this runs for every line of every
+    // page); ASCII, most of what pages hold, is lowered without the Unicode
+    // tables.
     let mut key = String::with_capacity(line.len());
-    for w in line
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if !key.is_empty() {
+    let mut gap = false;
+    for c in line.chars() {
+        if !c.is_alphanumeric() {
+            gap = true;
+            continue;
+        }
+        if gap && !key.is_empty() {
             key.push(' ');
         }
-        key.extend(w.chars().flat_map(char::to_lowercase));
+        gap = false;
+        if c.is_ascii() {
+            key.push(c.to_ascii_lowercase());
+        } else {
+            key.extend(c.to_lowercase());
+        }
     }
     key
 }
