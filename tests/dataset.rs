@@ -82,9 +82,10 @@ const TRAFILATURA_EVAL_FLOOR: f64 = 0.926;
 /// multilingual-dev: zh character F1 and word F1 per language (added in issue 14;
 /// zh char 0.895 -> 0.899 with the data table after an article, 0.900 with footers
 /// named "foot"/"ft", fourteenth session; hr 0.962 -> 0.968 with disclaimers kept out
-/// of an article's recovery, seventeenth).
+/// of an article's recovery, seventeenth; de 0.873 -> 0.876 and hr 0.968 -> 0.969 with
+/// written date lines at an article's head, eighteenth).
 const ZH_CHAR_FLOOR: f64 = 0.900;
-const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.873), ("de", 0.873), ("hr", 0.968)];
+const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.873), ("de", 0.876), ("hr", 0.969)];
 
 #[test]
 fn quality_floor_wcxb_dev() {

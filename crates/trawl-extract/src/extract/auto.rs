@@ -454,6 +454,9 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     if let Some(t) = title {
         drop_title_heading(doc, &mut sel, region, t);
     }
+    if page_type == PageType::Article {
+        super::date_lines::drop_written(doc, &mut sel, region);
+    }
     sel
 }
 

@@ -152,6 +152,35 @@ fn meta_get<'a>(doc: &'a Doc, keys: &[&str]) -> Option<&'a str> {
     })
 }
 
+/// `<meta>` names and properties that give a page's publication date.
+pub(crate) const DATE_KEYS: &[&str] = &[
+    "article:published_time",
+    "og:published_time",
+    "datepublished",
+    "date",
+    "pubdate",
+    "publishdate",
+    "dc.date",
+    "dc.date.issued",
+    "sailthru.date",
+    "parsely-pub-date",
+];
+
+/// Whether the page's markup records its publication date for machines (a
+/// `<meta>` of [`DATE_KEYS`] or a JSON-LD `datePublished` / `dateCreated`),
+/// so that the record's date field has it whatever the text keeps.
+pub(crate) fn records_date(doc: &Doc) -> bool {
+    doc.meta
+        .metas
+        .iter()
+        .any(|(k, v)| DATE_KEYS.contains(&k.as_str()) && !v.trim().is_empty())
+        || doc
+            .meta
+            .json_ld
+            .iter()
+            .any(|j| j.contains("\"datePublished\"") || j.contains("\"dateCreated\""))
+}
+
 /// Collects all metadata of a page.
 pub fn collect(doc: &Doc) -> Meta {
     let ld = ld_objects(doc);
@@ -197,24 +226,7 @@ pub fn collect(doc: &Doc) -> Meta {
         .or_else(|| visible_author(doc));
     m.date = ld_str("datePublished")
         .or_else(|| ld_str("dateCreated"))
-        .or_else(|| {
-            meta_get(
-                doc,
-                &[
-                    "article:published_time",
-                    "og:published_time",
-                    "datepublished",
-                    "date",
-                    "pubdate",
-                    "publishdate",
-                    "dc.date",
-                    "dc.date.issued",
-                    "sailthru.date",
-                    "parsely-pub-date",
-                ],
-            )
-            .map(str::to_string)
-        })
+        .or_else(|| meta_get(doc, DATE_KEYS).map(str::to_string))
         .or_else(|| time_element(doc))
         .and_then(|d| normalize_date(&d));
     m.canonical = doc
