@@ -130,14 +130,7 @@ mod tests {
     use crate::html::{render, Doc};
 
     fn text(inner: &str) -> String {
-        let para = "<p>A paragraph of the story itself, long enough to read as the \
-                    body of an article and not as a line of furniture.</p>";
-        let html = format!(
-            "<body><article><h1>Headline</h1>{inner}{}</article></body>",
-            para.repeat(4)
-        );
-        let doc = Doc::parse_str(&html);
-        render(&doc, &select_typed(&doc, PageType::Article, None))
+        page("", inner)
     }
 
     #[test]
