@@ -455,7 +455,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         drop_title_heading(doc, &mut sel, region, t);
     }
     if page_type == PageType::Article {
-        super::date_lines::drop_written(doc, &mut sel, region);
+        super::date_lines::drop_written(doc, &owner, &mut sel, region);
     }
     sel
 }
