@@ -253,7 +253,8 @@ pub struct CrawlConfig {
     pub max_concurrent: usize,
     /// Fetches in flight at once per host.
     pub max_per_host: usize,
-    /// Minimum delay between two requests to one host, in milliseconds.
+    /// Minimum delay between two requests to one host, in milliseconds,
+    /// from the end of one to the start of the next.
     pub min_delay_ms: u64,
     /// Crawl-delay from robots.txt is honoured up to this many seconds.
     pub max_crawl_delay_secs: u64,

@@ -46,11 +46,13 @@ impl Shared {
                 ..Response::default()
             };
         }
-        if page {
+        let resp = if page {
             self.fetcher.get(url.as_str()).await
         } else {
             self.fetcher.get_any(url.as_str()).await
-        }
+        };
+        self.clock.finished(&host, delay);
+        resp
     }
 
     /// The host's robots rules, fetching them if missing or stale. The second

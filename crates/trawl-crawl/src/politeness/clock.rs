@@ -3,7 +3,10 @@
 //! sitemap — first takes a turn here. A turn is booked under a lock (so two
 //! tasks never get the same slot) and then waited for; it comes the host's
 //! delay, as known when booking (Crawl-delay once robots.txt is read), after
-//! the host's previous request.
+//! the host's previous request ended (its response read or its failure seen),
+//! as StormCrawler and Heritrix count it. Counting from the end, not from the
+//! booked start, keeps the gap the server sees at least the delay even when a
+//! request reaches it late (a slow connect, a busy machine).
 //!
 //! The frontier hands out URLs only when their host is due, so a page's
 //! first request rarely waits; what waits here are the requests the
@@ -100,13 +103,33 @@ impl Clock {
             map.insert(host.to_string(), at);
             at
         };
+        self.persist(host, at, now, delay);
+        at
+    }
+
+    /// Marks the end of a request to the host (response read, or failed):
+    /// the next turn comes `delay` after now, or after the booked start if
+    /// that is later (a turn booked by a request per host beyond the first).
+    pub fn finished(&self, host: &str, delay: Duration) {
+        let now = Instant::now();
+        let Ok(mut map) = self.last.lock() else {
+            return;
+        };
+        let at = map.get(host).map_or(now, |t| (*t).max(now));
+        map.insert(host.to_string(), at);
+        drop(map);
+        self.persist(host, at, now, delay);
+    }
+
+    /// Stores the host's last (or booked) request time, so spacing holds
+    /// across restarts.
+    fn persist(&self, host: &str, at: Instant, now: Instant, delay: Duration) {
         let when_ms = wall_ms().saturating_add(at.duration_since(now).as_millis() as u64);
         let delay_ms = u32::try_from(delay.as_millis()).unwrap_or(u32::MAX);
         if let Err(e) = self.store.put_host_time(host, when_ms, delay_ms) {
             // Spacing still holds in this run; only a restart could come early.
             tracing::warn!(host, error = %e, "host request time not stored");
         }
-        at
     }
 }
 
@@ -146,11 +169,37 @@ mod tests {
             c.book("a.test", ms(300)) >= now + ms(500),
             "the booked second turn holds after a restart"
         );
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
         let unclean = Clock::new(Store::open(&tmp("unclean"), 1 << 20).expect("open"), false);
         assert!(
             unclean.book("new.test", ms(100)) >= unclean.started + ms(100),
             "unknown hosts wait after a crash"
         );
-        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    /// Regression (CI, stop 29): a request that reached the server late
+    /// left the next one, booked from its start, less than the delay behind
+    /// it. The next turn now counts from the end of the request.
+    #[test]
+    fn the_next_turn_counts_from_the_end_of_the_request() {
+        let c = Clock::new(Store::open(&tmp("end"), 1 << 20).expect("open"), true);
+        let ms = Duration::from_millis;
+        let start = c.book("a.test", ms(100));
+        std::thread::sleep(ms(60)); // the request is slow to send and answer
+        let end = Instant::now();
+        c.finished("a.test", ms(100));
+        let next = c.book("a.test", ms(100));
+        assert!(
+            next >= end + ms(100),
+            "next turn {:?} after the end, want ≥ 100ms (start + delay would be {:?})",
+            next.duration_since(end),
+            (start + ms(100)).saturating_duration_since(end)
+        );
+        // A turn booked later than the end (a second request in flight) stays.
+        let later = c.book("b.test", ms(100));
+        let booked = c.book("b.test", ms(100));
+        c.finished("b.test", ms(100));
+        assert!(booked >= later + ms(100));
+        assert!(c.book("b.test", ms(100)) >= booked + ms(100));
     }
 }
