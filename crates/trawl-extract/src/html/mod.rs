@@ -8,6 +8,7 @@ pub(crate) mod mojibake;
 pub(crate) mod render;
 mod sink;
 pub(crate) mod tag;
+mod tokenize;
 mod visibility;
 
 pub(crate) use dom::{Agg, Kind, Limits};

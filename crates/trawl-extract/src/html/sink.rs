@@ -403,6 +403,16 @@ pub(super) fn build(
     html: &str,
     limits: &Limits,
 ) -> Result<(Vec<SNode>, Vec<QualName>), ExtractError> {
+    build_with(html, limits, true)
+}
+
+/// [`build`], with our tokenizer (`fast`, where it can take the input) or
+/// html5ever's; tests check that both give the same tree.
+pub(super) fn build_with(
+    html: &str,
+    limits: &Limits,
+    fast: bool,
+) -> Result<(Vec<SNode>, Vec<QualName>), ExtractError> {
     // A crawler is a client without scripts: <noscript> content is what it
     // sees (Discourse serves whole threads there).
     let opts = TreeBuilderOpts {
@@ -417,6 +427,11 @@ pub(super) fn build(
         stop: Cell::new(None),
         limits: limits.clone(),
     };
+    if fast && super::tokenize::usable(html) {
+        let html = super::tokenize::normalize_newlines(html);
+        super::tokenize::run(&html, &guard, |g| g.stop.get().is_some());
+        return finish(&guard, limits);
+    }
     let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
     let input = BufferQueue::default();
     const CHUNK: usize = 1 << 16;
@@ -437,7 +452,15 @@ pub(super) fn build(
         }
     }
     tokenizer.end();
-    match tokenizer.sink.stop.get() {
+    finish(&tokenizer.sink, limits)
+}
+
+/// The arena the tree builder filled, or the limit that stopped it.
+fn finish(
+    guard: &Guard<TreeBuilder<u32, Sink>>,
+    limits: &Limits,
+) -> Result<(Vec<SNode>, Vec<QualName>), ExtractError> {
+    match guard.stop.get() {
         Some(Stop::Nodes) => {
             return Err(ExtractError::TooLarge(format!(
                 "more than {} nodes",
@@ -447,7 +470,7 @@ pub(super) fn build(
         Some(Stop::Time) => return Err(ExtractError::Timeout),
         None => {}
     }
-    let sink = &tokenizer.sink.inner.sink;
+    let sink = &guard.inner.sink;
     let nodes = std::mem::take(&mut *sink.nodes.borrow_mut());
     let names = std::mem::take(&mut *sink.names.borrow_mut());
     Ok((nodes, names))
