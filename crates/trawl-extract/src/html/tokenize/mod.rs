@@ -185,7 +185,11 @@ impl<S: TokenSink> Tok<'_, S> {
 
     fn push_text(&mut self, from: usize, to: usize) {
         if let Some(s) = self.src.get(from..to) {
-            self.text.push_slice(s);
+            if self.text.is_empty() {
+                self.text = StrTendril::from_slice(s); // one allocation
+            } else {
+                self.text.push_slice(s);
+            }
         }
     }
 
@@ -502,11 +506,16 @@ impl<S: TokenSink> Tok<'_, S> {
             let start = self.pos;
             let k = memchr::memchr2(q, b'&', &self.b[start..])?;
             let at = start + k;
-            value.push_slice(self.src.get(start..at).unwrap_or(""));
+            let part = self.src.get(start..at).unwrap_or("");
             self.pos = at + 1;
             if self.b[at] == q {
+                if value.is_empty() {
+                    return Some(StrTendril::from_slice(part)); // one allocation
+                }
+                value.push_slice(part);
                 return Some(value);
             }
+            value.push_slice(part);
             self.char_ref_into(true, &mut value);
         }
     }
