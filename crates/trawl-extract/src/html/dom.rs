@@ -17,10 +17,11 @@
 //! node count and wall time are bounded. Going over a limit is an error, never
 //! a crash.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Instant;
 
 use html5ever::{local_name, Attribute, LocalName, QualName};
+use rustc_hash::FxHashMap;
 
 use super::sink::{SData, SNode};
 use super::tag::Tag;
@@ -551,8 +552,9 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
         doc.agg = vec![Agg::default()];
         return doc;
     }
-    let mut name_ids: HashMap<LocalName, u16> = HashMap::new();
-    let mut path_ids: HashMap<(u32, u16), u32> = HashMap::new();
+    // Keys are interned names and small numbers: a fast hash is safe here.
+    let mut name_ids: FxHashMap<LocalName, u16> = FxHashMap::default();
+    let mut path_ids: FxHashMap<(u32, u16), u32> = FxHashMap::default();
     let mut stack = vec![Frame {
         cursor: snodes[0].first,
         flat: 0,
