@@ -100,6 +100,26 @@ impl<S: TokenSink> Tok<'_, S> {
         // Longest name in the table that the input starts with; the table
         // holds every prefix of a name (with a zero value).
         let start = self.pos;
+        // The common case in one lookup: a whole "name;" in the table is the
+        // longest match (every prefix of it is in the table, and no name
+        // goes on after its ';').
+        let run = self.b[start..]
+            .iter()
+            .take(LONGEST_NAME)
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        if self.at(start + run) == Some(b';') {
+            if let Some(&(c1, c2)) = self
+                .src
+                .get(start..start + run + 1)
+                .and_then(|name| NAMED_ENTITIES.get(name))
+                .filter(|m| m.0 != 0)
+            {
+                push_code_points(out, c1, c2);
+                self.pos = start + run + 1;
+                return;
+            }
+        }
         let mut i = start;
         let mut matched: Option<(usize, (u32, u32))> = None;
         let end_char;
@@ -155,14 +175,32 @@ impl<S: TokenSink> Tok<'_, S> {
             }
             self.report(in_attribute, out);
         }
-        if let Some(c) = char::from_u32(c1) {
+        push_code_points(out, c1, c2);
+        self.pos = mend;
+    }
+}
+
+/// Longer than any entity name ("CounterClockwiseContourIntegral;" is 32).
+const LONGEST_NAME: usize = 40;
+
+/// An entity's one or two code points (the second is 0 when there is one).
+fn push_code_points(out: &mut StrTendril, c1: u32, c2: u32) {
+    if let Some(c) = char::from_u32(c1) {
+        out.push_char(c);
+    }
+    if c2 != 0 {
+        if let Some(c) = char::from_u32(c2) {
             out.push_char(c);
         }
-        if c2 != 0 {
-            if let Some(c) = char::from_u32(c2) {
-                out.push_char(c);
-            }
-        }
-        self.pos = mend;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entity_name_fits_the_one_lookup_scan() {
+        assert!(NAMED_ENTITIES.keys().all(|k| k.len() < LONGEST_NAME));
     }
 }
