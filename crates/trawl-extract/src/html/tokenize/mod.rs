@@ -12,8 +12,8 @@
 //!
 //! Two differences, neither visible in the tree: text comes in fewer, longer
 //! character tokens (the tree builder and our sink merge adjacent text), and
-//! only the parse errors that can change the tree are reported (an error
-//! token between `<pre>` and its first newline keeps that newline). One
+//! of the parse errors only those in character references are reported (one
+//! between `<pre>` and a `&#10` keeps that newline). One
 //! difference is visible, and deliberate: html5ever drops a U+FEFF wherever its
 //! tokenizer resumes (after every `</script>`), we drop only a leading one,
 //! as the spec does. Input with NUL characters is left to html5ever's
@@ -347,12 +347,11 @@ impl<S: TokenSink> Tok<'_, S> {
     }
 
     /// Attributes and the end of a tag; emits it (or drops it at EOF).
-    fn tag_rest(&mut self, kind: TagKind, name: LocalName, after: After) {
+    fn tag_rest(&mut self, kind: TagKind, name: LocalName, mut state: After) {
         let mut attrs = Attrs::default();
         let mut self_closing = false;
-        let mut state = after;
         let closed = loop {
-            match state {
+            state = match state {
                 After::Close => break true,
                 After::Slash => match self.at(self.pos) {
                     None => break false,
@@ -361,117 +360,28 @@ impl<S: TokenSink> Tok<'_, S> {
                         self_closing = true;
                         break true;
                     }
-                    // Reconsume in the before-attribute-name state.
-                    Some(_) => state = After::Space,
+                    // Read again before an attribute name.
+                    Some(_) => After::Space,
                 },
                 After::Space => {
-                    // Before attribute name.
-                    let mut i = self.pos;
-                    while i < self.b.len() && is_space(self.b[i]) {
-                        i += 1;
-                    }
-                    match self.at(i) {
+                    self.pos = self.skip_spaces(self.pos);
+                    match self.at(self.pos) {
                         None => break false,
                         Some(b'/') => {
-                            self.pos = i + 1;
-                            state = After::Slash;
-                            continue;
+                            self.pos += 1;
+                            After::Slash
                         }
                         Some(b'>') => {
-                            self.pos = i + 1;
-                            break true;
+                            self.pos += 1;
+                            After::Close
                         }
-                        Some(_) => {}
+                        Some(_) => match self.attribute(&mut attrs) {
+                            Some(next) => next,
+                            None => break false,
+                        },
                     }
-                    // Attribute name: the first character may be '='.
-                    let ns = i;
-                    let mut j = i + utf8_len(self.b[i]);
-                    while j < self.b.len()
-                        && !matches!(self.b[j], b'\t' | b'\n' | 0x0C | b' ' | b'/' | b'>' | b'=')
-                    {
-                        j += 1;
-                    }
-                    let aname = lowered(self.src.get(ns..j.min(self.b.len())).unwrap_or(""));
-                    // After attribute name.
-                    let mut k = j;
-                    while k < self.b.len() && is_space(self.b[k]) {
-                        k += 1;
-                    }
-                    let value = match self.at(k) {
-                        Some(b'=') => {
-                            // Before attribute value.
-                            let mut v = k + 1;
-                            while v < self.b.len() && is_space(self.b[v]) {
-                                v += 1;
-                            }
-                            match self.at(v) {
-                                None => break false,
-                                Some(b'>') => {
-                                    attrs.push(&aname, StrTendril::new());
-                                    self.pos = v + 1;
-                                    break true;
-                                }
-                                Some(q @ (b'"' | b'\'')) => {
-                                    self.pos = v + 1;
-                                    let Some(val) = self.quoted_value(q) else {
-                                        break false;
-                                    };
-                                    // After a quoted value.
-                                    match self.at(self.pos) {
-                                        None => {
-                                            break false;
-                                        }
-                                        Some(c) if is_space(c) => {
-                                            self.pos += 1;
-                                            state = After::Space;
-                                        }
-                                        Some(b'/') => {
-                                            self.pos += 1;
-                                            state = After::Slash;
-                                        }
-                                        Some(b'>') => {
-                                            self.pos += 1;
-                                            state = After::Close;
-                                        }
-                                        Some(_) => state = After::Space,
-                                    }
-                                    val
-                                }
-                                Some(_) => {
-                                    self.pos = v;
-                                    let Some((val, end)) = self.unquoted_value() else {
-                                        break false;
-                                    };
-                                    state = end;
-                                    val
-                                }
-                            }
-                        }
-                        None => {
-                            break false;
-                        }
-                        Some(b'/') => {
-                            self.pos = k + 1;
-                            state = After::Slash;
-                            StrTendril::new()
-                        }
-                        Some(b'>') => {
-                            self.pos = k + 1;
-                            state = After::Close;
-                            StrTendril::new()
-                        }
-                        Some(_) => {
-                            // Another attribute starts here (only if spaces
-                            // came between: otherwise j stopped at one of
-                            // the characters handled above).
-                            self.pos = k;
-                            state = After::Space;
-                            StrTendril::new()
-                        }
-                    };
-                    attrs.push(&aname, value);
                 }
-            }
+            };
         };
         if !closed {
             self.pos = self.b.len(); // EOF in a tag: the tag is dropped
@@ -496,6 +406,75 @@ impl<S: TokenSink> Tok<'_, S> {
             TokenSinkResult::Plaintext => self.mode = Mode::Plaintext,
             _ => {}
         }
+    }
+
+    fn skip_spaces(&self, mut i: usize) -> usize {
+        while i < self.b.len() && is_space(self.b[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    /// One attribute from `pos` (its name's first character, which may be
+    /// `=`): pushes it and returns the state after it; `None` at EOF.
+    fn attribute(&mut self, attrs: &mut Attrs) -> Option<After> {
+        let start = self.pos;
+        let mut j = start + utf8_len(self.b[start]);
+        while j < self.b.len()
+            && !matches!(self.b[j], b'\t' | b'\n' | 0x0C | b' ' | b'/' | b'>' | b'=')
+        {
+            j += 1;
+        }
+        let name = lowered(self.src.get(start..j.min(self.b.len())).unwrap_or(""));
+        let k = self.skip_spaces(j);
+        let (value, next) = match self.at(k)? {
+            b'=' => {
+                let v = self.skip_spaces(k + 1);
+                match self.at(v)? {
+                    b'>' => {
+                        self.pos = v + 1;
+                        (StrTendril::new(), After::Close)
+                    }
+                    q @ (b'"' | b'\'') => {
+                        self.pos = v + 1;
+                        let value = self.quoted_value(q)?;
+                        (value, self.after_quoted()?)
+                    }
+                    _ => {
+                        self.pos = v;
+                        self.unquoted_value()?
+                    }
+                }
+            }
+            b'/' => {
+                self.pos = k + 1;
+                (StrTendril::new(), After::Slash)
+            }
+            b'>' => {
+                self.pos = k + 1;
+                (StrTendril::new(), After::Close)
+            }
+            // The next attribute's name (spaces came between).
+            _ => {
+                self.pos = k;
+                (StrTendril::new(), After::Space)
+            }
+        };
+        attrs.push(&name, value);
+        Some(next)
+    }
+
+    /// The state after a quoted value; a character other than a space, `/`
+    /// or `>` is read again before an attribute name.
+    fn after_quoted(&mut self) -> Option<After> {
+        let next = match self.at(self.pos)? {
+            c if is_space(c) => After::Space,
+            b'/' => After::Slash,
+            b'>' => After::Close,
+            _ => return Some(After::Space),
+        };
+        self.pos += 1;
+        Some(next)
     }
 
     /// A quoted attribute value from `pos` (after the quote) to the closing
