@@ -211,3 +211,39 @@ fn an_example_url_is_enough_to_define_a_topic() {
         "the crawl followed the energy pages ({energy})"
     );
 }
+
+/// Regression: the example URLs were fetched outside the hosts' schedules,
+/// so the crawl's first request to the same host (robots.txt) came right
+/// after the example's.
+#[test]
+fn an_example_url_fetch_waits_its_turn_on_the_host() {
+    let host = Host::start("127.0.0.72", |path, _| route(path));
+    let dir = scratch("focus-example-spacing");
+    let cfg = config(
+        &dir,
+        &format!(
+            "min_delay_ms = 300\nmax_pages = 2\nsitemaps = false\n[focus]\nexample_urls = [\"{}\"]\n",
+            host.url("/energy/3")
+        ),
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, host.url("/")).unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    let requests = host.requests();
+    assert_eq!(
+        requests.first().map(|r| r.0.as_str()),
+        Some("/energy/3"),
+        "{:?}",
+        host.paths()
+    );
+    for w in requests.windows(2) {
+        let gap = w[1].1.duration_since(w[0].1);
+        assert!(
+            gap >= std::time::Duration::from_millis(290),
+            "{} came {gap:?} after {} (want ≥ 300 ms): {:?}",
+            w[1].0,
+            w[0].0,
+            host.paths()
+        );
+    }
+}

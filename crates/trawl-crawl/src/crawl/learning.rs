@@ -4,13 +4,18 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
+
+use url::Url;
 
 use super::stats::Stats;
 use super::{CrawlError, RunOptions};
 use crate::config::Config;
 use crate::fetch::Fetcher;
 use crate::focus::{Focus, LinkModel};
+use crate::frontier::url::host_key;
 use crate::frontier::Lease;
+use crate::politeness::clock::Clock;
 use crate::record::PageOutcome;
 use crate::store::Store;
 
@@ -37,14 +42,17 @@ pub(super) fn save_model(f: &Focus, store: &Store) {
     }
 }
 
-/// Main texts of the topics' example URLs: fetched once, then kept in the
-/// store (a restart, even offline, judges pages the same way). A URL that
-/// cannot be fetched is logged and left out.
+/// Main texts of the topics' example URLs: fetched once, each on its host's
+/// schedule (`clock`, the crawl's own), then kept in the store (a restart,
+/// even offline, judges pages the same way). A URL that cannot be fetched is
+/// logged and left out.
 pub(super) async fn example_texts(
     cfg: &Config,
     store: &Store,
     fetcher: &dyn Fetcher,
+    clock: &Clock,
 ) -> Result<HashMap<String, String>, CrawlError> {
+    let delay = Duration::from_millis(cfg.crawl.min_delay_ms);
     let mut out = HashMap::new();
     for url in cfg.focus.example_urls() {
         let key = format!("example_url:{url}");
@@ -52,7 +60,14 @@ pub(super) async fn example_texts(
             out.insert(url, String::from_utf8_lossy(&text).into_owned());
             continue;
         }
+        let Ok(parsed) = Url::parse(&url) else {
+            tracing::warn!(url, "focus example URL is not a URL");
+            continue;
+        };
+        let host = host_key(&parsed);
+        clock.turn(&host, delay).await;
         let r = fetcher.get(&url).await;
+        clock.finished(&host, delay);
         if r.is_transport_error() || !(200..=299).contains(&r.status) {
             tracing::warn!(url, status = r.status, error = ?r.error, "focus example URL not fetched");
             continue;

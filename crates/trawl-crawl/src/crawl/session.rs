@@ -130,7 +130,8 @@ pub(super) async fn build_shared(
     let clean_start = store.take_clean_stop()?;
     store.flush().await?;
     let min_delay = Duration::from_millis(c.min_delay_ms);
-    let examples = learning::example_texts(cfg, store, fetcher.as_ref()).await?;
+    let clock = crate::politeness::clock::Clock::new(store.clone(), clean_start);
+    let examples = learning::example_texts(cfg, store, fetcher.as_ref(), &clock).await?;
     let focus = learning::build_focus(cfg, opts, store, &examples)?;
     let shared = Arc::new(Shared {
         store: store.clone(),
@@ -156,7 +157,7 @@ pub(super) async fn build_shared(
         max_pages: c.max_pages,
         max_pages_per_host: c.max_pages_per_host,
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
-        clock: crate::politeness::clock::Clock::new(store.clone(), clean_start),
+        clock,
         health: crate::politeness::budget::ErrorBudget::new(c.host_error_budget),
         error_budget: c.host_error_budget,
         limiter,

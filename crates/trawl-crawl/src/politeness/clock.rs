@@ -1,9 +1,10 @@
 //! The per-host request clock: every request trawl sends to a host — a page,
 //! each hop of its redirects, a retry, robots.txt (and its redirects), a
-//! sitemap — first takes a turn here. A turn is booked under a lock (so two
-//! tasks never get the same slot) and then waited for; it comes the host's
-//! delay, as known when booking (Crawl-delay once robots.txt is read), after
-//! the host's previous request ended (its response read or its failure seen),
+//! sitemap, a focus example URL — first takes a turn here. A turn is booked
+//! under a lock (so two tasks never get the same slot) and then waited for;
+//! it comes the host's delay, as known when booking (Crawl-delay once
+//! robots.txt is read), after the host's previous request ended (its
+//! response read or its failure seen),
 //! as StormCrawler and Heritrix count it. Counting from the end, not from the
 //! booked start, keeps the gap the server sees at least the delay even when a
 //! request reaches it late (a slow connect, a busy machine).
