@@ -12,8 +12,9 @@
 //!
 //! Two differences, neither visible in the tree: text comes in fewer, longer
 //! character tokens (the tree builder and our sink merge adjacent text), and
-//! of the parse errors only those in character references are reported (one
-//! between `<pre>` and a `&#10` keeps that newline). One
+//! of the parse errors only those that can change the tree are reported: in
+//! character references and for `</>` (an error token between `<pre>` and a
+//! newline keeps that newline). One
 //! difference is visible, and deliberate: html5ever drops a U+FEFF wherever its
 //! tokenizer resumes (after every `</script>`), we drop only a leading one,
 //! as the spec does. Input with NUL characters is left to html5ever's
@@ -233,7 +234,12 @@ impl<S: TokenSink> Tok<'_, S> {
                     self.pos = at + 2;
                     self.tag(TagKind::EndTag);
                 }
-                Some(b'>') => self.pos = at + 3,
+                Some(b'>') => {
+                    // "</>" is dropped with only a parse error, and that
+                    // error token ends a `<pre>`'s newline skip, as in html5ever.
+                    self.pos = at + 3;
+                    let _ = self.emit(Token::ParseError(Cow::Borrowed("")));
+                }
                 None => {
                     self.text.push_slice("</");
                     self.pos = at + 2;

@@ -77,6 +77,7 @@ fn corner_cases_build_the_same_tree() {
         "<noscript><p>no script</p></noscript><plaintext><b>all text",
         "<pre>\nfirst</pre><pre>&#10;second</pre><pre>&#10third</pre><listing>\nl</listing>",
         "<textarea>&#10x</textarea><pre>\r\nwin</pre>",
+        "<pre></>\nkept</pre><pre><!x>\nkept</pre><pre><\nlt</pre>",
         "a\r\nb\rc<p class=\"x\r\ny\">",
         "\u{feff}<p>bom",
         "<table><tr><td>a</td>b<td>c</table>",
@@ -206,6 +207,16 @@ fn random_fragment_soup_builds_the_same_tree() {
         for _ in 0..n {
             html.push_str(PARTS[(next() % PARTS.len() as u64) as usize]);
         }
+        same(&html);
+    }
+    // Whatever comes between `<pre>` (or `<textarea>`, `<listing>`) and a
+    // newline decides whether that newline is dropped.
+    for _ in 0..10_000 {
+        let mut html = String::from(["<pre>", "<textarea>", "<listing>"][(next() % 3) as usize]);
+        for _ in 0..1 + next() % 3 {
+            html.push_str(PARTS[(next() % PARTS.len() as u64) as usize]);
+        }
+        html.push_str("\nx");
         same(&html);
     }
 }
