@@ -4,10 +4,10 @@
 //! under a lock (so two tasks never get the same slot) and then waited for;
 //! it comes the host's delay, as known when booking (Crawl-delay once
 //! robots.txt is read), after the host's previous request ended (its
-//! response read or its failure seen),
-//! as StormCrawler and Heritrix count it. Counting from the end, not from the
-//! booked start, keeps the gap the server sees at least the delay even when a
-//! request reaches it late (a slow connect, a busy machine).
+//! response read or its failure seen), as StormCrawler and Heritrix count it.
+//! Counting from the end, not from the booked start, keeps the gap the server
+//! sees at least the delay even when a request reaches it late (a slow
+//! connect, a busy machine).
 //!
 //! The frontier hands out URLs only when their host is due, so a page's
 //! first request rarely waits; what waits here are the requests the

@@ -4,20 +4,14 @@
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::Doctype;
 
-use super::is_space;
+use super::{is_space, skip_spaces};
 
 /// The doctype states on the text between `<!DOCTYPE` and `>`; `eof`: no `>`.
 pub(super) fn parse(s: &str, eof: bool) -> Doctype {
     let b = s.as_bytes();
     let mut d = Doctype::default();
-    let mut i = 0;
-    // Doctype state: one space is skipped; anything else is reconsumed.
-    if b.first().is_some_and(|&c| is_space(c)) {
-        i = 1;
-    }
-    while i < b.len() && is_space(b[i]) {
-        i += 1;
-    }
+    // The doctype state skips one space and the next state the rest.
+    let mut i = skip_spaces(b, 0);
     if i >= b.len() {
         // '>' (or EOF) before a name.
         d.force_quirks = true;
@@ -33,9 +27,7 @@ pub(super) fn parse(s: &str, eof: bool) -> Doctype {
         return d;
     }
     // After the name.
-    while i < b.len() && is_space(b[i]) {
-        i += 1;
-    }
+    i = skip_spaces(b, i);
     if i >= b.len() {
         d.force_quirks = eof;
         return d;
@@ -48,8 +40,9 @@ pub(super) fn parse(s: &str, eof: bool) -> Doctype {
         return d;
     }
     i += 6;
-    // After the keyword: a space, or a quote right away (an error).
-    let id = |i: &mut usize, d: &mut Doctype, public: bool| -> Option<bool> {
+    // A quoted identifier from `i` (the quote); false when it runs to the
+    // end ('>' inside it, or EOF).
+    let id = |i: &mut usize, d: &mut Doctype, public: bool| -> bool {
         let q = b[*i];
         *i += 1;
         let from = *i;
@@ -65,21 +58,18 @@ pub(super) fn parse(s: &str, eof: bool) -> Doctype {
         if *i >= b.len() {
             // '>' inside the identifier (or EOF).
             d.force_quirks = true;
-            return None;
+            return false;
         }
         *i += 1;
-        Some(true)
+        true
     };
+    // After the keyword: a space, or a quote right away (an error).
     match b.get(i) {
         None => {
             d.force_quirks = true;
             return d;
         }
-        Some(&c) if is_space(c) => {
-            while i < b.len() && is_space(b[i]) {
-                i += 1;
-            }
-        }
+        Some(&c) if is_space(c) => i = skip_spaces(b, i),
         Some(b'"' | b'\'') => {}
         Some(_) => {
             d.force_quirks = true;
@@ -88,7 +78,7 @@ pub(super) fn parse(s: &str, eof: bool) -> Doctype {
     }
     match b.get(i) {
         Some(b'"' | b'\'') => {
-            if id(&mut i, &mut d, public).is_none() {
+            if !id(&mut i, &mut d, public) {
                 return d;
             }
         }
@@ -100,11 +90,7 @@ pub(super) fn parse(s: &str, eof: bool) -> Doctype {
     // After the system identifier: spaces, then anything else is a bogus
     // doctype (without force-quirks); EOF right after it forces quirks.
     let after_system = |i: usize, d: &mut Doctype| {
-        let mut k = i;
-        while k < b.len() && is_space(b[k]) {
-            k += 1;
-        }
-        d.force_quirks = eof && k >= b.len();
+        d.force_quirks = eof && skip_spaces(b, i) >= b.len();
     };
     if system {
         after_system(i, &mut d);
@@ -112,13 +98,11 @@ pub(super) fn parse(s: &str, eof: bool) -> Doctype {
     }
     // After the public identifier (a quote with or without spaces before
     // it starts the system identifier).
-    while i < b.len() && is_space(b[i]) {
-        i += 1;
-    }
+    i = skip_spaces(b, i);
     match b.get(i) {
         None => d.force_quirks = eof,
         Some(b'"' | b'\'') => {
-            if id(&mut i, &mut d, false).is_some() {
+            if id(&mut i, &mut d, false) {
                 after_system(i, &mut d);
             }
         }

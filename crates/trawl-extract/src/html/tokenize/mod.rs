@@ -84,6 +84,14 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0C | b' ')
 }
 
+/// The first position at or after `i` that is not a space.
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    i
+}
+
 fn utf8_len(b: u8) -> usize {
     match b {
         0xF0..=0xFF => 4,
@@ -414,11 +422,8 @@ impl<S: TokenSink> Tok<'_, S> {
         }
     }
 
-    fn skip_spaces(&self, mut i: usize) -> usize {
-        while i < self.b.len() && is_space(self.b[i]) {
-            i += 1;
-        }
-        i
+    fn skip_spaces(&self, i: usize) -> usize {
+        skip_spaces(self.b, i)
     }
 
     /// One attribute from `pos` (its name's first character, which may be
