@@ -4,8 +4,9 @@
 //! body (the author's box, "more on this", the next story's teaser) is the
 //! page's, not the article's. The body is not where the article starts:
 //! headlines and standfirsts sit above it, so only its end is used. Without
-//! an `articleBody`, the `<article>` that holds the headline ends the story
-//! the same way.
+//! an `articleBody`, the element a content-management system names as the
+//! body (`entry-content`, `article__body`, ...) ends the story, and without
+//! that, the `<article>` that holds the headline.
 
 use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 
@@ -29,6 +30,7 @@ pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
     }
     let end = microdata_end(doc, sel, total)
         .or_else(|| json_ld_end(doc, owner, sel, total))
+        .or_else(|| named_body_end(doc, sel, total))
         .or_else(|| headline_article_end(doc, sel, total));
     if let Some(end) = end {
         for i in end..doc.len() as NodeId {
@@ -61,6 +63,65 @@ fn microdata_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
             })
     })?;
     ends_story(doc, sel, body, total)
+}
+
+/// Class and id names content-management systems give the element holding
+/// an article's body (WordPress's `entry-content`, `post-body`,
+/// `article__body`, ...), compared without case, `-` and `_`. The same
+/// conventions trafilatura's body selectors read.
+const BODY_NAMES: &[&str] = &[
+    "entrycontent",
+    "articlebody",
+    "articlecontent",
+    "articletext",
+    "postcontent",
+    "postbody",
+    "posttext",
+    "postentry",
+    "storybody",
+    "storycontent",
+    "bodytext",
+];
+
+/// Whether a class or id value names an article's body.
+fn names_body(value: &str) -> bool {
+    value.split_whitespace().any(|w| {
+        let w: String = w
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_'))
+            .flat_map(|c| c.to_lowercase())
+            .collect();
+        BODY_NAMES.iter().any(|n| w.contains(n))
+    })
+}
+
+/// The end of the last element named like an article's body (not inside
+/// another), when those elements together hold enough of the selection: a
+/// body split around an advertisement is one body.
+fn named_body_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
+    let mut inside = 0u32;
+    let mut end = None;
+    let mut i = 0;
+    while i < doc.len() as NodeId {
+        let node = &doc.nodes[i as usize];
+        if node.kind == Kind::Element && {
+            let (class, ident) = doc.class_id(i);
+            class.is_some_and(names_body) || ident.is_some_and(names_body)
+        } {
+            let held: u32 = (i..node.end)
+                .filter(|&t| doc.nodes[t as usize].kind == Kind::Text && sel.get(t))
+                .map(|t| doc.nodes[t as usize].chars)
+                .sum();
+            if held > 0 {
+                inside += held;
+                end = Some(node.end);
+            }
+            i = node.end;
+        } else {
+            i += 1;
+        }
+    }
+    end.filter(|_| share_ok(inside, total))
 }
 
 /// The end of the `<article>` that holds the page's headline (its first
@@ -209,6 +270,46 @@ mod tests {
         let t = text(&html);
         assert!(t.contains("story itself"), "{t}");
         assert!(!t.contains("harbour towns"), "{t}");
+    }
+
+    #[test]
+    fn what_follows_a_body_named_by_its_class_goes() {
+        // No schema.org, no <article>: the CMS's class name ends the story.
+        let related = "<div class=related><p>Readers who liked this story also spent an \
+                       evening with our long read on the harbour towns of the north coast, \
+                       where the sea has taken a street a year since the storms began.</p></div>";
+        let html = format!(
+            "<body><div class=main><h1>Headline</h1>{LEAD}<div class=\"entry-content\">{}</div>\
+             {related}</div></body>",
+            para().repeat(4)
+        );
+        let t = text(&html);
+        assert!(t.contains("standfirst"), "{t}");
+        assert!(t.contains("story itself"), "{t}");
+        assert!(!t.contains("harbour towns"), "{t}");
+    }
+
+    #[test]
+    fn a_body_split_around_an_advertisement_is_one_body() {
+        let html = format!(
+            "<body><div class=main><h1>Headline</h1><div class=article__body>{}</div>\
+             <div class=ad><p>Advertisement</p></div><div class=article__body>{}\
+             <p>The last paragraph of the story, after the advertisement, stays with it.</p>\
+             </div></div></body>",
+            para().repeat(3),
+            para()
+        );
+        let t = text(&html);
+        assert!(t.contains("last paragraph of the story"), "{t}");
+    }
+
+    #[test]
+    fn body_names_are_read_without_case_dashes_or_underscores() {
+        assert!(super::names_body("wp-block entry-content"));
+        assert!(super::names_body("Article__Body"));
+        assert!(super::names_body("post_content"));
+        assert!(!super::names_body("content body"));
+        assert!(!super::names_body("post-meta"));
     }
 
     #[test]
