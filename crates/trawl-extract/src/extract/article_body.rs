@@ -7,7 +7,9 @@
 //! an `articleBody`, the element a content-management system names as the
 //! body (`entry-content`, `article__body`, ...) ends the story; without
 //! that, the `<article>` that holds the headline; and without one, the
-//! smallest element holding nearly all the selected text.
+//! smallest element holding nearly all the selected text. Threads, listings,
+//! collections and manual pages end the same way; product and service pages
+//! do not (`auto`).
 
 use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 
@@ -259,8 +261,12 @@ mod tests {
     }
 
     fn text(html: &str) -> String {
+        text_as(html, PageType::Article)
+    }
+
+    fn text_as(html: &str, page_type: PageType) -> String {
         let doc = Doc::parse_str(html);
-        render(&doc, &select_typed(&doc, PageType::Article, None))
+        render(&doc, &select_typed(&doc, page_type, None))
     }
 
     #[test]
@@ -348,6 +354,21 @@ mod tests {
         let t = text(&html);
         assert!(t.contains("story itself"), "{t}");
         assert!(!t.contains("harbour towns"), "{t}");
+    }
+
+    #[test]
+    fn a_thread_ends_where_its_posts_end_and_a_product_page_does_not() {
+        let note = "<div class=x><p>Readers who liked this thread also spent an evening \
+                    with our long read on the harbour towns of the north coast.</p></div>";
+        let html = format!(
+            "<body><div class=page><h1>Headline</h1><div class=y>{}</div>{note}</div></body>",
+            para().repeat(8)
+        );
+        let thread = text_as(&html, PageType::Forum);
+        assert!(thread.contains("story itself"), "{thread}");
+        assert!(!thread.contains("harbour towns"), "{thread}");
+        let product = text_as(&html, PageType::Product);
+        assert!(product.contains("harbour towns"), "{product}");
     }
 
     #[test]
