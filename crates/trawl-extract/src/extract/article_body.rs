@@ -342,32 +342,30 @@ mod tests {
         assert!(t.contains("last paragraph of the story"), "{t}");
     }
 
+    /// Eight paragraphs in an unnamed element, then a short note outside it.
+    fn story_then_note() -> String {
+        let note = "<div class=x><p>Readers who liked this story also spent an evening \
+                    with our long read on the harbour towns of the north coast.</p></div>";
+        format!(
+            "<body><div class=page><h1>Headline</h1><div class=y>{}</div>{note}</div></body>",
+            para().repeat(8)
+        )
+    }
+
     #[test]
     fn what_trails_the_element_holding_the_story_goes() {
         // No body named anywhere: the story is the element most text sits in.
-        let note = "<div class=x><p>Readers who liked this story also spent an evening \
-                    with our long read on the harbour towns of the north coast.</p></div>";
-        let html = format!(
-            "<body><div class=page><h1>Headline</h1><div class=y>{}</div>{note}</div></body>",
-            para().repeat(8)
-        );
-        let t = text(&html);
+        let t = text(&story_then_note());
         assert!(t.contains("story itself"), "{t}");
         assert!(!t.contains("harbour towns"), "{t}");
     }
 
     #[test]
     fn a_thread_ends_where_its_posts_end_and_a_product_page_does_not() {
-        let note = "<div class=x><p>Readers who liked this thread also spent an evening \
-                    with our long read on the harbour towns of the north coast.</p></div>";
-        let html = format!(
-            "<body><div class=page><h1>Headline</h1><div class=y>{}</div>{note}</div></body>",
-            para().repeat(8)
-        );
-        let thread = text_as(&html, PageType::Forum);
+        let thread = text_as(&story_then_note(), PageType::Forum);
         assert!(thread.contains("story itself"), "{thread}");
         assert!(!thread.contains("harbour towns"), "{thread}");
-        let product = text_as(&html, PageType::Product);
+        let product = text_as(&story_then_note(), PageType::Product);
         assert!(product.contains("harbour towns"), "{product}");
     }
 
