@@ -37,11 +37,12 @@ pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
     if total == 0 {
         return;
     }
-    let end = microdata_end(doc, sel, total)
+    let held = held_below(doc, sel);
+    let end = microdata_end(doc, &held, total)
         .or_else(|| json_ld_end(doc, owner, sel, total))
-        .or_else(|| named_body_end(doc, sel, total))
-        .or_else(|| headline_article_end(doc, sel, total))
-        .or_else(|| core_end(doc, sel, total));
+        .or_else(|| named_body_end(doc, &held, total))
+        .or_else(|| headline_article_end(doc, &held, total))
+        .or_else(|| core_end(doc, &held, total));
     if let Some(end) = end {
         for i in end..doc.len() as NodeId {
             if doc.nodes[i as usize].kind == Kind::Text {
@@ -64,7 +65,7 @@ fn share_ok(part: u32, total: u32) -> bool {
 
 /// The end of the first `itemprop="articleBody"` element, when it holds
 /// enough of the selection.
-fn microdata_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
+fn microdata_end(doc: &Doc, held: &[u32], total: u32) -> Option<NodeId> {
     let body = (0..doc.len() as NodeId).find(|&i| {
         doc.nodes[i as usize].kind == Kind::Element
             && doc.attr(i, "itemprop").is_some_and(|v| {
@@ -72,12 +73,12 @@ fn microdata_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
                     .any(|p| p.eq_ignore_ascii_case("articleBody"))
             })
     })?;
-    ends_story(doc, sel, body, total)
+    ends_story(doc, held, body, total)
 }
 
 /// Class and id names content-management systems give the element holding
 /// an article's body (WordPress's `entry-content`, `post-body`,
-/// `article__body`, ...), compared without case, `-` and `_`. The same
+/// `article__body`, ...), compared without ASCII case, `-` and `_`. The same
 /// conventions trafilatura's body selectors read.
 const BODY_NAMES: &[&str] = &[
     "entrycontent",
@@ -95,37 +96,47 @@ const BODY_NAMES: &[&str] = &[
 
 /// Whether a class or id value names an article's body.
 fn names_body(value: &str) -> bool {
-    value.split_whitespace().any(|w| {
-        let w: String = w
-            .chars()
-            .filter(|c| !matches!(c, '-' | '_'))
-            .flat_map(|c| c.to_lowercase())
-            .collect();
-        BODY_NAMES.iter().any(|n| w.contains(n))
+    // Runs for every element of a page: no allocation. A token's first 64
+    // letters are compared (no body name sits deeper in a real one).
+    value.split_ascii_whitespace().any(|token| {
+        let mut folded = [0u8; 64];
+        let mut len = 0;
+        for &b in token.as_bytes() {
+            if b == b'-' || b == b'_' {
+                continue;
+            }
+            if len == folded.len() {
+                break;
+            }
+            folded[len] = b.to_ascii_lowercase();
+            len += 1;
+        }
+        let folded = &folded[..len];
+        BODY_NAMES
+            .iter()
+            .any(|name| folded.windows(name.len()).any(|w| w == name.as_bytes()))
     })
 }
 
 /// The end of the last element named like an article's body (not inside
 /// another), when those elements together hold enough of the selection: a
 /// body split around an advertisement is one body.
-fn named_body_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
+fn named_body_end(doc: &Doc, held: &[u32], total: u32) -> Option<NodeId> {
     let mut inside = 0u32;
     let mut end = None;
     let mut i = 0;
     while i < doc.len() as NodeId {
         let node = &doc.nodes[i as usize];
-        if node.kind == Kind::Element && {
-            let (class, ident) = doc.class_id(i);
-            class.is_some_and(names_body) || ident.is_some_and(names_body)
-        } {
-            let held: u32 = (i..node.end)
-                .filter(|&t| doc.nodes[t as usize].kind == Kind::Text && sel.get(t))
-                .map(|t| doc.nodes[t as usize].chars)
-                .sum();
-            if held > 0 {
-                inside += held;
-                end = Some(node.end);
-            }
+        // Subtrees without selected text are skipped whole, before their
+        // names are read.
+        if held[i as usize] == 0 {
+            i = node.end;
+            continue;
+        }
+        let (class, ident) = doc.class_id(i);
+        if class.is_some_and(names_body) || ident.is_some_and(names_body) {
+            inside += held[i as usize];
+            end = Some(node.end);
             i = node.end;
         } else {
             i += 1;
@@ -138,8 +149,19 @@ fn named_body_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
 /// text: when the page names no body, the story is the element most of its
 /// text sits in, and what trails that element (a source line, a sign-off
 /// box, the first teaser of the next list) is the page's.
-fn core_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
-    // Selected characters under each node, children before parents.
+fn core_end(doc: &Doc, held: &[u32], total: u32) -> Option<NodeId> {
+    // The elements holding more than half the text are one chain of
+    // ancestors, so the last in document order is the smallest.
+    let need = CORE_SHARE * f64::from(total);
+    (0..doc.len())
+        .rev()
+        .find(|&i| doc.nodes[i].kind == Kind::Element && f64::from(held[i]) >= need)
+        .map(|i| doc.nodes[i].end)
+}
+
+/// Selected characters under each node (its own, for a text node).
+fn held_below(doc: &Doc, sel: &Selection) -> Vec<u32> {
+    // Children come after their parents: one pass from the end.
     let mut held = vec![0u32; doc.len()];
     for i in (0..doc.len()).rev() {
         let n = &doc.nodes[i];
@@ -150,18 +172,12 @@ fn core_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
             held[n.parent as usize] += held[i];
         }
     }
-    // The elements holding more than half the text are one chain of
-    // ancestors, so the last in document order is the smallest.
-    let need = CORE_SHARE * f64::from(total);
-    (0..doc.len())
-        .rev()
-        .find(|&i| doc.nodes[i].kind == Kind::Element && f64::from(held[i]) >= need)
-        .map(|i| doc.nodes[i].end)
+    held
 }
 
 /// The end of the `<article>` that holds the page's headline (its first
 /// `<h1>`), when it holds enough of the selection.
-fn headline_article_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId> {
+fn headline_article_end(doc: &Doc, held: &[u32], total: u32) -> Option<NodeId> {
     let h1 = (0..doc.len() as NodeId)
         .find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)?;
     let mut a = doc.nodes[h1 as usize].parent;
@@ -171,18 +187,13 @@ fn headline_article_end(doc: &Doc, sel: &Selection, total: u32) -> Option<NodeId
     if a == u32::MAX {
         return None;
     }
-    ends_story(doc, sel, a, total)
+    ends_story(doc, held, a, total)
 }
 
 /// The end of `root`, when the selected text inside it is enough of the
 /// selection for that end to be the story's.
-fn ends_story(doc: &Doc, sel: &Selection, root: NodeId, total: u32) -> Option<NodeId> {
-    let end = doc.nodes[root as usize].end;
-    let inside: u32 = (root..end)
-        .filter(|&i| doc.nodes[i as usize].kind == Kind::Text && sel.get(i))
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum();
-    share_ok(inside, total).then_some(end)
+fn ends_story(doc: &Doc, held: &[u32], root: NodeId, total: u32) -> Option<NodeId> {
+    share_ok(held[root as usize], total).then_some(doc.nodes[root as usize].end)
 }
 
 /// Letters and digits, lower-cased: markup, entities and spacing differ
