@@ -452,10 +452,11 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         super::date_lines::drop(doc, &owner, &mut sel, region);
     } else if !matches!(page_type, PageType::Product | PageType::Service) {
         // Where the page says its main text ends (or the element holding
-        // most of it) ends a thread, a listing or a manual page too: on every
-        // content set each of these types gained. Not on product pages (their
-        // specs and reviews sit outside the description: wcxb-dev's products
-        // fell) nor service pages (cleaneval fell).
+        // most of it) ends a thread, a listing or a manual page too: each of
+        // these types, switched on alone, lifted wcxb-dev and cost no set's
+        // score. Not on product pages (their specs and reviews sit outside
+        // the description: wcxb-dev's products fell) nor service pages
+        // (cleaneval fell).
         super::article_body::trim_after(doc, &owner, &mut sel);
     }
     if let Some(t) = title {
