@@ -31,13 +31,14 @@ const MIN_MATCH_CHARS: usize = 30;
 /// Drops the selected text after the end of the page's `articleBody` (or of
 /// its headline's `<article>`).
 pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
-    let total: u32 = selected_texts(doc, sel)
-        .map(|i| doc.nodes[i as usize].chars)
+    let held = held_below(doc, sel);
+    let total: u32 = (0..doc.len())
+        .filter(|&i| doc.nodes[i].parent == u32::MAX)
+        .map(|i| held[i])
         .sum();
     if total == 0 {
         return;
     }
-    let held = held_below(doc, sel);
     let end = microdata_end(doc, &held, total)
         .or_else(|| json_ld_end(doc, owner, sel, total))
         .or_else(|| named_body_end(doc, &held, total))

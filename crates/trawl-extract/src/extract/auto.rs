@@ -506,7 +506,7 @@ fn labelled_link(doc: &Doc, i: NodeId) -> bool {
         if doc.nodes[t as usize].kind != Kind::Text {
             continue;
         }
-        if in_link_below(doc, t, i) {
+        if doc.tagged_below(t, i, &[Tag::A]) {
             seen_link = true;
         } else if !seen_link {
             label.push_str(doc.text(t));
@@ -515,18 +515,6 @@ fn labelled_link(doc: &Doc, i: NodeId) -> bool {
         }
     }
     seen_link && label.trim_end().ends_with(':')
-}
-
-/// Whether node `t` sits inside an `<a>` below `top`.
-fn in_link_below(doc: &Doc, t: NodeId, top: NodeId) -> bool {
-    let mut p = doc.nodes[t as usize].parent;
-    while p != u32::MAX && p != top {
-        if doc.nodes[p as usize].tag == Tag::A {
-            return true;
-        }
-        p = doc.nodes[p as usize].parent;
-    }
-    false
 }
 
 /// Most characters a form box holds: a sign-up, log-in or comment form
