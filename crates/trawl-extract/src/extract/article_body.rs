@@ -67,14 +67,19 @@ fn share_ok(part: u32, total: u32) -> bool {
 /// The end of the first `itemprop="articleBody"` element, when it holds
 /// enough of the selection.
 fn microdata_end(doc: &Doc, held: &[u32], total: u32) -> Option<NodeId> {
-    let body = (0..doc.len() as NodeId).find(|&i| {
+    ends_story(doc, held, microdata_body(doc)?, total)
+}
+
+/// The page's first `itemprop="articleBody"` element: where its markup says
+/// the story is.
+pub(crate) fn microdata_body(doc: &Doc) -> Option<NodeId> {
+    (0..doc.len() as NodeId).find(|&i| {
         doc.nodes[i as usize].kind == Kind::Element
             && doc.attr(i, "itemprop").is_some_and(|v| {
                 v.split_whitespace()
                     .any(|p| p.eq_ignore_ascii_case("articleBody"))
             })
-    })?;
-    ends_story(doc, held, body, total)
+    })
 }
 
 /// Class and id names content-management systems give the element holding

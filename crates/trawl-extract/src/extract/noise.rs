@@ -575,6 +575,13 @@ impl Story {
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
 pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     let mains = main_elements(doc);
+    // The story the markup declares (`itemprop="articleBody"`) outranks a
+    // class name too: its wrapper named "cb-sidebar-right" for the column
+    // beside it is not a sidebar.
+    let declared: Vec<NodeId> = super::article_body::microdata_body(doc)
+        .filter(|&b| doc.agg[b as usize].chars > 0)
+        .into_iter()
+        .collect();
     let links_are_noise = profile.links_are_noise;
     let kept_thread_end = std::cell::Cell::new(0);
     let body = doc.body();
@@ -585,7 +592,10 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             return false;
         }
         let node = &doc.nodes[id as usize];
-        if node.kind != Kind::Element || wraps_main(&mains, id, node.end) {
+        if node.kind != Kind::Element
+            || wraps_main(&mains, id, node.end)
+            || wraps_main(&declared, id, node.end)
+        {
             return false;
         }
         if scripts_warning(doc, id) || is_dialog(doc, id) {

@@ -242,6 +242,34 @@ fn a_wrapper_of_main_is_never_noise() {
 }
 
 #[test]
+fn a_wrapper_of_the_declared_article_body_is_never_noise() {
+    // Regression (trafilatura-eval): a theme named the post's wrapper
+    // "cb-sidebar-right" (the layout has a sidebar on the right); the
+    // story inside its itemprop=articleBody was lost with it.
+    let story = "The author talks about her novel and the work behind it. ".repeat(3);
+    let menus = "<li><a href=/x>Section name and a few words more</a></li>".repeat(30);
+    let page = |prop: &str| {
+        format!(
+            "<body><ul>{menus}</ul><div class='post-wrap cb-sidebar-right'>\
+             <section {prop}><p>{story}</p></section>\
+             <div class='sidebar'><a href=/a>Other posts</a></div></div><ul>{menus}</ul></body>"
+        )
+    };
+    let doc = Doc::parse_str(&page("itemprop=articleBody"));
+    let noise = full(&doc, Profile::ARTICLE);
+    let kept = unmarked_texts(&doc, &noise).concat();
+    assert_eq!(
+        kept.trim(),
+        story.trim(),
+        "the inner sidebar is still noise"
+    );
+    // Without the declaration the class name decides, as before.
+    let doc = Doc::parse_str(&page("class=x"));
+    let noise = full(&doc, Profile::ARTICLE);
+    assert!(!unmarked_texts(&doc, &noise).concat().contains("novel"));
+}
+
+#[test]
 fn comments_under_an_answer_are_noise_on_a_forum_but_replies_are_not() {
     let doc = Doc::parse_str(
         "<body><div id=question-1 class=question><p>How do I focus the file pane?</p>\
