@@ -371,3 +371,22 @@ fn full_marks_nav_and_named_boilerplate() {
     let kept = unmarked_texts(&doc, &noise).concat();
     assert_eq!(kept.trim(), body.trim());
 }
+
+#[test]
+fn php_error_messages_printed_into_the_page_are_noise() {
+    // Regression (trafilatura-eval): a sidebar widget printed PHP warnings
+    // (display_errors on); they came out as the page's text.
+    let warning = "<br />\n<b>Warning</b>:  Use of undefined constant comments - assumed \
+                   'comments' in <b>/htdocs/wp-content/plugins/recent.php</b> on line <b>928</b><br />";
+    let doc = Doc::parse_str(&format!(
+        "<body><p>The post itself.</p><ul><li>{warning}{warning}<a href=/c>A comment</a></li></ul>\
+         <p><b>Warning</b>: the bridge is closed on line <b>4</b> of the tram.</p></body>"
+    ));
+    let noise = full(&doc, Profile::ARTICLE);
+    let kept = unmarked_texts(&doc, &noise).concat();
+    assert!(!kept.contains("undefined constant"), "{kept}");
+    assert!(!kept.contains(".php"), "{kept}");
+    assert!(kept.contains("The post itself."), "{kept}");
+    // The same words without PHP's shape stay.
+    assert!(kept.contains("the bridge is closed"), "{kept}");
+}
