@@ -16,7 +16,8 @@
 //!    listing pages, whose records are links), minus what sits beside a
 //!    product (reviews, carousels), and minus a leading heading that repeats
 //!    the page title (it has its own field). On articles also minus what the
-//!    page puts around the story: teaser cards ([`super::teasers`]), the
+//!    page puts around the story: picture captions and credits outside
+//!    `<figcaption>` ([`super::captions`]), teaser cards ([`super::teasers`]), the
 //!    other stories of an endless-scroll page ([`super::stories`]), lines
 //!    that are one link, small boxes with a field to type into, headings left
 //!    without their section ([`super::headings`]), short text above the
@@ -323,6 +324,9 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     if page_type == PageType::Article {
         super::teasers::mark(doc, &doc.agg, &mut noise);
         super::stories::mark(doc, &mut noise);
+        if profile.captions_are_noise {
+            super::captions::mark(doc, &mut noise);
+        }
     }
     let agg = noise::clean_agg(doc, &noise);
     let mut region = main_region(doc, &agg, &noise);

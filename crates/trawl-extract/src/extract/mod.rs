@@ -8,6 +8,7 @@
 pub(crate) mod article_body;
 pub(crate) mod article_std;
 pub(crate) mod auto;
+pub(crate) mod captions;
 pub(crate) mod cc;
 pub(crate) mod cetd_tpc;
 pub(crate) mod chrome;
