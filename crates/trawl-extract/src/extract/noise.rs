@@ -73,6 +73,8 @@ const NEGATIVE: &[&str] = &[
     "most-popular",
     "more-stories",
     "table-of-contents",
+    "donation",
+    "donate",
 ];
 
 /// Class/id fragments of notes about the page rather than its story

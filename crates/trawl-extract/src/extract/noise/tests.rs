@@ -13,6 +13,16 @@ fn token_matching() {
 }
 
 #[test]
+fn donation_boxes_are_named_boilerplate() {
+    // Regression (trafilatura-eval, wcxb-dev): "support this journalism"
+    // boxes between the story and its comments.
+    assert!(negative_name("reward rty-new-donation "));
+    assert!(negative_name("donate-box "));
+    // The content vocabulary still vetoes ("donation-content" is the page).
+    assert!(!negative_name("donation-content "));
+}
+
+#[test]
 fn a_block_holding_most_of_main_is_content_whatever_its_name() {
     // Regression (trafilatura-eval): the story sat in an <aside> inside
     // <main>, or in a wrapper named "box article modal-enabled", on pages
