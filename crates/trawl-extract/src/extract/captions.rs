@@ -88,6 +88,24 @@ fn alone(doc: &Doc, text: NodeId) -> bool {
     doc.agg[block as usize].chars <= doc.nodes[text as usize].chars + ALONE_SLACK
 }
 
+/// An ancestor of `text` (up to its block) is named a caption
+/// ("figure__caption").
+fn named_caption(doc: &Doc, text: NodeId) -> bool {
+    let block = block_of(doc, text);
+    let mut id = doc.nodes[text as usize].parent;
+    while id != u32::MAX {
+        let names = super::noise::class_id_role(doc, id);
+        if super::noise::matches_token(&names, "caption") {
+            return true;
+        }
+        if id == block {
+            return false;
+        }
+        id = doc.nodes[id as usize].parent;
+    }
+    false
+}
+
 /// The largest element around `text` that holds nothing else.
 fn caption_element(doc: &Doc, text: NodeId) -> NodeId {
     let own = doc.nodes[text as usize].chars;
@@ -122,7 +140,7 @@ pub fn mark(doc: &Doc, noise: &mut [bool]) {
         let (img, first) = (*img, *seen == 1);
         // A heading that repeats its picture's alt is a record's title (a
         // grid of product or show cards), not a caption.
-        let heading = doc.tagged_below(id, doc.body(), &HEADINGS);
+        let heading = doc.tagged_below(id, doc.body(), &HEADINGS) && !named_caption(doc, id);
         let caption = !noise[i]
             && !heading
             && node.chars <= MAX_CAPTION_CHARS
@@ -218,5 +236,9 @@ mod tests {
             kept(&html),
             "Voice Recording Bootcamp|Space Capital Podcast"
         );
+        // Unless the heading is named a caption.
+        let html = "<body><div><img src=r.jpg alt='A turning point: the crowd becomes a mob.'>\
+             <h2 class=figure__caption>A turning point: the crowd becomes a mob.</h2></div></body>";
+        assert_eq!(kept(html), "");
     }
 }
