@@ -21,6 +21,12 @@ impl Daemon {
         if addr.is_empty() {
             return None;
         }
+        // Without it, building the client panics in a build whose reqwest
+        // has no default TLS provider (every `cargo build`; the test build
+        // gets one from a dev-dependency, which hid this).
+        if !trawl_crawl::fetch::install_tls_provider() {
+            return None;
+        }
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_millis(500))
             // Between two reads: a big export keeps the stream busy.
@@ -158,6 +164,16 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_of_the_daemon_installs_its_tls_provider_first() {
+        // Regression: `trawl status` and `trawl export` panicked while a
+        // daemon ran ("No rustls crypto provider is configured") in a plain
+        // `cargo build`; only the daemon's fetcher installed the provider.
+        // Nothing else in this test binary builds a fetcher.
+        assert!(Daemon::at("127.0.0.1:9").is_some());
+        assert!(trawl_crawl::fetch::has_tls_provider());
+    }
 
     #[test]
     fn lines_split_across_chunks_are_counted_once() {

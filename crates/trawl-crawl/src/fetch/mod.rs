@@ -112,10 +112,25 @@ pub fn is_html_type(ct: Option<&str>) -> bool {
     })
 }
 
+/// Installs the process-wide TLS provider every `reqwest::Client` of trawl
+/// needs (reqwest is built with `rustls-no-provider`: building a client
+/// without one panics). Call it before building any client, the daemon's
+/// fetcher or the command line's client of a running daemon; a second call
+/// keeps the first provider. Returns whether a provider is in place.
+pub fn install_tls_provider() -> bool {
+    // An Err only says a provider was installed before: the first one stays.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    has_tls_provider()
+}
+
+/// Whether a process-wide TLS provider is installed (without installing one).
+pub fn has_tls_provider() -> bool {
+    rustls::crypto::CryptoProvider::get_default().is_some()
+}
+
 impl HttpFetcher {
     pub fn new(cfg: &FetchConfig) -> Result<HttpFetcher, ClientError> {
-        // One process-wide TLS provider; a second install keeps the first one.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_tls_provider();
         let client = reqwest::Client::builder()
             .user_agent(cfg.user_agent.clone())
             .connect_timeout(cfg.connect_timeout)
