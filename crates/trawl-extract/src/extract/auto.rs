@@ -432,6 +432,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         let drop = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
             || (link_lines && i != region && is_link_line(doc, i))
+            || (i != region && noise::button(doc, i))
             || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
                 && i != region
@@ -600,6 +601,28 @@ mod tests {
         assert!(!text.contains("harbour plan"), "{text}");
         // Text after the link: a sentence, not a pointer.
         assert!(text.contains("regional news agency"), "{text}");
+    }
+
+    #[test]
+    fn button_labels_go_but_a_faq_question_that_opens_its_answer_stays() {
+        // Regression (trafilatura-eval): "Pinnen" and "Tipp favorisieren"
+        // buttons came out as lines of the text; (wcxb-dev) the questions
+        // of a FAQ accordion are content.
+        let para = "<p>A paragraph of the recipe itself, long enough to read as the body \
+                    of an article and not as a line of furniture on the page.</p>";
+        let doc = Doc::parse_str(&format!(
+            "<body><article><h1>Lemon cake</h1>{para}<span class='pin-button'>Pin it</span>\
+             {para}<div class='kb-action-bar-button'>Save the tip</div>{para}\
+             <div class='btn collapsed'>Does it keep for a week?</div><p>In a tin, yes.</p>\
+             <div class='button-container'>Bake it in a loaf tin</div>{para}</article></body>"
+        ));
+        for page_type in [PageType::Article, PageType::Service] {
+            let text = render(&doc, &select_typed(&doc, page_type, None));
+            assert!(!text.contains("Pin it"), "{text}");
+            assert!(!text.contains("Save the tip"), "{text}");
+            assert!(text.contains("Does it keep for a week?"), "{text}");
+            assert!(text.contains("Bake it in a loaf tin"), "{text}");
+        }
     }
 
     #[test]

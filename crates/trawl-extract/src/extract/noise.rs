@@ -378,6 +378,54 @@ fn call_to_action(doc: &Doc, id: NodeId) -> bool {
     }
 }
 
+/// Attributes of a disclosure control: a button that opens a FAQ answer or
+/// a tab, whose label (the question) is content.
+const DISCLOSURE_ATTRS: &[&str] = &[
+    "aria-expanded",
+    "aria-controls",
+    "data-toggle",
+    "data-bs-toggle",
+];
+/// Class fragments of the same.
+const DISCLOSURE_NAMES: &[&str] = &["collapse", "accordion", "toggle"];
+
+/// A button's label ("Pin it", "Add to favourites", "Print"): an element of
+/// a few words whose class names it a button (`btn`, `button`, `…-btn`,
+/// `…-button`; not a "button-container"), and not a disclosure control.
+/// Left out of the text after the region is chosen, on every page type:
+/// as noise it moved regions (a service page's description in a
+/// "button-container" went with it).
+pub(crate) fn button(doc: &Doc, id: NodeId) -> bool {
+    let node = &doc.nodes[id as usize];
+    if node.kind != Kind::Element
+        || node.tag.is_heading()
+        || doc.agg[id as usize].chars > CTA_MAX_CHARS
+    {
+        return false;
+    }
+    let Some(class) = doc.class_id(id).0 else {
+        return false;
+    };
+    // Compared without allocating: this runs for every element of a region.
+    let named_button = class.split_ascii_whitespace().any(|t| {
+        let t = t.as_bytes();
+        [&b"btn"[..], &b"button"[..]].iter().any(|b| {
+            t.len() >= b.len()
+                && t[t.len() - b.len()..].eq_ignore_ascii_case(b)
+                && (t.len() == b.len() || matches!(t[t.len() - b.len() - 1], b'-' | b'_'))
+        })
+    });
+    let contains = |needle: &str| {
+        class
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    named_button
+        && !DISCLOSURE_ATTRS.iter().any(|a| doc.attr(id, a).is_some())
+        && !DISCLOSURE_NAMES.iter().any(|n| contains(n))
+}
+
 /// A call to action is a few words (swept 30 / 50 / 100 on wcxb-dev: 0.865 each).
 const CTA_MAX_CHARS: u32 = 50;
 
