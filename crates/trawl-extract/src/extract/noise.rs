@@ -295,6 +295,12 @@ fn structural_root(doc: &Doc, id: NodeId, links_are_noise: bool) -> bool {
     if matches!(node.tag, Tag::Nav | Tag::Form | Tag::Menu | Tag::Button) {
         return true;
     }
+    // A label bound to a control (`<label for=…>`) belongs to a form even
+    // outside one: "Sorted by:" over a select menu, a shop's "Filter Size
+    // with value XS" checkboxes, "Your e-mail" above a sign-up field.
+    if node.tag == Tag::Label && doc.attr(id, "for").is_some() {
+        return true;
+    }
     if !links_are_noise {
         return false;
     }

@@ -400,3 +400,22 @@ fn php_error_messages_printed_into_the_page_are_noise() {
     // The same words without PHP's shape stay.
     assert!(kept.contains("the bridge is closed"), "{kept}");
 }
+
+#[test]
+fn a_label_bound_to_a_control_is_noise() {
+    // Regression (trafilatura-eval, wcxb-dev): "Sorted by:" over an answer
+    // sort menu, a shop's filter checkboxes' labels, kept as text.
+    let doc = Doc::parse_str(
+        "<body><p>Six answers to the question, the best first.</p>\
+         <label for=sort-menu>Sorted by:</label><select id=sort-menu><option>Score</option></select>\
+         <label>Your own words, not bound to any field.</label></body>",
+    );
+    let kept = unmarked_texts(&doc, &structural(&doc)).concat();
+    assert!(!kept.contains("Sorted by"), "{kept}");
+    assert!(
+        kept.contains("Six answers") && kept.contains("Your own words"),
+        "{kept}"
+    );
+    let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+    assert!(!kept.contains("Sorted by"), "{kept}");
+}
