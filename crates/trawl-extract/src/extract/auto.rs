@@ -220,9 +220,13 @@ fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &st
         return;
     }
     let end = doc.nodes[region as usize].end;
-    let Some(h) = (region..end)
-        .find(|&i| doc.tag(i).is_heading() && doc.agg[i as usize].chars > 0 && sel.get(i))
-    else {
+    // The first heading that still shows text (a heading whose text an
+    // earlier step took out is not the one the reader sees first).
+    let shows_text = |h: NodeId| {
+        (h + 1..doc.nodes[h as usize].end)
+            .any(|t| !doc.is_element(t) && doc.nodes[t as usize].chars > 0 && sel.get(t))
+    };
+    let Some(h) = (region..end).find(|&i| doc.tag(i).is_heading() && shows_text(i)) else {
         return;
     };
     // Only a heading before any body text counts as the title.
@@ -601,6 +605,25 @@ mod tests {
         assert!(!text.contains("harbour plan"), "{text}");
         // Text after the link: a sentence, not a pointer.
         assert!(text.contains("regional news agency"), "{text}");
+    }
+
+    #[test]
+    fn the_headline_goes_when_a_kicker_heading_above_it_went() {
+        // Regression (multilingual-dev hr, trafilatura-eval): the section
+        // label above the headline was an <h3> whose text went as the page's
+        // furniture; taken for the first heading, it kept the headline (the
+        // page title, in its own field) in the text.
+        let para = "<p>A paragraph of the story itself, long enough to read as the body \
+                    of an article and not as a line of furniture on the page.</p>";
+        let doc = Doc::parse_str(&format!(
+            "<body><article><h3>Politics</h3><h1>Harbour walls give way</h1>{para}{para}\
+             </article></body>"
+        ));
+        let title = Some("Harbour walls give way – The Daily");
+        let text = render(&doc, &select_typed(&doc, PageType::Article, title));
+        assert!(!text.contains("Politics"), "{text}");
+        assert!(!text.contains("Harbour walls"), "{text}");
+        assert!(text.contains("paragraph of the story"), "{text}");
     }
 
     #[test]
