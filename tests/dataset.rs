@@ -61,16 +61,18 @@ fn f1_by_type(table: &str) -> HashMap<String, f64> {
 /// docs/BENCHMARKS.md): wcxb-dev 0.833 -> 0.875 with the per-type work; cleaneval
 /// 0.921 -> 0.919 when repeated blocks went (its gold keeps articles a page
 /// shows twice; wcxb-dev gains 0.003); 0.920 when threads, listings and manual
-/// pages end where their main text does (twentieth session).
-const WCXB_FLOOR: f64 = 0.879;
+/// pages end where their main text does (twentieth session); wcxb-dev 0.880 with
+/// button labels and control labels out, twenty-first (listing printed 0.747 but
+/// measured 0.7467 then: a shop's filter labels its truth keeps went).
+const WCXB_FLOOR: f64 = 0.880;
 const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
     ("article", 0.956),
     ("forum", 0.821),
-    ("product", 0.716),
-    ("collection", 0.709),
-    ("listing", 0.747),
+    ("product", 0.722),
+    ("collection", 0.714),
+    ("listing", 0.746),
     ("documentation", 0.921),
-    ("service", 0.838),
+    ("service", 0.840),
 ];
 const CLEANEVAL_FLOOR: f64 = 0.920;
 /// trafilatura's snippet F1 on its own benchmark (0.900 when added, 0.914 after the eighth
@@ -81,16 +83,18 @@ const CLEANEVAL_FLOOR: f64 = 0.920;
 /// block and galleries' captions kept in the seventeenth, 0.928 with the body a
 /// content-management system names ending the story in the twentieth, 0.929 with
 /// the element holding 85% of the story ending it when nothing is named, 0.931 with
-/// labelled link lines).
-const TRAFILATURA_EVAL_FLOOR: f64 = 0.931;
+/// labelled link lines, 0.935 with pictures' captions, button and control labels,
+/// PHP warnings and the headline under a removed kicker out, twenty-first).
+const TRAFILATURA_EVAL_FLOOR: f64 = 0.935;
 /// multilingual-dev: zh character F1 and word F1 per language (added in issue 14;
 /// zh char 0.895 -> 0.899 with the data table after an article, 0.900 with footers
 /// named "foot"/"ft", fourteenth session; hr 0.962 -> 0.968 with disclaimers kept out
 /// of an article's recovery, seventeenth; de 0.873 -> 0.876 and hr 0.968 -> 0.969 with
 /// written date lines at an article's head, eighteenth; zh char 0.902 and zh 0.876
-/// with the element holding 85% of an article ending it, twentieth).
-const ZH_CHAR_FLOOR: f64 = 0.902;
-const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.876), ("de", 0.876), ("hr", 0.969)];
+/// with the element holding 85% of an article ending it, twentieth; zh char 0.903
+/// and hr 0.971 with the headline under a removed kicker out, twenty-first).
+const ZH_CHAR_FLOOR: f64 = 0.903;
+const LANGUAGE_FLOORS: &[(&str, f64)] = &[("zh", 0.876), ("de", 0.876), ("hr", 0.971)];
 
 #[test]
 fn quality_floor_wcxb_dev() {
