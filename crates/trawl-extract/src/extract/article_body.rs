@@ -82,6 +82,38 @@ pub(crate) fn microdata_body(doc: &Doc) -> Option<NodeId> {
     })
 }
 
+/// Fewest characters outside links an element named like an article's body
+/// needs for [`named_bodies`]: a paragraph, not an empty template slot.
+const MIN_NAMED_BODY_CHARS: u32 = 100;
+
+/// The outermost elements named like an article's body ([`BODY_NAMES`])
+/// holding at least [`MIN_NAMED_BODY_CHARS`] characters outside links, in
+/// document order.
+pub(crate) fn named_bodies(doc: &Doc) -> Vec<NodeId> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < doc.len() as NodeId {
+        let node = &doc.nodes[i as usize];
+        let a = doc.agg[i as usize];
+        if node.kind != Kind::Element || a.chars - a.link_chars < MIN_NAMED_BODY_CHARS {
+            i = if node.kind == Kind::Element {
+                node.end
+            } else {
+                i + 1
+            };
+            continue;
+        }
+        let (class, ident) = doc.class_id(i);
+        if class.is_some_and(names_body) || ident.is_some_and(names_body) {
+            found.push(i);
+            i = node.end;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
 /// Class and id names content-management systems give the element holding
 /// an article's body (WordPress's `entry-content`, `post-body`,
 /// `article__body`, ...), compared without ASCII case, `-` and `_`. The same

@@ -638,6 +638,10 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
         .filter(|&b| doc.agg[b as usize].chars > 0)
         .into_iter()
         .collect();
+    // A block of links around the body a content-management system names is
+    // not a link farm: a paywalled story's one paragraph sits among its
+    // share, tag and teaser links.
+    let bodies = super::article_body::named_bodies(doc);
     let links_are_noise = profile.links_are_noise;
     let kept_thread_end = std::cell::Cell::new(0);
     let body = doc.body();
@@ -659,7 +663,8 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             return true;
         }
         let names = class_id_role(doc, id);
-        let candidate = structural_root(doc, id, links_are_noise)
+        let candidate = structural_root(doc, id, false)
+            || (structural_root(doc, id, links_are_noise) && !wraps_main(&bodies, id, node.end))
             || match node.tag {
                 Tag::Aside | Tag::Footer => true,
                 // Captions credit and describe pictures, which the text

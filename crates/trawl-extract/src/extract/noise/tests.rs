@@ -419,3 +419,25 @@ fn a_label_bound_to_a_control_is_noise() {
     let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
     assert!(!kept.contains("Sorted by"), "{kept}");
 }
+
+#[test]
+fn links_around_a_named_body_are_not_a_link_farm() {
+    // Regression (trafilatura-eval): a paywalled story's one paragraph sat
+    // in "td-post-content" among share, tag and teaser links; the wrapper
+    // was a link farm and the story went with it.
+    let links: String = (0..12)
+        .map(|k| format!("<a href=/t{k}>Another story headline number {k}</a> "))
+        .collect();
+    let para = "<p>A senior official has said in a sworn statement that anyone \
+                determined enough could leave the building unseen, day or night.</p>";
+    // The rest of the page outweighs the wrapper (which does not hold it).
+    let rest = "<p>Other text of the page, in a column of its own beside it.</p>".repeat(40);
+    for (body, kept) in [("td-post-content", true), ("td-post-extras", false)] {
+        let doc = Doc::parse_str(&format!(
+            "<body><div class=wrap>{links}<div class={body}>{para}</div>{links}</div>\
+             <div class=rest>{rest}</div></body>"
+        ));
+        let text = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+        assert_eq!(text.contains("sworn statement"), kept, "{body}: {text}");
+    }
+}
