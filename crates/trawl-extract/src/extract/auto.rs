@@ -459,6 +459,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         super::tail::trim(doc, &owner, &mut sel, region);
         super::article_body::trim_after(doc, &owner, &mut sel);
         super::date_lines::drop(doc, &owner, &mut sel, region);
+        super::echoes::drop(doc, &owner, &mut sel, region);
     } else if !matches!(page_type, PageType::Product | PageType::Service) {
         // Where the page says its main text ends (or the element holding
         // most of it) ends a thread, a listing or a manual page too: each of

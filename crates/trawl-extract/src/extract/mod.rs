@@ -14,6 +14,7 @@ pub(crate) mod cetd_tpc;
 pub(crate) mod chrome;
 pub(crate) mod classify;
 pub(crate) mod date_lines;
+pub(crate) mod echoes;
 pub(crate) mod headings;
 #[cfg(test)]
 mod invariants;
