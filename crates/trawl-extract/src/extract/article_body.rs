@@ -235,8 +235,9 @@ fn ends_story(doc: &Doc, held: &[u32], root: NodeId, total: u32) -> Option<NodeI
 }
 
 /// Letters and digits, lower-cased: markup, entities and spacing differ
-/// between a JSON-LD body and the page's text.
-fn comparable(s: &str) -> String {
+/// between a JSON-LD body and the page's text (and between a heading and
+/// the page's title, a caption and its picture's `alt`).
+pub(crate) fn comparable(s: &str) -> String {
     s.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)

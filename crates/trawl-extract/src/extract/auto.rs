@@ -204,18 +204,10 @@ fn following_table(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> Op
     .then_some(j)
 }
 
-/// Normalises text for comparing a heading with the page title.
-fn comparable(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
 /// The title is reported in its own field: drop the region's first heading
 /// when it repeats the page title.
 fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &str) {
-    let title = comparable(title);
+    let title = super::article_body::comparable(title);
     if title.len() < 4 {
         return;
     }
@@ -232,7 +224,7 @@ fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &st
     // Only a heading before any body text counts as the title.
     let text_before =
         (region..h).any(|i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0);
-    let heading = comparable(&doc.plain_text(h));
+    let heading = super::article_body::comparable(&doc.plain_text(h));
     if !text_before && heading.len() >= 4 && (title.contains(&heading) || heading.contains(&title))
     {
         sel.exclude(doc, h);

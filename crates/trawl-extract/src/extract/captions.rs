@@ -6,6 +6,7 @@
 //! `title`, or it is the first text after the picture, in the picture's own
 //! paragraph, set in small or emphasised type.
 
+use super::article_body::comparable;
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Shortest `alt`/`title` (in comparable characters) matched against text:
@@ -20,14 +21,6 @@ const MAX_CAPTION_CHARS: u32 = 300;
 const LOOK_AHEAD: usize = 2;
 
 const HEADINGS: [Tag; 6] = [Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6];
-
-/// Letters and digits, lower-cased.
-fn comparable(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
 
 /// The picture's own description: the longer of its `alt` and `title`.
 fn described(doc: &Doc, img: NodeId) -> String {
@@ -167,9 +160,9 @@ mod tests {
         let doc = Doc::parse_str(html);
         let mut noise = vec![false; doc.len()];
         mark(&doc, &mut noise);
-        (0..doc.len())
-            .filter(|&i| doc.nodes[i].kind == Kind::Text && !noise[i])
-            .map(|i| doc.text(i as NodeId).trim().to_string())
+        crate::extract::noise::unmarked_texts(&doc, &noise)
+            .into_iter()
+            .map(str::trim)
             .filter(|t| !t.is_empty())
             .collect::<Vec<_>>()
             .join("|")

@@ -75,25 +75,37 @@ pub fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
 }
 
 fn named_standfirst(doc: &Doc, id: NodeId) -> bool {
-    let names = super::noise::class_id_role(doc, id).to_ascii_lowercase();
+    let names = super::noise::class_id_role(doc, id);
     STANDFIRST_NAMES
         .iter()
         .any(|n| super::noise::matches_token(&names, n))
 }
 
-/// The selected text of nodes `from..to`, lowercased and space-joined, with
-/// its character count.
+/// The selected text nodes of `from..to` that hold characters.
+fn selected_texts<'a>(
+    doc: &'a Doc,
+    sel: &'a Selection,
+    from: NodeId,
+    to: NodeId,
+) -> impl Iterator<Item = NodeId> + 'a {
+    (from..to).filter(|&t| !doc.is_element(t) && sel.get(t) && doc.nodes[t as usize].chars > 0)
+}
+
+/// Appends text node `t`'s text to `s`, lower-cased, space-separated.
+fn append(s: &mut String, doc: &Doc, t: NodeId) {
+    if !s.is_empty() {
+        s.push(' ');
+    }
+    s.push_str(&doc.text(t).trim().to_lowercase());
+}
+
+/// The selected text of nodes `from..to`, lower-cased and space-joined,
+/// with its character count.
 fn selected_text(doc: &Doc, sel: &Selection, from: NodeId, to: NodeId) -> (String, u32) {
     let mut text = String::new();
     let mut chars = 0;
-    for t in from..to {
-        if doc.is_element(t) || !sel.get(t) || doc.nodes[t as usize].chars == 0 {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(&doc.text(t).trim().to_lowercase());
+    for t in selected_texts(doc, sel, from, to) {
+        append(&mut text, doc, t);
         chars += doc.nodes[t as usize].chars;
     }
     (text, chars)
@@ -110,19 +122,11 @@ fn repeated_after(
 ) -> bool {
     // Each block's text after the standfirst, built in one pass.
     let mut said: HashMap<NodeId, String> = HashMap::new();
-    for t in from..to {
-        if doc.is_element(t) || !sel.get(t) || doc.nodes[t as usize].chars == 0 {
-            continue;
-        }
+    for t in selected_texts(doc, sel, from, to) {
         let b = owner[t as usize];
-        if b == u32::MAX {
-            continue;
+        if b != u32::MAX {
+            append(said.entry(b).or_default(), doc, t);
         }
-        let s = said.entry(b).or_default();
-        if !s.is_empty() {
-            s.push(' ');
-        }
-        s.push_str(&doc.text(t).trim().to_lowercase());
     }
     said.values().any(|s| s.contains(text))
 }

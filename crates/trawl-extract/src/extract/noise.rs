@@ -301,12 +301,13 @@ fn structural_root(doc: &Doc, id: NodeId, links_are_noise: bool) -> bool {
     if node.tag == Tag::Label && doc.attr(id, "for").is_some() {
         return true;
     }
-    if !links_are_noise {
-        return false;
-    }
+    links_are_noise && link_farm(doc, id)
+}
+
+/// Mostly link text, several links, not inline.
+fn link_farm(doc: &Doc, id: NodeId) -> bool {
     let a = doc.agg[id as usize];
-    // Link farms: mostly link text, several links, not inline.
-    !node.tag.is_inline() && a.links >= 3 && link_density(doc, id) > 0.6
+    !doc.tag(id).is_inline() && a.links >= 3 && link_density(doc, id) > 0.6
 }
 
 /// Marks noise subtrees by structure alone (tags, link density).
@@ -641,8 +642,12 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     // A block of links around the body a content-management system names is
     // not a link farm: a paywalled story's one paragraph sits among its
     // share, tag and teaser links.
-    let bodies = super::article_body::named_bodies(doc);
     let links_are_noise = profile.links_are_noise;
+    let bodies = if links_are_noise {
+        super::article_body::named_bodies(doc)
+    } else {
+        Vec::new()
+    };
     let kept_thread_end = std::cell::Cell::new(0);
     let body = doc.body();
     let body_chars = doc.agg[body as usize].chars;
@@ -664,7 +669,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
         }
         let names = class_id_role(doc, id);
         let candidate = structural_root(doc, id, false)
-            || (structural_root(doc, id, links_are_noise) && !wraps_main(&bodies, id, node.end))
+            || (links_are_noise && link_farm(doc, id) && !wraps_main(&bodies, id, node.end))
             || match node.tag {
                 Tag::Aside | Tag::Footer => true,
                 // Captions credit and describe pictures, which the text
