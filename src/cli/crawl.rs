@@ -1,0 +1,106 @@
+//! `trawl crawl`: the daemon in the foreground, on one machine or as a
+//! cluster worker.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use trawl_crawl::config::Config;
+
+use super::runtime;
+
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// Seed files to crawl instead of the *.txt files of crawl.seeds_dir (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub seeds: Vec<PathBuf>,
+    /// Status endpoint address, overriding crawl.status_addr ("" turns it off);
+    /// give each of two crawls running side by side its own.
+    #[arg(long, value_name = "ADDR")]
+    pub status_addr: Option<String>,
+    /// Data directory [default: crawl.data_dir, "storage"].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Exit when nothing is left to fetch instead of waiting for new seeds.
+    #[arg(long)]
+    pub once: bool,
+    /// Log format on stderr.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+    /// Crawl order, overriding focus.strategy: "focused" (most promising links
+    /// first, needs a [focus] topic) or "bfs" (shallowest first, the baseline).
+    #[arg(long, value_parser = ["focused", "bfs"])]
+    pub strategy: Option<String>,
+    /// Join a cluster: share the frontier in this PostgreSQL database with other
+    /// workers (postgres://user@host:port/db; overrides cluster.url). Each worker
+    /// keeps its own --data directory (robots cache, outbox).
+    /// Example: trawl crawl --cluster postgres://trawl@db:5432/trawl --worker w1
+    #[arg(long, value_name = "URL")]
+    pub cluster: Option<String>,
+    /// This worker's name in the cluster [default: cluster.worker, else HOSTNAME-PID].
+    #[arg(long, value_name = "NAME", requires = "cluster")]
+    pub worker: Option<String>,
+}
+
+fn init_logging(json: bool) {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sled=warn,reqwest=warn"));
+    // Colour only on a terminal: a log file or pipe gets plain text.
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr);
+    // A second init (tests) keeps the first subscriber.
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}
+
+pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
+    if let Some(url) = &args.cluster {
+        config.cluster.url = url.clone();
+    }
+    if let Some(w) = &args.worker {
+        config.cluster.worker = w.clone();
+    }
+    if let Some(d) = args.data {
+        config.crawl.data_dir = d;
+    }
+    if let Some(addr) = args.status_addr {
+        config.crawl.status_addr = addr;
+        config.validate_status_addr()?;
+    }
+    init_logging(args.log_format == "json");
+    let observer = trawl_crawl::crawl::Observer::default();
+    let opts = trawl_crawl::crawl::RunOptions {
+        extra_seeds: args.seeds,
+        exit_when_idle: args.once,
+        strategy: args
+            .strategy
+            .as_deref()
+            .and_then(trawl_crawl::focus::Strategy::parse),
+        observer: Some(observer.clone()),
+        page_hook: None,
+    };
+    let snap = runtime()?.block_on(async move {
+        // The endpoint lives as long as the crawl (the runtime ends both).
+        if !config.crawl.status_addr.is_empty() {
+            crate::status::spawn(&config.crawl.status_addr, observer).await?;
+        }
+        if config.cluster.url.is_empty() {
+            anyhow::Ok(trawl_crawl::crawl::run(config, opts).await?)
+        } else {
+            crate::cluster::crawl(config, opts).await
+        }
+    })?;
+    tracing::info!(
+        fetched = snap.fetched,
+        records = snap.records,
+        "crawl stopped"
+    );
+    Ok(0)
+}

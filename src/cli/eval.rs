@@ -1,0 +1,197 @@
+//! `trawl eval`: extraction, templates and product fields scored
+//! against a dataset's ground truth.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use trawl_extract::{Algorithm, Learning};
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Dataset directory, e.g. ../shared/datasets/wcxb-dev or ../shared/datasets/cleaneval.
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Algorithm name, or `all` for every algorithm.
+    #[arg(long, short, default_value = "auto")]
+    pub algorithm: String,
+    /// Worker threads (speed is reported per core either way).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub threads: usize,
+    /// Evaluate only the first N pages.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Write predictions as JSONL (`source`, `text`) for ../shared/tools/score.py.
+    #[arg(long, value_name = "FILE")]
+    pub predictions: Option<PathBuf>,
+    /// Give extractors the dataset's page types instead of classifying.
+    #[arg(long)]
+    pub oracle_types: bool,
+    /// Train the page-type model on the dataset (cross-validated report, then a
+    /// fit on all pages) and write it to FILE, e.g. crates/trawl-extract/models/page_type.json.
+    #[arg(long, value_name = "FILE")]
+    pub train_types: Option<PathBuf>,
+    /// Print the N worst pages (by F1) after the table.
+    #[arg(long, default_value_t = 0)]
+    pub worst: usize,
+    /// swde-book: learn the template from the first N pages (default: the
+    /// curve for N = 2..8).
+    #[arg(long, value_name = "N")]
+    pub learn: Option<usize>,
+    /// swde-book: learn from K seeded random draws of N pages (--learn N,
+    /// default 4) instead of the first N, and report each draw and the
+    /// minimum per field. Example: trawl eval --dataset ../shared/datasets/swde-book --draws 20
+    #[arg(long, value_name = "K")]
+    pub draws: Option<usize>,
+    /// With --draws: each draw takes C more pages on which the template
+    /// checks itself and takes more samples while a field is missing or
+    /// wrong (as the crawl does; crawl.template_checks).
+    #[arg(long, value_name = "C", default_value_t = 0)]
+    pub check: usize,
+    /// "Where we lose": score two prediction files (JSONL with `source` and
+    /// `text`, as --predictions writes them; a peer's in the same form) on the
+    /// dataset, page by page, and list the pages the second wins by most
+    /// (--worst of them, default 25). No extraction runs.
+    /// Example: trawl eval --dataset ../shared/datasets/trafilatura-eval
+    ///          --losses ours.jsonl trafilatura.jsonl --worst 40
+    #[arg(long, num_args = 2, value_names = ["OURS", "PEER"])]
+    pub losses: Option<Vec<PathBuf>>,
+    /// Score single-page product records against a product truth file
+    /// (JSONL: `id` or `file`, then `name`, `price`, `currency`, `sku`, `gtin`,
+    /// `brand` as a value or a list of accepted values; `[]` = the page has
+    /// none; format in src/eval/products.rs). Pages are read from
+    /// DATASET/html/ID.html.gz (or DATASET/ID.html). Prints per-field P/R/F1
+    /// overall and per fold (sites kept together); --worst N lists misses.
+    /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev
+    ///          --products tests/data/products/wcxb-dev.jsonl
+    #[arg(long, value_name = "TRUTH")]
+    pub products: Option<PathBuf>,
+}
+
+pub(super) fn eval(args: EvalArgs) -> Result<i32> {
+    if let Some([ours, peer]) = args.losses.as_deref() {
+        let top = if args.worst > 0 { args.worst } else { 25 };
+        print!(
+            "{}",
+            crate::eval::losses::report(&args.dataset, ours, peer, top)?
+        );
+        return Ok(0);
+    }
+    if let Some(truth) = &args.products {
+        let cases = crate::eval::products::load(truth, &args.dataset)?;
+        let report = crate::eval::products::run(&cases)?;
+        let name = truth
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("products");
+        print!(
+            "{}",
+            crate::eval::products::format(&report, name, args.worst)
+        );
+        return Ok(0);
+    }
+    if crate::eval::swde::detect(&args.dataset).is_some() {
+        let mut d = crate::eval::swde::load(&args.dataset, args.limit)?;
+        if let Some(k) = args.draws {
+            let n = args.learn.unwrap_or(4);
+            let runs: Vec<_> = crate::eval::swde::draws(d.pages.len(), n + args.check, k, 1)
+                .into_iter()
+                .map(|s| {
+                    let r = crate::eval::swde::run_sample(&mut d, &s, n, Learning::Trawl);
+                    (s, r)
+                })
+                .collect();
+            let what = match args.check {
+                0 => "trawl (majority, labelled rows)".to_string(),
+                c => format!("trawl, checked on {c} more pages"),
+            };
+            println!("{}", crate::eval::swde::format_draws(&runs, &d, &what));
+            return Ok(0);
+        }
+        let ns: Vec<usize> = match args.learn {
+            Some(n) => vec![n],
+            None => (2..=8).collect(),
+        };
+        for (how, what) in [
+            (Learning::Paper, "paper 003 (same on every sample)"),
+            (Learning::Trawl, "trawl (majority, labelled rows)"),
+        ] {
+            let runs: Vec<_> = ns
+                .iter()
+                .map(|&n| crate::eval::swde::run(&d, n, n, how))
+                .collect();
+            println!("{}", crate::eval::swde::format(&runs, &d, what));
+        }
+        return Ok(0);
+    }
+    let algorithms: Vec<Algorithm> = if args.algorithm == "all" {
+        Algorithm::ALL.to_vec()
+    } else {
+        vec![Algorithm::parse(&args.algorithm)?]
+    };
+    let name = args
+        .dataset
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("dataset")
+        .to_string();
+    let pages = crate::eval::load(&args.dataset, args.limit)?;
+    // Written through a handle, so a closed pipe is an error (exit quietly), not a panic.
+    let mut out = std::io::stdout().lock();
+    if let Some(model_path) = &args.train_types {
+        let report = crate::eval::types::train(&pages);
+        write!(out, "{}", crate::eval::types::format(&report))?;
+        // Extraction with each page typed by a model that never saw it.
+        let held_out = |c: &crate::eval::Case| report.held_out.get(&c.id).copied();
+        let ex = crate::eval::run_typed(&pages, Algorithm::Auto, args.threads, &held_out);
+        write!(
+            out,
+            "{}",
+            crate::eval::format(&ex, &format!("{name}, held-out types"))
+        )?;
+        std::fs::write(model_path, report.model_json())
+            .with_context(|| format!("cannot write {}", model_path.display()))?;
+        writeln!(out, "model written to {}", model_path.display())?;
+        return Ok(0);
+    }
+    for algorithm in algorithms {
+        let report = crate::eval::run(&pages, algorithm, args.threads, args.oracle_types);
+        write!(out, "{}", crate::eval::format(&report, &name))?;
+        if args.worst > 0 {
+            let mut worst: Vec<_> = report.pages.iter().collect();
+            worst.sort_by(|a, b| a.score.f1.total_cmp(&b.score.f1));
+            for p in worst.iter().take(args.worst) {
+                writeln!(
+                    out,
+                    "  {} {:<14} F1 {:.3} P {:.3} R {:.3} predicted {} {}",
+                    p.id,
+                    p.kind,
+                    p.score.f1,
+                    p.score.p,
+                    p.score.r,
+                    p.predicted_type.unwrap_or("-"),
+                    p.error.as_deref().unwrap_or("")
+                )?;
+            }
+        }
+        writeln!(out)?;
+        if let Some(path) = &args.predictions {
+            let mut f = std::io::BufWriter::new(
+                std::fs::File::create(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+            );
+            for (p, loaded) in report.pages.iter().zip(&pages) {
+                let line = serde_json::json!({
+                    "source": loaded.case.html.to_string_lossy(),
+                    "text": p.text,
+                    "page_type": p.predicted_type,
+                });
+                writeln!(f, "{line}")?;
+            }
+            f.flush()?;
+        }
+    }
+    Ok(0)
+}
