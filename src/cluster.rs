@@ -64,6 +64,7 @@ pub fn status(url: &str) -> Result<i32> {
         let mut conn = Conn::connect(url).await?;
         conn.status().await
     })?;
-    print!("{st}");
+    let mut out = std::io::stdout().lock();
+    write!(out, "{st}")?;
     Ok(0)
 }

@@ -137,7 +137,7 @@ fn a_dripping_body_is_a_failed_fetch_not_a_record() {
 }
 
 #[test]
-fn base_href_resolves_links_and_a_failing_host_is_stopped() {
+fn base_href_resolves_links() {
     // The pages use <base href="/docs/">: their relative links live under
     // /docs/. Resolved against the page URL they would all be 404s.
     let base_site = Host::start("127.0.0.42", |path, _| {
@@ -151,41 +151,78 @@ fn base_href_resolves_links_and_a_failing_host_is_stopped() {
         _ => status(404),
     }
     });
-    // A page whose 300 links are all dead.
-    let dead_links: Vec<String> = (0..300).map(|i| format!("/gone/{i}")).collect();
-    let dead = Host::start("127.0.0.43", move |path, _| match path {
+    let dir = scratch("base");
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 5");
+    crawl_once(&cfg, &seeds_file(&dir, &[base_site.url("/")]));
+    let paths = base_site.paths();
+    assert!(paths.iter().any(|p| p == "/docs/a.html"), "{paths:?}");
+    assert!(!paths.iter().any(|p| p == "/a.html"), "{paths:?}");
+}
+
+/// Regression (issue 34, finding 1): 404s spent the error budget, so a site
+/// whose index links 60 missing pages before its good one lost the good one,
+/// and the URLs of a stopped host vanished without an outcome.
+#[test]
+fn missing_pages_do_not_stop_a_host_and_a_stopped_host_loses_nothing() {
+    let mut links: Vec<String> = (0..60).map(|i| format!("/missing/{i}.html")).collect();
+    links.push("/good.html".into());
+    let site = Host::start("127.0.0.44", move |path, _| match path {
         "/robots.txt" => status(404),
-        "/" => html(&page("Links", &dead_links)),
+        "/" => html(&page("Index", &links)),
+        "/good.html" => html(&page("Good", &[])),
         _ => status(404),
     });
-    let dir = scratch("base");
+    // A host whose 300 linked pages all answer 501 (a failure, not retried).
+    let broken_links: Vec<String> = (0..300).map(|i| format!("/broken/{i}")).collect();
+    let broken = Host::start("127.0.0.43", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Links", &broken_links)),
+        _ => status(501),
+    });
+    let dir = scratch("budget");
     let cfg = config(
         &dir,
         "sitemaps = false\nmin_delay_ms = 5\nhost_error_budget = 20",
     );
-    crawl_once(
-        &cfg,
-        &seeds_file(&dir, &[base_site.url("/"), dead.url("/")]),
+    let seeds = seeds_file(&dir, &[site.url("/"), broken.url("/")]);
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        site.paths().iter().any(|p| p == "/good.html"),
+        "a 404 is an answer, not a failure: {:?}",
+        site.paths()
     );
-    let paths = base_site.paths();
-    assert!(paths.iter().any(|p| p == "/docs/a.html"), "{paths:?}");
-    assert!(!paths.iter().any(|p| p == "/a.html"), "{paths:?}");
-    let gone = dead
-        .paths()
-        .iter()
-        .filter(|p| p.starts_with("/gone/"))
-        .count();
-    assert_eq!(gone, 20, "the host is stopped after its error budget");
-    // Dropped URLs leave no outcome lines behind.
-    let outs = outcomes(&cfg);
-    let dead_outcomes = outs
-        .iter()
-        .filter(|o| o["url"].as_str().is_some_and(|u| u.contains("/gone/")))
-        .count();
+    let count = |host: &Host| {
+        host.paths()
+            .iter()
+            .filter(|p| p.starts_with("/broken/"))
+            .count()
+    };
     assert_eq!(
-        dead_outcomes, 20,
-        "one outcome per fetch, none per dropped URL"
+        count(&broken),
+        20,
+        "the host is stopped after its error budget"
     );
+    // Every URL has an outcome: 20 failed fetches, 280 set aside.
+    let outs = outcomes(&cfg);
+    let of = |kind: &str| {
+        outs.iter()
+            .filter(|o| o["url"].as_str().is_some_and(|u| u.contains("/broken/")))
+            .filter(|o| o["outcome"] == kind)
+            .count()
+    };
+    assert_eq!(of("http_error"), 20, "{outs:?}");
+    assert_eq!(of("host_stopped"), 280);
+    let stopped = outs
+        .iter()
+        .find(|o| o["outcome"] == "host_stopped")
+        .and_then(|o| o["error"].as_str())
+        .unwrap_or_default();
+    assert!(stopped.contains("error budget"), "{stopped}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("host stopped"), "{err}");
+    // The next start offers the set-aside URLs again (a fresh budget).
+    crawl_once(&cfg, &seeds);
+    assert_eq!(count(&broken), 40, "set-aside URLs are offered again");
 }
 
 #[test]

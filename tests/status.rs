@@ -135,3 +135,71 @@ fn export_streams_from_the_running_daemon() {
         "typed outcomes"
     );
 }
+
+/// Regression (issue 34, finding 5): a robots.txt answering 5xx held its
+/// host with nothing said: no 5xx counted, `last_error` null, no reason.
+#[test]
+fn a_robots_txt_answering_5xx_holds_its_host_and_says_so() {
+    let host = Host::start("127.0.0.32", |path, _| match path {
+        "/robots.txt" => status(503),
+        _ => html(&page("Never fetched", &[])),
+    });
+    let dir = scratch("status-robots-5xx");
+    let port = free_port();
+    let cfg = config(
+        &dir,
+        &format!("sitemaps = false\nstatus_addr = \"127.0.0.1:{port}\""),
+    );
+    let seeds = dir.join("s.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
+    let mut child = KillOnDrop(spawn_crawl(&cfg, &seeds, false));
+    let start = Instant::now();
+    let snap = loop {
+        if let Some(s) =
+            status_json(port).filter(|s| s["held_hosts"].as_array().is_some_and(|h| !h.is_empty()))
+        {
+            break s;
+        }
+        if let Ok(Some(code)) = child.0.try_wait() {
+            panic!("daemon exited ({code:?}): {}", stderr_of(&mut child.0));
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no held host: {:?}",
+            status_json(port)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(snap["status_5xx"].as_u64() >= Some(1), "{snap}");
+    let err = snap["last_error"].as_str().unwrap_or_default();
+    assert!(err.contains("robots.txt") && err.contains("503"), "{snap}");
+    let held = &snap["held_hosts"][0];
+    assert_eq!(
+        held["host"].as_str(),
+        Some(host.addr.to_string().as_str()),
+        "{snap}"
+    );
+    assert!(
+        held["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("robots.txt"),
+        "{snap}"
+    );
+    assert!(held["until"].as_u64() > held["since"].as_u64(), "{snap}");
+    // The human view says it too.
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "status"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("held") && text.contains("robots.txt"),
+        "{text}"
+    );
+    assert!(
+        host.paths().iter().all(|p| p == "/robots.txt"),
+        "{:?}",
+        host.paths()
+    );
+}

@@ -74,7 +74,28 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         config.crawl.status_addr = addr;
         config.validate_status_addr()?;
     }
+    // A seed file named on the command line must be there: a typo would
+    // otherwise leave the daemon idle.
+    for f in &args.seeds {
+        match std::fs::metadata(f) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => anyhow::bail!("seed file {}: not a file", f.display()),
+            Err(e) => anyhow::bail!("seed file {}: {e}", f.display()),
+        }
+    }
     init_logging(args.log_format == "json");
+    if args.seeds.is_empty() && trawl_crawl::seeds::files(&config.crawl.seeds_dir, &[]).is_empty() {
+        tracing::warn!(
+            seeds_dir = %config.crawl.seeds_dir.display(),
+            "no seed files: put *.txt files of URLs in the seeds directory \
+             (crawl.seeds_dir) or pass --seeds FILE; {}",
+            if args.once {
+                "only URLs already queued in the store are crawled"
+            } else {
+                "waiting for seed files (checked every crawl.seed_poll_secs)"
+            }
+        );
+    }
     let observer = trawl_crawl::crawl::Observer::default();
     let opts = trawl_crawl::crawl::RunOptions {
         extra_seeds: args.seeds,

@@ -71,12 +71,15 @@ pub struct EvalArgs {
 }
 
 pub(super) fn eval(args: EvalArgs) -> Result<i32> {
+    // Written through a handle, so a closed pipe is an error (exit quietly), not a panic.
+    let mut out = std::io::stdout().lock();
     if let Some([ours, peer]) = args.losses.as_deref() {
         let top = if args.worst > 0 { args.worst } else { 25 };
-        print!(
+        write!(
+            out,
             "{}",
             crate::eval::losses::report(&args.dataset, ours, peer, top)?
-        );
+        )?;
         return Ok(0);
     }
     if let Some(truth) = &args.products {
@@ -86,10 +89,11 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("products");
-        print!(
+        write!(
+            out,
             "{}",
             crate::eval::products::format(&report, name, args.worst)
-        );
+        )?;
         return Ok(0);
     }
     if crate::eval::swde::detect(&args.dataset).is_some() {
@@ -107,7 +111,7 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
                 0 => "trawl (majority, labelled rows)".to_string(),
                 c => format!("trawl, checked on {c} more pages"),
             };
-            println!("{}", crate::eval::swde::format_draws(&runs, &d, &what));
+            writeln!(out, "{}", crate::eval::swde::format_draws(&runs, &d, &what))?;
             return Ok(0);
         }
         let ns: Vec<usize> = match args.learn {
@@ -122,14 +126,14 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
                 .iter()
                 .map(|&n| crate::eval::swde::run(&d, n, n, how))
                 .collect();
-            println!("{}", crate::eval::swde::format(&runs, &d, what));
+            writeln!(out, "{}", crate::eval::swde::format(&runs, &d, what))?;
         }
         return Ok(0);
     }
     let algorithms: Vec<Algorithm> = if args.algorithm == "all" {
         Algorithm::ALL.to_vec()
     } else {
-        vec![Algorithm::parse(&args.algorithm)?]
+        vec![Algorithm::parse(&args.algorithm).map_err(|e| anyhow::anyhow!("--algorithm: {e}"))?]
     };
     let name = args
         .dataset
@@ -138,8 +142,6 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         .unwrap_or("dataset")
         .to_string();
     let pages = crate::eval::load(&args.dataset, args.limit)?;
-    // Written through a handle, so a closed pipe is an error (exit quietly), not a panic.
-    let mut out = std::io::stdout().lock();
     if let Some(model_path) = &args.train_types {
         let report = crate::eval::types::train(&pages);
         write!(out, "{}", crate::eval::types::format(&report))?;

@@ -18,17 +18,18 @@ use super::{open_store, parse_page};
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
     /// Algorithm: auto, cetd-tpc, cc, article-std, list-rank, segment [default: from config, auto]
-    #[arg(long, short)]
-    pub algorithm: Option<String>,
+    #[arg(long, short, value_parser = algorithm_name)]
+    pub algorithm: Option<Algorithm>,
     /// One JSON object per input, in input order.
     #[arg(long)]
     pub jsonl: bool,
     /// The page's URL (helps page typing and charset detection).
     #[arg(long)]
     pub url: Option<String>,
-    /// Charset to use instead of the page's own declaration (a BOM still wins).
-    #[arg(long)]
-    pub charset: Option<String>,
+    /// Charset to use instead of the page's own declaration (a BOM still wins);
+    /// any WHATWG encoding label (utf-8, windows-1252, shift_jis, gbk, ...).
+    #[arg(long, value_parser = charset_label)]
+    pub charset: Option<Charset>,
     /// Worker threads [default: from config, all cores].
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -43,6 +44,38 @@ pub struct ExtractArgs {
     pub paths: Vec<String>,
 }
 
+/// Why `bytes` are not a web page, if they are plainly not: JSON or a TOML
+/// table at the start, or no markup at all in the first 64 KiB. (Binary
+/// bodies are refused by the extractor itself.)
+fn not_html(bytes: &[u8]) -> Option<&'static str> {
+    // UTF-16 (a BOM) is decoded by the extractor; its markup has NULs between.
+    if bytes.starts_with(&[0xFE, 0xFF]) || bytes.starts_with(&[0xFF, 0xFE]) {
+        return None;
+    }
+    let head = &bytes[..bytes.len().min(64 << 10)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
+    match head[start] {
+        b'{' => return Some("it starts like JSON"),
+        b'[' => return Some("it starts like JSON or a TOML table"),
+        _ => {}
+    }
+    let tag = head.windows(2).any(|w| {
+        w[0] == b'<' && (w[1].is_ascii_alphabetic() || matches!(w[1], b'!' | b'/' | b'?'))
+    });
+    (!tag).then_some("no markup found")
+}
+
+/// `--algorithm` checked by clap, so a bad name is a usage error (exit 2).
+fn algorithm_name(s: &str) -> Result<Algorithm, String> {
+    Algorithm::parse(s).map_err(|e| e.to_string())
+}
+
+/// `--charset` checked by clap, so a bad label is a usage error (exit 2).
+fn charset_label(s: &str) -> Result<Charset, String> {
+    Charset::from_label(s).map_err(|e| e.to_string())
+}
+
 #[derive(Serialize)]
 struct JsonRecord<'a> {
     source: &'a str,
@@ -55,11 +88,11 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
         return extract_with_template(&args, site, config);
     }
     let mut opts: Options = config.extract_options();
-    if let Some(name) = &args.algorithm {
-        opts.algorithm = Algorithm::parse(name)?;
+    if let Some(a) = args.algorithm {
+        opts.algorithm = a;
     }
-    if let Some(cs) = &args.charset {
-        opts.charset = Some(Charset::from_label(cs)?);
+    if args.charset.is_some() {
+        opts.charset = args.charset;
     }
     if args.paths.iter().filter(|p| *p == "-").count() > 1 {
         bail!("`-` (stdin) can be given only once");
@@ -71,6 +104,11 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
         threads,
         |path| {
             let bytes = read_input(path, opts.max_bytes as u64).map_err(|e| e.to_string())?;
+            if let Some(why) = not_html(&bytes) {
+                return Err(format!(
+                    "{path}: not HTML ({why}); trawl extract reads web pages"
+                ));
+            }
             let opts = Options {
                 url: args.url.clone(),
                 ..opts.clone()
@@ -187,4 +225,19 @@ fn write_human(
         writeln!(out)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::not_html;
+
+    #[test]
+    fn json_toml_and_plain_text_are_not_html() {
+        assert!(not_html(b"{\"a\": \"<p>x</p>\"}").is_some());
+        assert!(not_html(b"[crawl]\nmin_delay_ms = 5\n").is_some());
+        assert!(not_html(b"key = \"value\"\n").is_some());
+        assert!(not_html(b"\xEF\xBB\xBF  <!doctype html><p>x").is_none());
+        assert!(not_html(b"Some text <b>bold</b>").is_none());
+        assert!(not_html(b"").is_none(), "empty input has its own error");
+    }
 }

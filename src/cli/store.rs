@@ -61,22 +61,26 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
         w.flush()?;
     }
     let file = store.db_file();
-    println!("store {file}:");
-    println!(
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "store {file}:")?;
+    writeln!(
+        stdout,
         "  records       {} intact of {} expected{}",
         report.intact,
         report.expected,
         report
             .checkpoint
             .map_or(String::new(), |c| format!(" (checkpoint: {c})"))
-    );
-    println!(
+    )?;
+    writeln!(
+        stdout,
         "  page outcomes {} read, {} undecodable",
         report.outcomes, report.bad_outcomes
-    );
+    )?;
     if !report.damaged.is_empty() {
         let shown: Vec<String> = report.damaged.iter().take(20).map(u64::to_string).collect();
-        println!(
+        writeln!(
+            stdout,
             "  damaged or missing records: {} ({}{})",
             report.damaged.len(),
             shown.join(", "),
@@ -85,20 +89,21 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
             } else {
                 ""
             }
-        );
+        )?;
     }
     if let Some(e) = &report.stopped_by {
-        println!("  reading stopped at an error: {e}");
+        writeln!(stdout, "  reading stopped at an error: {e}")?;
     }
     if let Some(p) = &out {
-        println!(
+        writeln!(
+            stdout,
             "  {} intact records written to {}",
             report.intact,
             p.display()
-        );
+        )?;
     }
     if report.is_clean() {
-        println!("  no damage found");
+        writeln!(stdout, "  no damage found")?;
         Ok(0)
     } else {
         eprintln!(

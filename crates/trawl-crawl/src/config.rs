@@ -303,9 +303,13 @@ pub struct CrawlConfig {
     pub seen_filter_mb: u64,
     /// Seconds in-flight work may take to finish on SIGINT/SIGTERM.
     pub shutdown_grace_secs: u64,
-    /// A host is stopped for the run after this many page fetches in a row
-    /// failed (4xx, 5xx, no answer); 0 turns the budget off.
+    /// A host is stopped after this many page fetches in a row failed
+    /// (transport errors, timeouts, 5xx, 429; a 404 is an answer, not a
+    /// failure); 0 turns the budget off.
     pub host_error_budget: u32,
+    /// How long a stopped host stays stopped; its URLs (set aside with a
+    /// `host_stopped` outcome) are offered again after it, or at the next start.
+    pub host_stop_cooldown_secs: u64,
 }
 
 impl Default for CrawlConfig {
@@ -348,6 +352,7 @@ impl Default for CrawlConfig {
             seen_filter_mb: 32,
             shutdown_grace_secs: 5,
             host_error_budget: 50,
+            host_stop_cooldown_secs: 3600,
         }
     }
 }
@@ -471,7 +476,7 @@ impl Config {
     /// Every number of the file with its allowed range: (key, value, min,
     /// max). Bounds keep durations, sizes and counts where the daemon can
     /// use them (no overflow, no allocation of the whole machine).
-    fn ranges(&self) -> [(&'static str, u64, u64, u64); 31] {
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 32] {
         let (e, f, c, k) = (&self.extract, &self.focus, &self.crawl, &self.cluster);
         const DAY: u64 = 86_400;
         const GIB: u64 = 1 << 30;
@@ -520,6 +525,12 @@ impl Config {
                 u64::from(c.host_error_budget),
                 0,
                 1_000_000,
+            ),
+            (
+                "crawl.host_stop_cooldown_secs",
+                c.host_stop_cooldown_secs,
+                1,
+                7 * 86_400,
             ),
             ("crawl.max_depth", u64::from(c.max_depth), 0, 1000),
         ]

@@ -21,6 +21,29 @@ pub fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// Seconds since the Unix epoch as an ISO 8601 UTC time
+/// (`2026-11-25T01:48:04Z`), for messages people read.
+pub fn iso_time(secs: u64) -> String {
+    // Howard Hinnant's civil-from-days.
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
 /// One exported page: metadata, main text and, for product pages of an
 /// e-commerce seed, the fields its site's template read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -131,6 +154,13 @@ pub enum Outcome {
     InternalError,
     /// The queued URL does not parse.
     BadUrl,
+    /// Not fetched: its host was stopped (error budget spent); `error`
+    /// says why and until when. Offered again after
+    /// `crawl.host_stop_cooldown_secs` or at the next start.
+    HostStopped,
+    /// Not fetched: the crawl's, the seed's or the host's page budget is
+    /// spent. Offered again at the next start (a raised budget fetches it).
+    BudgetSpent,
     /// Written by a trawl that did not record outcome kinds.
     #[default]
     Unknown,
@@ -193,6 +223,13 @@ mod tests {
             kind: None,
             url: "http://a.test/x".into(),
         }
+    }
+
+    #[test]
+    fn iso_times() {
+        assert_eq!(iso_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_time(1_795_571_284), "2026-11-25T01:48:04Z");
+        assert_eq!(iso_time(951_782_400), "2000-02-29T00:00:00Z");
     }
 
     #[test]

@@ -70,8 +70,13 @@ pub enum FinishEnd {
     },
     /// Try again after `wait_ms`, as attempt `attempt`.
     Retry { attempt: u8, wait_ms: u64 },
-    /// Leaves the queue without an outcome (budgets).
-    Drop,
+    /// Not fetched now, with an outcome saying why: queued again after
+    /// `wait_ms` (a stopped host's cool-down), or, without a wait (a spent
+    /// page budget), set aside as status 2 with its outcome.
+    Park {
+        outcome: PageOutcome,
+        wait_ms: Option<u64>,
+    },
 }
 
 /// What a finish did.
@@ -518,12 +523,27 @@ async fn apply(
             )
             .await?;
         }
-        FinishEnd::Drop => {
+        FinishEnd::Park {
+            outcome,
+            wait_ms: Some(wait),
+        } => {
+            tx.execute(
+                "UPDATE trawl_urls SET outcome = $2, attempt = 0,
+                 not_before = now() + make_interval(secs => $3)
+                 WHERE hash = $1 AND status = 0",
+                &[&f.hash, &json(outcome)?, &millis(*wait)],
+            )
+            .await?;
+        }
+        FinishEnd::Park {
+            outcome,
+            wait_ms: None,
+        } => {
             let n = tx
                 .execute(
-                    "UPDATE trawl_urls SET status = 2, done_by = $2, done_at = now()
+                    "UPDATE trawl_urls SET status = 2, outcome = $3, done_by = $2, done_at = now()
                      WHERE hash = $1 AND status = 0",
-                    &[&f.hash, &worker],
+                    &[&f.hash, &worker, &json(outcome)?],
                 )
                 .await?;
             tx.execute(

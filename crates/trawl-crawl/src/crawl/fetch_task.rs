@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use super::shared::{
-    done, drop_lease, outcome, response_outcome, retry, CpuJob, FetchResult, Shared,
+    done, outcome, park, response_outcome, retry, stop_reason, CpuJob, FetchResult, Shared,
 };
 use crate::fetch::{redirect_target, Response};
 use crate::frontier::url::{host_key, normalize};
@@ -56,12 +56,13 @@ impl Shared {
     }
 
     /// The host's robots rules, fetching them if missing or stale. The second
-    /// value is true when they were fetched now (first contact).
-    async fn robots_for(&self, scheme: &str, host: &str) -> (Arc<Robots>, bool) {
+    /// value is the status of the robots.txt fetched now (first contact;
+    /// 0 for no answer), `None` when a cached copy served.
+    async fn robots_for(&self, scheme: &str, host: &str) -> (Arc<Robots>, Option<u16>) {
         if let Ok(cache) = self.robots.lock() {
             if let Some((r, at)) = cache.get(host) {
                 if at.elapsed() < self.robots_ttl {
-                    return (r.clone(), false);
+                    return (r.clone(), None);
                 }
             }
         }
@@ -76,7 +77,7 @@ impl Shared {
                 if let Ok(mut cache) = self.robots.lock() {
                     cache.insert(host.to_string(), (r.clone(), at));
                 }
-                return (r, false);
+                return (r, None);
             }
         }
         let resp = self.fetch_robots(scheme, host).await;
@@ -101,7 +102,34 @@ impl Shared {
                 cache.insert(host.to_string(), (r.clone(), Instant::now()));
             }
         }
-        (r, true)
+        (r, Some(status))
+    }
+
+    /// RFC 9309: a robots.txt answering 5xx (or not at all) means "disallow
+    /// everything" while it lasts. The answer is counted, the host is shown
+    /// as held (since when, next try) and the last error says why.
+    fn robots_unavailable(&self, host: &str, status: Option<u16>, next_try: Instant) {
+        match status {
+            Some(0) => {
+                self.stats.transport_errors.fetch_add(1, Relaxed);
+            }
+            Some(s) => self.stats.count_status(s),
+            None => {}
+        }
+        let answer = match status {
+            Some(0) | None => "no answer".to_string(),
+            Some(s) => format!("HTTP {s}"),
+        };
+        let until = now_secs() + next_try.saturating_duration_since(Instant::now()).as_secs();
+        let since = self.stats.held_since(host).unwrap_or_else(now_secs);
+        let why = format!(
+            "robots.txt unavailable ({answer}) since {}: every URL of the host is held \
+             (RFC 9309); next robots.txt try at {}",
+            crate::record::iso_time(since),
+            crate::record::iso_time(until)
+        );
+        self.stats.error(format!("{host}: {why}"));
+        self.stats.hold(host, why, since, Some(until));
     }
 
     /// GETs robots.txt, following up to five redirects (to any host, each
@@ -172,13 +200,20 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
             Duration::ZERO,
         );
     };
-    if item.kind == UrlKind::Page
-        && (shared.over_budget(&host, &seed, item.seed) || shared.health.stopped(&host))
-    {
-        shared.stats.skipped.fetch_add(1, Relaxed);
-        return drop_lease(lease);
+    if item.kind == UrlKind::Page {
+        if let Some(stop) = shared.health.stopped(&host) {
+            shared.stats.host_stopped_urls.fetch_add(1, Relaxed);
+            return park(lease, Outcome::HostStopped, stop_reason(&stop), stop.until);
+        }
+        if shared.over_budget(&host, &seed, item.seed) {
+            shared.stats.skipped.fetch_add(1, Relaxed);
+            let why = "page budget spent (crawl.max_pages, the seed's max_pages or \
+                       crawl.max_pages_per_host); offered again at the next start";
+            return park(lease, Outcome::BudgetSpent, why.into(), u64::MAX);
+        }
     }
-    let (robots, first_contact) = shared.robots_for(url.scheme(), &host).await;
+    let (robots, fetched_status) = shared.robots_for(url.scheme(), &host).await;
+    let first_contact = fetched_status.is_some();
     let delay = shared.delays.host_delay(robots.crawl_delay());
     if matches!(*robots, Robots::Unavailable) {
         // RFC 9309: an unreachable robots.txt means "disallow for now".
@@ -201,9 +236,14 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
         }
         shared.stats.retries.fetch_add(1, Relaxed);
         let hold = Instant::now() + shared.delays.backoff(attempt).max(Duration::from_secs(60));
+        shared.robots_unavailable(&host, fetched_status, hold);
         let mut again = item;
         again.attempt = attempt;
         return retry(lease, again, base_delay, Some(hold));
+    }
+    if first_contact {
+        // A host held for its robots.txt is free again.
+        shared.stats.unhold_for(&host, "robots.txt");
     }
     let mut extra = Vec::new();
     if first_contact && seed.sitemaps {
@@ -313,6 +353,17 @@ async fn fetch_page(
         if item.attempt < shared.max_retries.saturating_add(3) {
             shared.stats.retries.fetch_add(1, Relaxed);
             let wait = shared.delays.retry_after(r.retry_after, item.attempt + 1);
+            let until = now_secs() + wait.as_secs();
+            shared.stats.hold(
+                &lease.host,
+                format!(
+                    "HTTP {} (Retry-After or backoff): held until {}",
+                    r.status,
+                    crate::record::iso_time(until)
+                ),
+                now_secs(),
+                Some(until),
+            );
             let mut again = item.clone();
             again.attempt += 1;
             return retry(lease, again, delay, Some(Instant::now() + wait));
@@ -322,7 +373,7 @@ async fn fetch_page(
             r.status,
             item.attempt + 1
         ));
-        shared.page_result(&lease.host, false);
+        shared.page_result(&lease.host, true);
         return done(lease, out, extra, true, delay);
     }
     if is_transient(r) {
@@ -340,7 +391,7 @@ async fn fetch_page(
                 .unwrap_or_else(|| format!("HTTP {}", r.status)),
             item.attempt + 1
         ));
-        shared.page_result(&lease.host, false);
+        shared.page_result(&lease.host, true);
         return done(lease, out, extra, true, delay);
     }
     if let Some(target) = followed.elsewhere {
@@ -367,7 +418,9 @@ async fn fetch_page(
         return done(lease, out, extra, true, delay);
     }
     let ok = (200..=299).contains(&r.status);
-    shared.page_result(&lease.host, ok);
+    // An answer (2xx, 3xx, 4xx but 429) says the host is well; what is
+    // left here of 5xx (501, 505, ...) says it is not.
+    shared.page_result(&lease.host, r.status >= 500);
     if !ok {
         return done(lease, out, extra, true, delay);
     }

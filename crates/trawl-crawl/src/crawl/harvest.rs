@@ -33,7 +33,8 @@ pub struct Harvest {
 }
 
 /// Harvest figures at one moment.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize, PartialEq)]
+#[serde(default)]
 pub struct HarvestSnapshot {
     pub judged: u64,
     pub relevant: u64,

@@ -105,10 +105,11 @@ pub(super) fn page_links(
         }
         let depth = item.depth + 1;
         let host = host_key(&u);
+        // Links to a stopped host are queued: they are set aside with an
+        // outcome when leased, and offered again after its cool-down.
         let full = *spent.entry(host.clone()).or_insert_with(|| {
-            shared.health.stopped(&host)
-                || (shared.max_pages_per_host > 0
-                    && shared.count(Counter::Host(&host)) >= shared.max_pages_per_host)
+            shared.max_pages_per_host > 0
+                && shared.count(Counter::Host(&host)) >= shared.max_pages_per_host
         });
         if full {
             continue;

@@ -16,6 +16,7 @@ use super::stats::Stats;
 use super::{fetch_task, seeding, CrawlError, RunOptions};
 use crate::config::Config;
 use crate::frontier::{Frontier, Next};
+use crate::record::now_secs;
 use crate::seeds;
 use crate::store::{Store, StoreError};
 
@@ -51,9 +52,12 @@ pub(super) async fn run(s: Scheduler<'_>) -> Result<JoinSet<()>, CrawlError> {
     let c = &cfg.crawl;
     let defaults = seeding::seed_defaults(cfg);
     let seed_files = || seeds::files(&c.seeds_dir, &opts.extra_seeds);
+    // URLs set aside last time (a stopped host, a spent budget) are offered again.
+    let offered = store.unpark(now_secs(), true)?;
     let added = seeding::load_seeds(store, shared, &seed_files(), &defaults, frontier)?;
     tracing::info!(
         new_urls = added,
+        set_aside_offered_again = offered,
         queue = store.queue_len_hint(),
         "crawl starting"
     );
@@ -106,6 +110,10 @@ pub(super) async fn run(s: Scheduler<'_>) -> Result<JoinSet<()>, CrawlError> {
         if now >= next_seed_poll {
             if let Err(e) = seeding::load_seeds(store, shared, &seed_files(), &defaults, frontier) {
                 stats.store_error(format!("loading seeds: {e}"));
+            }
+            // A stopped host's URLs come back when its cool-down has passed.
+            if let Err(e) = store.unpark(now_secs(), false) {
+                stats.store_error(format!("offering set-aside URLs again: {e}"));
             }
             next_seed_poll = now + Duration::from_secs(c.seed_poll_secs);
         }

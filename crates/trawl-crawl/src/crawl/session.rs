@@ -158,7 +158,10 @@ pub(super) async fn build_shared(
         max_pages_per_host: c.max_pages_per_host,
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         clock,
-        health: crate::politeness::budget::ErrorBudget::new(c.host_error_budget),
+        health: crate::politeness::budget::ErrorBudget::new(
+            c.host_error_budget,
+            Duration::from_secs(c.host_stop_cooldown_secs),
+        ),
         error_budget: c.host_error_budget,
         limiter,
         focus: focus.clone(),
@@ -178,7 +181,7 @@ pub(super) async fn build_shared(
             let _ = stats.harvest.set(harvest); // set once, here
         }
         tracing::info!(
-            strategy = ?f.strategy,
+            strategy = f.strategy.name(),
             model_updates = f.model_updates(),
             "focused crawl"
         );

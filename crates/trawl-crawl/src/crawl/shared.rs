@@ -152,6 +152,17 @@ pub(super) fn response_outcome(url: &str, r: &Response, ok: Outcome) -> PageOutc
     outcome(url, status, kind, r.error.clone())
 }
 
+/// Why a host was stopped, in words (outcomes, status).
+pub(super) fn stop_reason(stop: &crate::politeness::budget::Stop) -> String {
+    format!(
+        "error budget spent: {} page fetches in a row failed (transport errors, 5xx, 429); \
+         stopped since {} until {}",
+        stop.failures,
+        crate::record::iso_time(stop.since),
+        crate::record::iso_time(stop.until)
+    )
+}
+
 pub(super) fn done(
     lease: Lease,
     out: PageOutcome,
@@ -188,11 +199,18 @@ pub(super) fn retry(
     })
 }
 
-/// Ends a lease without a fetch and without an outcome line (budgets).
-pub(super) fn drop_lease(lease: Lease) -> FetchResult {
+/// Ends a lease without a fetch: the URL gets an outcome of `kind` saying
+/// `why`, and is set aside until `until` (seconds since the epoch;
+/// `u64::MAX`: the next start), then offered again.
+pub(super) fn park(lease: Lease, kind: Outcome, why: String, until: u64) -> FetchResult {
+    let item = lease.item.clone();
     FetchResult::Write(WriterMsg {
+        completion: Completion::Park {
+            outcome: outcome(&item.url, 0, kind, Some(why)),
+            item,
+            until,
+        },
         lease,
-        completion: Completion::Drop,
         delay: Duration::ZERO,
         hold: None,
     })
@@ -238,16 +256,23 @@ impl Shared {
                 .is_some_and(|m| count(Counter::Seed(seed_id)) >= m)
     }
 
-    /// Counts a page fetch against the host's error budget; says so once
-    /// when the host has spent it.
-    pub(super) fn page_result(&self, host: &str, ok: bool) {
-        if self.health.record(host, ok) {
+    /// Counts a page fetch against the host's error budget (`failed`: a
+    /// transport error, timeout, 5xx or 429); says so once when the host
+    /// has spent it.
+    pub(super) fn page_result(&self, host: &str, failed: bool) {
+        if let Some(stop) = self.health.record(host, failed) {
             self.stats.hosts_stopped.fetch_add(1, Relaxed);
+            let why = stop_reason(&stop);
+            self.stats
+                .hold(host, why.clone(), stop.since, Some(stop.until));
+            self.stats.error(format!("{host}: {why}"));
             tracing::warn!(
                 host,
                 budget = self.error_budget,
-                "host stopped: its last page fetches all failed; its queued URLs are dropped \
-                 and links to it are not queued (crawl.host_error_budget)"
+                until = stop.until,
+                "host stopped: its last page fetches all failed (transport errors, 5xx, 429); \
+                 its queued URLs get a host_stopped outcome and are offered again after \
+                 crawl.host_stop_cooldown_secs or at the next start (crawl.host_error_budget)"
             );
         }
     }

@@ -1,6 +1,7 @@
 //! Live counters of the daemon, shared by its tasks and read by the progress
 //! line, the status endpoint and `trawl status`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -35,6 +36,10 @@ pub struct Stats {
     pub store_down: std::sync::atomic::AtomicBool,
     /// Hosts stopped by their error budget.
     pub hosts_stopped: AtomicU64,
+    /// URLs set aside because their host was stopped.
+    pub host_stopped_urls: AtomicU64,
+    /// Hosts held back now, and why (robots.txt 5xx, error budget, Retry-After).
+    pub held: Mutex<BTreeMap<String, HeldHost>>,
     /// Pages whose processing panicked (recorded as error outcomes).
     pub panics: AtomicU64,
     /// Set when the crawl is focused.
@@ -74,6 +79,8 @@ impl Default for Stats {
             store_errors: AtomicU64::new(0),
             store_down: std::sync::atomic::AtomicBool::new(false),
             hosts_stopped: AtomicU64::new(0),
+            host_stopped_urls: AtomicU64::new(0),
+            held: Mutex::new(BTreeMap::new()),
             panics: AtomicU64::new(0),
             harvest: std::sync::OnceLock::new(),
             templates_learned: AtomicU64::new(0),
@@ -85,9 +92,28 @@ impl Default for Stats {
     }
 }
 
-/// A point-in-time copy, as served by `/status`.
-#[derive(Debug, Clone, Serialize)]
+/// A host the crawl holds back, and why: in `/status`, `trawl status` and
+/// the logs.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct HeldHost {
+    pub host: String,
+    /// In words: "robots.txt answered HTTP 503 ...", "error budget spent ...".
+    pub reason: String,
+    /// Seconds since the epoch.
+    pub since: u64,
+    /// Until when (seconds since the epoch), when known: the next robots.txt
+    /// attempt, the end of a cool-down or of a Retry-After.
+    pub until: Option<u64>,
+}
+
+/// A point-in-time copy, as served by `/status` and printed by `trawl
+/// status --json` (from a stopped store too: then `running` is false and
+/// the counters the store keeps are filled, the live ones are 0).
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Snapshot {
+    /// Whether a daemon is running (false: read from a stopped store).
+    pub running: bool,
     pub uptime_secs: f64,
     pub pages_per_sec: f64,
     pub fetched: u64,
@@ -113,6 +139,10 @@ pub struct Snapshot {
     /// The store cannot write: fetching is paused until it can.
     pub store_down: bool,
     pub hosts_stopped: u64,
+    /// URLs set aside (outcome `host_stopped`) because their host was stopped.
+    pub host_stopped_urls: u64,
+    /// Hosts held back now, and why.
+    pub held_hosts: Vec<HeldHost>,
     pub panics: u64,
     /// The store directory this daemon owns (clients check it before trusting `/export`).
     pub data_dir: String,
@@ -143,6 +173,48 @@ impl Stats {
         }
     }
 
+    /// Holds `host` back for `reason` (replacing an earlier reason).
+    pub fn hold(&self, host: &str, reason: String, since: u64, until: Option<u64>) {
+        if let Ok(mut m) = self.held.lock() {
+            let host = host.to_string();
+            m.insert(
+                host.clone(),
+                HeldHost {
+                    host,
+                    reason,
+                    since,
+                    until,
+                },
+            );
+        }
+    }
+
+    /// `host` is no longer held back for a reason starting with `what`.
+    pub fn unhold_for(&self, host: &str, what: &str) {
+        if let Ok(mut m) = self.held.lock() {
+            if m.get(host).is_some_and(|h| h.reason.starts_with(what)) {
+                m.remove(host);
+            }
+        }
+    }
+
+    /// Since when `host` has been held back, if it is.
+    pub fn held_since(&self, host: &str) -> Option<u64> {
+        self.held.lock().ok()?.get(host).map(|h| h.since)
+    }
+
+    /// Hosts held back now (a hold whose end has passed is gone).
+    fn held_hosts(&self) -> Vec<HeldHost> {
+        let now = crate::record::now_secs();
+        let Ok(m) = self.held.lock() else {
+            return Vec::new();
+        };
+        m.values()
+            .filter(|h| h.until.is_none_or(|u| u > now))
+            .cloned()
+            .collect()
+    }
+
     pub fn error(&self, e: String) {
         if let Ok(mut g) = self.last_error.lock() {
             *g = Some(e);
@@ -161,6 +233,7 @@ impl Stats {
         let l = |a: &AtomicU64| a.load(Relaxed);
         let uptime = self.started.elapsed().as_secs_f64();
         Snapshot {
+            running: true,
             uptime_secs: uptime,
             pages_per_sec: l(&self.fetched) as f64 / uptime.max(1e-3),
             fetched: l(&self.fetched),
@@ -185,6 +258,8 @@ impl Stats {
             store_errors: l(&self.store_errors),
             store_down: self.store_down.load(Relaxed),
             hosts_stopped: l(&self.hosts_stopped),
+            host_stopped_urls: l(&self.host_stopped_urls),
+            held_hosts: self.held_hosts(),
             panics: l(&self.panics),
             data_dir: self.data_dir.get().cloned().unwrap_or_default(),
             harvest: self.harvest.get().and_then(|h| h.snapshot()),
@@ -275,6 +350,18 @@ impl Snapshot {
             &[(String::new(), self.hosts_stopped)],
         );
         metric(
+            "host_stopped_urls_total",
+            "URLs set aside (outcome host_stopped) because their host was stopped.",
+            "counter",
+            &[(String::new(), self.host_stopped_urls)],
+        );
+        metric(
+            "hosts_held",
+            "Hosts held back now (robots.txt 5xx, error budget, Retry-After).",
+            "gauge",
+            &[(String::new(), self.held_hosts.len() as u64)],
+        );
+        metric(
             "panics_total",
             "Pages whose processing panicked (stored as error outcomes).",
             "counter",
@@ -350,7 +437,7 @@ impl Snapshot {
             ""
         };
         format!(
-            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting) · errors {}{harvest}{down}",
+            "{} pages ({:.1}/s) · {} records · queue {} · in flight {} · hosts {} ({} waiting, {} held) · 4xx {} · errors {}{harvest}{down}",
             self.fetched,
             self.pages_per_sec,
             self.records,
@@ -358,6 +445,8 @@ impl Snapshot {
             self.inflight,
             self.hosts_known,
             self.hosts_waiting,
+            self.held_hosts.len(),
+            self.status_4xx,
             self.status_5xx
                 + self.transport_errors
                 + self.extraction_errors

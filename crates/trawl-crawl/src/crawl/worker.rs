@@ -687,7 +687,17 @@ fn to_finish(msg: WriterMsg) -> Option<(Entry, Duration, Option<Instant>)> {
             },
             vec![],
         ),
-        Completion::Drop => (FinishEnd::Drop, vec![]),
+        Completion::Park { outcome, until, .. } => (
+            FinishEnd::Park {
+                outcome,
+                wait_ms: (until != u64::MAX).then(|| {
+                    until
+                        .saturating_sub(crate::record::now_secs())
+                        .saturating_mul(1000)
+                }),
+            },
+            vec![],
+        ),
     };
     let delay_ms = msg
         .hold

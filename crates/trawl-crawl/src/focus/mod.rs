@@ -39,6 +39,14 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The name as config.toml and `--strategy` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Focused => "focused",
+            Strategy::Bfs => "bfs",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Strategy> {
         match s {
             "focused" => Some(Strategy::Focused),

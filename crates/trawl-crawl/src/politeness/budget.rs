@@ -1,56 +1,92 @@
-//! The per-host error budget: a host whose pages keep failing (404s from
-//! links resolved wrongly, a site gone, a trap of dead URLs) must not keep
-//! a crawler busy. After `budget` page fetches in a row that failed (4xx,
-//! 5xx or no answer, after retries), the host is stopped for the rest of
-//! the run: its queued URLs are dropped unfetched and links to it are not
-//! queued. One success resets the count. Kept in memory: a restart gives
-//! every host a fresh budget.
+//! The per-host error budget: a host that keeps failing (a site gone, a
+//! server throwing 5xx, a trap of URLs that time out) must not keep a
+//! crawler busy. What counts is what says the host is unwell: transport
+//! errors, timeouts, 5xx and 429, after retries. A 404 or 410 is an
+//! answer, not a failure, and resets the count like a success. After
+//! `budget` such fetches in a row the host is stopped for a cool-down: its
+//! queued URLs are set aside with a `host_stopped` outcome (see
+//! `store::parked`) and offered again when the cool-down ends. Kept in
+//! memory: a restart gives every host a fresh budget.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::record::now_secs;
+
+/// Why a host is stopped, for outcomes and the status views.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// Failures in a row that spent the budget.
+    pub failures: u32,
+    /// Seconds since the epoch: stopped at, and until.
+    pub since: u64,
+    pub until: u64,
+}
+
+#[derive(Default)]
+struct HostHealth {
+    failures: u32,
+    stopped: Option<(Instant, Stop)>,
+}
 
 /// Consecutive failures per host.
 pub struct ErrorBudget {
-    failures: Mutex<HashMap<String, u32>>,
+    hosts: Mutex<HashMap<String, HostHealth>>,
     /// 0: no budget.
     budget: u32,
+    cooldown: Duration,
 }
 
 impl ErrorBudget {
-    pub fn new(budget: u32) -> ErrorBudget {
+    pub fn new(budget: u32, cooldown: Duration) -> ErrorBudget {
         ErrorBudget {
-            failures: Mutex::new(HashMap::new()),
+            hosts: Mutex::new(HashMap::new()),
             budget,
+            cooldown,
         }
     }
 
-    /// Counts a page fetch of `host`. Returns true when this one spent the
-    /// budget (the caller reports it, once).
-    pub fn record(&self, host: &str, ok: bool) -> bool {
+    /// Counts a page fetch of `host` (`failed`: transport error, timeout,
+    /// 5xx or 429). Returns the stop when this one spent the budget (the
+    /// caller reports it, once).
+    pub fn record(&self, host: &str, failed: bool) -> Option<Stop> {
         if self.budget == 0 {
-            return false;
+            return None;
         }
-        let Ok(mut map) = self.failures.lock() else {
-            return false;
-        };
-        if ok {
+        let mut map = self.hosts.lock().ok()?;
+        if !failed {
             map.remove(host);
-            return false;
+            return None;
         }
-        let n = map.entry(host.to_string()).or_insert(0);
-        *n = n.saturating_add(1);
-        *n == self.budget
+        let h = map.entry(host.to_string()).or_default();
+        h.failures = h.failures.saturating_add(1);
+        if h.failures != self.budget || h.stopped.is_some() {
+            return None;
+        }
+        let since = now_secs();
+        let stop = Stop {
+            failures: h.failures,
+            since,
+            until: since.saturating_add(self.cooldown.as_secs()),
+        };
+        h.stopped = Some((Instant::now() + self.cooldown, stop.clone()));
+        Some(stop)
     }
 
-    /// Whether `host` has spent its budget.
-    pub fn stopped(&self, host: &str) -> bool {
-        self.budget > 0
-            && self
-                .failures
-                .lock()
-                .ok()
-                .and_then(|m| m.get(host).copied())
-                .is_some_and(|n| n >= self.budget)
+    /// Why `host` is stopped, if it is; a host whose cool-down has passed
+    /// starts over with a fresh budget.
+    pub fn stopped(&self, host: &str) -> Option<Stop> {
+        if self.budget == 0 {
+            return None;
+        }
+        let mut map = self.hosts.lock().ok()?;
+        let (until, stop) = map.get(host)?.stopped.clone()?;
+        if Instant::now() >= until {
+            map.remove(host);
+            return None;
+        }
+        Some(stop)
     }
 }
 
@@ -60,19 +96,33 @@ mod tests {
 
     #[test]
     fn a_run_of_failures_stops_a_host_and_a_success_resets_it() {
-        let b = ErrorBudget::new(3);
-        assert!(!b.record("a", false));
-        assert!(!b.record("a", false));
-        assert!(!b.record("a", true), "reset");
-        assert!(!b.record("a", false) && !b.record("a", false));
-        assert!(!b.stopped("a"));
-        assert!(b.record("a", false), "the third in a row spends it");
-        assert!(b.stopped("a") && !b.stopped("b"));
-        assert!(!b.record("a", false), "reported once");
-        let off = ErrorBudget::new(0);
+        let b = ErrorBudget::new(3, Duration::from_secs(600));
+        assert!(b.record("a", true).is_none());
+        assert!(b.record("a", true).is_none());
+        assert!(b.record("a", false).is_none(), "reset");
+        assert!(b.record("a", true).is_none() && b.record("a", true).is_none());
+        assert!(b.stopped("a").is_none());
+        let stop = b.record("a", true).expect("the third in a row spends it");
+        assert_eq!(stop.failures, 3);
+        assert!(stop.until >= stop.since + 600);
+        assert_eq!(b.stopped("a"), Some(stop));
+        assert!(b.stopped("b").is_none());
+        assert!(b.record("a", true).is_none(), "reported once");
+        let off = ErrorBudget::new(0, Duration::from_secs(600));
         for _ in 0..10 {
-            off.record("a", false);
+            off.record("a", true);
         }
-        assert!(!off.stopped("a"));
+        assert!(off.stopped("a").is_none());
+    }
+
+    #[test]
+    fn a_stopped_host_starts_over_after_its_cool_down() {
+        let b = ErrorBudget::new(2, Duration::from_millis(50));
+        b.record("a", true);
+        assert!(b.record("a", true).is_some());
+        assert!(b.stopped("a").is_some());
+        std::thread::sleep(Duration::from_millis(80));
+        assert!(b.stopped("a").is_none(), "cooled down");
+        assert!(b.record("a", true).is_none(), "a fresh budget");
     }
 }

@@ -19,10 +19,16 @@ impl Store {
     ) -> Result<Option<u64>, StoreError> {
         let mut st = self.lock();
         let mut batch = sled::Batch::default();
-        let (_, removed) = Self::finish_in_block(&mut st, &mut batch, block);
+        let (left, _) = Self::finish_in_block(&mut st, &mut batch, block);
         match completion {
-            Completion::Drop => {
-                if removed {
+            Completion::Park {
+                item,
+                outcome,
+                until,
+            } => {
+                // A completion replayed twice sets the URL aside once.
+                if left {
+                    Self::park_into(&mut batch, host, item, outcome, *until);
                     self.kv.apply_batch(batch)?;
                 }
                 Ok(None)

@@ -10,6 +10,8 @@
 //! - `p` xxh3-128(url) → [`PageOutcome`]: what happened to each fetch.
 //! - `r` seq(8) → exported JSON record; `seq` is the export cursor.
 //! - `x` band(1) ++ bits(2) ++ seq(8) → simhash(8): near-duplicate index.
+//! - `k` until(8) ++ xxh3-128(url) → a URL set aside with an outcome
+//!   (host stopped, budget spent), offered again later (see [`parked`]).
 //! - `m` name → counters (records, page budgets, queue length), the store
 //!   format and seed file hashes.
 //!
@@ -36,6 +38,7 @@ mod tree;
 
 mod complete;
 mod error;
+mod parked;
 mod queued;
 
 pub use error::StoreError;

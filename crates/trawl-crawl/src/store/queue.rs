@@ -41,7 +41,7 @@ pub const MERGE_EVERY: Duration = Duration::from_secs(1);
 /// Priority bands a merge groups URLs by (blocks are sorted within).
 const BANDS: u16 = 64;
 
-const RETRY: u8 = 1;
+pub(super) const RETRY: u8 = 1;
 pub(super) const QUEUED: &str = "queued";
 
 /// Queue state shared by the writer and the scheduler, behind one lock.
@@ -117,7 +117,7 @@ impl<'a> Parts<'a> {
 }
 
 /// An inbox entry: flags(1) host_len(2) host item_len(4) item, repeated.
-fn encode_inbox(items: &[(u8, &str, &QueuedUrl)]) -> Vec<u8> {
+pub(super) fn encode_inbox(items: &[(u8, &str, &QueuedUrl)]) -> Vec<u8> {
     let mut b = Vec::new();
     for (flags, host, item) in items {
         let bytes = item.to_bytes();

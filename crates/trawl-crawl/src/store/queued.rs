@@ -121,9 +121,14 @@ pub enum Completion {
     },
     /// Try again later (transient failure, host backing off, shutdown).
     Retry { item: QueuedUrl },
-    /// Not fetched and not recorded (a page budget or the host's error
-    /// budget is spent): the URL only leaves the queue.
-    Drop,
+    /// Not fetched now (its host was stopped, a page budget is spent): the
+    /// URL gets `outcome` and is set aside until `until` (seconds since the
+    /// epoch; `u64::MAX`: the next start), then offered again.
+    Park {
+        item: QueuedUrl,
+        outcome: PageOutcome,
+        until: u64,
+    },
 }
 
 #[cfg(test)]
