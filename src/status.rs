@@ -128,7 +128,7 @@ async fn export(
             page_type,
         };
         let written = if p.outcomes == 1 {
-            write_outcomes(&store, &mut out).map(|_| ())
+            write_outcomes(&store, &q, &mut out).map(|_| ())
         } else {
             write_jsonl(&store, &q, &mut out).map(|_| ())
         };

@@ -403,3 +403,102 @@ fn seed_files_added_while_running_are_picked_up() {
         "known URL not fetched again"
     );
 }
+
+/// Regression (issue 34, finding 9): a redirect to a page already fetched
+/// fetched it again and stored it twice (the second marked `duplicate_of`).
+#[test]
+fn a_redirect_to_a_known_page_does_not_fetch_or_store_it_twice() {
+    let host = Host::start("127.0.0.6", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Index", &["/story".into(), "/old-story".into()])),
+        "/old-story" => redirect("/story"),
+        // Reached through a redirect first, linked later.
+        "/story" => html(&page("Story", &["/moved".into()])),
+        "/moved" => redirect("/fresh"),
+        "/fresh" => html(&page("Fresh", &["/fresh".into(), "/later".into()])),
+        "/later" => html(&page("Later", &["/fresh".into()])),
+        _ => status(404),
+    });
+    let dir = scratch("redirect-known");
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 5");
+    crawl_once(&cfg, &seeds_file(&dir, &[host.url("/")]));
+    let paths = host.paths();
+    for p in ["/story", "/fresh"] {
+        assert_eq!(
+            paths.iter().filter(|x| *x == p).count(),
+            1,
+            "{p} fetched once: {paths:?}"
+        );
+    }
+    let recs = export(&cfg);
+    let finals: Vec<&str> = recs
+        .iter()
+        .filter_map(|r| r["final_url"].as_str())
+        .collect();
+    for p in ["/story", "/fresh"] {
+        assert_eq!(
+            finals.iter().filter(|f| f.ends_with(p)).count(),
+            1,
+            "one record for {p}: {finals:?}"
+        );
+    }
+    assert!(recs.iter().all(|r| r["duplicate_of"].is_null()), "{recs:?}");
+    let outs = outcomes(&cfg);
+    let old = outs
+        .iter()
+        .find(|o| o["url"].as_str().is_some_and(|u| u.ends_with("/old-story")))
+        .unwrap_or_else(|| panic!("an outcome for the redirect: {outs:?}"));
+    assert_eq!(old["outcome"], "redirected", "{old}");
+}
+
+/// Regression (issue 34, finding 2): `export --outcomes` ignored `--since`
+/// and `--limit`, and printed a wrong cursor.
+#[test]
+fn outcomes_export_resumes_from_its_cursor() {
+    let links: Vec<String> = (0..9).map(|i| format!("/p{i}")).collect();
+    let host = Host::start("127.0.0.7", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Index", &links)),
+        p if p.starts_with("/p") => html(&page(&format!("Page {p}"), &[])),
+        _ => status(404),
+    });
+    let dir = scratch("outcome-cursor");
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 0");
+    crawl_once(&cfg, &seeds_file(&dir, &[host.url("/")]));
+    let all = export_lines(&cfg, &["--outcomes"]);
+    assert_eq!(all.len(), 10, "{all:?}");
+    let run = |extra: &[&str]| {
+        let out = trawl()
+            .args(["--config", &cfg.to_string_lossy(), "export", "--outcomes"])
+            .args(extra)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(out.status.success());
+        let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        (lines, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (first, err) = run(&["--limit", "4"]);
+    assert_eq!(first.len(), 4);
+    let cursor = first[3]["seq"].as_u64().unwrap_or(0);
+    assert!(
+        err.contains(&format!("--outcomes --since {cursor}")),
+        "next cursor: {err}"
+    );
+    let since = cursor.to_string();
+    let (rest, _) = run(&["--since", &since]);
+    assert_eq!(rest.len(), 6, "{rest:?}");
+    let mut urls: Vec<&str> = first
+        .iter()
+        .chain(&rest)
+        .filter_map(|o| o["url"].as_str())
+        .collect();
+    urls.sort_unstable();
+    urls.dedup();
+    assert_eq!(urls.len(), 10, "no outcome twice, none missing");
+    let (none, err) = run(&["--since", &rest[5]["seq"].to_string()]);
+    assert!(none.is_empty(), "{none:?}");
+    assert!(err.contains("exported 0 outcomes"), "{err}");
+}

@@ -29,8 +29,9 @@ pub struct ExportArgs {
     /// At most this many records.
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
-    /// Export page outcomes instead (url, final_url, status, fetched_at, bytes, error, redirects).
-    #[arg(long)]
+    /// Export page outcomes instead (seq, url, final_url, status, outcome, error, ...):
+    /// one per URL, numbered as written; --since and --limit work on their own cursor.
+    #[arg(long, conflicts_with = "page_type")]
     pub outcomes: bool,
     /// Data directory [default: crawl.data_dir].
     #[arg(long, value_name = "DIR")]
@@ -75,24 +76,26 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     } else {
         let store = open_store(config, Some(dir))?;
         store.verify_checkpoint()?;
+        let q = trawl_crawl::store::export::ExportQuery {
+            since,
+            page_type: args
+                .page_type
+                .as_deref()
+                .and_then(trawl_extract::PageType::parse),
+            limit: args.limit,
+        };
         if args.outcomes {
-            (
-                trawl_crawl::store::export::write_outcomes(&store, &mut out)?,
-                0,
-            )
+            trawl_crawl::store::export::write_outcomes(&store, &q, &mut out)?
         } else {
-            let q = trawl_crawl::store::export::ExportQuery {
-                since,
-                page_type: args
-                    .page_type
-                    .as_deref()
-                    .and_then(trawl_extract::PageType::parse),
-                limit: args.limit,
-            };
             trawl_crawl::store::export::write_jsonl(&store, &q, &mut out)?
         }
     };
     out.flush()?;
-    eprintln!("trawl: exported {written} records; next: trawl export --since {cursor}");
+    let (what, flag) = if args.outcomes {
+        ("outcomes", " --outcomes")
+    } else {
+        ("records", "")
+    };
+    eprintln!("trawl: exported {written} {what}; next: trawl export{flag} --since {cursor}");
     Ok(0)
 }

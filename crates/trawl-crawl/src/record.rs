@@ -169,6 +169,10 @@ pub enum Outcome {
 /// What happened when a URL was fetched.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PageOutcome {
+    /// Outcome cursor: outcomes are numbered as written (a URL written again
+    /// moves to the end); `export --outcomes --since N` starts after N.
+    #[serde(default)]
+    pub seq: u64,
     pub url: String,
     pub final_url: Option<String>,
     pub status: u16,

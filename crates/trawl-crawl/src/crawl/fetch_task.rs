@@ -157,6 +157,14 @@ impl Shared {
         }
     }
 
+    /// Whether a redirect target was queued or fetched before (by its
+    /// normalised form, as links are queued).
+    fn known(&self, target: &Url) -> bool {
+        let url = normalize(target.as_str(), None, &self.rules)
+            .map_or_else(|_| target.to_string(), |u| u.to_string());
+        self.store.known(&url).unwrap_or(false)
+    }
+
     fn sitemap_urls(&self, scheme: &str, host: &str, robots: &Robots, seed_id: u32) -> Vec<NewUrl> {
         let mut urls: Vec<String> = robots.sitemaps().to_vec();
         urls.push(format!("{scheme}://{host}/sitemap.xml"));
@@ -280,6 +288,8 @@ struct Followed {
     redirect_error: Option<String>,
     /// A redirect to another host, queued instead of followed.
     elsewhere: Option<Url>,
+    /// A redirect to a URL already queued or fetched: not fetched twice.
+    known: Option<Url>,
 }
 
 async fn follow(
@@ -300,6 +310,7 @@ async fn follow(
             chain,
             redirect_error: why,
             elsewhere,
+            known: None,
         };
         let next = match redirect_target(current.as_str(), &response) {
             None => return stop(response, current, chain, None, None),
@@ -316,6 +327,11 @@ async fn follow(
             return stop(response, current, chain, None, Some(next));
         } else if !robots.allowed(&shared.agent, next.as_str()) {
             Some(format!("redirect to {next} is disallowed by robots.txt"))
+        } else if shared.known(&next) {
+            return Followed {
+                known: Some(next),
+                ..stop(response, current, chain, None, None)
+            };
         } else {
             None
         };
@@ -410,6 +426,13 @@ async fn fetch_page(
                 features: item.features,
             },
         });
+        return done(lease, out, extra, true, delay);
+    }
+    if let Some(target) = followed.known {
+        out.outcome = Outcome::Redirected;
+        out.error = Some(format!(
+            "redirected to {target}, a URL already queued or fetched (not fetched twice)"
+        ));
         return done(lease, out, extra, true, delay);
     }
     if let Some(why) = followed.redirect_error {

@@ -2,7 +2,7 @@
 //! near-duplicate index entries, the links it found and its counters, in
 //! one sled batch, so a `kill -9` leaves all of it or none of it.
 
-use super::queued::Completion;
+use super::queued::{Completion, QueuedUrl};
 use super::{
     be_u64, decode, encode, key, records, simhash, url_hash, Counter, PageOutcome, Store,
     StoreError, M, P, R, RECORD_SEQ, X,
@@ -28,7 +28,7 @@ impl Store {
             } => {
                 // A completion replayed twice sets the URL aside once.
                 if left {
-                    Self::park_into(&mut batch, host, item, outcome, *until);
+                    self.park_into(&mut batch, host, item, outcome.clone(), *until)?;
                     self.kv.apply_batch(batch)?;
                 }
                 Ok(None)
@@ -51,9 +51,12 @@ impl Store {
                 let mut outcome = outcome.clone();
                 let page_key = key(P, &url_hash(&outcome.url));
                 // A page replayed after a crash keeps its first record.
-                let earlier = match self.kv.get(&page_key)? {
-                    Some(v) => decode::<PageOutcome>("pages", &v)?.record,
-                    None => None,
+                let (earlier, earlier_seq) = match self.kv.get(&page_key)? {
+                    Some(v) => {
+                        let o = decode::<PageOutcome>("pages", &v)?;
+                        (o.record, Some(o.seq))
+                    }
+                    None => (None, None),
                 };
                 if let Some((host, seed)) = counted {
                     if earlier.is_none() {
@@ -91,13 +94,42 @@ impl Store {
                     seq = Some(next);
                 }
                 outcome.record = seq;
+                self.number_outcome(&mut batch, &mut outcome, earlier_seq)?;
                 batch.insert(page_key, encode(&outcome));
-                let fresh = self.enqueue_into(&st, &mut batch, links)?;
+                // The URLs a stored page was reached through (its redirect
+                // chain's end) are not queued again when a link names them.
+                let mut seen_only = Vec::new();
+                if let (Some(final_url), Some(_)) = (&outcome.final_url, record) {
+                    let item = QueuedUrl {
+                        url: final_url.clone(),
+                        depth: 0,
+                        seed: 0,
+                        attempt: 0,
+                        kind: super::UrlKind::Page,
+                        priority: 0.0,
+                        features: None,
+                    };
+                    seen_only.extend(self.seen_only_into(&st, &mut batch, host, &item)?);
+                }
+                let fresh = if let Some(&h) = seen_only.first() {
+                    // The page's links to itself: known now, not queued.
+                    let others: Vec<_> = links
+                        .iter()
+                        .filter(|l| super::seen::url_key(&l.item.url) != h)
+                        .cloned()
+                        .collect();
+                    self.enqueue_into(&st, &mut batch, &others)?
+                } else {
+                    self.enqueue_into(&st, &mut batch, links)?
+                };
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
                 }
                 self.kv.apply_batch(batch)?;
                 Self::note_enqueued(&mut st, &fresh);
+                for h in seen_only {
+                    Self::note_seen_only(&mut st, h);
+                }
                 self.bound_inbox(&mut st)?;
                 Ok(seq)
             }

@@ -62,15 +62,38 @@ pub fn write_jsonl(
     Ok((written, cursor))
 }
 
-/// Writes every page outcome (one per URL fetched or skipped) as JSON lines.
-pub fn write_outcomes(store: &Store, out: &mut impl Write) -> Result<usize, ExportError> {
-    let mut n = 0;
-    for page in store.pages() {
-        serde_json::to_writer(&mut *out, &page?).map_err(|e| ExportError::Io(e.into()))?;
-        out.write_all(b"\n")?;
-        n += 1;
+/// Writes the page outcomes numbered after `q.since` (one per URL fetched
+/// or set aside, in the order written) as JSON lines, at most `q.limit`
+/// (0 = all); returns (outcomes written, cursor: the last `seq` written, or
+/// `since`). `q.page_type` does not apply to outcomes.
+pub fn write_outcomes(
+    store: &Store,
+    q: &ExportQuery,
+    out: &mut impl Write,
+) -> Result<(usize, u64), ExportError> {
+    let mut cursor = q.since;
+    let mut written = 0;
+    loop {
+        let want = if q.limit > 0 {
+            (q.limit - written).min(1024)
+        } else {
+            1024
+        };
+        if want == 0 {
+            break;
+        }
+        let batch = store.outcomes_after(cursor, want)?;
+        if batch.is_empty() {
+            break;
+        }
+        for page in batch {
+            cursor = cursor.max(page.seq);
+            serde_json::to_writer(&mut *out, &page).map_err(|e| ExportError::Io(e.into()))?;
+            out.write_all(b"\n")?;
+            written += 1;
+        }
     }
-    Ok(n)
+    Ok((written, cursor))
 }
 
 #[derive(Debug, thiserror::Error)]

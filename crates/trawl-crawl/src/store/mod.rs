@@ -8,6 +8,8 @@
 //! - `s` bucket(4) → sorted URL hashes: every URL ever queued (see [`seen`]).
 //! - `h` host(8) → host name: the hosts that ever had a queue.
 //! - `p` xxh3-128(url) → [`PageOutcome`]: what happened to each fetch.
+//! - `o` seq(8) → xxh3-128(url): outcomes in the order written (see
+//!   [`outcomes`]).
 //! - `r` seq(8) → exported JSON record; `seq` is the export cursor.
 //! - `x` band(1) ++ bits(2) ++ seq(8) → simhash(8): near-duplicate index.
 //! - `k` until(8) ++ xxh3-128(url) → a URL set aside with an outcome
@@ -38,6 +40,7 @@ mod tree;
 
 mod complete;
 mod error;
+mod outcomes;
 mod parked;
 mod queued;
 
@@ -256,6 +259,7 @@ impl Store {
                 store.kv.insert(format_key, &FORMAT.to_be_bytes())?;
             }
         }
+        store.number_old_outcomes()?;
         {
             let mut st = store.lock();
             store.load_queue_state(&mut st)?;

@@ -24,17 +24,22 @@ impl Store {
     /// Writes `outcome` and sets `item` aside until `until` (seconds since
     /// the epoch; `u64::MAX`: the next start), in `batch`.
     pub(super) fn park_into(
+        &self,
         batch: &mut sled::Batch,
         host: &str,
         item: &QueuedUrl,
-        outcome: &PageOutcome,
+        mut outcome: PageOutcome,
         until: u64,
-    ) {
-        batch.insert(key(P, &url_hash(&outcome.url)), encode(outcome));
+    ) -> Result<(), StoreError> {
+        let page_key = key(P, &url_hash(&outcome.url));
+        let earlier = self.outcome_seq_of(&page_key)?;
+        self.number_outcome(batch, &mut outcome, earlier)?;
+        batch.insert(page_key, encode(&outcome));
         batch.insert(
             parked_key(until, &item.url),
             super::queue::encode_inbox(&[(RETRY, host, item)]),
         );
+        Ok(())
     }
 
     /// URLs set aside, in all.
@@ -98,15 +103,28 @@ mod tests {
                 outcome: Outcome::HostStopped,
                 ..PageOutcome::default()
             };
-            Store::park_into(&mut batch, "a.test", &item, &outcome, until);
+            let _queue = store.lock();
+            store
+                .park_into(&mut batch, "a.test", &item, outcome, until)
+                .expect("park");
+            store
+                .kv
+                .apply_batch(std::mem::take(&mut batch))
+                .expect("apply");
         }
-        store.kv.apply_batch(batch).expect("apply");
         assert_eq!(store.parked_len(), 2);
         let page = store
             .page("http://a.test/1")
             .expect("read")
             .expect("outcome");
         assert_eq!(page.outcome, Outcome::HostStopped);
+        assert_eq!(page.seq, 1, "outcomes are numbered");
+        let after = store.outcomes_after(1, 10).expect("outcomes");
+        assert_eq!(after.len(), 1);
+        assert_eq!(
+            (after[0].seq, after[0].url.as_str()),
+            (2, "http://a.test/2")
+        );
         let queued = store.queue_len_hint();
         assert_eq!(store.unpark(99, false).expect("unpark"), 0, "not due yet");
         assert_eq!(store.unpark(100, false).expect("unpark"), 1, "due");

@@ -42,6 +42,9 @@ pub const MERGE_EVERY: Duration = Duration::from_secs(1);
 const BANDS: u16 = 64;
 
 pub(super) const RETRY: u8 = 1;
+/// An inbox entry that only adds its URL to the seen-set (a redirect
+/// target fetched through its chain): it is never queued.
+pub(super) const SEEN_ONLY: u8 = 2;
 pub(super) const QUEUED: &str = "queued";
 
 /// Queue state shared by the writer and the scheduler, behind one lock.
@@ -291,6 +294,39 @@ impl Store {
         Ok(fresh)
     }
 
+    /// Whether `url` was ever queued (or fetched as a redirect target).
+    pub fn known(&self, url: &str) -> Result<bool, StoreError> {
+        let st = self.lock();
+        self.seen(&st, url_key(url))
+    }
+
+    /// Adds `url` to the seen-set without queueing it, in `batch`, if it is
+    /// not there; returns its hash for [`Store::note_seen_only`].
+    pub(super) fn seen_only_into(
+        &self,
+        st: &QueueState,
+        batch: &mut sled::Batch,
+        host: &str,
+        item: &QueuedUrl,
+    ) -> Result<Option<u64>, StoreError> {
+        let h = url_key(&item.url);
+        if self.seen(st, h)? {
+            return Ok(None);
+        }
+        batch.insert(
+            key(N, &self.db.generate_id()?.to_be_bytes()),
+            encode_inbox(&[(SEEN_ONLY, host, item)]),
+        );
+        Ok(Some(h))
+    }
+
+    /// Records a seen-only entry after its batch was applied.
+    pub(super) fn note_seen_only(st: &mut QueueState, h: u64) {
+        st.seen.bloom.insert(h);
+        st.seen.pending.insert(h);
+        st.inbox += 1;
+    }
+
     /// Puts a URL back through the inbox (it is already in the seen-set).
     pub(super) fn requeue_into(
         &self,
@@ -377,7 +413,10 @@ impl Store {
         // merge writes the same blocks under the same keys.
         let n = entries.len() as u64;
         let mut groups: BTreeMap<([u8; 8], u16), (String, Vec<QueuedUrl>)> = BTreeMap::new();
-        for (_, host, item) in entries {
+        for (flags, host, item) in entries {
+            if flags & SEEN_ONLY != 0 {
+                continue;
+            }
             let band = u16::from(super::priority_key(item.priority)[0]) * BANDS / 256;
             groups
                 .entry((host_hash(&host), band))
