@@ -10,6 +10,7 @@ mod status;
 mod templates;
 
 fn main() {
+    quiet_store_panics();
     let cli = cli::Cli::parse();
     let code = match cli::run(cli) {
         Ok(code) => code,
@@ -23,7 +24,7 @@ fn main() {
             0
         }
         Err(e) => {
-            eprintln!("trawl: error: {}", message(&e));
+            eprintln!("trawl: error: {}", error_message(&e));
             // Inputs that could not be read or used: 1; usage and setup: 2.
             let input = e.chain().any(|c| {
                 c.is::<cli::FailedInputs>()
@@ -43,7 +44,7 @@ fn main() {
 
 /// The error and its causes on one line, each said once: library errors
 /// already name their cause in their own message.
-fn message(e: &anyhow::Error) -> String {
+pub(crate) fn error_message(e: &anyhow::Error) -> String {
     let mut msg = e.to_string();
     for cause in e.chain().skip(1) {
         let text = cause.to_string();
@@ -53,4 +54,21 @@ fn message(e: &anyhow::Error) -> String {
         }
     }
     msg
+}
+
+/// A damaged database file can make sled panic; the store catches it at
+/// its boundary and reports an error naming the store and the way out, so
+/// the panic's own message (and backtrace) is not printed. Other panics
+/// print as usual.
+fn quiet_store_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        // Store reads that are guarded run on the main thread; a panic in
+        // a daemon's worker thread is printed whatever its origin.
+        let guarded = std::thread::current().name() == Some("main")
+            && info.location().is_some_and(|l| l.file().contains("/sled-"));
+        if !guarded {
+            default(info);
+        }
+    }));
 }

@@ -9,7 +9,7 @@ use clap::Args;
 
 use trawl_crawl::config::Config;
 
-use super::{cluster_url, daemon_for, data_dir, open_store};
+use super::{cluster_url, daemon_for, data_dir, open_store_read_only};
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -74,7 +74,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     let (written, cursor) = if let Some(done) = streamed {
         done
     } else {
-        let store = open_store(config, Some(dir))?;
+        let store = open_store_read_only(config, Some(dir))?;
         store.verify_checkpoint()?;
         let q = trawl_crawl::store::export::ExportQuery {
             since,

@@ -221,6 +221,22 @@ pub(crate) fn open_store(
     Ok(trawl_crawl::store::Store::open(&dir, 16 << 20)?)
 }
 
+/// The store in `--data` (or `crawl.data_dir`) for a command that only
+/// reads: nothing in it is written (it works on a read-only mount).
+pub(crate) fn open_store_read_only(
+    config: &Config,
+    data: Option<PathBuf>,
+) -> Result<trawl_crawl::store::Store> {
+    let dir = data_dir(config, data);
+    if !dir.exists() {
+        bail!(
+            "no store at {} (run `trawl crawl` first, or pass --data)",
+            dir.display()
+        );
+    }
+    Ok(trawl_crawl::store::Store::open_read_only(&dir, 16 << 20)?)
+}
+
 /// The status address of the daemon that owns `dir`, if one is running:
 /// a daemon answering on `crawl.status_addr` that serves another store
 /// is not asked (its records are not the ones wanted).

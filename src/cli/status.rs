@@ -14,7 +14,7 @@ use trawl_crawl::config::Config;
 use trawl_crawl::crawl::stats::Snapshot;
 use trawl_crawl::store::{Counter, Store};
 
-use super::{daemon_for, data_dir, open_store};
+use super::{daemon_for, data_dir, open_store_read_only};
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {
@@ -46,7 +46,7 @@ pub(super) fn status(args: StatusArgs, config: &Config) -> Result<i32> {
             None,
         ),
         None => {
-            let store = open_store(config, Some(dir.clone()))?;
+            let store = open_store_read_only(config, Some(dir.clone()))?;
             store.verify_checkpoint()?;
             from_store(&store, &dir)?
         }

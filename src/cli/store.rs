@@ -9,7 +9,9 @@ use clap::Subcommand;
 
 use trawl_crawl::config::Config;
 
-use super::open_store;
+use trawl_crawl::store::StoreError;
+
+use super::{data_dir, open_store_read_only};
 
 #[derive(Debug, Subcommand)]
 pub enum StoreCommand {
@@ -36,7 +38,19 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
         StoreCommand::Check { data } => (data, None),
         StoreCommand::Salvage { out, data } => (data, Some(out)),
     };
-    let store = open_store(config, data)?;
+    let dir = data_dir(config, data);
+    let store = match open_store_read_only(config, Some(dir.clone())) {
+        Ok(store) => store,
+        Err(e)
+            if matches!(
+                e.downcast_ref::<StoreError>(),
+                Some(StoreError::Damaged { .. })
+            ) =>
+        {
+            return raw(&dir, out.as_deref(), &e);
+        }
+        Err(e) => return Err(e),
+    };
     let mut sink = match &out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -113,4 +127,49 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
         );
         Ok(1)
     }
+}
+
+/// A store sled cannot open: its records are looked for in the raw file.
+fn raw(dir: &std::path::Path, out: Option<&std::path::Path>, why: &anyhow::Error) -> Result<i32> {
+    let scan = trawl_crawl::store::raw::scan(dir)
+        .with_context(|| format!("reading {}", dir.join("db").display()))?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "store {}:", dir.join("db").display())?;
+    writeln!(stdout, "  cannot be opened: {}", crate::error_message(why))?;
+    let (first, last) = (
+        scan.records.keys().next().copied().unwrap_or(0),
+        scan.records.keys().next_back().copied().unwrap_or(0),
+    );
+    writeln!(
+        stdout,
+        "  raw scan of {} bytes: {} intact records (seq {first} to {last})",
+        scan.bytes,
+        scan.records.len()
+    )?;
+    if let Some(p) = out {
+        let mut w = std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        );
+        for rec in scan.records.values() {
+            serde_json::to_writer(&mut w, rec)?;
+            w.write_all(b"\n")?;
+        }
+        w.flush()?;
+        writeln!(
+            stdout,
+            "  {} intact records written to {}",
+            scan.records.len(),
+            p.display()
+        )?;
+    }
+    stdout.flush()?;
+    eprintln!(
+        "trawl: error: the store's database is damaged; move the store away and start a new one{}",
+        if out.is_some() {
+            " (its intact records are saved)"
+        } else {
+            "; `trawl store salvage --out FILE` saves the intact records the raw scan finds"
+        }
+    );
+    Ok(1)
 }

@@ -390,3 +390,13 @@ pub fn status_json(port: u16) -> Option<serde_json::Value> {
         .flatten()
 }
 pub mod pg;
+
+/// A prerequisite of a test is missing: the test is skipped with a message,
+/// or fails under `TRAWL_REQUIRE_ALL=1` (set by `.ci/run`), so CI never
+/// passes a test it did not run.
+pub fn skip_or_fail(why: &str) {
+    if std::env::var("TRAWL_REQUIRE_ALL").is_ok_and(|v| v == "1") {
+        panic!("TRAWL_REQUIRE_ALL=1 and a prerequisite is missing: {why}");
+    }
+    eprintln!("SKIP: {why}");
+}

@@ -43,6 +43,8 @@ mod error;
 mod outcomes;
 mod parked;
 mod queued;
+pub mod raw;
+mod readonly;
 
 pub use error::StoreError;
 pub use queue::Block;
@@ -72,6 +74,8 @@ pub struct Store {
     host_times: sled::Tree,
     /// The store's directory (the checkpoint file lives beside the database).
     dir: std::path::PathBuf,
+    /// Set when this is a read-only view: the database is a private copy.
+    copy: Option<std::sync::Arc<readonly::Copy>>,
     /// The queue's in-memory state (seen filter, open blocks, counters).
     state: std::sync::Arc<std::sync::Mutex<queue::QueueState>>,
 }
@@ -199,8 +203,21 @@ impl Store {
         cache_bytes: u64,
         seen_filter_bytes: u64,
     ) -> Result<Store, StoreError> {
+        Store::open_at(dir, dir, cache_bytes, seen_filter_bytes, None)
+    }
+
+    /// Opens the sled database in `db_dir` as the store of `dir` (its name
+    /// in messages, where its checkpoint is read). `copy`: `db_dir` is a
+    /// private copy, removed with the store (see [`readonly`]).
+    fn open_at(
+        db_dir: &Path,
+        dir: &Path,
+        cache_bytes: u64,
+        seen_filter_bytes: u64,
+        copy: Option<std::sync::Arc<readonly::Copy>>,
+    ) -> Result<Store, StoreError> {
         let config = sled::Config::new()
-            .path(dir)
+            .path(db_dir)
             .cache_capacity(cache_bytes)
             .flush_every_ms(Some(500));
         // The lock of a store closed a moment ago (by this process or one
@@ -208,7 +225,7 @@ impl Store {
         // thread stops: wait for it rather than fail.
         let mut tries = 0;
         let db = loop {
-            match config.open() {
+            match readonly::guard(dir, || config.open())? {
                 Ok(db) => break db,
                 Err(sled::Error::Io(e)) if lock_is_busy(&e) && tries < 40 => {
                     tries += 1;
@@ -234,6 +251,7 @@ impl Store {
             templates: db.open_tree("templates")?,
             host_times: db.open_tree("hosts")?,
             dir: dir.to_path_buf(),
+            copy,
             state: std::sync::Arc::new(std::sync::Mutex::new(queue::QueueState {
                 seen: seen::Seen::new(seen_filter_bytes),
                 inbox: 0,

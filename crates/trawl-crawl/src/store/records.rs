@@ -132,6 +132,9 @@ impl super::Store {
     /// Flushes, then writes the checkpoint beside the store.
     pub fn checkpoint(&self) -> Result<(), StoreError> {
         self.flush_blocking()?;
+        if self.copy.is_some() {
+            return Ok(()); // a read-only view writes nothing beside the store
+        }
         let cp = Checkpoint {
             records: self.last_record_seq()?,
         };

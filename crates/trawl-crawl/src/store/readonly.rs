@@ -1,0 +1,103 @@
+//! Reading a store without writing to it. sled has no read-only mode: it
+//! writes while it opens (recovery, a new snapshot) and takes a write lock,
+//! so `trawl status`, `export`, `store check` and `store salvage` on a
+//! stopped store read a private copy of its database in the temporary
+//! directory (`TMPDIR`), removed when the store is dropped. The store itself
+//! is never written, and a read-only mount works.
+//!
+//! Also the store's boundary against sled's panics: a damaged file can make
+//! sled panic instead of returning an error; [`guard`] turns that into a
+//! [`StoreError::Damaged`] naming the store and the way out.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use super::{Store, StoreError, DEFAULT_SEEN_FILTER};
+
+/// A private copy of a store's database, removed on drop.
+pub(super) struct Copy {
+    dir: PathBuf,
+}
+
+impl Drop for Copy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs `f`, turning a panic inside it (sled on a damaged file) into an
+/// error naming the store `dir`.
+pub(super) fn guard<T>(dir: &Path, f: impl FnOnce() -> T) -> Result<T, StoreError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        StoreError::Damaged {
+            path: dir.join("db").display().to_string(),
+            message: format!("the database library failed reading it ({what})"),
+        }
+    })
+}
+
+/// Copies what sled keeps in `from` (conf, db, blobs/, snap.*) to `to`.
+fn copy_database(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name_str = name.to_string_lossy();
+        let path = entry.path();
+        if name_str == "blobs" && path.is_dir() {
+            let blobs = to.join("blobs");
+            std::fs::create_dir_all(&blobs)?;
+            for blob in std::fs::read_dir(&path)? {
+                let blob = blob?;
+                std::fs::copy(blob.path(), blobs.join(blob.file_name()))?;
+            }
+        } else if name_str == "conf" || name_str == "db" || name_str.starts_with("snap.") {
+            std::fs::copy(&path, to.join(&name))?;
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Opens the store in `dir` for reading only: a private copy of its
+    /// database is opened, so nothing in `dir` is written (a read-only
+    /// mount works). Fails when `dir` holds no store.
+    pub fn open_read_only(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let open_error = |source: std::io::Error| StoreError::Open {
+            path: dir.display().to_string(),
+            source: sled::Error::Io(source),
+        };
+        std::fs::read_dir(dir).map_err(open_error)?;
+        if !dir.join("db").is_file() {
+            return Err(open_error(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no store database (db) there",
+            )));
+        }
+        let copy_dir = std::env::temp_dir().join(format!(
+            "trawl-read-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let copy = Arc::new(Copy {
+            dir: copy_dir.clone(),
+        });
+        copy_database(dir, &copy_dir).map_err(|e| {
+            open_error(std::io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot copy it to {} to read it without writing to it: {e}",
+                    copy_dir.display()
+                ),
+            ))
+        })?;
+        Store::open_at(&copy_dir, dir, cache_bytes, DEFAULT_SEEN_FILTER, Some(copy))
+    }
+}

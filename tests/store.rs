@@ -1,0 +1,215 @@
+//! A stopped store read by the commands that only read it (`status`,
+//! `export`, `store check`, `store salvage`): they never write to it (a
+//! read-only bind mount works), and a damaged database gives an error that
+//! names the store and the way out, never a panic (exit 101).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use support::*;
+
+/// A crawl of `n` pages on its own loopback address; returns its config.
+fn crawled_store(ip: &str, name: &str, n: usize) -> (PathBuf, Host) {
+    let host = Host::start(ip, move |path, _| {
+        if path == "/robots.txt" {
+            return status(404);
+        }
+        let i: usize = path.trim_start_matches("/p").parse().unwrap_or(0);
+        let links: Vec<String> = (i * 3 + 1..i * 3 + 4)
+            .filter(|j| *j < n)
+            .map(|j| format!("/p{j}"))
+            .collect();
+        let words = format!("Page {i} is about tide pools and rocky shores. ").repeat(20);
+        html(&page(&format!("Page {i} {words}"), &links))
+    });
+    let dir = scratch(name);
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 0\nmax_depth = 50");
+    let seeds = dir.join("s.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/p0"))).unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    (cfg, host)
+}
+
+fn run(cfg: &Path, args: &[&str]) -> std::process::Output {
+    trawl()
+        .args(["--config", &cfg.to_string_lossy()])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("{e}"));
+    for e in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{e}")) {
+        let e = e.unwrap_or_else(|e| panic!("{e}"));
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{e}")) {
+        let p = e.unwrap_or_else(|e| panic!("{e}")).path();
+        if p.is_dir() {
+            out.extend(snapshot(&p));
+        } else {
+            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{e}"));
+            out.push((p, bytes));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A read-only bind mount of a directory, undone on drop.
+struct ReadOnlyMount(PathBuf);
+
+impl ReadOnlyMount {
+    fn new(src: &Path, at: &Path) -> Option<ReadOnlyMount> {
+        std::fs::create_dir_all(at).ok()?;
+        let ok = |args: &[&str]| {
+            std::process::Command::new("mount")
+                .args(args)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let (src, target) = (src.to_string_lossy(), at.to_string_lossy());
+        if !ok(&["--bind", &src, &target]) {
+            return None;
+        }
+        let mount = ReadOnlyMount(at.to_path_buf());
+        ok(&["-o", "remount,ro,bind", &target]).then_some(mount)
+    }
+}
+
+impl Drop for ReadOnlyMount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Regression (issue 34, finding 3): a stopped store on a read-only file
+/// system could not be exported, checked or salvaged ("Read-only file
+/// system"); the read-only commands now never write to the store.
+#[test]
+fn read_only_commands_work_on_a_read_only_mount_and_write_nothing() {
+    let (cfg, _host) = crawled_store("127.0.0.50", "store-ro", 40);
+    let dir = cfg.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let before = snapshot(&dir.join("storage"));
+    let ro = dir.join("ro");
+    let Some(_mount) = ReadOnlyMount::new(&dir.join("storage"), &ro) else {
+        skip_or_fail("a read-only bind mount needs root (mount --bind)");
+        return;
+    };
+    assert!(
+        std::fs::write(ro.join("probe"), b"x").is_err(),
+        "the mount is read-only"
+    );
+    let ro_s = ro.to_string_lossy().into_owned();
+    let saved = dir.join("saved.jsonl");
+    let saved_s = saved.to_string_lossy().into_owned();
+    for args in [
+        vec!["status", "--data", &ro_s],
+        vec!["status", "--json", "--data", &ro_s],
+        vec!["status", "--metrics", "--data", &ro_s],
+        vec!["export", "--data", &ro_s],
+        vec!["export", "--outcomes", "--data", &ro_s],
+        vec!["store", "check", "--data", &ro_s],
+        vec!["store", "salvage", "--out", &saved_s, "--data", &ro_s],
+    ] {
+        let out = run(&cfg, &args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let exported = run(&cfg, &["export", "--data", &ro_s]);
+    assert_eq!(
+        String::from_utf8_lossy(&exported.stdout).lines().count(),
+        40
+    );
+    let saved_lines = std::fs::read_to_string(&saved).unwrap_or_default();
+    assert_eq!(saved_lines.lines().count(), 40);
+    // On a writable directory too, nothing in the store changes.
+    for args in [vec!["status"], vec!["export"], vec!["store", "check"]] {
+        assert!(run(&cfg, &args).status.success(), "{args:?}");
+    }
+    assert!(
+        before == snapshot(&dir.join("storage")),
+        "the store was written to"
+    );
+}
+
+/// Regression (issue 34, finding 4): random bytes over a stopped store's
+/// database made `status` and `export` panic (exit 101) inside sled.
+#[test]
+fn a_damaged_database_is_an_error_naming_the_store_never_a_panic() {
+    let (cfg, _host) = crawled_store("127.0.0.51", "store-damaged", 2000);
+    let dir = cfg.parent().unwrap_or(Path::new(".")).to_path_buf();
+    assert_eq!(
+        String::from_utf8_lossy(&run(&cfg, &["export"]).stdout)
+            .lines()
+            .count(),
+        2000
+    );
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for pct in [25, 50, 75] {
+        let copy = dir.join(format!("damaged-{pct}"));
+        copy_dir(&dir.join("storage"), &copy);
+        let db = copy.join("db");
+        let mut bytes = std::fs::read(&db).unwrap_or_else(|e| panic!("{e}"));
+        let at = bytes.len() * pct / 100;
+        let end = (at + 65_536).min(bytes.len());
+        for b in &mut bytes[at..end] {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            *b = seed as u8;
+        }
+        std::fs::write(&db, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        let copy_s = copy.to_string_lossy().into_owned();
+        let saved = dir.join(format!("saved-{pct}.jsonl"));
+        let saved_s = saved.to_string_lossy().into_owned();
+        for args in [
+            vec!["status", "--data", &copy_s],
+            vec!["status", "--json", "--data", &copy_s],
+            vec!["export", "--data", &copy_s],
+            vec!["export", "--outcomes", "--data", &copy_s],
+            vec!["store", "check", "--data", &copy_s],
+            vec!["store", "salvage", "--out", &saved_s, "--data", &copy_s],
+        ] {
+            let out = run(&cfg, &args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_ne!(out.status.code(), Some(101), "{pct}% {args:?}: {err}");
+            assert!(!err.contains("panicked"), "{pct}% {args:?}: {err}");
+            if !out.status.success() {
+                assert!(
+                    err.contains(&format!("damaged-{pct}")) || args[0] == "store",
+                    "{pct}% {args:?}: the error names the store: {err}"
+                );
+                assert!(
+                    err.contains("salvage") || args[1] == "salvage",
+                    "{pct}% {args:?}: {err}"
+                );
+            }
+        }
+        let saved = std::fs::read_to_string(&saved).unwrap_or_default();
+        assert!(
+            saved.lines().count() >= 1800,
+            "{pct}%: salvage keeps what is intact ({} of 2000)",
+            saved.lines().count()
+        );
+        assert!(
+            bytes == std::fs::read(&db).unwrap_or_default(),
+            "{pct}%: the store was written to"
+        );
+    }
+}
