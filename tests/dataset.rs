@@ -16,10 +16,15 @@ fn dataset(name: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIP: {} not found; dataset tests need ../shared/datasets",
+        let why = format!(
+            "{} not found; dataset tests need ../shared/datasets",
             dir.display()
         );
+        // TRAWL_REQUIRE_ALL=1 (set by .ci/run): a missing dataset fails.
+        if std::env::var("TRAWL_REQUIRE_ALL").is_ok_and(|v| v == "1") {
+            panic!("TRAWL_REQUIRE_ALL=1 and a prerequisite is missing: {why}");
+        }
+        eprintln!("SKIP: {why}");
         None
     }
 }

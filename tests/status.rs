@@ -197,9 +197,117 @@ fn a_robots_txt_answering_5xx_holds_its_host_and_says_so() {
         text.contains("held") && text.contains("robots.txt"),
         "{text}"
     );
+    // One JSON document while the daemon runs, as when it does not.
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "status", "--json"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(doc["running"], true, "{doc}");
+    assert!(
+        !doc["held_hosts"].as_array().is_none_or(Vec::is_empty),
+        "{doc}"
+    );
     assert!(
         host.paths().iter().all(|p| p == "/robots.txt"),
         "{:?}",
         host.paths()
     );
+}
+
+/// Regressions (issue 34, findings 6, 7, 8, 10): `trawl status` printed a
+/// line before the JSON while a daemon ran and another format when it did
+/// not, ignored `--metrics` on a stopped store and panicked on a closed
+/// pipe; a missing `--seeds` file only warned; bad `--charset`/`--algorithm`
+/// values exited 1; a TOML file was extracted as a "service" page.
+#[test]
+fn status_is_one_command_and_usage_errors_say_so() {
+    let host = site();
+    let dir = scratch("status-one");
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 0\nmax_pages = 5");
+    let seeds = dir.join("s.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/p0"))).unwrap_or_else(|e| panic!("{e}"));
+    crawl_once(&cfg, &seeds);
+    let cfg_s = cfg.to_string_lossy().into_owned();
+    let run = |args: &[&str]| {
+        trawl()
+            .args(["--config", &cfg_s])
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let out = run(&["status", "--json"]);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "one JSON document: {e}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    assert_eq!(doc["running"], false);
+    assert_eq!(doc["fetched"], 5);
+    assert!(
+        doc["held_hosts"].is_array() && doc["status_4xx"].is_u64(),
+        "{doc}"
+    );
+    let out = run(&["status", "--metrics"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("trawl_pages_total"),
+        "{text}"
+    );
+    let out = run(&["status"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("daemon not running") && text.contains("pages fetched 5"),
+        "{text}"
+    );
+    // A reader that hung up: no panic, a quiet exit.
+    for args in [vec!["status"], vec!["status", "--json"], vec!["export"]] {
+        let mut child = trawl()
+            .args(["--config", &cfg_s])
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+    }
+    // A seed file that is not there is an error, not an idle daemon.
+    let out = run(&["crawl", "--once", "--seeds", "missing.txt"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("missing.txt"), "{err}");
+    // Usage errors exit 2.
+    let page = dir.join("page.html");
+    std::fs::write(&page, page_html()).unwrap_or_else(|e| panic!("{e}"));
+    let page_s = page.to_string_lossy().into_owned();
+    for args in [
+        vec!["extract", "--charset", "klingon", &page_s],
+        vec!["extract", "-a", "bogus", &page_s],
+    ] {
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("klingon") || err.contains("bogus"), "{err}");
+    }
+    // A file that is not a web page says so.
+    let out = run(&["extract", &cfg_s]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("not HTML"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+fn page_html() -> String {
+    page("A page", &[])
 }

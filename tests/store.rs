@@ -68,6 +68,42 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
+fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// Files read-only, directories not writable.
+fn make_read_only(dir: &Path) {
+    let ok = std::process::Command::new("chmod")
+        .args(["-R", "a-w"])
+        .arg(dir)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "chmod -R a-w {}", dir.display());
+}
+
+/// `setpriv` (util-linux) can drop root for one command.
+fn runs_as_nobody() -> bool {
+    std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn run_as_nobody(cfg: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_trawl"))
+        .args(["--config", &cfg.to_string_lossy()])
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// A read-only bind mount of a directory, undone on drop.
 struct ReadOnlyMount(PathBuf);
 
@@ -103,17 +139,34 @@ fn read_only_commands_work_on_a_read_only_mount_and_write_nothing() {
     let (cfg, _host) = crawled_store("127.0.0.50", "store-ro", 40);
     let dir = cfg.parent().unwrap_or(Path::new(".")).to_path_buf();
     let before = snapshot(&dir.join("storage"));
+    // A read-only bind mount; where mounting is not allowed, a copy the
+    // commands cannot write (made read-only, and read as `nobody` when
+    // this test runs as root, whom permissions do not stop).
     let ro = dir.join("ro");
-    let Some(_mount) = ReadOnlyMount::new(&dir.join("storage"), &ro) else {
-        skip_or_fail("a read-only bind mount needs root (mount --bind)");
-        return;
+    let mount = ReadOnlyMount::new(&dir.join("storage"), &ro);
+    let as_nobody = mount.is_none() && is_root();
+    if mount.is_none() {
+        let _ = std::fs::remove_dir_all(&ro);
+        copy_dir(&dir.join("storage"), &ro);
+        make_read_only(&ro);
+        if as_nobody && !runs_as_nobody() {
+            skip_or_fail("no read-only mount (mount --bind) and no setpriv to drop root");
+            return;
+        }
+    }
+    let run = |cfg: &Path, args: &[&str]| {
+        if as_nobody {
+            run_as_nobody(cfg, args)
+        } else {
+            run(cfg, args)
+        }
     };
     assert!(
-        std::fs::write(ro.join("probe"), b"x").is_err(),
-        "the mount is read-only"
+        as_nobody || std::fs::write(ro.join("probe"), b"x").is_err(),
+        "the copy is read-only"
     );
     let ro_s = ro.to_string_lossy().into_owned();
-    let saved = dir.join("saved.jsonl");
+    let saved = std::env::temp_dir().join(format!("trawl-saved-{}.jsonl", std::process::id()));
     let saved_s = saved.to_string_lossy().into_owned();
     for args in [
         vec!["status", "--data", &ro_s],
@@ -138,6 +191,8 @@ fn read_only_commands_work_on_a_read_only_mount_and_write_nothing() {
     );
     let saved_lines = std::fs::read_to_string(&saved).unwrap_or_default();
     assert_eq!(saved_lines.lines().count(), 40);
+    let _ = std::fs::remove_file(&saved);
+    drop(mount);
     // On a writable directory too, nothing in the store changes.
     for args in [vec!["status"], vec!["export"], vec!["store", "check"]] {
         assert!(run(&cfg, &args).status.success(), "{args:?}");

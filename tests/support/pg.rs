@@ -52,10 +52,10 @@ impl Pg {
     /// PostgreSQL is not installed.
     pub fn start(name: &str) -> Option<Pg> {
         let Some(bin) = bin_dir() else {
-            eprintln!(
-                "SKIP: PostgreSQL not installed (apt-get install postgresql); \
+            super::skip_or_fail(&format!(
+                "PostgreSQL not installed (apt-get install postgresql); \
                  cluster-mode test {name} not run"
-            );
+            ));
             return None;
         };
         let dir = std::env::temp_dir().join(format!("trawl-pg-{name}-{}", std::process::id()));

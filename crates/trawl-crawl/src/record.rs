@@ -136,8 +136,9 @@ pub enum Outcome {
     TransportError,
     /// robots.txt forbids the URL.
     RobotsDenied,
-    /// robots.txt stayed unreachable (5xx or no answer), so the URL was
-    /// given up (RFC 9309: unreachable means disallowed).
+    /// robots.txt stayed unreachable (5xx or no answer), so the URL was set
+    /// aside (RFC 9309: unreachable means disallowed) and is offered again
+    /// after `crawl.host_stop_cooldown_secs` or at the next start.
     RobotsUnavailable,
     /// A redirect loop, too many hops, a bad `Location`, or a redirect out
     /// of scope or disallowed by robots.txt.

@@ -70,13 +70,16 @@ pub enum FinishEnd {
     },
     /// Try again after `wait_ms`, as attempt `attempt`.
     Retry { attempt: u8, wait_ms: u64 },
-    /// Not fetched now, with an outcome saying why: queued again after
-    /// `wait_ms` (a stopped host's cool-down), or, without a wait (a spent
-    /// page budget), set aside as status 2 with its outcome.
+    /// Not fetched now, with an outcome saying why: set aside (status 3)
+    /// and queued again after `wait_ms` (a stopped host's cool-down) or,
+    /// without a wait (a spent page budget), when a worker starts.
     Park {
         outcome: PageOutcome,
         wait_ms: Option<u64>,
     },
+    /// Left the queue without an outcome: what an older trawl wrote to its
+    /// outbox (read back after an upgrade, applied as it meant).
+    Drop,
 }
 
 /// What a finish did.
@@ -403,6 +406,25 @@ impl Conn {
 
     /// Whether the whole cluster is out of work: nothing queued anywhere
     /// and no live lease (a live lease may still add links).
+    /// Queues again the URLs set aside (status 3) whose wait has ended, or
+    /// all of them with `all` (a worker starting); returns how many.
+    pub async fn unpark(&mut self, all: bool) -> Result<u64, ClusterError> {
+        let c = self.client().await?;
+        let row = c
+            .query_one(
+                "WITH u AS (
+                    UPDATE trawl_urls SET status = 0, not_before = now()
+                    WHERE status = 3 AND ($1 OR not_before <= now()) RETURNING host_id
+                 ), n AS (SELECT host_id, count(*)::int AS k FROM u GROUP BY host_id),
+                 h AS (UPDATE trawl_hosts SET queued = queued + n.k FROM n
+                       WHERE trawl_hosts.id = n.host_id RETURNING n.k)
+                 SELECT coalesce(sum(k), 0)::bigint FROM h",
+                &[&all],
+            )
+            .await?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+
     pub async fn idle(&mut self) -> Result<bool, ClusterError> {
         let c = self.client().await?;
         let row = c
@@ -523,27 +545,31 @@ async fn apply(
             )
             .await?;
         }
-        FinishEnd::Park {
-            outcome,
-            wait_ms: Some(wait),
-        } => {
+        FinishEnd::Park { outcome, wait_ms } => {
+            // Set aside (status 3) with its outcome until its wait ends (a
+            // spent budget: until a worker starts), then queued again.
+            // No wait: ten years, until a worker starts and offers it again.
+            let wait = wait_ms.map_or(315_360_000.0, millis);
+            let n = tx
+                .execute(
+                    "UPDATE trawl_urls SET status = 3, outcome = $3, attempt = 0, done_by = $2,
+                     done_at = now(), not_before = now() + make_interval(secs => $4)
+                     WHERE hash = $1 AND status = 0",
+                    &[&f.hash, &worker, &json(outcome)?, &wait],
+                )
+                .await?;
             tx.execute(
-                "UPDATE trawl_urls SET outcome = $2, attempt = 0,
-                 not_before = now() + make_interval(secs => $3)
-                 WHERE hash = $1 AND status = 0",
-                &[&f.hash, &json(outcome)?, &millis(*wait)],
+                "UPDATE trawl_hosts SET queued = queued - $2::int WHERE id = $1",
+                &[&f.host_id, &(n as i32)],
             )
             .await?;
         }
-        FinishEnd::Park {
-            outcome,
-            wait_ms: None,
-        } => {
+        FinishEnd::Drop => {
             let n = tx
                 .execute(
-                    "UPDATE trawl_urls SET status = 2, outcome = $3, done_by = $2, done_at = now()
+                    "UPDATE trawl_urls SET status = 2, done_by = $2, done_at = now()
                      WHERE hash = $1 AND status = 0",
-                    &[&f.hash, &worker, &json(outcome)?],
+                    &[&f.hash, &worker],
                 )
                 .await?;
             tx.execute(

@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS trawl_urls (
     hash       bigint PRIMARY KEY,           -- xxh3-64 of the normalised URL
     host_id    bigint NOT NULL,
     url        text NOT NULL,
-    status     smallint NOT NULL DEFAULT 0,  -- 0 queued, 1 done, 2 dropped
+    status     smallint NOT NULL DEFAULT 0,  -- 0 queued, 1 done, 2 dropped, 3 set aside until not_before
     priority   real NOT NULL,
     depth      smallint NOT NULL,
     seed       integer NOT NULL,

@@ -227,20 +227,15 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
         // RFC 9309: an unreachable robots.txt means "disallow for now".
         let attempt = item.attempt.saturating_add(1);
         if attempt > shared.max_retries.saturating_add(3) {
-            return done(
-                lease,
-                outcome(
-                    &item.url,
-                    0,
-                    Outcome::RobotsUnavailable,
-                    Some(format!(
-                        "robots.txt unavailable (5xx or no answer) after {attempt} attempts"
-                    )),
-                ),
-                vec![],
-                false,
-                base_delay,
+            // Not given up: set aside with its outcome, offered again after
+            // the cool-down (or at the next start), when robots.txt may answer.
+            let until = now_secs().saturating_add(shared.health.cooldown().as_secs());
+            let why = format!(
+                "robots.txt unavailable (5xx or no answer) after {attempt} attempts; \
+                 offered again after {}",
+                crate::record::iso_time(until)
             );
+            return park(lease, Outcome::RobotsUnavailable, why, until);
         }
         shared.stats.retries.fetch_add(1, Relaxed);
         let hold = Instant::now() + shared.delays.backoff(attempt).max(Duration::from_secs(60));

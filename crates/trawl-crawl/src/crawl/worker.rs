@@ -227,6 +227,11 @@ pub async fn run(
     let mut next_count = Instant::now();
     let mut published = Published::default();
     let mut db_down = false;
+    // URLs set aside last time (a stopped host, a spent budget) are offered again.
+    match db.unpark(true).await {
+        Ok(n) => tracing::info!(set_aside_offered_again = n, "cluster frontier"),
+        Err(e) => tracing::warn!(error = %e, "offering set-aside URLs again"),
+    }
 
     loop {
         while let Ok(msg) = back_rx.try_recv() {
@@ -314,6 +319,10 @@ pub async fn run(
         if now >= next_seed_poll && !db_down {
             if let Err(e) = load_seeds(&mut db, &store, &shared, &seed_files(), &defaults).await {
                 tracing::warn!(error = %e, "loading seeds into the cluster");
+            }
+            // A stopped host's URLs come back when its cool-down has passed.
+            if let Err(e) = db.unpark(false).await {
+                tracing::warn!(error = %e, "offering set-aside URLs again");
             }
             next_seed_poll = now + Duration::from_secs(c.seed_poll_secs);
         }

@@ -47,6 +47,12 @@ impl ErrorBudget {
         }
     }
 
+    /// How long a stopped host stays stopped (also how long a URL waits
+    /// that robots.txt kept unreachable).
+    pub fn cooldown(&self) -> Duration {
+        self.cooldown
+    }
+
     /// Counts a page fetch of `host` (`failed`: transport error, timeout,
     /// 5xx or 429). Returns the stop when this one spent the budget (the
     /// caller reports it, once).

@@ -1,0 +1,99 @@
+//! Cluster mode keeps the "nothing dropped" rules of one machine (issue
+//! 34): the URLs of a host stopped by its error budget get a `host_stopped`
+//! outcome and are set aside in the shared frontier (status 3), the workers
+//! of a `--once` run still finish, and a worker that starts later offers
+//! the set-aside URLs again.
+
+mod support;
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use support::pg::Pg;
+use support::*;
+
+fn worker(
+    cfg: &std::path::Path,
+    url: &str,
+    name: &str,
+    seeds: &std::path::Path,
+) -> std::process::Child {
+    let dir = cfg.parent().unwrap_or(std::path::Path::new("."));
+    trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--cluster", url, "--worker", name])
+        .args(["--data", &dir.join(name).to_string_lossy()])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn worker: {e}"))
+}
+
+fn wait(mut children: Vec<std::process::Child>, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    for c in &mut children {
+        loop {
+            if let Ok(Some(code)) = c.try_wait() {
+                assert!(code.success(), "worker failed: {}", stderr_of(c));
+                break;
+            }
+            if Instant::now() > deadline {
+                let _ = c.kill();
+                panic!("a worker did not finish: {}", stderr_of(c));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn a_stopped_hosts_urls_are_set_aside_with_an_outcome_across_workers() {
+    let Some(pg) = Pg::start("outcomes") else {
+        return;
+    };
+    let links: Vec<String> = (0..30).map(|i| format!("/broken/{i}")).collect();
+    let host = Host::start("127.0.0.60", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Links", &links)),
+        _ => status(501),
+    });
+    let dir = scratch("cluster-outcomes");
+    let cfg = config(
+        &dir,
+        "sitemaps = false\nmin_delay_ms = 5\nhost_error_budget = 10\n[cluster]\nlease_secs = 30\n",
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
+    let url = pg.url();
+    wait(
+        vec![
+            worker(&cfg, &url, "w1", &seeds),
+            worker(&cfg, &url, "w2", &seeds),
+        ],
+        Duration::from_secs(90),
+    );
+    let broken = || {
+        host.paths()
+            .iter()
+            .filter(|p| p.starts_with("/broken/"))
+            .count()
+    };
+    assert_eq!(broken(), 10, "the host is stopped after its error budget");
+    let count = |sql: &str| pg.psql(sql).trim().parse::<i64>().unwrap_or(-1);
+    assert_eq!(
+        count(
+            "SELECT count(*) FROM trawl_urls WHERE status = 3 \
+             AND outcome::json->>'outcome' = 'host_stopped'"
+        ),
+        20,
+        "every URL not fetched has its outcome"
+    );
+    assert_eq!(count("SELECT sum(queued) FROM trawl_hosts"), 0);
+    // A worker starting later offers them again (a fresh budget).
+    wait(
+        vec![worker(&cfg, &url, "w3", &seeds)],
+        Duration::from_secs(90),
+    );
+    assert_eq!(broken(), 20, "set-aside URLs are offered again");
+}
