@@ -7,7 +7,6 @@ mod client;
 mod cluster;
 mod eval;
 mod status;
-mod templates;
 
 fn main() {
     quiet_store_panics();

@@ -18,6 +18,7 @@ mod export;
 mod extract;
 mod status;
 mod store;
+mod templates;
 
 pub use crawl::CrawlArgs;
 pub use eval::EvalArgs;
@@ -25,6 +26,7 @@ pub use export::ExportArgs;
 pub use extract::ExtractArgs;
 pub use status::StatusArgs;
 pub use store::StoreCommand;
+pub use templates::TemplatesCommand;
 
 /// trawl: a focused web crawler with built-in content extraction.
 ///
@@ -89,49 +91,6 @@ pub enum Command {
     Store(StoreCommand),
 }
 
-#[derive(Debug, Subcommand)]
-pub enum TemplatesCommand {
-    /// Learn a site's template from saved product pages of one layout (4 or more is best).
-    Learn {
-        /// Site name the template is stored under (e.g. the shop's host).
-        #[arg(long)]
-        site: String,
-        /// Data directory [default: crawl.data_dir].
-        #[arg(long, value_name = "DIR")]
-        data: Option<PathBuf>,
-        /// Learn from the first N pages and check the template on the others,
-        /// taking more samples while a field is missing or wrong, as the
-        /// crawl does [default: learn from every page given, no check].
-        #[arg(long, value_name = "N")]
-        samples: Option<usize>,
-        /// Saved pages (.html or .html.gz).
-        #[arg(required = true, num_args = 2.., value_name = "PATH")]
-        paths: Vec<String>,
-    },
-    /// One line per stored template: site, cluster, version, fields.
-    List {
-        #[arg(long, value_name = "DIR")]
-        data: Option<PathBuf>,
-    },
-    /// A site's templates as JSON.
-    Show {
-        site: String,
-        #[arg(long, value_name = "DIR")]
-        data: Option<PathBuf>,
-    },
-    /// Every template as JSONL.
-    Export {
-        #[arg(long, value_name = "DIR")]
-        data: Option<PathBuf>,
-    },
-    /// Delete a site's templates (the crawl learns them again).
-    Forget {
-        site: String,
-        #[arg(long, value_name = "DIR")]
-        data: Option<PathBuf>,
-    },
-}
-
 /// Runs the parsed command. Returns the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
     let config = match &cli.config {
@@ -151,7 +110,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Status(args) => status::status(args, &config),
         Command::Extract(args) => extract::extract(args, &config),
         Command::Eval(args) => eval::eval(args),
-        Command::Templates(cmd) => crate::templates::run(cmd, &config),
+        Command::Templates(cmd) => templates::run(cmd, &config),
         Command::Store(cmd) => store::store_cmd(cmd, &config),
     }
 }

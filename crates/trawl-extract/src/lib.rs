@@ -35,10 +35,10 @@ mod template;
 pub use error::{ExtractError, InputError};
 pub use extract::product_record::{Availability, Price, Product, Source};
 pub use extract::training::{train_page_types, TypeReport, TypeSample};
-pub use extract::{extract, Algorithm, Charset, Extracted, Extractor, Options, PageType};
+pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};
 pub use html::{render, Children, Doc, NodeId, Selection};
 pub use input::read_input;
-pub use page::{Link, Page, RobotsMeta};
+pub use page::{extract, Link, Page, RobotsMeta};
 pub use template::{
     clean_value, kept_texts, Applied, Check, FieldCheck, FieldRule, Learning, Pruning, Template,
     TemplateError,

@@ -206,6 +206,30 @@ fn tld_of(url: &str) -> Option<String> {
         .then(|| tld.to_ascii_lowercase())
 }
 
+/// Extracts main content and metadata from page bytes: decodes (BOM, HTTP
+/// charset, `<meta>`, detection), parses, types the page and runs the
+/// chosen algorithm. The one entry point; [`Page`] splits it in two for
+/// callers that also want links or product fields.
+///
+/// ```
+/// use trawl_extract::{extract, Options, PageType};
+///
+/// let html = "<html><head><title>Tide pools</title></head><body>\
+///     <nav><a href=/>Home</a> <a href=/about>About</a></nav>\
+///     <article><h1>How tide pools survive winter</h1>\
+///     <p>When the winter storms arrive, the rocky shore becomes a hard place to live.</p>\
+///     <p>Yet the tide pools stay full of life: anemones close into tight green buttons.</p>\
+///     </article><footer>© Coastal Notes</footer></body></html>";
+/// let rec = extract(html.as_bytes(), &Options::default())?;
+/// assert!(rec.text.contains("anemones close"));
+/// assert!(!rec.text.contains("Coastal Notes"));
+/// assert_eq!(rec.title.as_deref(), Some("Tide pools"));
+/// # Ok::<(), trawl_extract::ExtractError>(())
+/// ```
+pub fn extract(bytes: &[u8], opts: &Options) -> Result<Extracted, ExtractError> {
+    Ok(Page::parse(bytes, opts)?.extract(opts))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +263,32 @@ mod tests {
                 nofollow: true
             }
         );
+    }
+
+    #[test]
+    fn text_comes_out_composed() {
+        // Regression (trafilatura-eval): pages that spell "ü" as u and a
+        // combining diaeresis (a Mac's file names, some CMSs) did not match
+        // the same words typed composed.
+        let story =
+            "Die Gru\u{308}nen fordern mehr Geld fu\u{308}r die Schulen im Land. ".repeat(8);
+        let html = format!("<html><body><article><p>{story}</p></article></body></html>");
+        let text = extract(html.as_bytes(), &Options::default())
+            .expect("extracts")
+            .text;
+        assert!(text.contains("Grünen fordern mehr Geld für"), "{text}");
+        assert!(!text.contains('\u{308}'), "{text}");
+    }
+
+    #[test]
+    fn too_large_is_an_error() {
+        let opts = Options {
+            max_bytes: 10,
+            ..Options::default()
+        };
+        assert!(matches!(
+            extract(b"<p>hello world</p>", &opts),
+            Err(ExtractError::TooLarge(_))
+        ));
     }
 }

@@ -18,6 +18,7 @@
 
 mod budgets;
 mod conn;
+mod counts;
 mod export;
 mod frontier;
 mod near_dup;
@@ -26,6 +27,7 @@ mod templates;
 
 pub use budgets::PageCounts;
 pub use conn::Conn;
+pub use counts::ClusterCounts;
 pub use export::{write_jsonl, Cursor};
 pub use frontier::{Claimed, Due, Finish, FinishEnd, Written};
 pub use status::{ClusterStatus, WorkerRow};

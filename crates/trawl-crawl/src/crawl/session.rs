@@ -115,7 +115,7 @@ pub(super) async fn build_shared(
     fetcher: Arc<dyn Fetcher>,
     stats: &Arc<Stats>,
     fence: Option<super::shared::Fence>,
-    counts: Option<Arc<super::sitewide::ClusterCounts>>,
+    counts: Option<Arc<crate::cluster::ClusterCounts>>,
 ) -> Result<(Arc<Shared>, Option<Arc<crate::focus::Focus>>), CrawlError> {
     let c = cfg.crawl.clone();
     let agent = c

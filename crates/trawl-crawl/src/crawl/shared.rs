@@ -54,7 +54,7 @@ pub struct Shared {
     /// Cluster mode: the hosts whose leases this worker may have lost.
     pub fence: Option<Fence>,
     /// Cluster mode: the cluster's page counts, for the budgets.
-    pub counts: Option<Arc<super::sitewide::ClusterCounts>>,
+    pub counts: Option<Arc<crate::cluster::ClusterCounts>>,
 }
 
 /// Cluster mode's last check before a request: until when each host this

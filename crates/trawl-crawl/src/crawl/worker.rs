@@ -39,9 +39,10 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::shared::{CpuJob, Fence, Shared, WriterMsg};
-use super::sitewide::{self, ClusterCounts, Published};
+use super::sitewide::{self, Published};
 use super::stats::{Snapshot, Stats};
 use super::{learning, schedule, seeding, session, CrawlError, RunOptions};
+use crate::cluster::ClusterCounts;
 use crate::cluster::{Claimed, ClusterError, Conn, Finish, FinishEnd, Written};
 use crate::config::Config;
 use crate::fetch::Fetcher;

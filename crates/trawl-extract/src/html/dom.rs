@@ -12,48 +12,23 @@
 //! reach the flat tree; metadata they carry (JSON-LD, `<meta>`, `<title>`) is
 //! collected on the way into [`RawMeta`].
 //!
-//! Parsing is guarded ([`Limits`]): element nesting is capped like browsers do
+//! Parsing is guarded ([`Limits`], in [`super::sink`]): element nesting is capped like browsers do
 //! (html5ever's tree builder is quadratic in nesting depth otherwise), and the
 //! node count and wall time are bounded. Going over a limit is an error, never
 //! a crash.
 
 use std::collections::HashSet;
-use std::time::Instant;
 
 use html5ever::{local_name, Attribute, LocalName, QualName};
 use rustc_hash::FxHashMap;
 
-use super::sink::{SData, SNode};
+use super::sink::{Limits, SData, SNode, NONE};
 use super::tag::Tag;
 use super::visibility::{hidden_by_attrs, invisible_tag};
 use crate::error::ExtractError;
 
 /// Index of a node in a [`Doc`].
 pub type NodeId = u32;
-pub(super) const NONE: u32 = u32::MAX;
-
-/// Resource limits for parsing one page.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Elements nested deeper than this are flattened into their ancestor
-    /// (browsers cap at 512 too).
-    pub max_depth: usize,
-    /// Maximum number of tokens (tags and text runs) the parser accepts.
-    pub max_nodes: usize,
-    /// Parsing stops with an error after this instant.
-    pub deadline: Option<Instant>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_depth: 512,
-            max_nodes: 2_000_000,
-            deadline: None,
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // The flat document.
 

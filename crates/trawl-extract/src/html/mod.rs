@@ -11,7 +11,8 @@ pub(crate) mod tag;
 mod tokenize;
 mod visibility;
 
-pub(crate) use dom::{Agg, Kind, Limits};
+pub(crate) use dom::{Agg, Kind};
 pub use dom::{Children, Doc, NodeId};
 pub use render::{render, Selection};
+pub(crate) use sink::Limits;
 pub(crate) use tag::Tag;

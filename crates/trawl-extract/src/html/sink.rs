@@ -19,8 +19,32 @@ use html5ever::tree_builder::{
 use html5ever::TokenizerResult;
 use html5ever::{local_name, ns, Attribute, LocalName, QualName};
 
-use super::dom::{Limits, NONE};
 use crate::error::ExtractError;
+
+/// No node (the arena's null index).
+pub(super) const NONE: u32 = u32::MAX;
+
+/// Resource limits for parsing one page.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Elements nested deeper than this are flattened into their ancestor
+    /// (browsers cap at 512 too).
+    pub max_depth: usize,
+    /// Maximum number of tokens (tags and text runs) the parser accepts.
+    pub max_nodes: usize,
+    /// Parsing stops with an error after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 512,
+            max_nodes: 2_000_000,
+            deadline: None,
+        }
+    }
+}
 
 pub(super) enum SData {
     Document,

@@ -2,7 +2,7 @@
 //! html5ever's own tokenizer: hand-written corner cases, and every page of the
 //! development sets when `../shared/datasets` is present.
 
-use super::super::dom::Limits;
+use super::super::sink::Limits;
 use super::super::sink::{build_with, SData, SNode};
 use html5ever::QualName;
 
@@ -38,7 +38,7 @@ fn walk(nodes: &[SNode], names: &[QualName], id: u32, depth: usize, out: &mut St
     }
     out.push('\n');
     let mut c = n.first;
-    while c != super::super::dom::NONE {
+    while c != super::super::sink::NONE {
         walk(nodes, names, c, depth + 1, out);
         c = nodes[c as usize].next;
     }

@@ -4,17 +4,62 @@
 //! (the crawl's self-check) and says what it found.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use clap::Subcommand;
 
 use trawl_crawl::config::Config;
 use trawl_crawl::crawl::templates::Templates;
 use trawl_extract::{Page, Template};
 
-use crate::cli::{open_store, parse_pages, FailedInputs, TemplatesCommand};
+use super::{open_store, parse_pages, FailedInputs};
+
+#[derive(Debug, Subcommand)]
+pub enum TemplatesCommand {
+    /// Learn a site's template from saved product pages of one layout (4 or more is best).
+    Learn {
+        /// Site name the template is stored under (e.g. the shop's host).
+        #[arg(long)]
+        site: String,
+        /// Data directory [default: crawl.data_dir].
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+        /// Learn from the first N pages and check the template on the others,
+        /// taking more samples while a field is missing or wrong, as the
+        /// crawl does [default: learn from every page given, no check].
+        #[arg(long, value_name = "N")]
+        samples: Option<usize>,
+        /// Saved pages (.html or .html.gz).
+        #[arg(required = true, num_args = 2.., value_name = "PATH")]
+        paths: Vec<String>,
+    },
+    /// One line per stored template: site, cluster, version, fields.
+    List {
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// A site's templates as JSON.
+    Show {
+        site: String,
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Every template as JSONL.
+    Export {
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Delete a site's templates (the crawl learns them again).
+    Forget {
+        site: String,
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+}
 
 /// Runs `trawl templates …`.
-pub fn run(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
+pub(super) fn run(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
     let mut out = std::io::stdout().lock();
     match cmd {
         TemplatesCommand::Learn {
