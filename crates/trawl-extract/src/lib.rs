@@ -31,10 +31,10 @@ mod html;
 mod input;
 mod page;
 mod template;
+mod training;
 
 pub use error::{ExtractError, InputError};
 pub use extract::product_record::{Availability, Price, Product, Source};
-pub use extract::training::{train_page_types, TypeReport, TypeSample};
 pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};
 pub use html::{render, Children, Doc, NodeId, Selection};
 pub use input::read_input;
@@ -43,3 +43,4 @@ pub use template::{
     clean_value, kept_texts, Applied, Check, FieldCheck, FieldRule, Learning, Pruning, Template,
     TemplateError,
 };
+pub use training::{train_page_types, TypeReport, TypeSample};

@@ -6,8 +6,8 @@
 use std::sync::OnceLock;
 
 use crate::extract::{extract_doc, ExtractError, Extracted, Options, PageType};
+use crate::html::leaves::{self, Leaf};
 use crate::html::{Doc, NodeId, Tag};
-use crate::template::align::{self, Leaf};
 
 /// A decoded and parsed HTML page.
 ///
@@ -190,7 +190,7 @@ impl Page {
 
     /// Text leaves, computed once per page.
     pub(crate) fn leaves(&self) -> &[Leaf] {
-        self.leaves.get_or_init(|| align::leaves(&self.doc))
+        self.leaves.get_or_init(|| leaves::leaves(&self.doc))
     }
 }
 

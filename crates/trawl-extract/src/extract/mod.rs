@@ -30,7 +30,6 @@ pub(crate) mod segment;
 pub(crate) mod stories;
 pub(crate) mod tail;
 pub(crate) mod teasers;
-pub(crate) mod training;
 
 use std::time::{Duration, Instant};
 

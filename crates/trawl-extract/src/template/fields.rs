@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::align::Leaf;
+use crate::html::leaves::Leaf;
 
 /// How a field's values are read from a page.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::html::leaves::Leaf;
 use crate::html::Doc;
 use crate::page::Page;
 pub use check::{Check, FieldCheck};
@@ -119,7 +120,7 @@ pub(crate) const SIGNATURE_KEYS: usize = 300;
 /// The diff of the sample pages, plus the rows whose label names a field
 /// but whose value happened to be the same on every sample (four books
 /// published the same month): a label like "Date" says it is a hole.
-pub(crate) fn candidates(all: &[Vec<align::Leaf>], how: Learning) -> align::Diff {
+pub(crate) fn candidates(all: &[Vec<Leaf>], how: Learning) -> align::Diff {
     if how == Learning::Paper {
         return align::diff_with(all, align::Agreement::All);
     }
@@ -169,7 +170,7 @@ impl Template {
         how: Learning,
     ) -> Result<Template, TemplateError> {
         let docs: Vec<&Doc> = pages.iter().map(Page::doc).collect();
-        let all: Vec<Vec<align::Leaf>> = pages.iter().map(|p| p.leaves().to_vec()).collect();
+        let all: Vec<Vec<Leaf>> = pages.iter().map(|p| p.leaves().to_vec()).collect();
         learn_from(site, &docs, all, how)
     }
 
@@ -189,7 +190,7 @@ impl Template {
 /// leaf, or a leaf in a kept leaf's block), as [`clean_value`] shows them,
 /// lower-cased: what a template learned from these pages could extract.
 pub fn kept_texts(pages: &[Page], how: Learning) -> Vec<std::collections::HashSet<String>> {
-    let all: Vec<Vec<align::Leaf>> = pages.iter().map(|p| p.leaves().to_vec()).collect();
+    let all: Vec<Vec<Leaf>> = pages.iter().map(|p| p.leaves().to_vec()).collect();
     let kept: std::collections::HashSet<String> = candidates(&all, how).kept.into_iter().collect();
     all.iter()
         .map(|leaves| {
@@ -210,7 +211,7 @@ pub fn kept_texts(pages: &[Page], how: Learning) -> Vec<std::collections::HashSe
 fn learn_from(
     site: &str,
     pages: &[&Doc],
-    all: Vec<Vec<align::Leaf>>,
+    all: Vec<Vec<Leaf>>,
     how: Learning,
 ) -> Result<Template, TemplateError> {
     if pages.len() < 2 {
@@ -292,7 +293,7 @@ fn is_separator(text: &str) -> bool {
 }
 
 /// [`Template::apply`] to a page's leaves.
-fn apply_to(t: &Template, leaves: &[align::Leaf]) -> Applied {
+fn apply_to(t: &Template, leaves: &[Leaf]) -> Applied {
     let keys: std::collections::HashSet<&str> = leaves.iter().map(|l| l.key.as_str()).collect();
     // Half the template's fixed part (which shares the site's chrome with
     // other layouts), half its holes (which another layout lacks).

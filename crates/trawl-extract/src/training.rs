@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use super::classify::{classify_rules, PageType, LIST_CONFIDENCE};
-use super::metadata;
-use super::page_model::{features, Model};
+use crate::extract::classify::{classify_rules, PageType, LIST_CONFIDENCE};
+use crate::extract::metadata;
+use crate::extract::page_model::{features, Model};
 use crate::page::Page;
 
 const FOLDS: usize = 5;
