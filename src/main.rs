@@ -6,6 +6,7 @@ mod cli;
 mod client;
 mod cluster;
 mod eval;
+mod process;
 mod status;
 
 fn main() {

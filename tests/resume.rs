@@ -145,3 +145,45 @@ fn kill_9_at_random_moments_loses_and_duplicates_nothing() {
     let urls: HashSet<&str> = outs.iter().filter_map(|o| o["url"].as_str()).collect();
     assert_eq!(urls.len(), outs.len(), "one outcome per URL");
 }
+
+/// The library does not own the process (issue 35): an embedding program
+/// stops a run with its own shutdown future, no signal involved, and the
+/// run returns with the store flushed; the next run resumes.
+#[test]
+fn an_embedding_program_stops_the_run_with_its_own_future() {
+    let host = site("127.0.0.15");
+    let dir = scratch("shutdown-future");
+    let cfg_path = config(&dir, "sitemaps = false\nmin_delay_ms = 200\nmax_depth = 20");
+    std::fs::write(dir.join("seeds/s.txt"), format!("{}\n", host.url("/p0")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cfg = trawl_crawl::config::Config::load(&cfg_path).unwrap_or_else(|e| panic!("{e}"));
+    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    let start = Instant::now();
+    let snap = rt
+        .block_on(async {
+            // In the runtime: a timer needs one.
+            let stop = tokio::time::sleep(Duration::from_millis(1500));
+            let opts = trawl_crawl::crawl::RunOptions {
+                shutdown: Some(trawl_crawl::crawl::Shutdown::new(stop)),
+                ..Default::default()
+            };
+            trawl_crawl::crawl::run(cfg, opts).await
+        })
+        .unwrap_or_else(|e| panic!("crawl: {e}"));
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(10),
+        "stopped by the future: {took:?}"
+    );
+    assert!(
+        snap.fetched > 0 && snap.fetched < 40,
+        "stopped midway: {}",
+        snap.fetched
+    );
+    drop(rt);
+    // The next start resumes where it stopped: all 40 pages, none twice.
+    crawl_once(&cfg_path, &dir.join("seeds/s.txt"));
+    let records = export(&cfg_path);
+    let urls: HashSet<&str> = records.iter().filter_map(|r| r["url"].as_str()).collect();
+    assert_eq!((records.len(), urls.len()), (40, 40));
+}

@@ -105,10 +105,20 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             .as_deref()
             .and_then(trawl_crawl::focus::Strategy::parse),
         observer: Some(observer.clone()),
+        shutdown: None,
         page_hook: None,
     };
+    crate::process::prepare_daemon();
     let snap = runtime()?.block_on(async move {
-        // The endpoint lives as long as the crawl (the runtime ends both).
+        let opts = trawl_crawl::crawl::RunOptions {
+            shutdown: Some(trawl_crawl::crawl::Shutdown::new(
+                crate::process::shutdown_signal(),
+            )),
+            ..opts
+        };
+        // The progress line and the endpoint live as long as the crawl (the
+        // runtime ends them).
+        tokio::spawn(crate::process::progress(observer.stats_handle()));
         if !config.crawl.status_addr.is_empty() {
             crate::status::spawn(&config.crawl.status_addr, observer).await?;
         }

@@ -11,9 +11,14 @@
 //!
 //! Every leased URL ends in exactly one store transaction (done, dropped, or
 //! back in the queue) and one `finished` message, so the scheduler always
-//! knows what is in flight. On SIGINT/SIGTERM it stops leasing, gives
-//! in-flight fetches `shutdown_grace_secs`, flushes the store and returns;
-//! unfinished leases are re-queued on the next start.
+//! knows what is in flight. When the run's shutdown future
+//! ([`RunOptions::shutdown`]; the binary's is SIGINT/SIGTERM) completes, it
+//! stops leasing, gives in-flight fetches `shutdown_grace_secs`, flushes the
+//! store and returns; unfinished leases are re-queued on the next start.
+//!
+//! The library does not own the process: signals, the terminal's progress
+//! line and allocator settings are the embedding program's (see
+//! [`Observer`] and `store::alloc`).
 //!
 //! A run is a series of sessions over one store handle. When the store
 //! cannot write (disk full), the writer says so, the session stops leasing,
@@ -40,7 +45,6 @@ mod writer;
 
 pub use shared::PageHook;
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, RwLock};
@@ -89,8 +93,52 @@ pub struct RunOptions {
     /// Where the run publishes its counters and store handle (a status
     /// server reads them); `None`: the run keeps them to itself.
     pub observer: Option<Observer>,
+    /// Completes when the run should stop (as mini-redis takes one);
+    /// `None`: the run stops only when done (`exit_when_idle`) or on a
+    /// store failure it cannot ride out.
+    pub shutdown: Option<Shutdown>,
     #[doc(hidden)]
     pub page_hook: Option<PageHook>,
+}
+
+/// A future that says when a run should stop (a signal, a test's
+/// deadline, an embedding program's own reason). Cheap to clone; the run
+/// awaits it once.
+#[derive(Clone)]
+pub struct Shutdown(Arc<std::sync::Mutex<Option<ShutdownFuture>>>);
+
+type ShutdownFuture = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+impl Shutdown {
+    /// The run stops when `signal` completes.
+    pub fn new(signal: impl std::future::Future<Output = ()> + Send + 'static) -> Shutdown {
+        Shutdown(Arc::new(std::sync::Mutex::new(Some(Box::pin(signal)))))
+    }
+
+    /// A channel whose value turns true when the shutdown future completes
+    /// (never, without one).
+    fn watch(opt: Option<&Shutdown>) -> tokio::sync::watch::Receiver<bool> {
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        let fut = opt.and_then(|s| s.0.lock().ok().and_then(|mut g| g.take()));
+        tokio::spawn(async move {
+            match fut {
+                Some(f) => {
+                    f.await;
+                    tracing::info!("shutdown requested: finishing in-flight work");
+                    let _ = tx.send(true); // the receivers live as long as the run
+                }
+                // Keeps the sender (and the channel) alive for the run.
+                None => tx.closed().await,
+            }
+        });
+        rx
+    }
+}
+
+impl std::fmt::Debug for Shutdown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Shutdown")
+    }
 }
 
 /// A window on a running crawl for a status server: its counters and the
@@ -115,6 +163,11 @@ impl Observer {
         &self.stats
     }
 
+    /// The run's counters, to keep (a progress line's task).
+    pub fn stats_handle(&self) -> Arc<Stats> {
+        self.stats.clone()
+    }
+
     /// The store the run writes with, while it can write.
     pub fn store(&self) -> Option<Store> {
         self.store.read().ok().and_then(|g| g.clone())
@@ -127,18 +180,10 @@ impl Observer {
     }
 }
 
-/// Runs the daemon until a signal (or, with `exit_when_idle`, until done).
+/// Runs the daemon until its shutdown future completes (or, with
+/// `exit_when_idle`, until done).
 pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> {
     let c = &cfg.crawl;
-    crate::store::alloc::tune_allocator();
-    #[cfg(unix)]
-    // SAFETY: installs the ignore disposition for one signal before the
-    // runtime's threads use it; no handler code runs. A file-size limit
-    // (ulimit -f) then fails the write with EFBIG, which the writer
-    // handles like a full disk, instead of killing the daemon.
-    unsafe {
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
     let fetcher: Arc<dyn Fetcher> = Arc::new(HttpFetcher::new(&FetchConfig {
         user_agent: c.user_agent.clone(),
         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
@@ -167,15 +212,8 @@ pub async fn run_with(
     let dir = std::fs::canonicalize(&c.data_dir).unwrap_or_else(|_| c.data_dir.clone());
     let _ = stats.data_dir.set(dir.display().to_string()); // set once, here
 
-    // The progress line and signals outlive sessions.
-    let progress_task = tokio::spawn(progress(stats.clone()));
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        wait_for_signal().await;
-        tracing::info!("shutdown requested: finishing in-flight work");
-        // The receivers live as long as the run.
-        let _ = stop_tx.send(true);
-    });
+    // The shutdown outlives sessions.
+    let stop_rx = Shutdown::watch(opts.shutdown.as_ref());
 
     let mut store = Some(store);
     let mut backlog: Vec<WriterMsg> = Vec::new();
@@ -235,7 +273,6 @@ pub async fn run_with(
             Err(e) => break Err(e),
         }
     };
-    progress_task.abort();
     result
 }
 
@@ -261,47 +298,4 @@ fn stopped_while_down(stats: &Stats, pages: usize) -> Result<Snapshot, CrawlErro
         .and_then(|g| g.clone())
         .unwrap_or_else(|| "store error".into());
     Err(CrawlError::StoppedWhileDown { error, pages })
-}
-
-async fn wait_for_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                // No SIGTERM handler could be installed: Ctrl-C still works.
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        // An error here means no handler: the daemon then runs until killed.
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// A live line on a terminal, a log line every 10 s otherwise.
-async fn progress(stats: Arc<Stats>) {
-    let tty = std::io::stderr().is_terminal();
-    let every = if tty {
-        Duration::from_millis(500)
-    } else {
-        Duration::from_secs(10)
-    };
-    loop {
-        tokio::time::sleep(every).await;
-        let line = stats.snapshot().line();
-        if tty {
-            eprint!("\r\x1b[2K{line}");
-        } else {
-            tracing::info!("{line}");
-        }
-    }
 }

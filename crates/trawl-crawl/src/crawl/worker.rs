@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::shared::{CpuJob, Fence, Shared, WriterMsg};
@@ -165,13 +165,7 @@ pub async fn run(
     let observer = opts.observer.clone().unwrap_or_default();
     let stats = observer.stats.clone();
     observer.publish(Some(store.clone()));
-    let (stop_tx, mut stop_rx) = watch::channel(false);
-    tokio::spawn(async move {
-        super::wait_for_signal().await;
-        tracing::info!("shutdown requested: finishing in-flight work");
-        let _ = stop_tx.send(true); // the receivers live as long as the run
-    });
-    let progress_task = tokio::spawn(super::progress(stats.clone()));
+    let mut stop_rx = super::Shutdown::watch(opts.shutdown.as_ref());
     let fence = Fence::default();
 
     let counts = Arc::new(ClusterCounts::default());
@@ -527,7 +521,6 @@ pub async fn run(
         learning::save_model(f, &store);
     }
     store.flush().await?;
-    progress_task.abort();
     let left = pending.load(Relaxed);
     if left > 0 {
         tracing::warn!(
