@@ -2,7 +2,8 @@
 //! 34): the URLs of a host stopped by its error budget get a `host_stopped`
 //! outcome and are set aside in the shared frontier (status 3), the workers
 //! of a `--once` run still finish, and a worker that starts later offers
-//! the set-aside URLs again.
+//! the set-aside URLs again. And the shared database's schema version:
+//! an old database is migrated, a newer one refused (issue 35).
 
 mod support;
 
@@ -96,4 +97,55 @@ fn a_stopped_hosts_urls_are_set_aside_with_an_outcome_across_workers() {
         Duration::from_secs(90),
     );
     assert_eq!(broken(), 20, "set-aside URLs are offered again");
+}
+
+/// The PostgreSQL schema has a version (issue 35): a database made by an
+/// older trawl (the first schema, no version) is migrated when a worker
+/// connects; one a newer trawl made is refused with a clear error.
+#[test]
+fn an_old_schema_is_migrated_and_a_newer_one_refused() {
+    let Some(pg) = Pg::start("schema") else {
+        return;
+    };
+    // What the first cluster-mode trawl created: schema.sql as it stands.
+    let base = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/trawl-crawl/src/cluster/schema.sql"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    pg.psql(&base);
+    pg.psql(
+        "INSERT INTO trawl_hosts (name, queued) VALUES ('a.test', 1);
+         INSERT INTO trawl_urls (hash, host_id, url, priority, depth, seed, kind)
+         VALUES (1, 1, 'http://a.test/', 1, 0, 1, 0)",
+    );
+    assert_eq!(pg.psql("SELECT to_regclass('trawl_schema') IS NULL"), "t");
+    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    rt.block_on(trawl_crawl::cluster::Conn::connect(&pg.url()))
+        .unwrap_or_else(|e| panic!("migrates: {e}"));
+    assert_eq!(
+        pg.psql("SELECT version FROM trawl_schema"),
+        trawl_crawl::cluster::schema::VERSION.to_string()
+    );
+    assert_eq!(
+        pg.psql("SELECT count(*) FROM pg_indexes WHERE indexname = 'trawl_urls_set_aside'"),
+        "1"
+    );
+    assert_eq!(
+        pg.psql("SELECT url FROM trawl_urls"),
+        "http://a.test/",
+        "data kept"
+    );
+    // Connecting again changes nothing.
+    rt.block_on(trawl_crawl::cluster::Conn::connect(&pg.url()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(pg.psql("SELECT count(*) FROM trawl_schema"), "1");
+    // A database a newer trawl made is refused, naming both versions.
+    pg.psql("UPDATE trawl_schema SET version = 99");
+    let err = rt
+        .block_on(trawl_crawl::cluster::Conn::connect(&pg.url()))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("99") && err.contains("newer"), "{err}");
 }

@@ -6,15 +6,6 @@ use tokio_postgres::{Client, NoTls};
 
 use super::ClusterError;
 
-/// The schema, applied at every connect (idempotent).
-const SCHEMA: &str = include_str!("schema.sql");
-
-/// The schema's last table.
-const LAST_TABLE: &str = "trawl_templates";
-
-/// Serialises schema changes between workers starting at once.
-const SCHEMA_LOCK: i64 = 0x7472_6177_6c00_0001;
-
 /// A lazily (re)connected client.
 pub struct Conn {
     url: String,
@@ -44,8 +35,9 @@ impl Conn {
         })
     }
 
-    /// Connects now and applies the schema (a worker's first step, so a
-    /// wrong URL or an unreachable database is reported at start).
+    /// Connects now and brings the schema to this build's version (a
+    /// worker's first step, so a wrong URL, an unreachable database or one
+    /// made by a newer trawl is reported at start).
     pub async fn connect(url: &str) -> Result<Conn, ClusterError> {
         let mut c = Conn::new(url)?;
         c.client().await?;
@@ -85,22 +77,9 @@ impl Conn {
                     ))
                     .await?;
             }
-            // The tables are created in one transaction, `LAST_TABLE`
-            // last: when it exists, so does the rest (and a database made
-            // by an older trawl gets the tables it lacks). Checking first keeps
-            // a connecting worker off the schema's locks, which a paused
-            // worker's open transaction may hold.
-            let ready: bool = client
-                .query_one("SELECT to_regclass($1) IS NOT NULL", &[&LAST_TABLE])
-                .await?
-                .get(0);
-            if !ready {
-                let tx = client.transaction().await?;
-                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
-                    .await?;
-                tx.batch_execute(SCHEMA).await?;
-                tx.commit().await?;
-            }
+            // The schema at this build's version (made or migrated), or
+            // an error for a database a newer trawl made.
+            super::schema::ensure(&mut client).await?;
             self.client = Some(client);
         }
         match self.client.as_mut() {

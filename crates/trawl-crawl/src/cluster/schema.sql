@@ -1,6 +1,8 @@
 -- trawl's shared frontier (cluster mode). Plain SQL, no extensions.
--- Applied by a worker that finds the last table below missing, under an
--- advisory lock; idempotent. New tables go at the end (conn.rs checks the last).
+-- Version 1 of the schema, as the first cluster-mode trawl made it: applied
+-- to an empty database under an advisory lock. Changes since are numbered
+-- migrations in schema.rs (the version is kept in trawl_schema); this file
+-- does not change.
 
 -- Seed lines, numbered once cluster-wide; queued URLs carry the number.
 CREATE TABLE IF NOT EXISTS trawl_seeds (
