@@ -166,10 +166,8 @@ pub(crate) fn data_dir(config: &Config, data: Option<PathBuf>) -> PathBuf {
     data.unwrap_or_else(|| config.crawl.data_dir.clone())
 }
 
-pub(crate) fn open_store(
-    config: &Config,
-    data: Option<PathBuf>,
-) -> Result<trawl_crawl::store::Store> {
+/// The store directory in `--data` (or `crawl.data_dir`), which must exist.
+fn store_dir(config: &Config, data: Option<PathBuf>) -> Result<PathBuf> {
     let dir = data_dir(config, data);
     if !dir.exists() {
         bail!(
@@ -177,6 +175,14 @@ pub(crate) fn open_store(
             dir.display()
         );
     }
+    Ok(dir)
+}
+
+pub(crate) fn open_store(
+    config: &Config,
+    data: Option<PathBuf>,
+) -> Result<trawl_crawl::store::Store> {
+    let dir = store_dir(config, data)?;
     Ok(trawl_crawl::store::Store::open(&dir, 16 << 20)?)
 }
 
@@ -186,13 +192,7 @@ pub(crate) fn open_store_read_only(
     config: &Config,
     data: Option<PathBuf>,
 ) -> Result<trawl_crawl::store::Store> {
-    let dir = data_dir(config, data);
-    if !dir.exists() {
-        bail!(
-            "no store at {} (run `trawl crawl` first, or pass --data)",
-            dir.display()
-        );
-    }
+    let dir = store_dir(config, data)?;
     Ok(trawl_crawl::store::Store::open_read_only(&dir, 16 << 20)?)
 }
 
