@@ -38,7 +38,7 @@ impl Shared {
         if let Some(limiter) = &self.limiter {
             limiter.until_ready().await;
         }
-        if self.fence.as_ref().is_some_and(|f| !f.allows(&host)) {
+        if !self.backend.may_send(&host) {
             // Cluster mode: the lease may be gone (this worker was paused
             // past it); another worker may be fetching the host now.
             return Response {

@@ -36,7 +36,15 @@ pub(super) async fn session(
     mut stop_rx: tokio::sync::watch::Receiver<bool>,
 ) -> Result<SessionEnd, CrawlError> {
     let c = cfg.crawl.clone();
-    let (shared, focus) = build_shared(cfg, opts, &store, fetcher, &stats, None, None).await?;
+    let (shared, focus) = build_shared(
+        cfg,
+        opts,
+        &store,
+        fetcher,
+        &stats,
+        Arc::new(super::shared::Local),
+    )
+    .await?;
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
     if focus
         .as_ref()
@@ -114,8 +122,7 @@ pub(super) async fn build_shared(
     store: &Store,
     fetcher: Arc<dyn Fetcher>,
     stats: &Arc<Stats>,
-    fence: Option<super::shared::Fence>,
-    counts: Option<Arc<crate::cluster::ClusterCounts>>,
+    backend: Arc<dyn super::shared::Backend>,
 ) -> Result<(Arc<Shared>, Option<Arc<crate::focus::Focus>>), CrawlError> {
     let c = cfg.crawl.clone();
     let agent = c
@@ -167,8 +174,7 @@ pub(super) async fn build_shared(
         focus: focus.clone(),
         shop: shop::Shop::new(c.template_samples, c.template_checks),
         page_hook: opts.page_hook.clone(),
-        fence,
-        counts,
+        backend,
     });
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {

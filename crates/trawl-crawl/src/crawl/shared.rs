@@ -51,34 +51,30 @@ pub struct Shared {
     pub shop: super::shop::Shop,
     /// Test hook called before each page is processed.
     pub page_hook: Option<PageHook>,
-    /// Cluster mode: the hosts whose leases this worker may have lost.
-    pub fence: Option<Fence>,
-    /// Cluster mode: the cluster's page counts, for the budgets.
-    pub counts: Option<Arc<crate::cluster::ClusterCounts>>,
+    /// What differs between one machine and a cluster, as the stages see it.
+    pub backend: Arc<dyn Backend>,
 }
 
-/// Cluster mode's last check before a request: until when each host this
-/// worker has held may still be sent one (its lease, by the local clock).
-/// A host never held is not fenced (a robots.txt redirect to another host).
-#[derive(Clone, Default)]
-pub struct Fence(Arc<RwLock<HashMap<String, Instant>>>);
-
-impl Fence {
-    /// Whether `host` may be sent a request now.
-    pub fn allows(&self, host: &str) -> bool {
-        self.0
-            .read()
-            .map(|m| m.get(host).is_none_or(|t| Instant::now() < *t))
-            .unwrap_or(false)
+/// The two things the shared stages ask of where URLs come from: whether a
+/// request to a host may go out now, and the page counts budgets read. One
+/// machine answers from its own store ([`Local`]); a cluster worker from its
+/// leases and the cluster's counts (`worker::ClusterView`).
+pub trait Backend: Send + Sync {
+    /// Whether a request to `host` may be sent now.
+    fn may_send(&self, _host: &str) -> bool {
+        true
     }
 
-    /// Requests to `host` may be sent until `until` (a past instant: none).
-    pub fn set(&self, host: &str, until: Instant) {
-        if let Ok(mut m) = self.0.write() {
-            m.insert(host.to_string(), until);
-        }
+    /// A page count, when this backend keeps it (`None`: the store's).
+    fn count(&self, _c: &Counter) -> Option<u64> {
+        None
     }
 }
+
+/// One machine: every request may go, every count is the store's.
+pub struct Local;
+
+impl Backend for Local {}
 
 /// A fetched page waiting for the CPU stage.
 pub struct CpuJob {
@@ -234,11 +230,10 @@ impl Shared {
             })
     }
 
-    /// A page counter: the store's, or in cluster mode the cluster's.
+    /// A page counter: the backend's (a cluster's), else the store's.
     pub(super) fn count(&self, c: Counter) -> u64 {
-        self.counts
-            .as_ref()
-            .and_then(|k| k.get(&c))
+        self.backend
+            .count(&c)
             .unwrap_or_else(|| self.store.count(c).unwrap_or(0))
     }
 

@@ -1,25 +1,70 @@
 //! What a cluster worker mirrors of the state all workers share, beyond the
-//! frontier: the page counts its budgets are checked against (kept in
-//! `cluster::ClusterCounts`), and the
+//! frontier: its leases as a [`Fence`] and the page counts its budgets are
+//! checked against (kept in `cluster::ClusterCounts`), which the shared
+//! stages see through [`ClusterView`], the worker's `Backend`; and the
 //! e-commerce templates of the sites it crawls (learned once per site, by
 //! whichever worker gets there first, and read by the others when they
 //! claim one of the site's hosts).
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
 
 use super::shared::Shared;
 use super::templates::Templates;
-use crate::cluster::{ClusterError, Conn};
+use crate::cluster::{ClusterCounts, ClusterError, Conn};
 use crate::frontier::url::site_of;
 
-/// Reads the budgets' counts from the database into `shared.counts`: the
+/// Cluster mode's last check before a request: until when each host this
+/// worker has held may still be sent one (its lease, by the local clock).
+/// A host never held is not fenced (a robots.txt redirect to another host).
+#[derive(Clone, Default)]
+pub struct Fence(Arc<RwLock<HashMap<String, Instant>>>);
+
+impl Fence {
+    /// Whether `host` may be sent a request now.
+    pub fn allows(&self, host: &str) -> bool {
+        self.0
+            .read()
+            .map(|m| m.get(host).is_none_or(|t| Instant::now() < *t))
+            .unwrap_or(false)
+    }
+
+    /// Requests to `host` may be sent until `until` (a past instant: none).
+    pub fn set(&self, host: &str, until: Instant) {
+        if let Ok(mut m) = self.0.write() {
+            m.insert(host.to_string(), until);
+        }
+    }
+}
+
+/// What the shared stages ask of a cluster worker: a request goes out only
+/// while the host's lease surely lives (the fence), and budgets read the
+/// cluster's page counts.
+pub(super) struct ClusterView {
+    pub fence: Fence,
+    pub counts: Arc<ClusterCounts>,
+}
+
+impl super::shared::Backend for ClusterView {
+    fn may_send(&self, host: &str) -> bool {
+        self.fence.allows(host)
+    }
+
+    fn count(&self, c: &crate::store::Counter) -> Option<u64> {
+        self.counts.get(c)
+    }
+}
+
+/// Reads the budgets' counts from the database into `counts`: the
 /// crawl's total when `max_pages` is set, and the seeds with a `max_pages`
 /// of their own (nothing is read when no budget is set).
-pub(super) async fn refresh_counts(db: &mut Conn, shared: &Shared) -> Result<(), ClusterError> {
-    let Some(counts) = &shared.counts else {
-        return Ok(());
-    };
+pub(super) async fn refresh_counts(
+    db: &mut Conn,
+    shared: &Shared,
+    counts: &ClusterCounts,
+) -> Result<(), ClusterError> {
     let seeds: Vec<u32> = shared.seeds.read().map_or_else(
         |_| vec![],
         |s| {

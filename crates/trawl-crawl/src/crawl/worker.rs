@@ -38,8 +38,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::shared::{CpuJob, Fence, Shared, WriterMsg};
-use super::sitewide::{self, Published};
+use super::shared::{CpuJob, Shared, WriterMsg};
+use super::sitewide::{self, Fence, Published};
 use super::stats::{Snapshot, Stats};
 use super::{learning, schedule, seeding, session, CrawlError, RunOptions};
 use crate::cluster::ClusterCounts;
@@ -175,8 +175,10 @@ pub async fn run(
         &store,
         fetcher,
         &stats,
-        Some(fence.clone()),
-        Some(counts.clone()),
+        Arc::new(sitewide::ClusterView {
+            fence: fence.clone(),
+            counts: counts.clone(),
+        }),
     )
     .await?;
     refresh_seeds(&mut db, &shared).await;
@@ -279,7 +281,7 @@ pub async fn run(
             next_beat = now + Duration::from_secs(2);
         }
         if now >= next_count && !db_down {
-            let r = sitewide::refresh_counts(&mut db, &shared).await;
+            let r = sitewide::refresh_counts(&mut db, &shared, &counts).await;
             if let Err(e) = r {
                 db_error(&mut db_down, e, "reading page counts", &stats);
             }
@@ -336,7 +338,7 @@ pub async fn run(
                     if got > 0 {
                         // A host handed over: its seed's count as its last
                         // holder left it, before its first fetch here.
-                        let r = sitewide::refresh_counts(&mut db, &shared).await;
+                        let r = sitewide::refresh_counts(&mut db, &shared, &counts).await;
                         if let Err(e) = r {
                             tracing::warn!(error = %e, "reading page counts");
                         }
