@@ -149,3 +149,62 @@ fn an_old_schema_is_migrated_and_a_newer_one_refused() {
         .unwrap_or_default();
     assert!(err.contains("99") && err.contains("newer"), "{err}");
 }
+
+/// Issue 34, finding 9 in cluster mode: a redirect to a URL the cluster
+/// already knows is not fetched again, and a page reached through a
+/// redirect is not fetched again when a link names it later.
+#[test]
+fn a_redirect_to_a_known_page_is_fetched_once_across_workers() {
+    let Some(pg) = Pg::start("redirects") else {
+        return;
+    };
+    let host = Host::start("127.0.0.61", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Index", &["/story".into(), "/old-story".into()])),
+        "/old-story" => support::redirect("/story"),
+        "/story" => html(&page("Story", &["/moved".into()])),
+        "/moved" => support::redirect("/fresh"),
+        "/fresh" => html(&page("Fresh", &["/later".into()])),
+        "/later" => html(&page("Later", &["/fresh".into()])),
+        _ => status(404),
+    });
+    let dir = scratch("cluster-redirects");
+    let cfg = config(
+        &dir,
+        "sitemaps = false\nmin_delay_ms = 5\n[cluster]\nlease_secs = 30\n",
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
+    let url = pg.url();
+    wait(
+        vec![
+            worker(&cfg, &url, "w1", &seeds),
+            worker(&cfg, &url, "w2", &seeds),
+        ],
+        Duration::from_secs(90),
+    );
+    let paths = host.paths();
+    for p in ["/story", "/fresh"] {
+        assert_eq!(
+            paths.iter().filter(|x| *x == p).count(),
+            1,
+            "{p} fetched once: {paths:?}"
+        );
+    }
+    let records = export_lines(&cfg, &["--cluster", &url]);
+    let finals: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r["final_url"].as_str())
+        .collect();
+    for p in ["/story", "/fresh"] {
+        assert_eq!(
+            finals.iter().filter(|f| f.ends_with(p)).count(),
+            1,
+            "one record for {p}: {finals:?}"
+        );
+    }
+    assert_eq!(
+        pg.psql("SELECT outcome::json->>'outcome' FROM trawl_urls WHERE url LIKE '%/old-story'"),
+        "redirected"
+    );
+}

@@ -406,6 +406,19 @@ impl Conn {
 
     /// Whether the whole cluster is out of work: nothing queued anywhere
     /// and no live lease (a live lease may still add links).
+    /// Whether `url` (normalised) was ever queued in the cluster or fetched
+    /// as a redirect target.
+    pub async fn known(&mut self, url: &str) -> Result<bool, ClusterError> {
+        let c = self.client().await?;
+        let row = c
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM trawl_urls WHERE hash = $1)",
+                &[&url_hash(url)],
+            )
+            .await?;
+        Ok(row.get(0))
+    }
+
     /// Queues again the URLs set aside (status 3) whose wait has ended, or
     /// all of them with `all` (a worker starting); returns how many.
     pub async fn unpark(&mut self, all: bool) -> Result<u64, ClusterError> {
@@ -506,6 +519,26 @@ async fn apply(
                 &[&f.host_id, &(n as i32), &i32::from(page_counted), &delay],
             )
             .await?;
+            // The URL a stored page was reached at through redirects is
+            // known from now on: a link to it later queues nothing.
+            if let (1, Some(_), Some(target)) = (n, record, &outcome.final_url) {
+                if let Some(row) = &ended {
+                    tx.execute(
+                        "INSERT INTO trawl_urls (hash, host_id, url, status, priority, depth,
+                                                 seed, kind, done_by, done_at)
+                         VALUES ($1, $2, $3, 1, 0, 0, $4, 0, $5, now())
+                         ON CONFLICT (hash) DO NOTHING",
+                        &[
+                            &url_hash(target),
+                            &f.host_id,
+                            target,
+                            &row.get::<_, i32>(0),
+                            &worker,
+                        ],
+                    )
+                    .await?;
+                }
+            }
             if let (1, Some(rec)) = (n, record) {
                 let duplicate_of = match simhash {
                     Some(h) => super::near_dup::duplicate_of(tx, *h, &rec.url).await?,

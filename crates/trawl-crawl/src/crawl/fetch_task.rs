@@ -159,10 +159,13 @@ impl Shared {
 
     /// Whether a redirect target was queued or fetched before (by its
     /// normalised form, as links are queued).
-    fn known(&self, target: &Url) -> bool {
+    async fn known(&self, target: &Url) -> bool {
         let url = normalize(target.as_str(), None, &self.rules)
             .map_or_else(|_| target.to_string(), |u| u.to_string());
-        self.store.known(&url).unwrap_or(false)
+        match self.backend.known(&url).await {
+            Some(known) => known,
+            None => self.store.known(&url).unwrap_or(false),
+        }
     }
 
     fn sitemap_urls(&self, scheme: &str, host: &str, robots: &Robots, seed_id: u32) -> Vec<NewUrl> {
@@ -322,7 +325,7 @@ async fn follow(
             return stop(response, current, chain, None, Some(next));
         } else if !robots.allowed(&shared.agent, next.as_str()) {
             Some(format!("redirect to {next} is disallowed by robots.txt"))
-        } else if shared.known(&next) {
+        } else if shared.known(&next).await {
             return Followed {
                 known: Some(next),
                 ..stop(response, current, chain, None, None)

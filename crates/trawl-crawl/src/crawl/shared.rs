@@ -69,7 +69,16 @@ pub trait Backend: Send + Sync {
     fn count(&self, _c: &Counter) -> Option<u64> {
         None
     }
+
+    /// Whether a URL was queued or fetched before, when this backend knows
+    /// (`None`: ask the store's seen-set).
+    fn known<'a>(&'a self, _url: &'a str) -> BoxFuture<'a, Option<bool>> {
+        Box::pin(std::future::ready(None))
+    }
 }
+
+/// A future a [`Backend`] answers with.
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 /// One machine: every request may go, every count is the store's.
 pub struct Local;

@@ -45,6 +45,8 @@ impl Fence {
 pub(super) struct ClusterView {
     pub fence: Fence,
     pub counts: Arc<ClusterCounts>,
+    /// For redirect targets: is a URL known to the cluster (rare: redirects only).
+    pub db: tokio::sync::Mutex<Conn>,
 }
 
 impl super::shared::Backend for ClusterView {
@@ -54,6 +56,11 @@ impl super::shared::Backend for ClusterView {
 
     fn count(&self, c: &crate::store::Counter) -> Option<u64> {
         self.counts.get(c)
+    }
+
+    fn known<'a>(&'a self, url: &'a str) -> super::shared::BoxFuture<'a, Option<bool>> {
+        // A database that does not answer: follow the redirect, as before.
+        Box::pin(async move { self.db.lock().await.known(url).await.ok() })
     }
 }
 

@@ -178,6 +178,9 @@ pub async fn run(
         Arc::new(sitewide::ClusterView {
             fence: fence.clone(),
             counts: counts.clone(),
+            db: tokio::sync::Mutex::new(
+                Conn::new(&cluster.url).map_err(|e| CrawlError::Start(e.to_string()))?,
+            ),
         }),
     )
     .await?;
