@@ -48,21 +48,13 @@ fn wait(mut children: Vec<std::process::Child>, limit: Duration) {
     }
 }
 
-#[test]
-fn a_stopped_hosts_urls_are_set_aside_with_an_outcome_across_workers() {
-    let Some(pg) = Pg::start("outcomes") else {
-        return;
-    };
-    let links: Vec<String> = (0..30).map(|i| format!("/broken/{i}")).collect();
-    let host = Host::start("127.0.0.60", move |path, _| match path {
-        "/robots.txt" => status(404),
-        "/" => html(&page("Links", &links)),
-        _ => status(501),
-    });
-    let dir = scratch("cluster-outcomes");
+/// Config and seed file in a scratch directory `name` for `host` (config
+/// keys in `extra`), then two `--once` workers crawling it to the end.
+fn crawl_with_two_workers(pg: &Pg, host: &Host, name: &str, extra: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
     let cfg = config(
         &dir,
-        "sitemaps = false\nmin_delay_ms = 5\nhost_error_budget = 10\n[cluster]\nlease_secs = 30\n",
+        &format!("sitemaps = false\nmin_delay_ms = 5\n{extra}\n[cluster]\nlease_secs = 30\n"),
     );
     let seeds = dir.join("seeds.txt");
     std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
@@ -74,6 +66,22 @@ fn a_stopped_hosts_urls_are_set_aside_with_an_outcome_across_workers() {
         ],
         Duration::from_secs(90),
     );
+    cfg
+}
+
+#[test]
+fn a_stopped_hosts_urls_are_set_aside_with_an_outcome_across_workers() {
+    let Some(pg) = Pg::start("outcomes") else {
+        return;
+    };
+    let links: Vec<String> = (0..30).map(|i| format!("/broken/{i}")).collect();
+    let host = Host::start("127.0.0.60", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Links", &links)),
+        _ => status(501),
+    });
+    let cfg = crawl_with_two_workers(&pg, &host, "cluster-outcomes", "host_error_budget = 10");
+    let (url, seeds) = (pg.url(), cfg.with_file_name("seeds.txt"));
     let broken = || {
         host.paths()
             .iter()
@@ -158,51 +166,10 @@ fn a_redirect_to_a_known_page_is_fetched_once_across_workers() {
     let Some(pg) = Pg::start("redirects") else {
         return;
     };
-    let host = Host::start("127.0.0.61", |path, _| match path {
-        "/robots.txt" => status(404),
-        "/" => html(&page("Index", &["/story".into(), "/old-story".into()])),
-        "/old-story" => support::redirect("/story"),
-        "/story" => html(&page("Story", &["/moved".into()])),
-        "/moved" => support::redirect("/fresh"),
-        "/fresh" => html(&page("Fresh", &["/later".into()])),
-        "/later" => html(&page("Later", &["/fresh".into()])),
-        _ => status(404),
-    });
-    let dir = scratch("cluster-redirects");
-    let cfg = config(
-        &dir,
-        "sitemaps = false\nmin_delay_ms = 5\n[cluster]\nlease_secs = 30\n",
-    );
-    let seeds = dir.join("seeds.txt");
-    std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
-    let url = pg.url();
-    wait(
-        vec![
-            worker(&cfg, &url, "w1", &seeds),
-            worker(&cfg, &url, "w2", &seeds),
-        ],
-        Duration::from_secs(90),
-    );
-    let paths = host.paths();
-    for p in ["/story", "/fresh"] {
-        assert_eq!(
-            paths.iter().filter(|x| *x == p).count(),
-            1,
-            "{p} fetched once: {paths:?}"
-        );
-    }
-    let records = export_lines(&cfg, &["--cluster", &url]);
-    let finals: Vec<&str> = records
-        .iter()
-        .filter_map(|r| r["final_url"].as_str())
-        .collect();
-    for p in ["/story", "/fresh"] {
-        assert_eq!(
-            finals.iter().filter(|f| f.ends_with(p)).count(),
-            1,
-            "one record for {p}: {finals:?}"
-        );
-    }
+    let host = redirect_site("127.0.0.61");
+    let cfg = crawl_with_two_workers(&pg, &host, "cluster-redirects", "");
+    let records = export_lines(&cfg, &["--cluster", &pg.url()]);
+    assert_fetched_and_stored_once(&host, &records);
     assert_eq!(
         pg.psql("SELECT outcome::json->>'outcome' FROM trawl_urls WHERE url LIKE '%/old-story'"),
         "redirected"

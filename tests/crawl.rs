@@ -408,40 +408,12 @@ fn seed_files_added_while_running_are_picked_up() {
 /// fetched it again and stored it twice (the second marked `duplicate_of`).
 #[test]
 fn a_redirect_to_a_known_page_does_not_fetch_or_store_it_twice() {
-    let host = Host::start("127.0.0.6", |path, _| match path {
-        "/robots.txt" => status(404),
-        "/" => html(&page("Index", &["/story".into(), "/old-story".into()])),
-        "/old-story" => redirect("/story"),
-        // Reached through a redirect first, linked later.
-        "/story" => html(&page("Story", &["/moved".into()])),
-        "/moved" => redirect("/fresh"),
-        "/fresh" => html(&page("Fresh", &["/fresh".into(), "/later".into()])),
-        "/later" => html(&page("Later", &["/fresh".into()])),
-        _ => status(404),
-    });
+    let host = redirect_site("127.0.0.6");
     let dir = scratch("redirect-known");
     let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 5");
     crawl_once(&cfg, &seeds_file(&dir, &[host.url("/")]));
-    let paths = host.paths();
-    for p in ["/story", "/fresh"] {
-        assert_eq!(
-            paths.iter().filter(|x| *x == p).count(),
-            1,
-            "{p} fetched once: {paths:?}"
-        );
-    }
     let recs = export(&cfg);
-    let finals: Vec<&str> = recs
-        .iter()
-        .filter_map(|r| r["final_url"].as_str())
-        .collect();
-    for p in ["/story", "/fresh"] {
-        assert_eq!(
-            finals.iter().filter(|f| f.ends_with(p)).count(),
-            1,
-            "one record for {p}: {finals:?}"
-        );
-    }
+    assert_fetched_and_stored_once(&host, &recs);
     assert!(recs.iter().all(|r| r["duplicate_of"].is_null()), "{recs:?}");
     let outs = outcomes(&cfg);
     let old = outs

@@ -391,6 +391,45 @@ pub fn status_json(port: u16) -> Option<serde_json::Value> {
 }
 pub mod pg;
 
+/// A site for redirects to known pages (issue 34, finding 9): `/old-story`
+/// redirects to `/story`, which the index links first; `/moved` redirects
+/// to `/fresh`, which is linked only later (by itself and by `/later`).
+pub fn redirect_site(ip: &str) -> Host {
+    Host::start(ip, |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Index", &["/story".into(), "/old-story".into()])),
+        "/old-story" => redirect("/story"),
+        // Reached through a redirect first, linked later.
+        "/story" => html(&page("Story", &["/moved".into()])),
+        "/moved" => redirect("/fresh"),
+        "/fresh" => html(&page("Fresh", &["/fresh".into(), "/later".into()])),
+        "/later" => html(&page("Later", &["/fresh".into()])),
+        _ => status(404),
+    })
+}
+
+/// On a [`redirect_site`]: `/story` and `/fresh` were each requested once
+/// and each is the final URL of one record.
+pub fn assert_fetched_and_stored_once(host: &Host, records: &[serde_json::Value]) {
+    let paths = host.paths();
+    let finals: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r["final_url"].as_str())
+        .collect();
+    for p in ["/story", "/fresh"] {
+        assert_eq!(
+            paths.iter().filter(|x| *x == p).count(),
+            1,
+            "{p} fetched once: {paths:?}"
+        );
+        assert_eq!(
+            finals.iter().filter(|f| f.ends_with(p)).count(),
+            1,
+            "one record for {p}: {finals:?}"
+        );
+    }
+}
+
 /// A prerequisite of a test is missing: the test is skipped with a message,
 /// or fails under `TRAWL_REQUIRE_ALL=1` (set by `.ci/run`), so CI never
 /// passes a test it did not run.

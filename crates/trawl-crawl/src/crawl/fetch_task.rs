@@ -109,16 +109,17 @@ impl Shared {
     /// everything" while it lasts. The answer is counted, the host is shown
     /// as held (since when, next try) and the last error says why.
     fn robots_unavailable(&self, host: &str, status: Option<u16>, next_try: Instant) {
-        match status {
+        let answer = match status {
             Some(0) => {
                 self.stats.transport_errors.fetch_add(1, Relaxed);
+                "no answer".to_string()
             }
-            Some(s) => self.stats.count_status(s),
-            None => {}
-        }
-        let answer = match status {
-            Some(0) | None => "no answer".to_string(),
-            Some(s) => format!("HTTP {s}"),
+            Some(s) => {
+                self.stats.count_status(s);
+                format!("HTTP {s}")
+            }
+            // A cached answer: counted when it came.
+            None => "no answer".to_string(),
         };
         let until = now_secs() + next_try.saturating_duration_since(Instant::now()).as_secs();
         let since = self.stats.held_since(host).unwrap_or_else(now_secs);

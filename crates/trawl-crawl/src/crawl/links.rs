@@ -77,6 +77,9 @@ pub(super) fn page_links(
     item: &QueuedUrl,
     mut parent: Option<Parent<'_>>,
 ) -> Vec<NewUrl> {
+    // The page itself (its final URL, after redirects) is never one of
+    // its links: reached through a redirect, it is not in the seen-set.
+    let own = normalize(base.as_str(), None, &shared.rules).map(|u| u.to_string());
     // Resolve as a browser does: against <base href> (itself resolved
     // against the final URL after redirects), else the final URL. The DOM
     // drops <head> as invisible, so the parser keeps the base for us.
@@ -91,7 +94,7 @@ pub(super) fn page_links(
         return Vec::new();
     }
     let mut spent: HashMap<String, bool> = HashMap::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<String> = own.into_iter().collect();
     let mut out = Vec::new();
     for link in page.links() {
         if link.nofollow {

@@ -2,7 +2,7 @@
 //! near-duplicate index entries, the links it found and its counters, in
 //! one sled batch, so a `kill -9` leaves all of it or none of it.
 
-use super::queued::{Completion, QueuedUrl};
+use super::queued::Completion;
 use super::{
     be_u64, decode, encode, key, records, simhash, url_hash, Counter, PageOutcome, Store,
     StoreError, M, P, R, RECORD_SEQ, X,
@@ -96,38 +96,21 @@ impl Store {
                 outcome.record = seq;
                 self.number_outcome(&mut batch, &mut outcome, earlier_seq)?;
                 batch.insert(page_key, encode(&outcome));
-                // The URLs a stored page was reached through (its redirect
-                // chain's end) are not queued again when a link names them.
-                let mut seen_only = Vec::new();
-                if let (Some(final_url), Some(_)) = (&outcome.final_url, record) {
-                    let item = QueuedUrl {
-                        url: final_url.clone(),
-                        depth: 0,
-                        seed: 0,
-                        attempt: 0,
-                        kind: super::UrlKind::Page,
-                        priority: 0.0,
-                        features: None,
-                    };
-                    seen_only.extend(self.seen_only_into(&st, &mut batch, host, &item)?);
-                }
-                let fresh = if let Some(&h) = seen_only.first() {
-                    // The page's links to itself: known now, not queued.
-                    let others: Vec<_> = links
-                        .iter()
-                        .filter(|l| super::seen::url_key(&l.item.url) != h)
-                        .cloned()
-                        .collect();
-                    self.enqueue_into(&st, &mut batch, &others)?
-                } else {
-                    self.enqueue_into(&st, &mut batch, links)?
+                // The URL a stored page was reached at through redirects is
+                // not queued again when a later page links to it.
+                let seen_only = match (&outcome.final_url, record) {
+                    (Some(final_url), Some(_)) => {
+                        self.seen_only_into(&st, &mut batch, host, final_url)?
+                    }
+                    _ => None,
                 };
+                let fresh = self.enqueue_into(&st, &mut batch, links)?;
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
                 }
                 self.kv.apply_batch(batch)?;
                 Self::note_enqueued(&mut st, &fresh);
-                for h in seen_only {
+                if let Some(h) = seen_only {
                     Self::note_seen_only(&mut st, h);
                 }
                 self.bound_inbox(&mut st)?;

@@ -307,15 +307,25 @@ impl Store {
         st: &QueueState,
         batch: &mut sled::Batch,
         host: &str,
-        item: &QueuedUrl,
+        url: &str,
     ) -> Result<Option<u64>, StoreError> {
-        let h = url_key(&item.url);
+        let h = url_key(url);
         if self.seen(st, h)? {
             return Ok(None);
         }
+        // Only the URL matters: a seen-only entry is never queued.
+        let item = QueuedUrl {
+            url: url.to_string(),
+            depth: 0,
+            seed: 0,
+            attempt: 0,
+            kind: super::UrlKind::Page,
+            priority: 0.0,
+            features: None,
+        };
         batch.insert(
             key(N, &self.db.generate_id()?.to_be_bytes()),
-            encode_inbox(&[(SEEN_ONLY, host, item)]),
+            encode_inbox(&[(SEEN_ONLY, host, &item)]),
         );
         Ok(Some(h))
     }
