@@ -27,7 +27,7 @@ pub fn scan(dir: &Path) -> std::io::Result<RawScan> {
         ..RawScan::default()
     };
     let mut i = 0;
-    while let Some(at) = memchr_marker(&bytes, i) {
+    while let Some(at) = next_marker(&bytes, i) {
         i = at + 1;
         let Some(sum) = bytes.get(at + 1..at + 9) else {
             break;
@@ -51,7 +51,7 @@ pub fn scan(dir: &Path) -> std::io::Result<RawScan> {
 }
 
 /// The next sealed-record marker followed by a checksum and `{`, from `from`.
-fn memchr_marker(bytes: &[u8], from: usize) -> Option<usize> {
+fn next_marker(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i + 9 < bytes.len() {
         let at = i + bytes[i..].iter().position(|&b| b == 1)?;
