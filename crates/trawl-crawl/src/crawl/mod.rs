@@ -26,24 +26,16 @@
 //! few seconds, replays the completed pages the writer kept in memory, and
 //! starts the next session: nothing fetched is lost or fetched again.
 
-mod fetch_task;
-pub mod harvest;
-mod learning;
-mod links;
-mod process;
-mod schedule;
-mod seeding;
-mod session;
-mod shared;
-pub mod shop;
-mod sitemap;
-pub mod sitewide;
+pub mod focused;
+mod local;
+mod pipeline;
 pub mod stats;
-pub mod templates;
+pub mod template;
 pub mod worker;
-mod writer;
 
-pub use shared::PageHook;
+pub use focused::harvest;
+pub use pipeline::shared::PageHook;
+pub use template::store as templates;
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
@@ -53,7 +45,7 @@ use std::time::Duration;
 use crate::config::Config;
 use crate::fetch::{FetchConfig, Fetcher, HttpFetcher};
 use crate::store::{Store, StoreError};
-use shared::WriterMsg;
+use pipeline::shared::WriterMsg;
 pub use stats::{Snapshot, Stats};
 
 /// Why the daemon stopped with an error.
@@ -232,7 +224,7 @@ pub async fn run_with(
             },
         };
         if !backlog.is_empty() {
-            if let Err(e) = writer::replay(&current, &backlog) {
+            if let Err(e) = local::replay(&current, &backlog) {
                 stats.store_error(format!("store still cannot write: {e}"));
                 drop(current);
                 if wait_or_stop(stop_rx.clone(), STORE_RETRY).await {
@@ -248,7 +240,7 @@ pub async fn run_with(
         }
         stats.store_down.store(false, Relaxed);
         observer.publish(Some(current.clone()));
-        let end = session::session(
+        let end = local::session(
             &cfg,
             &opts,
             current,

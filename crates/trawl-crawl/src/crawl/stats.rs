@@ -43,7 +43,7 @@ pub struct Stats {
     /// Pages whose processing panicked (recorded as error outcomes).
     pub panics: AtomicU64,
     /// Set when the crawl is focused.
-    pub harvest: std::sync::OnceLock<super::harvest::Harvest>,
+    pub harvest: std::sync::OnceLock<super::focused::harvest::Harvest>,
     /// E-commerce mode: templates learned, product records, drift events.
     pub templates_learned: AtomicU64,
     pub products: AtomicU64,
@@ -147,7 +147,7 @@ pub struct Snapshot {
     /// The store directory this daemon owns (clients check it before trusting `/export`).
     pub data_dir: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub harvest: Option<super::harvest::HarvestSnapshot>,
+    pub harvest: Option<super::focused::harvest::HarvestSnapshot>,
     pub templates_learned: u64,
     pub products: u64,
     pub drift_events: u64,

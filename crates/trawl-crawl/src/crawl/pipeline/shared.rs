@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use super::stats::Stats;
+use crate::crawl::stats::Stats;
 use crate::fetch::{Fetcher, Response};
 use crate::focus::Focus;
 use crate::frontier::url::UrlRules;
@@ -48,7 +48,7 @@ pub struct Shared {
     /// Topic, strategy and link model of a focused crawl.
     pub focus: Option<Arc<Focus>>,
     /// Templates of e-commerce seeds.
-    pub shop: super::shop::Shop,
+    pub shop: crate::crawl::template::Shop,
     /// Test hook called before each page is processed.
     pub page_hook: Option<PageHook>,
     /// What differs between one machine and a cluster, as the stages see it.
@@ -58,7 +58,7 @@ pub struct Shared {
 /// The two things the shared stages ask of where URLs come from: whether a
 /// request to a host may go out now, and the page counts budgets read. One
 /// machine answers from its own store ([`Local`]); a cluster worker from its
-/// leases and the cluster's counts (`worker::ClusterView`).
+/// leases and the cluster's counts (`worker::sitewide::ClusterView`).
 pub trait Backend: Send + Sync {
     /// Whether a request to `host` may be sent now.
     fn may_send(&self, _host: &str) -> bool {
@@ -113,12 +113,11 @@ pub enum FetchResult {
 }
 
 /// Messages to the scheduler.
-pub(crate) enum Sched {
-    Finished {
-        host: String,
-        delay: Duration,
-        hold: Option<Instant>,
-    },
+pub(in crate::crawl) enum Sched {
+    /// A leased URL ended.
+    Finished(super::Finished),
+    /// A URL that ended uncommitted reached the frontier.
+    Committed { host: String, key: Vec<u8> },
 }
 
 /// A function called with each page's URL in the CPU stage, before
@@ -132,7 +131,12 @@ impl std::fmt::Debug for PageHook {
     }
 }
 
-pub(super) fn outcome(url: &str, status: u16, kind: Outcome, error: Option<String>) -> PageOutcome {
+pub(in crate::crawl) fn outcome(
+    url: &str,
+    status: u16,
+    kind: Outcome,
+    error: Option<String>,
+) -> PageOutcome {
     PageOutcome {
         url: url.to_string(),
         status,
@@ -145,7 +149,7 @@ pub(super) fn outcome(url: &str, status: u16, kind: Outcome, error: Option<Strin
 
 /// The outcome of a URL's final response: `ok` for a 2xx, else an HTTP or
 /// transport error (status 0 when there was no response).
-pub(super) fn response_outcome(url: &str, r: &Response, ok: Outcome) -> PageOutcome {
+pub(in crate::crawl) fn response_outcome(url: &str, r: &Response, ok: Outcome) -> PageOutcome {
     let kind = if r.is_transport_error() {
         Outcome::TransportError
     } else if (200..=299).contains(&r.status) {
@@ -158,7 +162,7 @@ pub(super) fn response_outcome(url: &str, r: &Response, ok: Outcome) -> PageOutc
 }
 
 /// Why a host was stopped, in words (outcomes, status).
-pub(super) fn stop_reason(stop: &crate::politeness::budget::Stop) -> String {
+pub(in crate::crawl) fn stop_reason(stop: &crate::politeness::budget::Stop) -> String {
     format!(
         "error budget spent: {} page fetches in a row failed (transport errors, 5xx, 429); \
          stopped since {} until {}",
@@ -168,7 +172,7 @@ pub(super) fn stop_reason(stop: &crate::politeness::budget::Stop) -> String {
     )
 }
 
-pub(super) fn done(
+pub(in crate::crawl) fn done(
     lease: Lease,
     out: PageOutcome,
     links: Vec<NewUrl>,
@@ -190,7 +194,7 @@ pub(super) fn done(
     })
 }
 
-pub(super) fn retry(
+pub(in crate::crawl) fn retry(
     lease: Lease,
     item: QueuedUrl,
     delay: Duration,
@@ -207,7 +211,7 @@ pub(super) fn retry(
 /// Ends a lease without a fetch: the URL gets an outcome of `kind` saying
 /// `why`, and is set aside until `until` (seconds since the epoch;
 /// `u64::MAX`: the next start), then offered again.
-pub(super) fn park(lease: Lease, kind: Outcome, why: String, until: u64) -> FetchResult {
+pub(in crate::crawl) fn park(lease: Lease, kind: Outcome, why: String, until: u64) -> FetchResult {
     let item = lease.item.clone();
     FetchResult::Write(WriterMsg {
         completion: Completion::Park {
@@ -222,7 +226,7 @@ pub(super) fn park(lease: Lease, kind: Outcome, why: String, until: u64) -> Fetc
 }
 
 impl Shared {
-    pub(super) fn seed(&self, id: u32, host: &str) -> Seed {
+    pub(in crate::crawl) fn seed(&self, id: u32, host: &str) -> Seed {
         self.seeds
             .read()
             .ok()
@@ -240,19 +244,19 @@ impl Shared {
     }
 
     /// A page counter: the backend's (a cluster's), else the store's.
-    pub(super) fn count(&self, c: Counter) -> u64 {
+    pub(in crate::crawl) fn count(&self, c: Counter) -> u64 {
         self.backend
             .count(&c)
             .unwrap_or_else(|| self.store.count(c).unwrap_or(0))
     }
 
-    pub(super) fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
+    pub(in crate::crawl) fn over_budget(&self, host: &str, seed: &Seed, seed_id: u32) -> bool {
         (self.max_pages_per_host > 0 && self.count(Counter::Host(host)) >= self.max_pages_per_host)
             || self.seed_spent(seed, seed_id)
     }
 
     /// Whether the crawl's or the seed's page budget is spent.
-    pub(super) fn seed_spent(&self, seed: &Seed, seed_id: u32) -> bool {
+    pub(in crate::crawl) fn seed_spent(&self, seed: &Seed, seed_id: u32) -> bool {
         let count = |c| self.count(c);
         (self.max_pages > 0 && count(Counter::Total) >= self.max_pages)
             || seed
@@ -263,7 +267,7 @@ impl Shared {
     /// Counts a page fetch against the host's error budget (`failed`: a
     /// transport error, timeout, 5xx or 429); says so once when the host
     /// has spent it.
-    pub(super) fn page_result(&self, host: &str, failed: bool) {
+    pub(in crate::crawl) fn page_result(&self, host: &str, failed: bool) {
         if let Some(stop) = self.health.record(host, failed) {
             self.stats.hosts_stopped.fetch_add(1, Relaxed);
             let why = stop_reason(&stop);

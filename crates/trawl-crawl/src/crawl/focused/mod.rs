@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use url::Url;
 
+pub mod harvest;
+
 use super::stats::Stats;
 use super::{CrawlError, RunOptions};
 use crate::config::Config;

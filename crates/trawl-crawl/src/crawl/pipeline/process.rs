@@ -179,7 +179,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 shared
                     .shop
                     .product(&shared.store, &shared.stats, site, &response.body, &page);
-            if let super::shop::Product::Extracted {
+            if let crate::crawl::template::Product::Extracted {
                 applied,
                 template,
                 version,

@@ -10,7 +10,7 @@ use crate::frontier::Frontier;
 use crate::seeds::{self, Registry, SeedDefaults};
 use crate::store::{NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
-pub(super) fn seed_defaults(cfg: &Config) -> SeedDefaults {
+pub(in crate::crawl) fn seed_defaults(cfg: &Config) -> SeedDefaults {
     SeedDefaults {
         max_depth: cfg.crawl.max_depth,
         scope: cfg.crawl.scope,
@@ -22,7 +22,7 @@ pub(super) fn seed_defaults(cfg: &Config) -> SeedDefaults {
 
 /// Reads seed files that changed since the last look; registers their seeds
 /// and queues their URLs (known URLs are not queued again).
-pub(super) fn load_seeds(
+pub(in crate::crawl) fn load_seeds(
     store: &Store,
     shared: &Shared,
     files: &[PathBuf],
@@ -67,7 +67,7 @@ pub(super) fn load_seeds(
 }
 
 /// A seed file that changed since it was last read.
-pub(super) struct ChangedFile {
+pub(in crate::crawl) struct ChangedFile {
     pub text: String,
     pub seeds: Vec<crate::seeds::Seed>,
     /// Bad lines (each logged and skipped).
@@ -77,7 +77,7 @@ pub(super) struct ChangedFile {
 /// Reads `file` if it changed since [`Registry::file_read`] last saw it
 /// (an unreadable file is logged and skipped), parses its seeds and logs
 /// its bad lines.
-pub(super) fn changed_file(
+pub(in crate::crawl) fn changed_file(
     store: &Store,
     file: &Path,
     defaults: &SeedDefaults,

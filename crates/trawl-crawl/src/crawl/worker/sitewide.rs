@@ -11,9 +11,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
-use super::shared::Shared;
-use super::templates::Templates;
 use crate::cluster::{ClusterCounts, ClusterError, Conn};
+use crate::crawl::pipeline::shared::{self, Shared};
+use crate::crawl::template::store::Templates;
 use crate::frontier::url::site_of;
 
 /// Cluster mode's last check before a request: until when each host this
@@ -42,14 +42,14 @@ impl Fence {
 /// What the shared stages ask of a cluster worker: a request goes out only
 /// while the host's lease surely lives (the fence), and budgets read the
 /// cluster's page counts.
-pub(super) struct ClusterView {
+pub(in crate::crawl) struct ClusterView {
     pub fence: Fence,
     pub counts: Arc<ClusterCounts>,
     /// For redirect targets: is a URL known to the cluster (rare: redirects only).
     pub db: tokio::sync::Mutex<Conn>,
 }
 
-impl super::shared::Backend for ClusterView {
+impl shared::Backend for ClusterView {
     fn may_send(&self, host: &str) -> bool {
         self.fence.allows(host)
     }
@@ -58,7 +58,7 @@ impl super::shared::Backend for ClusterView {
         self.counts.get(c)
     }
 
-    fn known<'a>(&'a self, url: &'a str) -> super::shared::BoxFuture<'a, Option<bool>> {
+    fn known<'a>(&'a self, url: &'a str) -> shared::BoxFuture<'a, Option<bool>> {
         // A database that does not answer: follow the redirect, as before.
         Box::pin(async move { self.db.lock().await.known(url).await.ok() })
     }
@@ -67,7 +67,7 @@ impl super::shared::Backend for ClusterView {
 /// Reads the budgets' counts from the database into `counts`: the
 /// crawl's total when `max_pages` is set, and the seeds with a `max_pages`
 /// of their own (nothing is read when no budget is set).
-pub(super) async fn refresh_counts(
+pub(in crate::crawl) async fn refresh_counts(
     db: &mut Conn,
     shared: &Shared,
     counts: &ClusterCounts,
@@ -92,7 +92,7 @@ pub(super) async fn refresh_counts(
 /// Versions of the templates the database holds, as this worker last saw
 /// them, by (site, cluster).
 #[derive(Debug, Default)]
-pub(super) struct Published {
+pub(in crate::crawl) struct Published {
     versions: HashMap<(String, u32), u32>,
     /// The shop's learned-templates count at the last complete push
     /// (`None`: none yet; the store may hold an earlier run's templates).
@@ -102,7 +102,7 @@ pub(super) struct Published {
 /// Takes the database's templates of the sites of `hosts` into the local
 /// store where they are newer or differ at the same version (another
 /// worker published first); the shop then reads those sites again.
-pub(super) async fn pull_templates(
+pub(in crate::crawl) async fn pull_templates(
     db: &mut Conn,
     shared: &Shared,
     published: &mut Published,
@@ -138,7 +138,7 @@ pub(super) async fn pull_templates(
 /// Publishes the templates this worker learned (local versions above what
 /// the database was seen to hold); a template another worker published
 /// first at the same version is taken in its place.
-pub(super) async fn push_templates(
+pub(in crate::crawl) async fn push_templates(
     db: &mut Conn,
     shared: &Shared,
     published: &mut Published,

@@ -28,8 +28,10 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 
 use super::stats::Stats;
-use super::templates::Templates;
+pub mod store;
+
 use crate::store::Store;
+use store::Templates;
 use trawl_extract::{Applied, Options, Page, Template};
 
 /// Default sample pages a template is learned from (paper 003: 4 works best).

@@ -1,0 +1,126 @@
+//! The single-machine daemon's leases: the sled frontier, the seed files
+//! polled every `crawl.seed_poll_secs`, and set-aside URLs offered again
+//! when due.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::config::Config;
+use crate::crawl::pipeline::seeding;
+use crate::crawl::pipeline::shared::Shared;
+use crate::crawl::pipeline::{Finished, Health, Leases};
+use crate::crawl::{CrawlError, RunOptions};
+use crate::frontier::{Frontier, Next};
+use crate::record::now_secs;
+use crate::seeds::{self, SeedDefaults};
+
+/// The sled frontier as the pipeline's [`Leases`].
+pub(in crate::crawl) struct LocalLeases {
+    frontier: Frontier,
+    shared: Arc<Shared>,
+    defaults: SeedDefaults,
+    seeds_dir: std::path::PathBuf,
+    extra_seeds: Vec<std::path::PathBuf>,
+    seed_poll: Duration,
+    next_seed_poll: Instant,
+}
+
+impl LocalLeases {
+    /// Offers set-aside URLs again, loads the seed files, and says so.
+    pub(in crate::crawl) fn start(
+        cfg: &Config,
+        opts: &RunOptions,
+        shared: &Arc<Shared>,
+        mut frontier: Frontier,
+    ) -> Result<LocalLeases, CrawlError> {
+        let c = &cfg.crawl;
+        let store = &shared.store;
+        let defaults = seeding::seed_defaults(cfg);
+        // URLs set aside last time (a stopped host, a spent budget) are offered again.
+        let offered = store.unpark(now_secs(), true)?;
+        let files = seeds::files(&c.seeds_dir, &opts.extra_seeds);
+        let added = seeding::load_seeds(store, shared, &files, &defaults, &mut frontier)?;
+        tracing::info!(
+            new_urls = added,
+            set_aside_offered_again = offered,
+            queue = store.queue_len_hint(),
+            "crawl starting"
+        );
+        let seed_poll = Duration::from_secs(c.seed_poll_secs);
+        Ok(LocalLeases {
+            frontier,
+            shared: shared.clone(),
+            defaults,
+            seeds_dir: c.seeds_dir.clone(),
+            extra_seeds: opts.extra_seeds.clone(),
+            seed_poll,
+            next_seed_poll: Instant::now() + seed_poll,
+        })
+    }
+}
+
+impl Leases for LocalLeases {
+    async fn tick(&mut self, now: Instant) {
+        let stats = &self.shared.stats;
+        let (waiting, known) = self.frontier.host_counts(now);
+        stats.hosts_waiting.store(waiting as u64, Relaxed);
+        stats.hosts_known.store(known as u64, Relaxed);
+        if now < self.next_seed_poll {
+            return;
+        }
+        let store = &self.shared.store;
+        let files = seeds::files(&self.seeds_dir, &self.extra_seeds);
+        let loaded = seeding::load_seeds(
+            store,
+            &self.shared,
+            &files,
+            &self.defaults,
+            &mut self.frontier,
+        );
+        if let Err(e) = loaded {
+            stats.store_error(format!("loading seeds: {e}"));
+        }
+        // A stopped host's URLs come back when its cool-down has passed.
+        if let Err(e) = store.unpark(now_secs(), false) {
+            stats.store_error(format!("offering set-aside URLs again: {e}"));
+        }
+        self.next_seed_poll = now + self.seed_poll;
+    }
+
+    async fn next(&mut self, now: Instant) -> Next {
+        match self.frontier.next(now) {
+            Ok(next) => next,
+            Err(e) => {
+                // Marks the store down; the scheduler drains and ends.
+                self.shared
+                    .stats
+                    .store_error(format!("store read failed: {e}"));
+                Next::Wait(now)
+            }
+        }
+    }
+
+    fn next_tick(&self, _now: Instant) -> Instant {
+        self.next_seed_poll
+    }
+
+    fn finished(&mut self, f: Finished) {
+        if let Some(until) = f.hold {
+            self.frontier.hold(&f.host, until);
+        }
+        if let Err(e) = self.frontier.finished(&f.host, f.delay) {
+            self.shared
+                .stats
+                .store_error(format!("store read failed: {e}"));
+        }
+    }
+
+    fn health(&self) -> Health {
+        if self.shared.stats.store_down.load(Relaxed) {
+            Health::Down
+        } else {
+            Health::Up
+        }
+    }
+}

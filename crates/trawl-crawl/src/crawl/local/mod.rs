@@ -1,0 +1,69 @@
+//! One machine: the pipeline over the sled store. A session runs the
+//! pipeline over one store handle with the sled frontier as its
+//! [`Leases`](super::pipeline::Leases) ([`leases`]) and sled transactions
+//! as its [`Commits`](super::pipeline::Commits) ([`commits`]), until a
+//! stop, the end of the work (`exit_when_idle`), or the store going down.
+
+pub(super) mod commits;
+pub(super) mod leases;
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+use super::pipeline::{self, shared};
+use super::stats::Stats;
+use super::{CrawlError, RunOptions, SessionEnd};
+use crate::config::Config;
+use crate::fetch::Fetcher;
+use crate::focus::Strategy;
+use crate::frontier::Frontier;
+use crate::store::Store;
+
+/// One session over one store handle.
+pub(super) async fn session(
+    cfg: &Config,
+    opts: &RunOptions,
+    store: Store,
+    fetcher: Arc<dyn Fetcher>,
+    stats: Arc<Stats>,
+    mut stop_rx: tokio::sync::watch::Receiver<bool>,
+) -> Result<SessionEnd, CrawlError> {
+    let c = cfg.crawl.clone();
+    let (shared, focus) =
+        pipeline::build_shared(cfg, opts, &store, fetcher, &stats, Arc::new(shared::Local)).await?;
+    let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
+    if focus
+        .as_ref()
+        .is_some_and(|f| f.strategy == Strategy::Focused)
+    {
+        frontier.set_patience(cfg.focus.patience);
+    }
+    stats.queue.store(store.queue_len_hint(), Relaxed);
+    let mut leases = leases::LocalLeases::start(cfg, opts, &shared, frontier)?;
+    let commits = commits::LocalCommits::new(store.clone(), stats.clone());
+    let kept = pipeline::run(
+        cfg,
+        opts,
+        &shared,
+        focus,
+        &mut leases,
+        commits,
+        &mut stop_rx,
+    )
+    .await?;
+    // The next session opens the store again; sled allows one handle.
+    drop(leases);
+    drop(shared);
+    if stats.store_down.load(Relaxed) {
+        return Ok(SessionEnd::StoreDown(kept));
+    }
+    store.flush().await?;
+    store.mark_clean_stop()?;
+    store.flush().await?;
+    let snap = stats.snapshot();
+    tracing::info!("{}", snap.line());
+    Ok(SessionEnd::Finished(Box::new(snap)))
+}
+
+/// Completions kept from a session whose store went down, applied again.
+pub(super) use commits::replay;

@@ -1,0 +1,341 @@
+//! The one pipeline both daemons run: the single-machine daemon over its
+//! sled store ([`super::local`]) and the cluster worker over PostgreSQL
+//! ([`super::worker`]).
+//!
+//! ```text
+//!  Leases ─► scheduler ─► fetch tasks (tokio, ≤ max_concurrent) ─► CPU threads
+//!    ▲                                                                │ bounded
+//!    └──── finished / committed ◄── writer (one thread) ─► Commits ◄──┘
+//! ```
+//!
+//! What differs between the two sits behind two small traits: [`Leases`]
+//! (where the scheduler gets URLs: the sled frontier, or the hosts a worker
+//! claimed in the shared frontier) and [`Commits`] (how the writer commits
+//! a finished URL: a sled transaction with checkpoints, or the outbox and a
+//! fenced PostgreSQL transaction). Everything else (robots.txt, redirects,
+//! retries, extraction, focus, templates, budgets through
+//! [`shared::Backend`]) is this module's, once.
+//!
+//! Every leased URL ends in exactly one completion and one `finished`
+//! message, so the scheduler always knows what is in flight. When the
+//! run's shutdown future completes, the scheduler stops leasing, gives
+//! in-flight fetches `crawl.shutdown_grace_secs`, and the stages drain in
+//! order: fetches, CPU threads, writer.
+
+pub(super) mod fetch_task;
+pub(super) mod links;
+pub(super) mod process;
+pub(super) mod schedule;
+pub(super) mod seeding;
+pub(super) mod shared;
+pub(super) mod sitemap;
+pub(super) mod writer;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{mpsc, watch};
+
+use super::focused::{self, harvest};
+use super::stats::Stats;
+use super::{template, CrawlError, RunOptions};
+use crate::config::Config;
+use crate::fetch::Fetcher;
+use crate::focus::Focus;
+use crate::frontier::url::UrlRules;
+use crate::frontier::Next;
+use crate::politeness::DelayRules;
+use crate::seeds::Registry;
+use crate::store::Store;
+use shared::{CpuJob, Sched, Shared, WriterMsg};
+
+/// A leased URL ended: what the scheduler learns from the writer.
+#[derive(Debug)]
+pub(super) struct Finished {
+    pub host: String,
+    /// The lease's key.
+    pub key: Vec<u8>,
+    /// Politeness delay before the host's next request.
+    pub delay: Duration,
+    /// Hold the host off until then (robots 5xx, 429, 503).
+    pub hold: Option<Instant>,
+    /// The completion is in the frontier leases are read from (else it
+    /// waits to be committed, and its URL must not be leased again).
+    pub committed: bool,
+}
+
+/// How leasing stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Health {
+    /// Lease as usual.
+    Up,
+    /// Lease nothing for now; keep ticking (a cluster database away).
+    Paused,
+    /// The store cannot write: lease nothing, let in-flight work reach the
+    /// writer, then end the run.
+    Down,
+}
+
+/// The scheduler's side of a backend: where URLs are leased from.
+pub(super) trait Leases: Send {
+    /// Periodic work, called on every turn of the scheduler while it
+    /// leases: seed files, set-aside URLs, and for a cluster its
+    /// heartbeat, claims and lease renewals. Cheap when nothing is due.
+    fn tick(&mut self, now: Instant) -> impl Future<Output = ()> + Send;
+
+    /// The next URL whose host may be sent a request now.
+    fn next(&mut self, now: Instant) -> impl Future<Output = Next> + Send;
+
+    /// When [`Leases::tick`] next has work (the scheduler sleeps no longer).
+    fn next_tick(&self, now: Instant) -> Instant;
+
+    /// A leased URL ended.
+    fn finished(&mut self, f: Finished);
+
+    /// A URL that ended uncommitted reached the frontier.
+    fn committed(&mut self, _host: &str, _key: &[u8]) {}
+
+    /// How leasing stands.
+    fn health(&self) -> Health;
+
+    /// With nothing in flight and nothing to lease here: whether the whole
+    /// crawl is out of work (`exit_when_idle`).
+    fn idle(&mut self) -> impl Future<Output = bool> + Send {
+        std::future::ready(true)
+    }
+
+    /// The run ends: give back what this daemon holds.
+    fn close(&mut self) -> impl Future<Output = ()> + Send {
+        std::future::ready(())
+    }
+}
+
+/// What a commit did.
+#[derive(Debug, Default)]
+pub(super) struct Committed {
+    /// The completions just given are in the frontier.
+    pub now: bool,
+    /// Earlier completions that reached the frontier: (host, lease key).
+    pub earlier: Vec<(String, Vec<u8>)>,
+}
+
+/// The writer's side of a backend: how finished URLs are committed.
+pub(super) trait Commits: Send + 'static {
+    /// The most completions one commit takes.
+    fn batch(&self) -> usize {
+        1
+    }
+
+    /// Whether the local store takes writes (focus learning writes there).
+    fn writable(&self) -> bool;
+
+    /// Commits completions, in order.
+    fn commit(&mut self, msgs: Vec<WriterMsg>) -> impl Future<Output = Committed> + Send;
+
+    /// When completions that could not be committed are tried again.
+    fn retry_at(&self) -> Option<Instant> {
+        None
+    }
+
+    /// Tries the waiting completions again.
+    fn retry(&mut self) -> impl Future<Output = Committed> + Send {
+        std::future::ready(Committed::default())
+    }
+
+    /// Last work; returns the completions not known to be saved.
+    fn close(self) -> impl Future<Output = Vec<WriterMsg>> + Send;
+}
+
+/// Runs the stages over one backend until a stop, the end of the work
+/// (`exit_when_idle`) or the store going down; returns the completions the
+/// writer could not save.
+pub(super) async fn run<L: Leases, C: Commits>(
+    cfg: &Config,
+    opts: &RunOptions,
+    shared: &Arc<Shared>,
+    focus: Option<Arc<Focus>>,
+    leases: &mut L,
+    commits: C,
+    stop_rx: &mut watch::Receiver<bool>,
+) -> Result<Vec<WriterMsg>, CrawlError> {
+    let threads = cpu_threads(cfg);
+    let stats = shared.stats.clone();
+    let (cpu_tx, cpu_rx) = mpsc::channel::<CpuJob>(threads * 4);
+    let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
+    let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
+    let cpu = spawn_cpu(threads, shared, cpu_rx, &write_tx)?;
+    // The writer has a thread of its own (sled writes and checkpoints
+    // block) and a small runtime on it (a cluster commits over the network).
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CrawlError::Start(format!("writer runtime: {e}")))?;
+    let writer = {
+        let (store, stats) = (shared.store.clone(), stats.clone());
+        std::thread::Builder::new()
+            .name("trawl-writer".into())
+            .spawn(move || {
+                rt.block_on(writer::run(
+                    commits, store, focus, stats, sched_tx, write_rx,
+                ))
+            })
+            .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?
+    };
+
+    let mut tasks = schedule::run(schedule::Scheduler {
+        cfg,
+        opts,
+        shared,
+        stats: &stats,
+        leases,
+        cpu_tx: &cpu_tx,
+        write_tx: &write_tx,
+        sched_rx: &mut sched_rx,
+        stop_rx,
+    })
+    .await;
+
+    // Fetches still running after the grace period stop (their URLs are
+    // leased again on the next start); the CPU and writer stages drain.
+    tasks.abort_all();
+    while tasks.join_next().await.is_some() {}
+    drop(cpu_tx);
+    drop(write_tx);
+    for t in cpu {
+        let _ = t.join(); // a CPU thread catches its pages' panics; nothing else to report
+    }
+    let kept = writer.join().unwrap_or_default();
+    while let Ok(msg) = sched_rx.try_recv() {
+        schedule::apply(msg, leases, &mut 0);
+    }
+    leases.close().await;
+    Ok(kept)
+}
+
+/// The CPU stage's threads (`extract.threads`, 0: one per core).
+fn cpu_threads(cfg: &Config) -> usize {
+    match cfg.extract.threads {
+        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        n => n,
+    }
+}
+
+/// The state every fetch task and CPU thread shares, and the focus of a
+/// focused crawl, for a run over `store`.
+pub(super) async fn build_shared(
+    cfg: &Config,
+    opts: &RunOptions,
+    store: &Store,
+    fetcher: Arc<dyn Fetcher>,
+    stats: &Arc<Stats>,
+    backend: Arc<dyn shared::Backend>,
+) -> Result<(Arc<Shared>, Option<Arc<Focus>>), CrawlError> {
+    let c = cfg.crawl.clone();
+    let agent = c
+        .user_agent
+        .split(['/', ' '])
+        .next()
+        .unwrap_or("trawl")
+        .to_string();
+    let limiter = NonZeroU32::new(c.requests_per_second)
+        .map(|n| governor::RateLimiter::direct(governor::Quota::per_second(n)));
+    // Durable at once: a crash of this session must be seen as one.
+    let clean_start = store.take_clean_stop()?;
+    store.flush().await?;
+    let min_delay = Duration::from_millis(c.min_delay_ms);
+    let clock = crate::politeness::clock::Clock::new(store.clone(), clean_start);
+    let examples = focused::example_texts(cfg, store, fetcher.as_ref(), &clock).await?;
+    let focus = focused::build_focus(cfg, opts, store, &examples)?;
+    let shared = Arc::new(Shared {
+        store: store.clone(),
+        fetcher,
+        stats: stats.clone(),
+        seeds: RwLock::new(Registry::of(store).all()?),
+        robots: Mutex::new(HashMap::new()),
+        rules: UrlRules {
+            strip_params: c.strip_params.clone(),
+            sort_query: c.sort_query,
+            max_len: c.max_url_len,
+        },
+        delays: DelayRules {
+            min_delay,
+            max_crawl_delay: Duration::from_secs(c.max_crawl_delay_secs),
+            retry_base: Duration::from_millis(c.retry_base_ms),
+            retry_max: Duration::from_secs(c.retry_max_secs),
+        },
+        extract: cfg.extract_options(),
+        agent,
+        max_redirects: c.max_redirects,
+        max_retries: c.max_retries,
+        max_pages: c.max_pages,
+        max_pages_per_host: c.max_pages_per_host,
+        robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
+        clock,
+        health: crate::politeness::budget::ErrorBudget::new(
+            c.host_error_budget,
+            Duration::from_secs(c.host_stop_cooldown_secs),
+        ),
+        error_budget: c.host_error_budget,
+        limiter,
+        focus: focus.clone(),
+        shop: template::Shop::new(c.template_samples, c.template_checks),
+        page_hook: opts.page_hook.clone(),
+        backend,
+    });
+    if let Some(f) = &focus {
+        if stats.harvest.get().is_none() {
+            let harvest = harvest::Harvest::new(
+                Some(c.data_dir.join("harvest.jsonl")),
+                cfg.focus.series_every,
+                store.count(crate::store::Counter::Judged)?,
+                store.count(crate::store::Counter::Relevant)?,
+            );
+            let _ = stats.harvest.set(harvest); // set once, here
+        }
+        tracing::info!(
+            strategy = f.strategy.name(),
+            model_updates = f.model_updates(),
+            "focused crawl"
+        );
+    }
+    Ok((shared, focus))
+}
+
+/// Starts the CPU threads: each takes fetched pages from `cpu_rx` and
+/// sends their completions to `write_tx`.
+fn spawn_cpu(
+    threads: usize,
+    shared: &Arc<Shared>,
+    cpu_rx: mpsc::Receiver<CpuJob>,
+    write_tx: &mpsc::Sender<WriterMsg>,
+) -> Result<Vec<std::thread::JoinHandle<()>>, CrawlError> {
+    let cpu_rx = Arc::new(Mutex::new(cpu_rx));
+    let mut cpu_threads = Vec::new();
+    for i in 0..threads {
+        let rx = cpu_rx.clone();
+        let tx = write_tx.clone();
+        let shared = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("trawl-cpu-{i}"))
+            .spawn(move || loop {
+                // The lock is held only while waiting for the next job.
+                let job = match rx.lock() {
+                    Ok(mut guard) => guard.blocking_recv(),
+                    Err(_) => None,
+                };
+                let Some(job) = job else { break };
+                if tx
+                    .blocking_send(process::process_guarded(&shared, job))
+                    .is_err()
+                {
+                    break;
+                }
+            })
+            .map_err(|e| CrawlError::Start(format!("CPU thread: {e}")))?;
+        cpu_threads.push(handle);
+    }
+    Ok(cpu_threads)
+}

@@ -1,0 +1,85 @@
+//! The writer: the one thread that ends leases. It takes completions from
+//! the CPU stage and the fetch tasks, lets the focus learn from judged
+//! pages, commits them through the backend's [`Commits`] (a batch at a
+//! time, in order), and tells the scheduler each URL ended and, later,
+//! which ones reached the frontier.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::shared::{Sched, WriterMsg};
+use super::{Commits, Committed, Finished};
+use crate::crawl::focused::{learn, save_model};
+use crate::crawl::stats::Stats;
+use crate::focus::Focus;
+use crate::store::{Completion, Store};
+
+/// Runs the writer until `rx` closes. Returns the completions the backend
+/// could not save (the local store down), for the daemon to replay.
+pub(super) async fn run<C: Commits>(
+    mut commits: C,
+    store: Store,
+    focus: Option<Arc<Focus>>,
+    stats: Arc<Stats>,
+    sched: mpsc::UnboundedSender<Sched>,
+    mut rx: mpsc::Receiver<WriterMsg>,
+) -> Vec<WriterMsg> {
+    // The scheduler may be gone during shutdown; nothing to tell then.
+    let tell = |c: Committed, ended: Vec<(String, Vec<u8>, _, _)>| {
+        for (host, key) in c.earlier {
+            let _ = sched.send(Sched::Committed { host, key });
+        }
+        for (host, key, delay, hold) in ended {
+            let _ = sched.send(Sched::Finished(Finished {
+                host,
+                key,
+                delay,
+                hold,
+                committed: c.now,
+            }));
+        }
+    };
+    loop {
+        let msg = match commits.retry_at() {
+            Some(at) => tokio::select! {
+                m = rx.recv() => m,
+                _ = tokio::time::sleep_until(at.into()) => {
+                    let c = commits.retry().await;
+                    tell(c, vec![]);
+                    continue;
+                }
+            },
+            None => rx.recv().await,
+        };
+        let Some(msg) = msg else { break };
+        // What else is waiting joins this commit (up to a batch).
+        let mut msgs = vec![msg];
+        while msgs.len() < commits.batch() {
+            match rx.try_recv() {
+                Ok(m) => msgs.push(m),
+                Err(_) => break,
+            }
+        }
+        let mut ended = Vec::with_capacity(msgs.len());
+        for msg in &msgs {
+            if let (Some(f), Completion::Done { outcome, .. }, true) =
+                (&focus, &msg.completion, commits.writable())
+            {
+                learn(f, &store, &stats, &msg.lease, outcome);
+            }
+            ended.push((
+                msg.lease.host.clone(),
+                msg.lease.key.clone(),
+                msg.delay,
+                msg.hold,
+            ));
+        }
+        let c = commits.commit(msgs).await;
+        tell(c, ended);
+    }
+    if let Some(f) = focus.as_ref().filter(|_| commits.writable()) {
+        save_model(f, &store);
+    }
+    commits.close().await
+}

@@ -1,0 +1,170 @@
+//! Cluster mode's daemon: one worker among many, crawling the hosts it
+//! claims from the shared frontier in PostgreSQL ([`crate::cluster`]).
+//!
+//! ```text
+//!  PostgreSQL ─ claim/renew hosts, due URLs ─► leases ─► the pipeline ─► outbox (sled)
+//!      ▲                                                                     │
+//!      └──────────────── links, outcome, record (epoch-fenced) ◄─────────────┘
+//! ```
+//!
+//! The worker runs the single-machine daemon's pipeline
+//! ([`super::pipeline`]: scheduler, fetch tasks, CPU threads, writer) with
+//! two backends of its own: [`leases::ClusterLeases`] (the hosts it holds
+//! and their due URLs) and [`outbox::Outbox`] (completions kept in a sled
+//! outbox until committed under the host's epoch). The local sled store
+//! keeps what is the worker's alone: the robots cache, the per-host clock,
+//! the focus model, and the outbox.
+//!
+//! Budgets and templates are the cluster's, not the worker's
+//! ([`sitewide`]): page counts come from the database (a held host's
+//! exactly, the crawl's and a seed's at most half a second late), and a
+//! site's e-commerce templates are read when one of its hosts is claimed
+//! and published when learned, so a site is learned once.
+
+pub(super) mod leases;
+pub(super) mod outbox;
+pub mod sitewide;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::pipeline;
+use super::stats::Snapshot;
+use super::{CrawlError, RunOptions};
+use crate::cluster::{ClusterCounts, ClusterError, Conn};
+use crate::config::Config;
+use crate::fetch::Fetcher;
+use sitewide::{ClusterView, Fence};
+
+/// How this worker joins the cluster.
+#[derive(Debug, Clone)]
+pub struct ClusterOptions {
+    /// `postgres://…` of the shared database.
+    pub url: String,
+    /// This worker's name (unique in the cluster).
+    pub worker: String,
+    /// How long a claimed host stays this worker's without a renewal.
+    pub lease: Duration,
+    /// The most hosts this worker holds at once.
+    pub max_hosts: usize,
+    /// Due URLs read, and completions committed, per round trip.
+    pub batch: usize,
+}
+
+impl ClusterOptions {
+    /// From `[cluster]` (the URL must be set), naming the worker
+    /// `HOSTNAME-PID` when `cluster.worker` is empty.
+    pub fn from_config(cfg: &Config) -> ClusterOptions {
+        let k = &cfg.cluster;
+        let worker = if k.worker.is_empty() {
+            let host = std::fs::read_to_string("/etc/hostname")
+                .ok()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "worker".into());
+            format!("{host}-{}", std::process::id())
+        } else {
+            k.worker.clone()
+        };
+        ClusterOptions {
+            url: k.url.clone(),
+            worker,
+            lease: Duration::from_secs(k.lease_secs),
+            max_hosts: k.max_hosts,
+            batch: k.batch,
+        }
+    }
+}
+
+fn conn(url: &str) -> Result<Conn, CrawlError> {
+    Conn::new(url).map_err(|e| CrawlError::Start(e.to_string()))
+}
+
+/// Runs a cluster worker until its shutdown future completes (or, with
+/// `exit_when_idle`, until the whole cluster is out of work).
+pub async fn run(
+    cfg: Config,
+    opts: RunOptions,
+    fetcher: Arc<dyn Fetcher>,
+    cluster: ClusterOptions,
+) -> Result<Snapshot, CrawlError> {
+    // Below the lease: a paused worker's open transaction must not hold
+    // its hosts' rows past the lease (see `Conn::limit_transactions`).
+    let tx_limit = (cluster.lease / 2).max(Duration::from_millis(500));
+    let mut db = conn(&cluster.url)?;
+    db.limit_transactions(tx_limit);
+    // A database that is busy (locks of a paused worker) gets a few tries;
+    // one that is down or refuses us is reported at once.
+    let mut tries = 0;
+    while let Err(e) = db.client().await {
+        tries += 1;
+        let busy = matches!(&e, ClusterError::Busy(_));
+        if !busy || tries >= 5 {
+            return Err(CrawlError::Start(e.to_string()));
+        }
+        tracing::warn!(error = %e, "cluster database busy; trying again");
+        tokio::time::sleep(tx_limit).await;
+    }
+    let store = super::open_store(&cfg)?;
+    let observer = opts.observer.clone().unwrap_or_default();
+    let stats = observer.stats.clone();
+    observer.publish(Some(store.clone()));
+    let mut stop_rx = super::Shutdown::watch(opts.shutdown.as_ref());
+    let fence = Fence::default();
+    let counts = Arc::new(ClusterCounts::default());
+    let view = ClusterView {
+        fence: fence.clone(),
+        counts: counts.clone(),
+        db: tokio::sync::Mutex::new(conn(&cluster.url)?),
+    };
+    let (shared, focus) =
+        pipeline::build_shared(&cfg, &opts, &store, fetcher, &stats, Arc::new(view)).await?;
+    let pending = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicU64::new(0));
+    let commits = outbox::Outbox::open(outbox::OutboxCtx {
+        conn: conn(&cluster.url)?,
+        worker: cluster.worker.clone(),
+        store: store.clone(),
+        stats: stats.clone(),
+        pending: pending.clone(),
+        refused: refused.clone(),
+        counts: counts.clone(),
+        batch: cluster.batch,
+    })?;
+    tracing::info!(worker = %cluster.worker, lease_secs = cluster.lease.as_secs(), "cluster worker starting");
+    let mut leases = leases::ClusterLeases::start(leases::Start {
+        cfg: &cfg,
+        opts: &opts,
+        cluster,
+        db,
+        shared: shared.clone(),
+        fence,
+        counts,
+        pending: pending.clone(),
+        refused,
+    })
+    .await;
+    // Fetches cut by the shutdown leave their URLs queued in the database.
+    let _kept = pipeline::run(
+        &cfg,
+        &opts,
+        &shared,
+        focus,
+        &mut leases,
+        commits,
+        &mut stop_rx,
+    )
+    .await?;
+    store.flush().await?;
+    let left = pending.load(std::sync::atomic::Ordering::Relaxed);
+    if left > 0 {
+        tracing::warn!(
+            completions = left,
+            "stopped with completions in the outbox; the next start commits them"
+        );
+    }
+    let snap = stats.snapshot();
+    tracing::info!("{}", snap.line());
+    Ok(snap)
+}
