@@ -29,7 +29,7 @@ pub struct CrawlArgs {
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
     /// Crawl order, overriding focus.strategy: "focused" (most promising links
-    /// first, needs a [focus] topic) or "bfs" (shallowest first, the baseline).
+    /// first, needs a `[focus]` topic) or "bfs" (shallowest first, the baseline).
     #[arg(long, value_parser = ["focused", "bfs"])]
     pub strategy: Option<String>,
     /// Join a cluster: share the frontier in this PostgreSQL database with other

@@ -109,10 +109,7 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
                     "{path}: not HTML ({why}); trawl extract reads web pages"
                 ));
             }
-            let opts = Options {
-                url: args.url.clone(),
-                ..opts.clone()
-            };
+            let opts = opts.clone().with_url_opt(args.url.clone());
             trawl_extract::extract(&bytes, &opts).map_err(|e| format!("{path}: {e}"))
         },
         |out, path, rec| {

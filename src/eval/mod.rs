@@ -136,10 +136,7 @@ pub fn run_typed(
     threads: usize,
     types: &(dyn Fn(&Case) -> Option<PageType> + Sync),
 ) -> Report {
-    let base = Options {
-        algorithm,
-        ..Options::default()
-    };
+    let base = Options::default().with_algorithm(algorithm);
     let work = || -> Vec<(PageResult, Duration, u64)> {
         pages
             .par_iter()

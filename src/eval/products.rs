@@ -255,10 +255,7 @@ pub fn run(cases: &[Case]) -> Result<Report, EvalError> {
     };
     for c in cases {
         let bytes = trawl_extract::read_input(&c.html.to_string_lossy(), 1 << 28)?;
-        let opts = Options {
-            url: c.url.clone(),
-            ..Options::default()
-        };
+        let opts = Options::default().with_url_opt(c.url.clone());
         let product = Page::parse(&bytes, &opts)
             .ok()
             .and_then(|p| p.extract(&opts).product);

@@ -1,6 +1,6 @@
 //! `config.toml`: every setting with its default, in two steps: serde reads
 //! the file strictly (an unknown key is an error that names it), then
-//! [`Config::validate`] checks values and names the bad key.
+//! `Config::validate` checks values and names the bad key.
 //! Defaults live here once; the CLI and the shipped `config.toml` use them.
 
 use std::path::{Path, PathBuf};
@@ -16,9 +16,13 @@ use trawl_extract::{Algorithm, Options};
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
+    /// `[extract]`: extraction algorithm and limits.
     pub extract: ExtractConfig,
+    /// `[crawl]`: the daemon: store, politeness, limits, budgets.
     pub crawl: CrawlConfig,
+    /// `[focus]`: topic-focused crawling.
     pub focus: FocusConfig,
+    /// `[cluster]`: many workers sharing one PostgreSQL frontier.
     pub cluster: ClusterConfig,
 }
 
@@ -58,12 +62,17 @@ impl Default for ClusterConfig {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TopicConfig {
+    /// Keywords and phrases with their weights.
     pub keywords: std::collections::BTreeMap<String, f32>,
+    /// Texts of relevant pages, inline.
     pub examples: Vec<String>,
+    /// Files holding texts of relevant pages.
     pub example_files: Vec<PathBuf>,
     /// Relevant pages to fetch (once; kept in the store) as examples.
     pub example_urls: Vec<String>,
+    /// Texts of pages to steer away from, inline.
     pub negative_examples: Vec<String>,
+    /// Files holding texts of pages to steer away from.
     pub negative_files: Vec<PathBuf>,
 }
 
@@ -150,10 +159,13 @@ pub struct FocusConfig {
     pub keywords: std::collections::BTreeMap<String, f32>,
     /// Texts of relevant pages, inline, in files or at URLs.
     pub examples: Vec<String>,
+    /// Files holding texts of relevant pages.
     pub example_files: Vec<PathBuf>,
+    /// Relevant pages to fetch (once; kept in the store) as examples.
     pub example_urls: Vec<String>,
     /// Texts of pages to steer away from, inline or in files.
     pub negative_examples: Vec<String>,
+    /// Files holding texts of pages to steer away from.
     pub negative_files: Vec<PathBuf>,
     /// A page with at least this relevance counts as relevant.
     pub threshold: f32,
@@ -260,15 +272,19 @@ pub struct CrawlConfig {
     pub max_crawl_delay_secs: u64,
     /// Global request rate limit per second (0 = none).
     pub requests_per_second: u32,
+    /// Connection timeout in seconds.
     pub connect_timeout_secs: u64,
     /// Whole-request timeout in seconds (robots.txt and sitemaps too).
     pub timeout_secs: u64,
+    /// Redirect hops followed per URL (each hop waits its turn).
     pub max_redirects: usize,
     /// Bodies are cut at this many bytes (the outcome records the cut).
     pub max_body_bytes: u64,
     /// Attempts after the first for timeouts, resets and 5xx.
     pub max_retries: u8,
+    /// First retry backoff in milliseconds (doubles per attempt).
     pub retry_base_ms: u64,
+    /// Longest retry backoff in seconds.
     pub retry_max_secs: u64,
     /// Default link depth from a seed (a seed line's `depth=` overrides it).
     pub max_depth: u16,
@@ -539,16 +555,12 @@ impl Config {
     /// Extraction options from this config.
     pub fn extract_options(&self) -> Options {
         let e = &self.extract;
-        Options {
-            algorithm: e.algorithm,
-            url: None,
-            charset: None,
-            max_bytes: e.max_bytes as usize,
-            max_depth: e.max_depth,
-            max_nodes: e.max_nodes,
-            time_limit: (e.time_limit_ms > 0).then(|| Duration::from_millis(e.time_limit_ms)),
-            page_type: None,
-        }
+        Options::default()
+            .with_algorithm(e.algorithm)
+            .with_max_bytes(e.max_bytes as usize)
+            .with_max_depth(e.max_depth)
+            .with_max_nodes(e.max_nodes)
+            .with_time_limit((e.time_limit_ms > 0).then(|| Duration::from_millis(e.time_limit_ms)))
     }
 }
 
@@ -819,17 +831,30 @@ mod tests {
 #[non_exhaustive]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
+    /// The file could not be read.
     Read {
+        /// The file.
         path: PathBuf,
         #[source]
+        /// Why.
         source: std::io::Error,
     },
     #[error("{path}: {message}")]
-    Parse { path: PathBuf, message: String },
-    #[error("{path}: key `{key}`: {message}")]
-    Invalid {
+    /// The file is not valid TOML or has a value of the wrong type.
+    Parse {
+        /// The file.
         path: PathBuf,
+        /// What the parser said, with the line.
+        message: String,
+    },
+    #[error("{path}: key `{key}`: {message}")]
+    /// A key's value is out of its allowed range.
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The dotted key (`crawl.min_delay_ms`).
         key: String,
+        /// The allowed range or values.
         message: String,
     },
 }

@@ -5,6 +5,17 @@
 //!       ─► fetch (reqwest) ─► trawl_extract ─► store (records, outcomes)
 //!                                 └─► focus (link priorities) ─► frontier
 //! ```
+//!
+//! The daemon is [`run`] (one machine, sled) or [`crawl::worker::run`] (a
+//! cluster worker, PostgreSQL); both run the same pipeline. What an
+//! embedding program needs is re-exported here: the [`Config`], the run's
+//! [`RunOptions`] with its [`Shutdown`] future and [`Observer`], the
+//! [`Store`] and the typed [`Record`]s and [`PageOutcome`]s it keeps. The
+//! modules stay public for the parts the binary, the tests and the
+//! benchmarks reach into (the frontier, the cluster's data layer);
+//! politeness and the pipeline's stages are internal.
+
+#![deny(missing_docs)]
 
 pub mod cluster;
 pub mod config;
@@ -12,7 +23,12 @@ pub mod crawl;
 pub mod fetch;
 pub mod focus;
 pub mod frontier;
-pub mod politeness;
+mod politeness;
 pub mod record;
 pub mod seeds;
 pub mod store;
+
+pub use config::{Config, ConfigError};
+pub use crawl::{run, CrawlError, Observer, RunOptions, Shutdown, Snapshot};
+pub use record::{Outcome, PageOutcome, Record};
+pub use store::{Store, StoreError};

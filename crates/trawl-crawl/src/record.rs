@@ -174,17 +174,24 @@ pub struct PageOutcome {
     /// moves to the end); `export --outcomes --since N` starts after N.
     #[serde(default)]
     pub seq: u64,
+    /// The URL as queued.
     pub url: String,
+    /// Where redirects ended, when elsewhere.
     pub final_url: Option<String>,
+    /// HTTP status of the final response (0: no response).
     pub status: u16,
     /// How the fetch ended ([`Outcome`]); `error` says the details.
     #[serde(default)]
     pub outcome: Outcome,
     /// Seconds since the Unix epoch.
     pub fetched_at: u64,
+    /// Body bytes received.
     pub bytes: u64,
+    /// SHA-256 of the body (hex), when one was read.
     pub content_hash: Option<String>,
+    /// What went wrong, in words.
     pub error: Option<String>,
+    /// Redirect hops followed, in order.
     pub redirects: Vec<String>,
     /// Sequence number of the exported record, if one was made.
     pub record: Option<u64>,

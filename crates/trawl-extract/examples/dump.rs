@@ -8,10 +8,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("usage: dump PAGE [URL]")?;
     let bytes = read_input(&path, 1 << 26)?;
-    let mut opts = Options {
-        url: args.next(),
-        ..Options::default()
-    };
+    let mut opts = Options::default().with_url_opt(args.next());
     let page = Page::parse(&bytes, &opts)?;
     for algorithm in Algorithm::ALL {
         opts.algorithm = algorithm;

@@ -31,16 +31,19 @@ mod html;
 mod input;
 mod page;
 mod template;
+#[cfg(feature = "training")]
 mod training;
 
 pub use error::{ExtractError, InputError};
 pub use extract::product_record::{Availability, Price, Product, Source};
 pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};
-pub use html::{render, Children, Doc, NodeId, Selection};
+pub use html::{render, Doc, Selection};
 pub use input::read_input;
 pub use page::{extract, Link, Page, RobotsMeta};
 pub use template::{
     clean_value, kept_texts, Applied, Check, FieldCheck, FieldRule, Learning, Pruning, Template,
     TemplateError,
 };
+/// Training the page-type model (`training` feature; trawl's `eval --train-types`).
+#[cfg(feature = "training")]
 pub use training::{train_page_types, TypeReport, TypeSample};

@@ -17,7 +17,7 @@ use crate::html::{Doc, NodeId, Tag};
 /// let html = b"<html><body><article><h1>Tide pools</h1>\
 ///     <p>Anemones close into tight green buttons when the winter storms arrive.</p>\
 ///     <a href=\"/next\" rel=\"nofollow\">next</a></article></body></html>";
-/// let opts = Options { url: Some("https://coast.example/a".into()), ..Options::default() };
+/// let opts = Options::default().with_url("https://coast.example/a");
 /// let page = Page::parse(html, &opts)?;
 /// assert!(page.extract(&opts).text.contains("Anemones"));
 /// let links = page.links();
@@ -179,7 +179,7 @@ impl Page {
     /// `Offer`, `og:type` product), or typed so with a product-like URL path
     /// that is not a listing's.
     pub fn is_product(&self, url: &str, page_type: PageType) -> bool {
-        crate::extract::product::is_product_page(&self.doc, url, page_type)
+        crate::extract::auto::product::is_product_page(&self.doc, url, page_type)
     }
 
     /// The keys (tag, class and position paths) of the page's text leaves:

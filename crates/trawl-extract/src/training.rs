@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use crate::extract::classify::{classify_rules, PageType, LIST_CONFIDENCE};
 use crate::extract::metadata;
-use crate::extract::page_model::{features, Model};
+use crate::extract::typing::classify::{classify_rules, PageType, LIST_CONFIDENCE};
+use crate::extract::typing::page_model::{features, Model};
 use crate::page::Page;
 
 const FOLDS: usize = 5;

@@ -10,10 +10,7 @@ fn run(file: &str, algorithm: Algorithm) -> Extracted {
         .join("tests/fixtures")
         .join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let opts = Options {
-        algorithm,
-        ..Options::default()
-    };
+    let opts = Options::default().with_algorithm(algorithm);
     extract(&bytes, &opts).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 

@@ -16,7 +16,9 @@ use crate::record::Record;
 /// Where an export stopped: `XID.ID` (`0` is the start).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Cursor {
+    /// The PostgreSQL transaction id the row was written under.
     pub xid: u64,
+    /// The row's id within that transaction's rows.
     pub id: i64,
 }
 

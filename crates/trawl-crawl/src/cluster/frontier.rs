@@ -21,7 +21,9 @@ use crate::store::{NewUrl, QueuedUrl, UrlKind, LINK_FEATURES};
 /// A host this worker now holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claimed {
+    /// The host's row id in `trawl_hosts`.
     pub id: i64,
+    /// Its host key (`name[:port]`).
     pub name: String,
     /// The fencing token every write for this host must carry.
     pub epoch: i64,
@@ -43,9 +45,13 @@ pub struct Due {
 /// outbox until committed).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Finish {
+    /// The host's row id.
     pub host_id: i64,
+    /// The epoch the host was claimed under (the fencing token).
     pub epoch: i64,
+    /// The URL's hash (its row key).
     pub hash: i64,
+    /// How it ended.
     pub end: FinishEnd,
     /// Links found, each with its host key.
     pub links: Vec<(String, QueuedUrl)>,
@@ -60,7 +66,9 @@ pub struct Finish {
 pub enum FinishEnd {
     /// Fetched for good (or given up): its outcome and record.
     Done {
+        /// The fetch's outcome.
         outcome: PageOutcome,
+        /// The record made from the page, if any.
         record: Option<Box<Record>>,
         /// Whether it counts as a fetched page of the host.
         counted: bool,
@@ -69,12 +77,19 @@ pub enum FinishEnd {
         simhash: Option<u64>,
     },
     /// Try again after `wait_ms`, as attempt `attempt`.
-    Retry { attempt: u8, wait_ms: u64 },
+    Retry {
+        /// The attempt it will be.
+        attempt: u8,
+        /// Milliseconds before it is due again.
+        wait_ms: u64,
+    },
     /// Not fetched now, with an outcome saying why: set aside (status 3)
     /// and queued again after `wait_ms` (a stopped host's cool-down) or,
     /// without a wait (a spent page budget), when a worker starts.
     Park {
+        /// Why it was not fetched.
         outcome: PageOutcome,
+        /// Milliseconds before it is queued again (`None`: when a worker starts).
         wait_ms: Option<u64>,
     },
     /// Left the queue without an outcome: what an older trawl wrote to its
@@ -87,7 +102,12 @@ pub enum FinishEnd {
 pub enum Written {
     /// Committed; `record`: a new record was stored; `counted`: a fetched
     /// page was added to the host's and the seed's counts.
-    Applied { record: bool, counted: bool },
+    Applied {
+        /// A new record was stored.
+        record: bool,
+        /// A fetched page was added to the host's and the seed's counts.
+        counted: bool,
+    },
     /// Another worker claimed the host since: nothing written.
     Refused,
 }
@@ -438,6 +458,7 @@ impl Conn {
         Ok(row.get::<_, i64>(0) as u64)
     }
 
+    /// Whether the whole cluster is out of work: nothing queued or due, no host leased.
     pub async fn idle(&mut self) -> Result<bool, ClusterError> {
         let c = self.client().await?;
         let row = c

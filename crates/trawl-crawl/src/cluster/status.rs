@@ -8,27 +8,36 @@ use super::{ClusterError, Conn};
 /// One worker as its last heartbeat left it.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct WorkerRow {
+    /// The worker's name (`cluster.worker`).
     pub name: String,
     /// Seconds since its last heartbeat.
     pub seen_secs_ago: f64,
     /// Seconds since it started.
     pub up_secs: f64,
+    /// Pages it fetched since it started.
     pub fetched: i64,
     /// Writes refused because another worker took the host over.
     pub refused: i64,
     /// Hosts it holds a live lease on now.
     pub hosts: i64,
+    /// It said goodbye (a clean stop).
     pub stopped: bool,
 }
 
 /// The cluster at a glance.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ClusterStatus {
+    /// Every worker that ever beat its heart, most recent first.
     pub workers: Vec<WorkerRow>,
+    /// Hosts known to the cluster.
     pub hosts: i64,
+    /// Hosts a worker holds a live lease on.
     pub hosts_leased: i64,
+    /// URLs waiting to be fetched.
     pub urls_queued: i64,
+    /// URLs fetched or ended for good.
     pub urls_done: i64,
+    /// Records stored.
     pub records: i64,
 }
 

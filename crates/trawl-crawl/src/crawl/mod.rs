@@ -26,11 +26,11 @@
 //! few seconds, replays the completed pages the writer kept in memory, and
 //! starts the next session: nothing fetched is lost or fetched again.
 
-pub mod focused;
+pub(crate) mod focused;
 mod local;
 mod pipeline;
 pub mod stats;
-pub mod template;
+pub(crate) mod template;
 pub mod worker;
 
 pub use focused::harvest;
@@ -53,15 +53,25 @@ pub use stats::{Snapshot, Stats};
 #[non_exhaustive]
 pub enum CrawlError {
     #[error(transparent)]
+    /// The store failed.
     Store(#[from] StoreError),
     #[error(transparent)]
+    /// The HTTP client could not be built.
     Client(#[from] crate::fetch::ClientError),
     #[error("cannot start: {0}")]
+    /// A thread, a runtime or the cluster database could not be started.
     Start(String),
     #[error(transparent)]
+    /// The configuration is invalid.
     Config(#[from] crate::config::ConfigError),
     #[error("stopped while the store could not write ({error}); {pages} fetched pages were not saved and will be fetched again on the next start")]
-    StoppedWhileDown { error: String, pages: usize },
+    /// The run was stopped while the store could not write.
+    StoppedWhileDown {
+        /// The store's last error.
+        error: String,
+        /// Fetched pages not saved.
+        pages: usize,
+    },
 }
 
 /// How a session ended.

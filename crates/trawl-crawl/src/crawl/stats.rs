@@ -8,49 +8,51 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+/// The daemon's live counters: written by its stages, read through
+/// [`Stats::snapshot`] (the progress line, `/status`, `trawl status`).
 #[derive(Debug)]
 pub struct Stats {
-    pub started: Instant,
-    pub fetched: AtomicU64,
-    pub status_2xx: AtomicU64,
-    pub status_3xx: AtomicU64,
-    pub status_4xx: AtomicU64,
-    pub status_5xx: AtomicU64,
-    pub transport_errors: AtomicU64,
-    pub robots_denied: AtomicU64,
-    pub retries: AtomicU64,
-    pub bytes: AtomicU64,
-    pub records: AtomicU64,
-    pub duplicates: AtomicU64,
-    pub extraction_errors: AtomicU64,
-    pub truncated: AtomicU64,
-    pub skipped: AtomicU64,
-    pub queue: AtomicU64,
-    pub inflight: AtomicU64,
-    pub hosts_known: AtomicU64,
-    pub hosts_waiting: AtomicU64,
-    pub last_error: Mutex<Option<String>>,
+    pub(crate) started: Instant,
+    pub(crate) fetched: AtomicU64,
+    pub(crate) status_2xx: AtomicU64,
+    pub(crate) status_3xx: AtomicU64,
+    pub(crate) status_4xx: AtomicU64,
+    pub(crate) status_5xx: AtomicU64,
+    pub(crate) transport_errors: AtomicU64,
+    pub(crate) robots_denied: AtomicU64,
+    pub(crate) retries: AtomicU64,
+    pub(crate) bytes: AtomicU64,
+    pub(crate) records: AtomicU64,
+    pub(crate) duplicates: AtomicU64,
+    pub(crate) extraction_errors: AtomicU64,
+    pub(crate) truncated: AtomicU64,
+    pub(crate) skipped: AtomicU64,
+    pub(crate) queue: AtomicU64,
+    pub(crate) inflight: AtomicU64,
+    pub(crate) hosts_known: AtomicU64,
+    pub(crate) hosts_waiting: AtomicU64,
+    pub(crate) last_error: Mutex<Option<String>>,
     /// Store writes that failed (disk full, I/O errors), in all.
-    pub store_errors: AtomicU64,
+    pub(crate) store_errors: AtomicU64,
     /// Set while the store cannot write: no new fetches start.
-    pub store_down: std::sync::atomic::AtomicBool,
+    pub(crate) store_down: std::sync::atomic::AtomicBool,
     /// Hosts stopped by their error budget.
-    pub hosts_stopped: AtomicU64,
+    pub(crate) hosts_stopped: AtomicU64,
     /// URLs set aside because their host was stopped.
-    pub host_stopped_urls: AtomicU64,
+    pub(crate) host_stopped_urls: AtomicU64,
     /// Hosts held back now, and why (robots.txt 5xx, error budget, Retry-After).
-    pub held: Mutex<BTreeMap<String, HeldHost>>,
+    pub(crate) held: Mutex<BTreeMap<String, HeldHost>>,
     /// Pages whose processing panicked (recorded as error outcomes).
-    pub panics: AtomicU64,
+    pub(crate) panics: AtomicU64,
     /// Set when the crawl is focused.
-    pub harvest: std::sync::OnceLock<super::focused::harvest::Harvest>,
+    pub(crate) harvest: std::sync::OnceLock<super::focused::harvest::Harvest>,
     /// E-commerce mode: templates learned, product records, drift events.
-    pub templates_learned: AtomicU64,
-    pub products: AtomicU64,
-    pub drift_events: AtomicU64,
-    pub last_drift: Mutex<Option<String>>,
+    pub(crate) templates_learned: AtomicU64,
+    pub(crate) products: AtomicU64,
+    pub(crate) drift_events: AtomicU64,
+    pub(crate) last_drift: Mutex<Option<String>>,
     /// The canonical store directory, set once at start.
-    pub data_dir: std::sync::OnceLock<String>,
+    pub(crate) data_dir: std::sync::OnceLock<String>,
 }
 
 impl Default for Stats {
@@ -96,6 +98,7 @@ impl Default for Stats {
 /// the logs.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct HeldHost {
+    /// Host key.
     pub host: String,
     /// In words: "robots.txt answered HTTP 503 ...", "error budget spent ...".
     pub reason: String,
@@ -114,48 +117,77 @@ pub struct HeldHost {
 pub struct Snapshot {
     /// Whether a daemon is running (false: read from a stopped store).
     pub running: bool,
+    /// Seconds since the daemon started.
     pub uptime_secs: f64,
+    /// Fetched pages per second since the start.
     pub pages_per_sec: f64,
+    /// Pages fetched (final responses).
     pub fetched: u64,
+    /// Responses with a 2xx status.
     pub status_2xx: u64,
+    /// Responses with a 3xx status.
     pub status_3xx: u64,
+    /// Responses with a 4xx status.
     pub status_4xx: u64,
+    /// Responses with a 5xx status.
     pub status_5xx: u64,
+    /// Fetches with no complete HTTP answer (timeouts, resets, refused).
     pub transport_errors: u64,
+    /// URLs robots.txt did not allow.
     pub robots_denied: u64,
+    /// Retries scheduled.
     pub retries: u64,
+    /// Body bytes received.
     pub bytes: u64,
+    /// Records stored.
     pub records: u64,
+    /// Records marked as near-duplicates.
     pub duplicates: u64,
+    /// Pages the extractor failed on.
     pub extraction_errors: u64,
+    /// Bodies cut at `crawl.max_body_bytes`.
     pub truncated: u64,
+    /// Responses not extracted (not HTML, oversize).
     pub skipped: u64,
+    /// URLs queued (an estimate while running).
     pub queue: u64,
+    /// Fetches in flight.
     pub inflight: u64,
+    /// Hosts the scheduler knows (a cluster worker: the hosts it holds).
     pub hosts_known: u64,
+    /// Hosts with queued URLs waiting for their turn.
     pub hosts_waiting: u64,
+    /// The last error, in words.
     pub last_error: Option<String>,
+    /// Store writes that failed (disk full, I/O errors), in all.
     pub store_errors: u64,
     /// The store cannot write: fetching is paused until it can.
     pub store_down: bool,
+    /// Hosts stopped by their error budget.
     pub hosts_stopped: u64,
     /// URLs set aside (outcome `host_stopped`) because their host was stopped.
     pub host_stopped_urls: u64,
     /// Hosts held back now, and why.
     pub held_hosts: Vec<HeldHost>,
+    /// Pages whose processing panicked (recorded as error outcomes).
     pub panics: u64,
     /// The store directory this daemon owns (clients check it before trusting `/export`).
     pub data_dir: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The harvest rate (focused crawls).
     pub harvest: Option<super::focused::harvest::HarvestSnapshot>,
+    /// Templates learned (e-commerce mode).
     pub templates_learned: u64,
+    /// Product records made.
     pub products: u64,
+    /// Template drift events.
     pub drift_events: u64,
+    /// The last drift event, in words.
     pub last_drift: Option<String>,
 }
 
 impl Stats {
-    pub fn count_status(&self, status: u16) {
+    pub(crate) fn count_status(&self, status: u16) {
         let c = match status {
             200..=299 => &self.status_2xx,
             300..=399 => &self.status_3xx,
@@ -166,7 +198,7 @@ impl Stats {
     }
 
     /// Records a template drift event.
-    pub fn drift(&self, what: String) {
+    pub(crate) fn drift(&self, what: String) {
         self.drift_events.fetch_add(1, Relaxed);
         if let Ok(mut g) = self.last_drift.lock() {
             *g = Some(what);
@@ -174,7 +206,7 @@ impl Stats {
     }
 
     /// Holds `host` back for `reason` (replacing an earlier reason).
-    pub fn hold(&self, host: &str, reason: String, since: u64, until: Option<u64>) {
+    pub(crate) fn hold(&self, host: &str, reason: String, since: u64, until: Option<u64>) {
         if let Ok(mut m) = self.held.lock() {
             let host = host.to_string();
             m.insert(
@@ -190,7 +222,7 @@ impl Stats {
     }
 
     /// `host` is no longer held back for a reason starting with `what`.
-    pub fn unhold_for(&self, host: &str, what: &str) {
+    pub(crate) fn unhold_for(&self, host: &str, what: &str) {
         if let Ok(mut m) = self.held.lock() {
             if m.get(host).is_some_and(|h| h.reason.starts_with(what)) {
                 m.remove(host);
@@ -199,7 +231,7 @@ impl Stats {
     }
 
     /// Since when `host` has been held back, if it is.
-    pub fn held_since(&self, host: &str) -> Option<u64> {
+    pub(crate) fn held_since(&self, host: &str) -> Option<u64> {
         self.held.lock().ok()?.get(host).map(|h| h.since)
     }
 
@@ -215,7 +247,7 @@ impl Stats {
             .collect()
     }
 
-    pub fn error(&self, e: String) {
+    pub(crate) fn error(&self, e: String) {
         if let Ok(mut g) = self.last_error.lock() {
             *g = Some(e);
         }
@@ -223,12 +255,13 @@ impl Stats {
 
     /// A store write failed: counted, kept as the last error, and fetching
     /// pauses (the writer clears `store_down` once the store writes again).
-    pub fn store_error(&self, e: String) {
+    pub(crate) fn store_error(&self, e: String) {
         self.store_errors.fetch_add(1, Relaxed);
         self.store_down.store(true, Relaxed);
         self.error(e);
     }
 
+    /// The counters now.
     pub fn snapshot(&self) -> Snapshot {
         let l = |a: &AtomicU64| a.load(Relaxed);
         let uptime = self.started.elapsed().as_secs_f64();

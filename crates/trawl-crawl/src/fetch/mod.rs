@@ -6,7 +6,7 @@
 //! One call is one request. Everything that makes a second request —
 //! redirect hops, retries, robots.txt, sitemaps — lives in the daemon, where
 //! each request first waits its turn in the host's schedule
-//! ([`crate::politeness::clock`]). That is why this layer is not spider's
+//! (`crate::politeness::clock`). That is why this layer is not spider's
 //! fetch helper (`spider::utils::fetch_page_html_raw`), which the crawler
 //! used before: it re-fetches a response cut off mid-body by itself, retries
 //! a failed TLS handshake with the scheme flipped or `www.` stripped, reads
@@ -25,11 +25,15 @@ use url::Url;
 /// What a GET returned.
 #[derive(Debug, Clone, Default)]
 pub struct Response {
+    /// HTTP status (0 on a transport error).
     pub status: u16,
+    /// The `Content-Type` header.
     pub content_type: Option<String>,
+    /// The `Location` header (redirects).
     pub location: Option<String>,
     /// `Retry-After` in seconds (delta form; HTTP dates are read as 60 s).
     pub retry_after: Option<u64>,
+    /// The body, decompressed, up to the size limit.
     pub body: Vec<u8>,
     /// The body hit the size limit and was cut.
     pub truncated: bool,
@@ -41,6 +45,7 @@ pub struct Response {
 }
 
 impl Response {
+    /// Whether there was no complete HTTP answer.
     pub fn is_transport_error(&self) -> bool {
         self.error.is_some()
     }
@@ -65,7 +70,9 @@ pub trait Fetcher: Send + Sync {
 /// Client settings and limits.
 #[derive(Debug, Clone)]
 pub struct FetchConfig {
+    /// The `User-Agent` sent with every request.
     pub user_agent: String,
+    /// Time limit on connecting.
     pub connect_timeout: Duration,
     /// Time limit of one request, headers and body together.
     pub timeout: Duration,
@@ -129,6 +136,7 @@ pub fn has_tls_provider() -> bool {
 }
 
 impl HttpFetcher {
+    /// A client with these settings.
     pub fn new(cfg: &FetchConfig) -> Result<HttpFetcher, ClientError> {
         install_tls_provider();
         let client = reqwest::Client::builder()

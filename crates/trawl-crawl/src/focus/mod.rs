@@ -1,19 +1,19 @@
 //! Focused crawling: how relevant a page is, and which links to follow first.
 //!
 //! With a topic configured, every extracted page gets a relevance in [0, 1]
-//! ([`topic`]), and every link found on it a priority that the frontier
+//! (`topic`), and every link found on it a priority that the frontier
 //! serves highest-first across hosts. A link's priority comes from its
 //! features — the parent page's relevance, the keywords in its anchor text,
 //! around it and in its URL, whether the parent is a hub (list-like page),
 //! its depth and how well its host has paid off so far — first through a
-//! fixed heuristic, then more and more through an online model ([`model`])
+//! fixed heuristic, then more and more through an online model (`model`)
 //! trained on the pages judged so far. The features travel with the queued
 //! URL, so when the page is fetched and judged, the model learns from the
 //! link that led to it. `strategy = "bfs"` keeps breadth-first order for
 //! comparison; without a topic the crawl is unfocused, as before.
 
-pub mod model;
-pub mod topic;
+pub(crate) mod model;
+pub(crate) mod topic;
 
 use std::sync::RwLock;
 
@@ -47,6 +47,7 @@ impl Strategy {
         }
     }
 
+    /// From its name in config and on the command line (`focused`, `bfs`).
     pub fn parse(s: &str) -> Option<Strategy> {
         match s {
             "focused" => Some(Strategy::Focused),
@@ -59,16 +60,24 @@ impl Strategy {
 /// What is known about a link when it is found.
 #[derive(Debug, Clone, Default)]
 pub struct LinkFeatures {
+    /// Relevance of the page the link is on.
     pub parent_relevance: f32,
+    /// Relevance of the link's anchor text.
     pub anchor: f32,
+    /// Relevance of the text around the link.
     pub context: f32,
+    /// Relevance of the URL's words.
     pub url: f32,
+    /// Whether the page it is on links to many of its kind (a listing).
     pub hub: bool,
+    /// Link depth from the seed.
     pub depth: u16,
+    /// The host's harvest rate so far.
     pub host_rate: f32,
 }
 
 impl LinkFeatures {
+    /// The model's input vector.
     pub fn vector(&self) -> [f32; FEATURES] {
         let hub = if self.hub { 1.0 } else { 0.0 };
         [
@@ -89,6 +98,7 @@ pub fn quantize(x: &[f32; FEATURES]) -> [u8; FEATURES] {
     x.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
+/// Features back from their stored bytes.
 pub fn dequantize(q: &[u8; FEATURES]) -> [f32; FEATURES] {
     q.map(|v| f32::from(v) / 255.0)
 }
@@ -107,6 +117,7 @@ pub struct Focus {
     pub topic: Option<Topic>,
     /// Named topics, for seeds with `topic=NAME`.
     pub topics: std::collections::HashMap<String, Topic>,
+    /// Focused (best-first by predicted relevance) or breadth-first.
     pub strategy: Strategy,
     /// Pages at or above this relevance count as relevant (harvest rate).
     pub threshold: f32,
@@ -117,6 +128,7 @@ pub struct Focus {
 pub const MODEL_KEY: &str = "focus_model";
 
 impl Focus {
+    /// A focus from its topics, strategy, relevance threshold and link model.
     pub fn new(
         topic: Option<Topic>,
         topics: std::collections::HashMap<String, Topic>,
@@ -183,6 +195,7 @@ impl Focus {
         self.model.read().map(|m| m.to_json()).unwrap_or_default()
     }
 
+    /// How many times the link model has learned from a judged page.
     pub fn model_updates(&self) -> u64 {
         self.model.read().map_or(0, |m| m.updates)
     }

@@ -15,10 +15,13 @@ use super::FEATURES;
 pub const TRUST_AFTER: u64 = 300;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+/// The online link model: logistic regression from link features to the chance the target page is relevant.
 pub struct LinkModel {
     /// Bias first, then one weight per feature.
     pub weights: Vec<f32>,
+    /// Judged pages learned from.
     pub updates: u64,
+    /// Step size of each update.
     pub learning_rate: f32,
 }
 
@@ -27,6 +30,7 @@ fn sigmoid(z: f32) -> f32 {
 }
 
 impl LinkModel {
+    /// An untrained model.
     pub fn new(learning_rate: f32) -> LinkModel {
         LinkModel {
             weights: vec![0.0; FEATURES + 1],
@@ -45,6 +49,7 @@ impl LinkModel {
         Some(m)
     }
 
+    /// The model as JSON (kept in the store).
     pub fn to_json(&self) -> Vec<u8> {
         // A struct of numbers always serializes.
         serde_json::to_vec(self).unwrap_or_default()

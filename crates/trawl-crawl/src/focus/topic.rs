@@ -61,6 +61,7 @@ const STOP: &[&str] = &[
 pub struct TermVector(HashMap<String, f32>);
 
 impl TermVector {
+    /// The term vector of a text.
     pub fn of(text: &str) -> TermVector {
         let mut tf: HashMap<String, f32> = HashMap::new();
         for t in tokens(text) {
@@ -97,6 +98,7 @@ impl TermVector {
         c
     }
 
+    /// Cosine similarity with another vector.
     pub fn cosine(&self, other: &TermVector) -> f32 {
         let (small, large) = if self.0.len() <= other.0.len() {
             (self, other)
@@ -110,6 +112,7 @@ impl TermVector {
             .sum()
     }
 
+    /// Whether it has no terms.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -7,7 +7,7 @@
 //! (at most 32 URLs). `next` hands out the best-priority URL of a ready host;
 //! hosts take turns, so one slow or huge host never starves the others.
 
-pub mod url;
+pub(crate) mod url;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -18,8 +18,11 @@ use crate::store::{host_hash, QueuedUrl, Store, StoreError};
 /// Scheduling state of one host.
 #[derive(Debug, Clone)]
 pub struct HostSlot {
+    /// Host key.
     pub name: String,
+    /// No request before this.
     pub next_allowed: Instant,
+    /// Its URLs being fetched now.
     pub inflight: usize,
     /// Whether it is in one of the heaps (it has, or may have, queued URLs).
     scheduled: bool,
@@ -39,13 +42,16 @@ pub struct HostSlot {
 pub struct Lease {
     /// The store block it came from (passed back to [`Store::complete`]).
     pub key: Vec<u8>,
+    /// Host key.
     pub host: String,
+    /// The URL and its queue data.
     pub item: QueuedUrl,
 }
 
 /// What `next` found.
 #[derive(Debug)]
 pub enum Next {
+    /// A URL to fetch now.
     Url(Lease),
     /// Nothing ready now; the earliest host is ready at this instant.
     Wait(Instant),
@@ -57,6 +63,7 @@ pub enum Next {
 /// wake the scheduler sooner).
 const PATIENCE_WAIT: Duration = Duration::from_millis(20);
 
+/// The single-machine frontier: per-host queues in the store, served by priority as each host's politeness allows.
 pub struct Frontier {
     store: Store,
     hosts: HashMap<[u8; 8], HostSlot>,

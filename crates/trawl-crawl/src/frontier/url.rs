@@ -10,17 +10,20 @@ use url::Url;
 #[non_exhaustive]
 pub enum Rejected {
     #[error("not a valid URL: {0}")]
+    /// Not a URL.
     Invalid(String),
     #[error("scheme {0} is not http(s)")]
+    /// Not http or https.
     Scheme(String),
     #[error("longer than {0} bytes")]
+    /// Longer than `crawl.max_url_len`.
     TooLong(usize),
     #[error("not HTML by its extension ({0})")]
+    /// A file type that is not a page.
     NotHtml(String),
     #[error("crawler trap: {0}")]
+    /// A URL pattern that never ends (calendars, repeated path segments).
     Trap(&'static str),
-    #[error("out of scope")]
-    OutOfScope,
 }
 
 /// Normalisation settings.
@@ -30,6 +33,7 @@ pub struct UrlRules {
     pub strip_params: Vec<String>,
     /// Sort query parameters (so permutations are one URL).
     pub sort_query: bool,
+    /// URLs longer than this are rejected.
     pub max_len: usize,
 }
 
@@ -254,7 +258,7 @@ mod tests {
     fn traps_and_non_html() {
         let check = |s: &str| {
             Url::parse(s)
-                .map_err(|_| Rejected::OutOfScope)
+                .map_err(|e| Rejected::Invalid(e.to_string()))
                 .and_then(|u| check_page_url(&u))
         };
         assert!(check("http://x.org/a/b/a/b/a/b").is_err());

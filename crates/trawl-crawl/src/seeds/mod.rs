@@ -52,6 +52,7 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// From its name in config and on seed lines (`host`, `domain`, `any`).
     pub fn parse(s: &str) -> Option<Scope> {
         match s {
             "host" => Some(Scope::Host),
@@ -76,12 +77,19 @@ pub enum Mode {
 /// A seed and its options (persisted in the store by seed id).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Seed {
+    /// The seed URL.
     pub url: String,
+    /// Its host key.
     pub host: String,
+    /// Links followed this deep.
     pub max_depth: u16,
+    /// The seed's page budget.
     pub max_pages: Option<u64>,
+    /// Which links are followed.
     pub scope: Scope,
+    /// Article or e-commerce mode.
     pub mode: Mode,
+    /// Whether the host's sitemaps are read.
     pub sitemaps: bool,
     /// Named focus topic (`None`: the `[focus]` topic, if any).
     #[serde(default)]
@@ -107,9 +115,13 @@ impl Seed {
 /// Defaults a seed line can override.
 #[derive(Debug, Clone)]
 pub struct SeedDefaults {
+    /// Link depth (`depth=`).
     pub max_depth: u16,
+    /// Scope (`scope=`).
     pub scope: Scope,
+    /// Read sitemaps (`sitemaps=`).
     pub sitemaps: bool,
+    /// Mode (`mode=`).
     pub mode: Mode,
     /// Names of the configured focus topics (`topic=` must be one).
     pub topics: Vec<String>,
@@ -119,8 +131,11 @@ pub struct SeedDefaults {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}: {message}")]
 pub struct SeedLineError {
+    /// The seed file.
     pub file: String,
+    /// The line number (from 1).
     pub line: usize,
+    /// What is wrong with it.
     pub message: String,
 }
 

@@ -98,9 +98,12 @@ pub fn write_outcomes(
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
+/// Why an export stopped.
 pub enum ExportError {
     #[error(transparent)]
+    /// The store could not be read.
     Store(#[from] StoreError),
     #[error("writing the export: {0}")]
+    /// The output could not be written.
     Io(#[from] std::io::Error),
 }

@@ -29,6 +29,7 @@ impl Store {
         }
     }
 
+    /// Saves when `host` may next be sent a request, and its delay.
     pub fn put_host_time(&self, host: &str, at_ms: u64, delay_ms: u32) -> Result<(), StoreError> {
         let mut v = [0u8; 12];
         v[..8].copy_from_slice(&at_ms.to_be_bytes());

@@ -4,16 +4,16 @@
 //! big-endian so byte order is numeric order):
 //! - `n` seq(8) → inbox entry: newly found URLs, not yet scheduled.
 //! - `q` host(8) ++ priority(2) ++ seq(8) → a block of one host's queued
-//!   URLs, best priority first, FIFO within a priority (see [`queue`]).
-//! - `s` bucket(4) → sorted URL hashes: every URL ever queued (see [`seen`]).
+//!   URLs, best priority first, FIFO within a priority (see `queue`).
+//! - `s` bucket(4) → sorted URL hashes: every URL ever queued (see `seen`).
 //! - `h` host(8) → host name: the hosts that ever had a queue.
 //! - `p` xxh3-128(url) → [`PageOutcome`]: what happened to each fetch.
 //! - `o` seq(8) → xxh3-128(url): outcomes in the order written (see
-//!   [`outcomes`]).
+//!   `outcomes`).
 //! - `r` seq(8) → exported JSON record; `seq` is the export cursor.
 //! - `x` band(1) ++ bits(2) ++ seq(8) → simhash(8): near-duplicate index.
 //! - `k` until(8) ++ xxh3-128(url) → a URL set aside with an outcome
-//!   (host stopped, budget spent), offered again later (see [`parked`]).
+//!   (host stopped, budget spent), offered again later (see `parked`).
 //! - `m` name → counters (records, page budgets, queue length), the store
 //!   format and seed file hashes.
 //!
@@ -32,10 +32,10 @@
 pub mod alloc;
 pub mod export;
 mod hosts;
-pub mod queue;
-pub mod records;
-pub mod seen;
-pub mod simhash;
+pub(crate) mod queue;
+pub(crate) mod records;
+pub(crate) mod seen;
+pub(crate) mod simhash;
 mod tree;
 
 mod complete;
@@ -153,13 +153,17 @@ const COUNT_TOTAL: &str = "n:total";
 /// What a fetched-page counter counts.
 #[derive(Debug, Clone, Copy)]
 pub enum Counter<'a> {
+    /// Pages of the whole crawl.
     Total,
+    /// Pages of one host.
     Host(&'a str),
+    /// Pages of one seed.
     Seed(u32),
     /// Pages judged for relevance (focused crawls).
     Judged,
     /// Pages judged relevant, in all and per host.
     Relevant,
+    /// Pages of one host judged relevant.
     RelevantHost(&'a str),
 }
 
@@ -295,6 +299,7 @@ impl Store {
         Ok(())
     }
 
+    /// Makes every write so far durable (blocking).
     pub fn flush_blocking(&self) -> Result<(), StoreError> {
         self.db.flush()?;
         Ok(())
@@ -417,6 +422,7 @@ impl Store {
         }
     }
 
+    /// Caches a host's robots.txt (its body and when it was fetched).
     pub fn put_robots(
         &self,
         host: &str,
@@ -435,6 +441,7 @@ impl Store {
         Ok(())
     }
 
+    /// Every registered seed, by id.
     pub fn seeds<T: for<'a> Deserialize<'a>>(&self) -> Result<Vec<(u32, T)>, StoreError> {
         let mut out = Vec::new();
         for kv in self.seeds.iter() {
@@ -479,6 +486,7 @@ impl Store {
         Ok(self.kv.get(key(M, name.as_bytes()))?.map(|v| v.to_vec()))
     }
 
+    /// Stores a named value (model, examples, markers).
     pub fn meta_put(&self, name: &str, value: &[u8]) -> Result<(), StoreError> {
         self.kv.insert(key(M, name.as_bytes()), value)?;
         Ok(())

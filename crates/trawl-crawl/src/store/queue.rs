@@ -70,6 +70,7 @@ pub(super) struct QueueState {
 pub struct Block {
     /// The block's key without its range prefix; leases carry it.
     pub key: Vec<u8>,
+    /// The block's URLs.
     pub items: Vec<QueuedUrl>,
 }
 

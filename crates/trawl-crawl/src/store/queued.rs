@@ -9,19 +9,24 @@ use crate::record::PageOutcome;
 /// What kind of resource a queued URL is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UrlKind {
+    /// A web page.
     Page,
+    /// A sitemap (its URLs are queued, it makes no record).
     Sitemap,
 }
 
 /// A URL waiting in (or leased from) the frontier.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueuedUrl {
+    /// The normalised URL.
     pub url: String,
+    /// Links followed from the seed to reach it.
     pub depth: u16,
     /// The seed line this URL descends from (its scope and budget).
     pub seed: u32,
     /// Failed attempts so far.
     pub attempt: u8,
+    /// Page or sitemap.
     pub kind: UrlKind,
     /// Link priority in [0, 1]; higher is fetched first.
     pub priority: f32,
@@ -99,7 +104,9 @@ const FEATURE_BIT: u8 = 0x80;
 /// A new URL found on a page, to enqueue with the page's completion.
 #[derive(Debug, Clone)]
 pub struct NewUrl {
+    /// Its host key.
     pub host: String,
+    /// The URL and its queue data.
     pub item: QueuedUrl,
 }
 
@@ -111,22 +118,32 @@ pub struct NewUrl {
 pub enum Completion {
     /// Fetched (successfully or not, for good): outcome, optional record, links.
     Done {
+        /// The fetch's outcome.
         outcome: PageOutcome,
+        /// The record made from the page, if any.
         record: Option<Box<Record>>,
+        /// SimHash of the record's text (near-duplicate marking).
         simhash: Option<u64>,
+        /// Links found, to queue.
         links: Vec<NewUrl>,
         /// (host, seed) whose page budgets this fetch counts against; `None`
         /// for URLs that were never fetched (robots, budget, scope).
         counted: Option<(String, u32)>,
     },
     /// Try again later (transient failure, host backing off, shutdown).
-    Retry { item: QueuedUrl },
+    Retry {
+        /// The URL, its attempt count raised.
+        item: QueuedUrl,
+    },
     /// Not fetched now (its host was stopped, a page budget is spent): the
     /// URL gets `outcome` and is set aside until `until` (seconds since the
     /// epoch; `u64::MAX`: the next start), then offered again.
     Park {
+        /// The URL.
         item: QueuedUrl,
+        /// Why it was not fetched.
         outcome: PageOutcome,
+        /// Set aside until then (seconds since the epoch; `u64::MAX`: the next start).
         until: u64,
     },
 }

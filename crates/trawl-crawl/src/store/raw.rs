@@ -1,7 +1,7 @@
 //! Salvage without sled: when the database is too damaged for sled to open,
 //! its records can still be found in the raw file. Every record is stored
 //! sealed (a marker byte, the xxh3-64 of its JSON, the JSON; see
-//! [`records`](super::records)), and sled keeps small values as they are,
+//! `records`), and sled keeps small values as they are,
 //! so a scan for sealed JSON whose checksum holds finds each intact record.
 //! Several copies of a record (sled rewrites pages) are kept once, by `seq`.
 

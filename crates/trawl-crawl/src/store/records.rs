@@ -57,6 +57,7 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// The checkpoint file of the store in `dir`.
     pub fn path(dir: &Path) -> PathBuf {
         dir.join("checkpoint")
     }
@@ -71,6 +72,7 @@ impl Checkpoint {
         Some(Checkpoint { records })
     }
 
+    /// Writes the checkpoint (to a temporary file, then renamed).
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         let tmp = dir.join("checkpoint.tmp");
         std::fs::write(&tmp, format!("records {}\n", self.records))?;
@@ -112,6 +114,7 @@ pub struct CheckReport {
     pub damaged: Vec<u64>,
     /// Page outcomes read, and those that could not be decoded.
     pub outcomes: u64,
+    /// Outcomes that could not be decoded.
     pub bad_outcomes: u64,
     /// A read error that stopped the walk (sled could not read further).
     pub stopped_by: Option<String>,

@@ -70,12 +70,14 @@ impl Bloom {
         out
     }
 
+    /// Adds a URL hash.
     pub fn insert(&mut self, hash: u64) {
         for p in self.probes(hash) {
             self.bits[(p / 64) as usize] |= 1 << (p % 64);
         }
     }
 
+    /// Whether the hash may have been added (never false for one that was).
     pub fn may_contain(&self, hash: u64) -> bool {
         self.probes(hash)
             .into_iter()
@@ -144,12 +146,14 @@ pub fn merge_bucket(old: &[u8], new: &[u64]) -> Vec<u8> {
 
 /// The in-memory layers.
 pub struct Seen {
+    /// The Bloom filter over every URL seen.
     pub bloom: Bloom,
     /// Hashes of URLs in the inbox, not yet in the buckets.
     pub pending: HashSet<u64>,
 }
 
 impl Seen {
+    /// Empty layers with a filter of `filter_bytes`.
     pub fn new(filter_bytes: u64) -> Seen {
         Seen {
             bloom: Bloom::new(filter_bytes),

@@ -5,31 +5,19 @@
 //! to text, metadata and page type are shared. Algorithms are selectable by
 //! name ([`Algorithm`]) so their numbers can be compared on the same corpus.
 
-pub(crate) mod article_body;
-pub(crate) mod article_std;
+// By role: page typing, the papers' algorithms, trawl's own `auto` with its
+// passes, and what they share (noise marking, metadata, text clean-up,
+// product records).
+pub(crate) mod algorithms;
 pub(crate) mod auto;
-pub(crate) mod captions;
-pub(crate) mod cc;
-pub(crate) mod cetd_tpc;
 pub(crate) mod chrome;
-pub(crate) mod classify;
-pub(crate) mod date_lines;
-pub(crate) mod echoes;
-pub(crate) mod headings;
 #[cfg(test)]
 mod invariants;
-pub(crate) mod list_rank;
 pub(crate) mod metadata;
 pub(crate) mod noise;
-pub(crate) mod page_model;
-pub(crate) mod page_type;
-pub(crate) mod product;
 pub(crate) mod product_record;
 pub(crate) mod repeats;
-pub(crate) mod segment;
-pub(crate) mod stories;
-pub(crate) mod tail;
-pub(crate) mod teasers;
+pub(crate) mod typing;
 
 use std::time::{Duration, Instant};
 
@@ -37,7 +25,10 @@ use serde::Serialize;
 
 pub use crate::error::ExtractError;
 use crate::html::{charset, render, Doc, Limits, Selection};
-pub use classify::PageType;
+use algorithms::{article_std, cc, cetd_tpc, list_rank, segment};
+use auto::product;
+use typing::classify;
+pub use typing::classify::PageType;
 
 /// A main-content extraction algorithm: which nodes of a page are its main
 /// content. Rendering them to text, metadata and page type are shared.
@@ -139,7 +130,20 @@ impl serde::Serialize for Algorithm {
 
 /// How to extract one page. Every limit is a field: a page over one is an
 /// error, never an unbounded allocation.
+///
+/// Built from [`Options::default`] and the `with_` methods (fields may be
+/// added in a minor release, so the struct cannot be written out):
+///
+/// ```
+/// use trawl_extract::{Algorithm, Options};
+/// let opts = Options::default()
+///     .with_algorithm(Algorithm::CetdTpc)
+///     .with_url("https://example.org/a/story.html")
+///     .with_max_bytes(4 << 20);
+/// assert_eq!(opts.url.as_deref(), Some("https://example.org/a/story.html"));
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Options {
     /// Main-content algorithm.
     pub algorithm: Algorithm,
@@ -172,6 +176,63 @@ impl Default for Options {
             time_limit: Some(Duration::from_secs(10)),
             page_type: None,
         }
+    }
+}
+
+impl Options {
+    /// With this main-content algorithm.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// With the page's URL (helps page typing, charset detection and
+    /// metadata; copied to the record).
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into());
+        self
+    }
+
+    /// With the page's URL, if known.
+    pub fn with_url_opt(mut self, url: Option<String>) -> Self {
+        self.url = url;
+        self
+    }
+
+    /// With a charset the caller trusts (an HTTP header), before `<meta>`.
+    pub fn with_charset(mut self, charset: Option<Charset>) -> Self {
+        self.charset = charset;
+        self
+    }
+
+    /// With a page type to assume instead of classifying.
+    pub fn with_page_type(mut self, page_type: Option<PageType>) -> Self {
+        self.page_type = page_type;
+        self
+    }
+
+    /// With the largest page accepted, in bytes.
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// With the deepest nesting kept (deeper elements are flattened).
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// With the most tokens parsed.
+    pub fn with_max_nodes(mut self, max_nodes: usize) -> Self {
+        self.max_nodes = max_nodes;
+        self
+    }
+
+    /// With a wall-clock limit on parsing (`None`: none).
+    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Self {
+        self.time_limit = limit;
+        self
     }
 }
 

@@ -13,7 +13,7 @@ mod tokenize;
 mod visibility;
 
 pub(crate) use dom::{Agg, Kind};
-pub use dom::{Children, Doc, NodeId};
+pub use dom::{Doc, NodeId};
 pub use render::{render, Selection};
 pub(crate) use sink::Limits;
 pub(crate) use tag::Tag;

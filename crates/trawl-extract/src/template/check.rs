@@ -54,7 +54,7 @@ pub struct Check {
     pub fields: BTreeMap<String, FieldCheck>,
     /// Fields the evidence gives, and the pages show, on at least half the
     /// checked pages that the template reads right on fewer than
-    /// [`FIELD_PASS`] of them.
+    /// `FIELD_PASS` of them.
     pub weak: Vec<String>,
     /// Share of all evidence the template agrees with.
     pub template_score: f32,
@@ -228,7 +228,7 @@ pub fn check(t: &Template, pages: &[Page]) -> Check {
 
 impl Template {
     /// Learns from the first `samples` pages and checks the template on the
-    /// rest ([`check`]); while a field is missing or wrong and at least two
+    /// rest (`check`); while a field is missing or wrong and at least two
     /// pages are left to check on, learns again from two more samples. The
     /// best template found (fewest weak fields, then the highest score) comes
     /// back with its check in [`Template::check`]. With no page beyond the

@@ -101,7 +101,7 @@ pub struct Template {
     pub samples: usize,
     /// Where each field is read.
     pub fields: Vec<FieldRule>,
-    /// Keys of the fixed part (up to [`SIGNATURE_KEYS`]): a page of this
+    /// Keys of the fixed part (up to `SIGNATURE_KEYS`): a page of this
     /// template has most of them.
     pub signature: Vec<String>,
     /// How much of the sample pages the diff pruned.

@@ -26,6 +26,7 @@ struct Inner {
 }
 
 #[derive(Debug)]
+/// The harvest rate of a focused crawl: overall, recent, per host, and its series file.
 pub struct Harvest {
     inner: Mutex<Inner>,
     series: Option<PathBuf>,
@@ -36,8 +37,11 @@ pub struct Harvest {
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize, PartialEq)]
 #[serde(default)]
 pub struct HarvestSnapshot {
+    /// Pages judged for relevance.
     pub judged: u64,
+    /// Pages judged relevant.
     pub relevant: u64,
+    /// `relevant / judged`.
     pub rate: f64,
     /// Over the last [`WINDOW`] judged pages.
     pub recent_rate: f64,
@@ -123,6 +127,7 @@ impl Harvest {
         }
     }
 
+    /// The figures now (`None` before the first judged page).
     pub fn snapshot(&self) -> Option<HarvestSnapshot> {
         self.inner.lock().ok().map(|g| Self::snap(&g))
     }

@@ -74,13 +74,7 @@ pub(super) async fn example_texts(
             tracing::warn!(url, status = r.status, error = ?r.error, "focus example URL not fetched");
             continue;
         }
-        match trawl_extract::extract(
-            &r.body,
-            &trawl_extract::Options {
-                url: Some(url.clone()),
-                ..cfg.extract_options()
-            },
-        ) {
+        match trawl_extract::extract(&r.body, &cfg.extract_options().with_url(url.clone())) {
             Ok(ex) if !ex.text.trim().is_empty() => {
                 store.meta_put(&key, ex.text.as_bytes())?;
                 out.insert(url, ex.text);

@@ -12,7 +12,7 @@ use super::links;
 use super::shared::{outcome, CpuJob, Shared, WriterMsg};
 use crate::record::{Outcome, Record, RecordKind};
 use crate::store::{simhash, Completion};
-use trawl_extract::{Charset, Options, Page};
+use trawl_extract::{Charset, Page};
 
 /// [`process`], with a panic (an extractor bug on a hostile page) caught
 /// and turned into an error outcome for that page: the host is not stalled
@@ -78,14 +78,16 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         out.error = Some(format!("body cut at {} bytes", response.body.len()));
     }
     let base = Url::parse(&final_url).ok();
-    let opts = Options {
-        url: Some(final_url.clone()),
-        charset: response
-            .content_type
-            .as_deref()
-            .and_then(Charset::from_content_type),
-        ..shared.extract.clone()
-    };
+    let opts = shared
+        .extract
+        .clone()
+        .with_url(final_url.clone())
+        .with_charset(
+            response
+                .content_type
+                .as_deref()
+                .and_then(Charset::from_content_type),
+        );
     let page = match Page::parse(&response.body, &opts) {
         Ok(page) => page,
         Err(e) => {

@@ -81,8 +81,11 @@ struct Site {
 pub enum Product {
     /// Fields read with this template.
     Extracted {
+        /// The fields read.
         applied: Applied,
+        /// The template's name (`site#cluster`).
         template: String,
+        /// The template's version.
         version: u32,
     },
     /// Kept as a sample; no template yet.

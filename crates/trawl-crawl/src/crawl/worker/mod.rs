@@ -8,22 +8,22 @@
 //! ```
 //!
 //! The worker runs the single-machine daemon's pipeline
-//! ([`super::pipeline`]: scheduler, fetch tasks, CPU threads, writer) with
-//! two backends of its own: [`leases::ClusterLeases`] (the hosts it holds
-//! and their due URLs) and [`outbox::Outbox`] (completions kept in a sled
+//! (`super::pipeline`: scheduler, fetch tasks, CPU threads, writer) with
+//! two backends of its own: `leases::ClusterLeases` (the hosts it holds
+//! and their due URLs) and `outbox::Outbox` (completions kept in a sled
 //! outbox until committed under the host's epoch). The local sled store
 //! keeps what is the worker's alone: the robots cache, the per-host clock,
 //! the focus model, and the outbox.
 //!
 //! Budgets and templates are the cluster's, not the worker's
-//! ([`sitewide`]): page counts come from the database (a held host's
+//! (`sitewide`): page counts come from the database (a held host's
 //! exactly, the crawl's and a seed's at most half a second late), and a
 //! site's e-commerce templates are read when one of its hosts is claimed
 //! and published when learned, so a site is learned once.
 
 pub(super) mod leases;
 pub(super) mod outbox;
-pub mod sitewide;
+pub(crate) mod sitewide;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;

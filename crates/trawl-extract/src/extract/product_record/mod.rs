@@ -308,7 +308,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
     if !is_product_page && !declared {
         return None;
     }
-    let beside = crate::extract::product::beside(doc);
+    let beside = crate::extract::auto::product::beside(doc);
     let vis = visible::read(doc, &beside);
     let lang = doc.meta.lang.as_deref();
 

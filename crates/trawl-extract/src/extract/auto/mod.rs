@@ -17,18 +17,32 @@
 //!    product (reviews, carousels), and minus a leading heading that repeats
 //!    the page title (it has its own field). On articles also minus what the
 //!    page puts around the story: picture captions and credits outside
-//!    `<figcaption>` ([`super::captions`]), teaser cards ([`super::teasers`]), the
-//!    other stories of an endless-scroll page ([`super::stories`]), lines
+//!    `<figcaption>` ([`captions`]), teaser cards ([`teasers`]), the
+//!    other stories of an endless-scroll page ([`stories`]), lines
 //!    that are one link, small boxes with a field to type into, headings left
-//!    without their section ([`super::headings`]), short text above the
+//!    without their section ([`headings`]), short text above the
 //!    headline, what follows the page's own `articleBody`
-//!    ([`super::article_body`]), and lines that are a date
-//!    ([`super::date_lines`]).
+//!    ([`article_body`]), and lines that are a date
+//!    ([`date_lines`]).
 //! 6. When (almost) nothing survives on a page of another type, read it as a
 //!    list: a grid of links typed as an article.
 
-use super::classify::PageType;
-use super::{cc, cetd_tpc, list_rank, noise, product, Extractor};
+pub(crate) mod article_body;
+pub(crate) mod captions;
+pub(crate) mod date_lines;
+pub(crate) mod echoes;
+pub(crate) mod headings;
+pub(crate) mod product;
+pub(crate) mod stories;
+pub(crate) mod tail;
+pub(crate) mod teasers;
+
+use crate::extract::algorithms::cc;
+use crate::extract::algorithms::cetd_tpc;
+use crate::extract::algorithms::list_rank;
+use crate::extract::noise;
+use crate::extract::typing::classify::PageType;
+use crate::extract::Extractor;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
 
 pub struct Auto;
@@ -207,7 +221,7 @@ fn following_table(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> Op
 /// The title is reported in its own field: drop the region's first heading
 /// when it repeats the page title.
 fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &str) {
-    let title = super::article_body::comparable(title);
+    let title = article_body::comparable(title);
     if title.len() < 4 {
         return;
     }
@@ -224,7 +238,7 @@ fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &st
     // Only a heading before any body text counts as the title.
     let text_before =
         (region..h).any(|i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0);
-    let heading = super::article_body::comparable(&doc.plain_text(h));
+    let heading = article_body::comparable(&doc.plain_text(h));
     if !text_before && heading.len() >= 4 && (title.contains(&heading) || heading.contains(&title))
     {
         sel.exclude(doc, h);
@@ -317,11 +331,9 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         bylines_are_noise: page_type == PageType::Article,
     };
     let mut noise = noise::full(doc, profile);
-    if page_type == PageType::Article {
-        super::teasers::mark(doc, &doc.agg, &mut noise);
-        super::stories::mark(doc, &mut noise);
-        if profile.captions_are_noise {
-            super::captions::mark(doc, &mut noise);
+    for (on, mark) in MARKS {
+        if on.runs(page_type, &profile) {
+            mark(doc, &mut noise);
         }
     }
     let agg = noise::clean_agg(doc, &noise);
@@ -443,32 +455,105 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
             i += 1;
         }
     }
-    // Articles only: on other types the sections a heading names are often
-    // link lists that are content (wcxb-dev 0.8752 -> 0.8746 for all types).
-    if page_type == PageType::Article {
-        super::headings::drop_orphans(doc, &mut sel, region);
-        drop_before_headline(doc, &mut sel, region);
-        super::tail::trim(doc, &owner, &mut sel, region);
-        super::article_body::trim_after(doc, &owner, &mut sel);
-        super::date_lines::drop(doc, &owner, &mut sel, region);
-        super::echoes::drop(doc, &owner, &mut sel, region);
-    } else if !matches!(page_type, PageType::Product | PageType::Service) {
-        // Where the page says its main text ends (or the element holding
-        // most of it) ends a thread, a listing or a manual page too: each of
-        // these types, switched on alone, lifted wcxb-dev and cost no set's
-        // score. Not on product pages (their specs and reviews sit outside
-        // the description: wcxb-dev's products fell) nor service pages
-        // (cleaneval fell).
-        super::article_body::trim_after(doc, &owner, &mut sel);
-    }
-    if let Some(t) = title {
-        drop_title_heading(doc, &mut sel, region, t);
-    }
-    if page_type == PageType::Article {
-        super::date_lines::drop_written(doc, &owner, &mut sel, region);
+    let trim = Trim {
+        doc,
+        owner: &owner,
+        region,
+        title,
+    };
+    for (on, pass) in TRIMS {
+        if on.runs(page_type, &profile) {
+            pass(&trim, &mut sel);
+        }
     }
     sel
 }
+
+/// The page types a pass runs on.
+#[derive(Clone, Copy)]
+enum On {
+    /// Every page.
+    All,
+    /// Articles.
+    Articles,
+    /// Articles whose captions are not their text (not galleries).
+    ArticlesCaptionsNoise,
+    /// Where the page says its main text ends (or the element holding
+    /// most of it) ends a thread, a listing or a manual page too: each of
+    /// these types, switched on alone, lifted wcxb-dev and cost no set's
+    /// score. Not on product pages (their specs and reviews sit outside the
+    /// description: wcxb-dev's products fell) nor service pages (cleaneval
+    /// fell).
+    NotProductOrService,
+}
+
+impl On {
+    fn runs(self, t: PageType, profile: &noise::Profile) -> bool {
+        match self {
+            On::All => true,
+            On::Articles => t == PageType::Article,
+            On::ArticlesCaptionsNoise => t == PageType::Article && profile.captions_are_noise,
+            On::NotProductOrService => !matches!(t, PageType::Product | PageType::Service),
+        }
+    }
+}
+
+/// A pass that marks more noise before the region is chosen.
+type Mark = fn(&Doc, &mut [bool]);
+
+/// The noise passes after the full noise model, in order.
+const MARKS: &[(On, Mark)] = &[
+    (On::Articles, |doc, noise| {
+        teasers::mark(doc, &doc.agg, noise)
+    }),
+    (On::Articles, stories::mark),
+    (On::ArticlesCaptionsNoise, captions::mark),
+];
+
+/// What a trimming pass sees: the page, the block owning each text, the
+/// main region and the page's title.
+struct Trim<'a> {
+    doc: &'a Doc,
+    owner: &'a [NodeId],
+    region: NodeId,
+    title: Option<&'a str>,
+}
+
+/// A pass that trims the selection.
+type TrimPass = fn(&Trim, &mut Selection);
+
+/// The passes that trim the selection at the end, in order. The
+/// article-only ones stay off other types: there the sections a heading
+/// names are often link lists that are content (wcxb-dev 0.8752 -> 0.8746
+/// for all types).
+const TRIMS: &[(On, TrimPass)] = &[
+    (On::Articles, |t, sel| {
+        headings::drop_orphans(t.doc, sel, t.region)
+    }),
+    (On::Articles, |t, sel| {
+        drop_before_headline(t.doc, sel, t.region)
+    }),
+    (On::Articles, |t, sel| {
+        tail::trim(t.doc, t.owner, sel, t.region)
+    }),
+    (On::NotProductOrService, |t, sel| {
+        article_body::trim_after(t.doc, t.owner, sel)
+    }),
+    (On::Articles, |t, sel| {
+        date_lines::drop(t.doc, t.owner, sel, t.region)
+    }),
+    (On::Articles, |t, sel| {
+        echoes::drop(t.doc, t.owner, sel, t.region)
+    }),
+    (On::All, |t, sel| {
+        if let Some(title) = t.title {
+            drop_title_heading(t.doc, sel, t.region, title);
+        }
+    }),
+    (On::Articles, |t, sel| {
+        date_lines::drop_written(t.doc, t.owner, sel, t.region)
+    }),
+];
 
 /// Share of an article's text in link lines above which they are its content.
 const MAX_LINK_LINE_SHARE: f64 = 0.2;
@@ -553,8 +638,8 @@ impl Extractor for Auto {
     }
 
     fn select(&self, doc: &Doc) -> Selection {
-        let meta = super::metadata::collect(doc);
-        let page_type = super::classify::classify(doc, None, &meta);
+        let meta = crate::extract::metadata::collect(doc);
+        let page_type = crate::extract::typing::classify::classify(doc, None, &meta);
         select_typed(doc, page_type, meta.title.as_deref())
     }
 }

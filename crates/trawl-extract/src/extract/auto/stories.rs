@@ -1,7 +1,7 @@
 //! Other stories on an article's page: an endless-scroll news page loads the
 //! next articles below the one it was opened on, each in its own
 //! `<article>` with its own headline, byline and paragraphs. They are too
-//! long for teaser cards ([`super::teasers`]) and hold little link text, so
+//! long for teaser cards ([`crate::extract::auto::teasers`]) and hold little link text, so
 //! they are recognised by the page's own markup: the `<article>` that holds
 //! the headline (the first `<h1>`) is the story, and every other `<article>`
 //! beside it made from the same template (the same `class`) that opens with

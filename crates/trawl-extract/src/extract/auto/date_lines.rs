@@ -15,7 +15,7 @@ const MAX_CHARS: u32 = 80;
 /// Measured on all four content sets: at 80 or 120 characters the same
 /// (trafilatura-eval fp −2, wcxb-dev +0.00005, multilingual-dev zh +0.0001);
 /// a third instead of half the block cost multilingual-dev de 0.003.
-/// `owner` is [`super::cc::owners`] of the page: the block holding each node.
+/// `owner` is [`crate::extract::algorithms::cc::owners`] of the page: the block holding each node.
 pub fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     let mut lines = Vec::new();
@@ -52,10 +52,10 @@ const LABEL_SLACK: u32 = 10;
 /// mostly a date or a time written out ("06.08.2020", "2020-08-06", "4. Juni
 /// 2019", "June 4, 2019", "17:37") rather than a `<time>` element. Only on
 /// pages whose markup records the date for machines
-/// ([`super::metadata::records_date`]): the record keeps the date there.
+/// ([`crate::extract::metadata::records_date`]): the record keeps the date there.
 /// Runs last, after the title heading is settled, so removing a date above
 /// it does not make the heading the text's first line. `owner` is
-/// [`super::cc::owners`] of the page, as for [`drop`].
+/// [`crate::extract::algorithms::cc::owners`] of the page, as for [`drop`].
 ///
 /// Measured on all four content sets (page by page): trafilatura-eval fp −1
 /// (0.92622 → 0.92637), wcxb-dev 0.87718 → 0.87724 (article 0.95384 →
@@ -65,7 +65,7 @@ const LABEL_SLACK: u32 = 10;
 /// truths keep the dates of old pages, fell 0.00004; table cells are dates
 /// as data (a cleaneval press release's "FOR RELEASE:" cell went).
 pub fn drop_written(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
-    if !super::metadata::records_date(doc) {
+    if !crate::extract::metadata::records_date(doc) {
         return;
     }
     let end = doc.nodes[region as usize].end;

@@ -15,7 +15,8 @@
 //! Noise (navigation, link farms) is removed first, as the paper does; lengths
 //! are counted in characters so that Chinese and Japanese work.
 
-use super::{noise, Extractor};
+use crate::extract::noise;
+use crate::extract::Extractor;
 use crate::html::{Doc, Kind, NodeId, Selection};
 
 pub struct ArticleStd;
@@ -72,7 +73,7 @@ pub fn pick(doc: &Doc, noise: &[bool], chars: &[u32]) -> NodeId {
             }
         }
         let gap = lens[i1] - lens[i2];
-        let sd = super::cetd_tpc::std_dev(&lens);
+        let sd = crate::extract::algorithms::cetd_tpc::std_dev(&lens);
         if gap > sd {
             if gap > 100.0 {
                 return kids[i1];

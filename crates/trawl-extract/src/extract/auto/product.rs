@@ -2,11 +2,11 @@
 //! sits beside it and is not the product (shoppers' reviews and questions,
 //! carousels of other products, disclaimers), and the seller's JSON-LD
 //! description when the visible text is thin. The blocks beside the product
-//! are marked apart from the noise model ([`super::noise::full`]): they take
+//! are marked apart from the noise model ([`crate::extract::noise::full`]): they take
 //! part in finding the main region and are left out of the text afterwards.
 
-use super::noise::{class_id_role, mark, matches_token};
-use super::PageType;
+use crate::extract::noise::{class_id_role, mark, matches_token};
+use crate::extract::PageType;
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 /// Everything beside the product: [`side_sections`], [`card_lists`] and
@@ -285,8 +285,8 @@ fn url_path(url: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::noise::unmarked_texts;
     use super::*;
+    use crate::extract::noise::unmarked_texts;
 
     #[test]
     fn side_sections_are_the_heading_and_its_section() {

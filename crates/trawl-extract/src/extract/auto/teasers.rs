@@ -167,7 +167,7 @@ fn mark_cards(
     }
     // What the page says outside noise: a list of linked headlines holding
     // much of it is the content (a listicle, an events page), not teasers.
-    let clean = super::noise::clean_agg(doc, noise);
+    let clean = crate::extract::noise::clean_agg(doc, noise);
     let page = f64::from(clean[body as usize].chars.max(1));
     // Clean text before each node in document order.
     let mut before = vec![0u32; doc.len() + 1];

@@ -39,7 +39,7 @@ const STANDFIRST_NAMES: &[&str] = &[
 ];
 
 /// Deselects the named standfirsts in the head of `region` whose selected
-/// text a later block of it holds. `owner` is [`super::cc::owners`].
+/// text a later block of it holds. `owner` is [`crate::extract::algorithms::cc::owners`].
 pub fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     let mut read = 0u32;
@@ -75,10 +75,10 @@ pub fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
 }
 
 fn named_standfirst(doc: &Doc, id: NodeId) -> bool {
-    let names = super::noise::class_id_role(doc, id);
+    let names = crate::extract::noise::class_id_role(doc, id);
     STANDFIRST_NAMES
         .iter()
-        .any(|n| super::noise::matches_token(&names, n))
+        .any(|n| crate::extract::noise::matches_token(&names, n))
 }
 
 /// The selected text nodes of `from..to` that hold characters.
@@ -134,7 +134,7 @@ fn repeated_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::cc;
+    use crate::extract::algorithms::cc;
     use crate::html::render;
 
     fn run(html: &str) -> String {

@@ -4,9 +4,9 @@
 //! the shape of the page (paragraph text vs. repeated link cards, code blocks,
 //! prices).
 
-use super::metadata::Meta;
-pub use super::page_type::PageType;
-use super::page_type::{shape, url_tokens, URL_VOCAB};
+use crate::extract::metadata::Meta;
+pub use crate::extract::typing::page_type::PageType;
+use crate::extract::typing::page_type::{shape, url_tokens, URL_VOCAB};
 use crate::html::Doc;
 
 fn url_type(url: &str) -> Option<PageType> {
@@ -30,9 +30,9 @@ pub fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
     if let Some(t) = declared_type(meta) {
         return t;
     }
-    match super::page_model::shipped() {
+    match crate::extract::typing::page_model::shipped() {
         Some(m) if m.weights.iter().flatten().any(|w| *w != 0.0) => m.classify_cautious(
-            &super::page_model::features(doc, url, meta),
+            &crate::extract::typing::page_model::features(doc, url, meta),
             LIST_CONFIDENCE,
         ),
         _ => classify_rules(doc, url, meta),

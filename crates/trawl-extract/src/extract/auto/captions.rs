@@ -6,7 +6,7 @@
 //! `title`, or it is the first text after the picture, in the picture's own
 //! paragraph, set in small or emphasised type.
 
-use super::article_body::comparable;
+use crate::extract::auto::article_body::comparable;
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Shortest `alt`/`title` (in comparable characters) matched against text:
@@ -87,8 +87,8 @@ fn named_caption(doc: &Doc, text: NodeId) -> bool {
     let block = block_of(doc, text);
     let mut id = doc.nodes[text as usize].parent;
     while id != u32::MAX {
-        let names = super::noise::class_id_role(doc, id);
-        if super::noise::matches_token(&names, "caption") {
+        let names = crate::extract::noise::class_id_role(doc, id);
+        if crate::extract::noise::matches_token(&names, "caption") {
             return true;
         }
         if id == block {

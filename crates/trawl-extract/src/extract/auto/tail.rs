@@ -26,7 +26,7 @@ const ROWS: &[Tag] = &[Tag::Li, Tag::Td, Tag::Th, Tag::Dd, Tag::Dt, Tag::Tr];
 /// 60/80/100/120/150, short 30/40/50, share 0/0.4/0.5/0.7/0.8): 80, 40 and
 /// 0.4 lift each of them (trafilatura-eval 0.914 -> 0.920, wcxb-dev, cleaneval
 /// and multilingual-dev a little) and keep every wcxb-dev type's score.
-/// `owner` is [`super::cc::owners`] of the page.
+/// `owner` is [`crate::extract::algorithms::cc::owners`] of the page.
 pub fn trim(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     // Selected text per owning block, blocks in document order.
@@ -74,7 +74,12 @@ mod tests {
         let doc = Doc::parse_str(html);
         let region = doc.body();
         let mut sel = Selection::subtree(&doc, region);
-        trim(&doc, &crate::extract::cc::owners(&doc), &mut sel, region);
+        trim(
+            &doc,
+            &crate::extract::algorithms::cc::owners(&doc),
+            &mut sel,
+            region,
+        );
         (0..doc.len() as NodeId)
             .filter(|&i| !doc.is_element(i) && sel.get(i) && doc.nodes[i as usize].chars > 0)
             .map(|i| doc.text(i).trim())

@@ -12,7 +12,8 @@
 
 use std::collections::HashMap;
 
-use super::{noise, Extractor};
+use crate::extract::noise;
+use crate::extract::Extractor;
 use crate::html::{Doc, NodeId, Selection};
 
 pub const TOP_N: usize = 15;

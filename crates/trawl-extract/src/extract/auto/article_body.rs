@@ -254,7 +254,7 @@ fn json_ld_body(doc: &Doc) -> Option<String> {
     {
         return None;
     }
-    super::metadata::ld_objects(doc)
+    crate::extract::metadata::ld_objects(doc)
         .into_iter()
         .find_map(|o| o.get("articleBody")?.as_str().map(str::to_string))
 }

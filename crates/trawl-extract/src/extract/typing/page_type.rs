@@ -1,5 +1,5 @@
 //! The page types, and the signals of a page both the hand-written rules
-//! ([`super::classify`]) and the learned model ([`super::page_model`]) read:
+//! ([`crate::extract::typing::classify`]) and the learned model ([`crate::extract::typing::page_model`]) read:
 //! the page's shape (paragraph text, repeated link cards, code, prices) and
 //! its URL's words.
 

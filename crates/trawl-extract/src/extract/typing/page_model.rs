@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::metadata::Meta;
-use super::page_type::{shape, url_tokens, url_words, PageType};
+use crate::extract::metadata::Meta;
+use crate::extract::typing::page_type::{shape, url_tokens, url_words, PageType};
 use crate::html::{Doc, Kind, Tag};
 
 /// Feature names, in vector order.
@@ -273,7 +273,7 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     set("log_nav", ln1(navs));
 
     let none = vec![false; doc.len()];
-    let records = super::list_rank::records(doc, &none);
+    let records = crate::extract::algorithms::list_rank::records(doc, &none);
     let rec_chars: f64 = records
         .iter()
         .map(|&r| f64::from(doc.agg[r as usize].chars))
@@ -424,6 +424,7 @@ impl Model {
 
     /// Trains on (features, class index) pairs: full-batch gradient descent
     /// with L2 regularisation.
+    #[cfg(any(test, feature = "training"))]
     pub fn train(xs: &[Vec<f64>], ys: &[usize], classes: &[&str], l2: f64, epochs: usize) -> Model {
         let d = FEATURES.len();
         let k = classes.len();
@@ -508,7 +509,7 @@ pub fn shipped() -> Option<&'static Model> {
     MODEL
         .get_or_init(|| {
             let m: Model =
-                serde_json::from_str(include_str!("../../models/page_type.json")).ok()?;
+                serde_json::from_str(include_str!("../../../models/page_type.json")).ok()?;
             let same = m.features.len() == FEATURES.len()
                 && m.features.iter().zip(FEATURES).all(|(a, b)| a == b);
             same.then_some(m)
