@@ -12,87 +12,14 @@ mod support;
 use std::sync::Arc;
 use std::time::Instant;
 
-use support::{html, peak_rss_mb, run_daemon, status, Host};
-
-const WORDS: &[&str] = &[
-    "river", "market", "engine", "garden", "winter", "signal", "harbor", "village", "theory",
-    "copper", "forest", "ticket", "mirror", "planet", "silver", "window", "bridge", "castle",
-    "pepper", "rocket", "the", "of", "and", "a", "to", "in", "is", "that", "for", "with", "as",
-    "on", "was", "by",
-];
-
-fn words(seed: u64, n: usize) -> String {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            WORDS[(x % WORDS.len() as u64) as usize]
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn page(host: usize, i: usize, pages: usize) -> String {
-    let nav: String = (0..15)
-        .map(|k| {
-            format!(
-                "<li><a href=\"/p{}\">Section {k}</a></li>",
-                (k * 17) % pages
-            )
-        })
-        .collect();
-    let related: String = (1..=8)
-        .map(|k| {
-            format!(
-                "<li><a href=\"/p{}\">{}</a></li>",
-                (i + k * k) % pages,
-                words((host * 1000 + i + k) as u64, 6)
-            )
-        })
-        .collect();
-    let paras: String = (0..9)
-        .map(|k| {
-            format!(
-                "<p>{}.</p>",
-                words((host * 100_000 + i * 10 + k) as u64, 110)
-            )
-        })
-        .collect();
-    format!(
-        "<!DOCTYPE html><html><head><meta charset=utf-8><title>Page {i} of site {host}</title>\
-         <meta name=description content=\"{}\"><style>body{{font:16px serif}}</style></head><body>\
-         <header class=site-header><a href=/>Site {host}</a><nav><ul>{nav}</ul></nav></header>\
-         <main><article><h1>Page {i} of site {host}</h1><p class=byline>By Writer {}</p>{paras}</article>\
-         <aside class=related><h2>Related</h2><ul>{related}</ul></aside></main>\
-         <footer class=site-footer><p>Copyright site {host}</p><a href=/privacy>Privacy</a></footer></body></html>",
-        words(i as u64, 12),
-        host % 7
-    )
-}
+use support::web::{generated_web, page};
+use support::{peak_rss_mb, run_daemon};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let hosts: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let pages: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(250);
-    let web: Vec<Host> = (0..hosts)
-        .map(|h| {
-            let ip = format!("127.0.2.{}", h + 1);
-            Host::start(&ip, move |path, _| {
-                if path == "/robots.txt" {
-                    return status(404);
-                }
-                let i: usize = path.trim_start_matches("/p").parse().unwrap_or(0);
-                if path != "/" && !path.starts_with("/p") || i >= pages {
-                    return status(404);
-                }
-                html(&page(h, i, pages))
-            })
-        })
-        .collect();
+    let web = generated_web("127.0.2", hosts, pages);
     let avg_kb = page(0, 1, pages).len() as f64 / 1024.0;
     let dir = std::env::temp_dir().join(format!("trawl-crawl-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run

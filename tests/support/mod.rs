@@ -390,6 +390,8 @@ pub fn status_json(port: u16) -> Option<serde_json::Value> {
         .flatten()
 }
 pub mod pg;
+#[allow(dead_code)] // the benches' generated web; tests do not use it
+pub mod web;
 
 /// A site for redirects to known pages (issue 34, finding 9): `/old-story`
 /// redirects to `/story`, which the index links first; `/moved` redirects

@@ -1,12 +1,14 @@
-//! The crawl daemon: wiring, scheduling, shutdown.
+//! The crawl daemon: the one pipeline (`pipeline`) and its two backends,
+//! one machine over sled (`local`) and a cluster worker over PostgreSQL
+//! ([`worker`]); the run's options, shutdown and observer.
 //!
 //! ```text
-//!  seeds/*.txt ─► scheduler (owns the Frontier) ─► fetch tasks (tokio, ≤ max_concurrent)
+//!  seeds/*.txt ─► scheduler (Leases) ─► fetch tasks (tokio, ≤ max_concurrent)
 //!                      ▲                              │ bounded channel
 //!                      │                              ▼
 //!                      │                         CPU threads (decode, parse, extract, links)
 //!                      │                              │ bounded channel
-//!                      └──── finished(host) ◄── store writer thread (one sled transaction per URL)
+//!                      └──── finished(host) ◄── writer thread (Commits: sled, or outbox + PostgreSQL)
 //! ```
 //!
 //! Every leased URL ends in exactly one store transaction (done, dropped, or
