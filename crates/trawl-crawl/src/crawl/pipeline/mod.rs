@@ -281,7 +281,7 @@ pub(super) async fn build_shared(
         error_budget: c.host_error_budget,
         limiter,
         focus: focus.clone(),
-        shop: template::Shop::new(c.template_samples, c.template_checks),
+        template_mode: template::TemplateMode::new(c.template_samples, c.template_checks),
         page_hook: opts.page_hook.clone(),
         backend,
     });

@@ -177,10 +177,13 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         };
         if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, ex.page_type) {
             let site = crate::frontier::url::site_of(&lease.host);
-            let product =
-                shared
-                    .shop
-                    .product(&shared.store, &shared.stats, site, &response.body, &page);
+            let product = shared.template_mode.product(
+                &shared.store,
+                &shared.stats,
+                site,
+                &response.body,
+                &page,
+            );
             if let crate::crawl::template::Product::Extracted {
                 applied,
                 template,

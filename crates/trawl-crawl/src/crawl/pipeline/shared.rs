@@ -48,7 +48,7 @@ pub struct Shared {
     /// Topic, strategy and link model of a focused crawl.
     pub focus: Option<Arc<Focus>>,
     /// Templates of e-commerce seeds.
-    pub shop: crate::crawl::template::Shop,
+    pub template_mode: crate::crawl::template::TemplateMode,
     /// Test hook called before each page is processed.
     pub page_hook: Option<PageHook>,
     /// What differs between one machine and a cluster, as the stages see it.

@@ -96,7 +96,7 @@ pub enum Product {
 }
 
 /// The daemon's template book.
-pub struct Shop {
+pub struct TemplateMode {
     sites: Mutex<HashMap<String, Site>>,
     /// Sample pages per template.
     samples: usize,
@@ -104,9 +104,9 @@ pub struct Shop {
     checks: usize,
 }
 
-impl Default for Shop {
+impl Default for TemplateMode {
     fn default() -> Self {
-        Shop::new(SAMPLES, CHECKS)
+        TemplateMode::new(SAMPLES, CHECKS)
     }
 }
 
@@ -128,11 +128,11 @@ fn parse(html: &[u8]) -> Option<Page> {
     Page::parse(html, &Options::default()).ok()
 }
 
-impl Shop {
+impl TemplateMode {
     /// A template book learning from `samples` pages (at least 2), each
     /// new template checked on `checks` more (0: not checked).
-    pub fn new(samples: usize, checks: usize) -> Shop {
-        Shop {
+    pub fn new(samples: usize, checks: usize) -> TemplateMode {
+        TemplateMode {
             sites: Mutex::new(HashMap::new()),
             samples: samples.max(2),
             checks,
@@ -428,10 +428,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
         let store = Store::open(&dir, 1 << 20).expect("store");
         let stats = Stats::default();
-        let shop = Shop::default();
+        let mode = TemplateMode::default();
         let feed = |html: String| {
             let page = parse(html.as_bytes()).expect("parse");
-            shop.product(&store, &stats, "shop.test", html.as_bytes(), &page)
+            mode.product(&store, &stats, "shop.test", html.as_bytes(), &page)
         };
         for i in 0..SAMPLES + CHECKS {
             feed(page(&format!("Lamp {i}"), &format!("${i}9.00")));
@@ -464,7 +464,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
         let store = Store::open(&dir, 1 << 20).expect("store");
         let stats = Stats::default();
-        let shop = Shop::default();
+        let mode = TemplateMode::default();
         let feed = |i: usize| {
             let html = format!(
                 "<html><head><title>Lamp {i} | Shop</title><script type=application/ld+json>\
@@ -474,7 +474,7 @@ mod tests {
                  <p>A lamp for every room of the house.</p><p class=price>${i}9.00</p></div></body></html>"
             );
             let page = parse(html.as_bytes()).expect("parse");
-            shop.product(&store, &stats, "lamps.test", html.as_bytes(), &page)
+            mode.product(&store, &stats, "lamps.test", html.as_bytes(), &page)
         };
         for i in 1..SAMPLES + CHECKS {
             assert!(matches!(feed(i), Product::Learning));

@@ -94,21 +94,21 @@ pub(in crate::crawl) async fn refresh_counts(
 #[derive(Debug, Default)]
 pub(in crate::crawl) struct Published {
     versions: HashMap<(String, u32), u32>,
-    /// The shop's learned-templates count at the last complete push
+    /// Template mode's learned-templates count at the last complete push
     /// (`None`: none yet; the store may hold an earlier run's templates).
     learned: Option<u64>,
 }
 
 /// Takes the database's templates of the sites of `hosts` into the local
 /// store where they are newer or differ at the same version (another
-/// worker published first); the shop then reads those sites again.
+/// worker published first); template mode then reads those sites again.
 pub(in crate::crawl) async fn pull_templates(
     db: &mut Conn,
     shared: &Shared,
     published: &mut Published,
     hosts: &[String],
 ) -> Result<(), ClusterError> {
-    let (store, shop) = (&shared.store, &shared.shop);
+    let (store, mode) = (&shared.store, &shared.template_mode);
     let mut sites: Vec<String> = hosts.iter().map(|h| site_of(h).to_string()).collect();
     sites.sort();
     sites.dedup();
@@ -128,7 +128,7 @@ pub(in crate::crawl) async fn pull_templates(
         if take {
             book.replace(&t)
                 .map_err(|e| ClusterError::Bad(e.to_string()))?;
-            shop.reload(&t.site);
+            mode.reload(&t.site);
             tracing::debug!(site = %t.site, cluster = t.cluster, version = t.version, "template taken from the cluster");
         }
     }
@@ -144,7 +144,7 @@ pub(in crate::crawl) async fn push_templates(
     published: &mut Published,
     worker: &str,
 ) -> Result<(), ClusterError> {
-    // Only when the shop learned something since the last push.
+    // Only when template mode learned something since the last push.
     let learned = shared.stats.templates_learned.load(Relaxed);
     if published.learned == Some(learned) {
         return Ok(());
