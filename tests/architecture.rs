@@ -24,7 +24,7 @@ const EXTRACT: &[&[&str]] = &[
 const CRAWL: &[&[&str]] = &[
     &["record"],
     &["store"],
-    &["frontier", "focus", "politeness", "fetch"],
+    &["frontier", "focus", "politeness", "fetch", "warc"],
     &["seeds"],
     &["config"],
     &["cluster"],

@@ -27,6 +27,7 @@ mod politeness;
 pub mod record;
 pub mod seeds;
 pub mod store;
+pub mod warc;
 
 pub use config::{Config, ConfigError};
 pub use crawl::{run, CrawlError, Observer, RunOptions, Shutdown, Snapshot};

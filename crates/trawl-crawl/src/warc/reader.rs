@@ -1,0 +1,371 @@
+//! Reading WARC files, plain or gzip (one member per record, as written by
+//! trawl, wget, Heritrix and Common Crawl), as a stream: one record in
+//! memory at a time, whatever the file's size. A garbled record is an
+//! error naming its offset; reading goes on at the next record.
+
+use std::io::{BufRead, BufReader, Read};
+
+use flate2::bufread::GzDecoder;
+
+/// The largest record read (a bigger one is skipped with an error).
+pub const MAX_RECORD_BYTES: u64 = 256 << 20;
+
+/// One record read back.
+#[derive(Debug, Clone)]
+pub struct WarcRecord {
+    /// Where it starts in the file (the gzip member's first byte).
+    pub offset: u64,
+    /// Its named fields, in order.
+    pub headers: Vec<(String, String)>,
+    /// Its block.
+    pub block: Vec<u8>,
+}
+
+impl WarcRecord {
+    /// A named field (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `WARC-Type`.
+    pub fn kind(&self) -> &str {
+        self.header("WARC-Type").unwrap_or("")
+    }
+
+    /// `WARC-Target-URI` (some writers wrap it in `<>`).
+    pub fn target(&self) -> Option<&str> {
+        self.header("WARC-Target-URI")
+            .map(|t| t.trim_start_matches('<').trim_end_matches('>'))
+    }
+}
+
+/// A record that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("offset {offset}: {message}")]
+pub struct WarcError {
+    /// Where in the file.
+    pub offset: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Counts the bytes read from the file (member offsets).
+struct Counting<R> {
+    inner: R,
+    n: u64,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.n += k as u64;
+        Ok(k)
+    }
+}
+
+/// The records of a file, in order.
+pub struct Reader<R: Read> {
+    src: BufReader<Counting<R>>,
+    gzip: Option<bool>,
+    done: bool,
+    /// The `WARC/` line found when skipping a garbled record.
+    pending: Option<(u64, Vec<u8>)>,
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads `inner` (gzip or not is told from its first bytes).
+    pub fn new(inner: R) -> Reader<R> {
+        Reader {
+            src: BufReader::with_capacity(1 << 16, Counting { inner, n: 0 }),
+            gzip: None,
+            done: false,
+            pending: None,
+        }
+    }
+
+    fn pos(&self) -> u64 {
+        self.src.get_ref().n - self.src.buffer().len() as u64
+    }
+
+    /// Skips to the next gzip member header after a damaged member that
+    /// started at `from`.
+    fn resync_gzip(&mut self, from: u64) -> std::io::Result<bool> {
+        // At least one byte past the damaged member's start.
+        let mut skip = usize::from(self.pos() <= from);
+        loop {
+            let buf = self.src.fill_buf()?;
+            if buf.len() <= skip {
+                return Ok(false);
+            }
+            if let Some(i) = buf[skip..].windows(3).position(|w| w == [0x1f, 0x8b, 0x08]) {
+                self.src.consume(skip + i);
+                return Ok(true);
+            }
+            // Keep the last two bytes: a header may straddle the buffer.
+            let keep = buf.len().saturating_sub(2).max(skip);
+            self.src.consume(keep);
+            skip = 0;
+        }
+    }
+
+    fn next_gzip(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+        let offset = self.pos();
+        match self.src.fill_buf() {
+            Ok([]) => return None,
+            Ok(_) => {}
+            Err(e) => {
+                self.done = true;
+                return Some(Err(WarcError {
+                    offset,
+                    message: e.to_string(),
+                }));
+            }
+        }
+        let mut data = Vec::new();
+        let read = GzDecoder::new(&mut self.src)
+            .take(MAX_RECORD_BYTES)
+            .read_to_end(&mut data);
+        if let Err(e) = read {
+            if !matches!(self.resync_gzip(offset), Ok(true)) {
+                self.done = true;
+            }
+            return Some(Err(WarcError {
+                offset,
+                message: format!("damaged gzip member: {e}"),
+            }));
+        }
+        Some(parse(&mut &data[..], offset).and_then(|r| {
+            r.ok_or_else(|| WarcError {
+                offset,
+                message: "empty gzip member".into(),
+            })
+        }))
+    }
+
+    fn next_plain(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+        let parsed = if let Some((at, line)) = self.pending.take() {
+            let mut rest = std::io::Cursor::new(line).chain(&mut self.src);
+            (at, parse(&mut rest, at))
+        } else {
+            // Blank lines between records.
+            loop {
+                match self.src.fill_buf() {
+                    Ok([]) => return None,
+                    Ok(b) if b[0] == b'\r' || b[0] == b'\n' => self.src.consume(1),
+                    Ok(_) => break,
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(WarcError {
+                            offset: self.pos(),
+                            message: e.to_string(),
+                        }));
+                    }
+                }
+            }
+            let at = self.pos();
+            (at, parse(&mut self.src, at))
+        };
+        match parsed.1 {
+            Ok(Some(r)) => Some(Ok(r)),
+            Ok(None) => None,
+            Err(e) => {
+                // Resynchronise on the next `WARC/` line, read next time.
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    match self.src.read_until(b'\n', &mut line) {
+                        Ok(0) | Err(_) => {
+                            self.done = true;
+                            break;
+                        }
+                        Ok(n) if line.starts_with(b"WARC/") => {
+                            let at = self.pos() - n as u64;
+                            self.pending = Some((at, line));
+                            break;
+                        }
+                        Ok(_) => {}
+                    }
+                }
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = Result<WarcRecord, WarcError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let gzip = match self.gzip {
+            Some(g) => g,
+            None => {
+                let g = matches!(self.src.fill_buf(), Ok(b) if b.starts_with(&[0x1f, 0x8b]));
+                self.gzip = Some(g);
+                g
+            }
+        };
+        if gzip {
+            self.next_gzip()
+        } else {
+            self.next_plain()
+        }
+    }
+}
+
+/// Reads one record (`None` at the end of the input).
+fn parse(r: &mut impl BufRead, offset: u64) -> Result<Option<WarcRecord>, WarcError> {
+    let err = |m: String| WarcError { offset, message: m };
+    let mut line = Vec::new();
+    let n = r
+        .read_until(b'\n', &mut line)
+        .map_err(|e| err(e.to_string()))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if !line.starts_with(b"WARC/") {
+        return Err(err(format!(
+            "not a WARC record (starts with {:?})",
+            String::from_utf8_lossy(&line[..line.len().min(20)])
+        )));
+    }
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        let n = r
+            .read_until(b'\n', &mut line)
+            .map_err(|e| err(e.to_string()))?;
+        if n == 0 {
+            return Err(err("the record's headers end early".into()));
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = text.split_once(':') {
+            headers.push((k.trim().to_string(), v.trim().to_string()));
+        } else if let Some(last) = headers.last_mut() {
+            // A folded continuation line.
+            last.1.push(' ');
+            last.1.push_str(text.trim());
+        }
+    }
+    let len: u64 = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("Content-Length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .ok_or_else(|| err("no Content-Length".into()))?;
+    if len > MAX_RECORD_BYTES {
+        return Err(err(format!("a block of {len} bytes is over the limit")));
+    }
+    let mut block = Vec::with_capacity(len as usize);
+    r.take(len)
+        .read_to_end(&mut block)
+        .map_err(|e| err(e.to_string()))?;
+    if (block.len() as u64) < len {
+        return Err(err(format!(
+            "the block ends after {} of its {len} bytes",
+            block.len()
+        )));
+    }
+    // The two CRLFs after the block (tolerant of bare LFs).
+    for _ in 0..2 {
+        let mut crlf = Vec::new();
+        let _ = r.read_until(b'\n', &mut crlf);
+    }
+    Ok(Some(WarcRecord {
+        offset,
+        headers,
+        block,
+    }))
+}
+
+/// An HTTP message in a record's block: status code (0 for a request),
+/// header fields, and where its body starts.
+pub fn http_parts(block: &[u8]) -> Option<(u16, Vec<(String, String)>, usize)> {
+    let end = block
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
+        .or_else(|| block.windows(2).position(|w| w == b"\n\n").map(|i| i + 2))?;
+    let head = String::from_utf8_lossy(&block[..end]);
+    let mut lines = head.lines();
+    let first = lines.next()?;
+    let status = if first.starts_with("HTTP/") {
+        first.split_whitespace().nth(1)?.parse().ok()?
+    } else {
+        0
+    };
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    Some((status, headers, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::record::{gzip, new_id, warc_date, Kind, Record};
+    use super::*;
+
+    fn rec(target: &str, body: &str) -> Vec<u8> {
+        let block = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{body}");
+        Record {
+            kind: Kind::Response,
+            id: new_id(),
+            date: warc_date(1),
+            target: Some(target),
+            ip: None,
+            concurrent_to: None,
+            filename: None,
+            content_type: "application/http; msgtype=response",
+            truncated: false,
+            payload_at: Some(44),
+            block: block.as_bytes(),
+        }
+        .to_bytes()
+    }
+
+    #[test]
+    fn gzip_members_are_read_with_their_offsets_and_a_damaged_one_is_skipped() {
+        let a = gzip(&rec("http://a.test/", "one"));
+        let mut b = gzip(&rec("http://b.test/", "two"));
+        let c = gzip(&rec("http://c.test/", "three"));
+        let len = b.len();
+        b[len / 2] ^= 0xff; // garble the middle member
+        let file = [a.clone(), b.clone(), c].concat();
+        let out: Vec<_> = Reader::new(&file[..]).collect();
+        assert_eq!(out.len(), 3, "{out:?}");
+        let first = out[0].as_ref().expect("first");
+        assert_eq!((first.offset, first.target()), (0, Some("http://a.test/")));
+        let e = out[1].as_ref().expect_err("garbled");
+        assert_eq!(e.offset, a.len() as u64);
+        let third = out[2].as_ref().expect("third");
+        assert_eq!(third.target(), Some("http://c.test/"));
+        assert_eq!(third.offset, (a.len() + b.len()) as u64);
+        let (status, headers, at) = http_parts(&third.block).expect("http");
+        assert_eq!((status, &third.block[at..]), (200, &b"three"[..]));
+        assert_eq!(headers[0], ("Content-Type".into(), "text/html".into()));
+    }
+
+    #[test]
+    fn plain_files_read_too_and_a_bad_record_does_not_stop_the_rest() {
+        let mut file = rec("http://a.test/", "one");
+        file.extend_from_slice(b"garbage line\r\n\r\n");
+        file.extend_from_slice(&rec("http://b.test/", "two"));
+        let out: Vec<_> = Reader::new(&file[..]).collect();
+        let targets: Vec<_> = out
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|r| r.target().unwrap_or(""))
+            .collect();
+        assert_eq!(targets, ["http://a.test/", "http://b.test/"], "{out:?}");
+        assert!(out.iter().any(|r| r.is_err()));
+    }
+}

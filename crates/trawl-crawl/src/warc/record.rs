@@ -1,0 +1,236 @@
+//! WARC 1.1 records (ISO 28500:2017): headers, blocks, digests, and one
+//! gzip member per record, as warcio, pywb and Common Crawl's tools expect.
+//!
+//! A record is `WARC/1.1`, its named fields, an empty line, the block, and
+//! two CRLFs. Digests are `sha1:` plus the SHA-1 in base32 (RFC 4648, no
+//! padding needed at 20 bytes): the block digest over the whole block, the
+//! payload digest over the HTTP body of a response.
+
+use std::io::Write;
+use std::net::IpAddr;
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use sha1::{Digest, Sha1};
+
+/// The record types trawl writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// What the file is and who wrote it.
+    Warcinfo,
+    /// An HTTP request as sent.
+    Request,
+    /// An HTTP response as received.
+    Response,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Warcinfo => "warcinfo",
+            Kind::Request => "request",
+            Kind::Response => "response",
+        }
+    }
+}
+
+/// One record to write.
+#[derive(Debug, Clone)]
+pub struct Record<'a> {
+    /// Its type.
+    pub kind: Kind,
+    /// `<urn:uuid:…>`.
+    pub id: String,
+    /// WARC-Date (`2026-11-25T05:05:04Z`).
+    pub date: String,
+    /// WARC-Target-URI (not for warcinfo).
+    pub target: Option<&'a str>,
+    /// WARC-IP-Address of the server.
+    pub ip: Option<IpAddr>,
+    /// WARC-Concurrent-To: the id of the other half of an exchange.
+    pub concurrent_to: Option<&'a str>,
+    /// WARC-Filename (warcinfo only).
+    pub filename: Option<&'a str>,
+    /// Content-Type of the block.
+    pub content_type: &'a str,
+    /// `WARC-Truncated: length` when the body was cut at the size limit.
+    pub truncated: bool,
+    /// Where the payload starts in the block (responses: after the HTTP
+    /// headers), for the payload digest.
+    pub payload_at: Option<usize>,
+    /// The block.
+    pub block: &'a [u8],
+}
+
+/// `sha1:` and the base32 SHA-1 of `data`.
+pub fn sha1_digest(data: &[u8]) -> String {
+    let hash = Sha1::digest(data);
+    format!("sha1:{}", base32(&hash))
+}
+
+/// RFC 4648 base32 (upper case, `=` padding).
+fn base32(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::with_capacity(data.len().div_ceil(5) * 8);
+    for chunk in data.chunks(5) {
+        let mut buf = [0u8; 5];
+        buf[..chunk.len()].copy_from_slice(chunk);
+        let n = u64::from_be_bytes([0, 0, 0, buf[0], buf[1], buf[2], buf[3], buf[4]]);
+        let chars = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            if i < chars {
+                let idx = ((n >> (35 - i * 5)) & 31) as usize;
+                out.push(ALPHABET[idx] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A new record id: `<urn:uuid:…>`, a random (version 4) UUID.
+pub fn new_id() -> String {
+    let mut b = [0u8; 16];
+    if getrandom::fill(&mut b).is_err() {
+        // No entropy source: time and a counter keep ids unique here.
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        b[..8].copy_from_slice(&t.to_be_bytes());
+        b[8..].copy_from_slice(&N.fetch_add(1, Ordering::Relaxed).to_be_bytes());
+    }
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h =
+        |r: std::ops::Range<usize>| -> String { b[r].iter().map(|x| format!("{x:02x}")).collect() };
+    format!(
+        "<urn:uuid:{}-{}-{}-{}-{}>",
+        h(0..4),
+        h(4..6),
+        h(6..8),
+        h(8..10),
+        h(10..16)
+    )
+}
+
+/// The WARC-Date of a moment (seconds since the epoch), UTC.
+pub fn warc_date(secs: u64) -> String {
+    crate::record::iso_time(secs)
+}
+
+impl Record<'_> {
+    /// The record, serialized (uncompressed).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut h = String::with_capacity(512);
+        h.push_str("WARC/1.1\r\n");
+        h.push_str(&format!("WARC-Type: {}\r\n", self.kind.name()));
+        h.push_str(&format!("WARC-Record-ID: {}\r\n", self.id));
+        h.push_str(&format!("WARC-Date: {}\r\n", self.date));
+        if let Some(t) = self.target {
+            h.push_str(&format!("WARC-Target-URI: {t}\r\n"));
+        }
+        if let Some(f) = self.filename {
+            h.push_str(&format!("WARC-Filename: {f}\r\n"));
+        }
+        if let Some(ip) = self.ip {
+            h.push_str(&format!("WARC-IP-Address: {ip}\r\n"));
+        }
+        if let Some(c) = self.concurrent_to {
+            h.push_str(&format!("WARC-Concurrent-To: {c}\r\n"));
+        }
+        h.push_str(&format!(
+            "WARC-Block-Digest: {}\r\n",
+            sha1_digest(self.block)
+        ));
+        if let Some(at) = self.payload_at {
+            let payload = self.block.get(at..).unwrap_or(&[]);
+            h.push_str(&format!(
+                "WARC-Payload-Digest: {}\r\n",
+                sha1_digest(payload)
+            ));
+        }
+        if self.truncated {
+            h.push_str("WARC-Truncated: length\r\n");
+        }
+        h.push_str(&format!("Content-Type: {}\r\n", self.content_type));
+        h.push_str(&format!("Content-Length: {}\r\n\r\n", self.block.len()));
+        let mut out = Vec::with_capacity(h.len() + self.block.len() + 4);
+        out.extend_from_slice(h.as_bytes());
+        out.extend_from_slice(self.block);
+        out.extend_from_slice(b"\r\n\r\n");
+        out
+    }
+
+    /// The record as one gzip member.
+    pub fn to_gzip(&self) -> Vec<u8> {
+        gzip(&self.to_bytes())
+    }
+}
+
+/// `data` as one gzip member (fast compression: the crawl's writer must
+/// keep up with its fetchers).
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::with_capacity(data.len() / 3 + 64), Compression::fast());
+    // Writing to a Vec cannot fail.
+    let _ = enc.write_all(data);
+    enc.finish().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base32_matches_rfc_4648_vectors() {
+        assert_eq!(base32(b""), "");
+        assert_eq!(base32(b"f"), "MY======");
+        assert_eq!(base32(b"fo"), "MZXQ====");
+        assert_eq!(base32(b"foo"), "MZXW6===");
+        assert_eq!(base32(b"foob"), "MZXW6YQ=");
+        assert_eq!(base32(b"fooba"), "MZXW6YTB");
+        assert_eq!(base32(b"foobar"), "MZXW6YTBOI======");
+    }
+
+    #[test]
+    fn a_sha1_digest_is_32_base32_characters() {
+        // SHA-1 of the empty string, as warcio writes it.
+        assert_eq!(sha1_digest(b""), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
+    }
+
+    #[test]
+    fn ids_are_version_4_uuids() {
+        let id = new_id();
+        assert!(id.starts_with("<urn:uuid:") && id.ends_with('>'), "{id}");
+        assert_eq!(&id[24..25], "4", "{id}");
+        assert_ne!(new_id(), id);
+    }
+
+    #[test]
+    fn a_record_declares_its_block_length_and_ends_with_two_crlfs() {
+        let r = Record {
+            kind: Kind::Response,
+            id: new_id(),
+            date: warc_date(0),
+            target: Some("http://a.test/"),
+            ip: Some("127.0.0.2".parse().unwrap()),
+            concurrent_to: None,
+            filename: None,
+            content_type: "application/http; msgtype=response",
+            truncated: true,
+            payload_at: Some(19),
+            block: b"HTTP/1.1 200 OK\r\n\r\nhello",
+        };
+        let b = r.to_bytes();
+        let text = String::from_utf8_lossy(&b);
+        assert!(
+            text.contains("Content-Length: 24\r\n\r\nHTTP/1.1 200 OK"),
+            "{text}"
+        );
+        assert!(text.contains("WARC-Truncated: length"), "{text}");
+        assert!(text.contains(&format!("WARC-Payload-Digest: {}", sha1_digest(b"hello"))));
+        assert!(b.ends_with(b"hello\r\n\r\n"));
+    }
+}
