@@ -11,5 +11,5 @@ pub mod reader;
 pub mod record;
 pub mod writer;
 
-pub use reader::{http_parts, Reader, WarcError, WarcRecord};
+pub use reader::{http_parts, HttpParts, Reader, WarcError, WarcRecord};
 pub use writer::{Location, WarcWriter};

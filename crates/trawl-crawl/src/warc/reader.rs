@@ -286,9 +286,29 @@ fn parse(r: &mut impl BufRead, offset: u64) -> Result<Option<WarcRecord>, WarcEr
     }))
 }
 
-/// An HTTP message in a record's block: status code (0 for a request),
-/// header fields, and where its body starts.
-pub fn http_parts(block: &[u8]) -> Option<(u16, Vec<(String, String)>, usize)> {
+/// An HTTP message in a record's block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpParts {
+    /// The status code (0 for a request).
+    pub status: u16,
+    /// Its header fields, in order.
+    pub headers: Vec<(String, String)>,
+    /// Where its body starts in the block.
+    pub body_at: usize,
+}
+
+impl HttpParts {
+    /// A header field (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The HTTP message in a record's block (`None`: not one).
+pub fn http_parts(block: &[u8]) -> Option<HttpParts> {
     let end = block
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -306,7 +326,11 @@ pub fn http_parts(block: &[u8]) -> Option<(u16, Vec<(String, String)>, usize)> {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
         .collect();
-    Some((status, headers, end))
+    Some(HttpParts {
+        status,
+        headers,
+        body_at: end,
+    })
 }
 
 #[cfg(test)]
@@ -349,9 +373,12 @@ mod tests {
         let third = out[2].as_ref().expect("third");
         assert_eq!(third.target(), Some("http://c.test/"));
         assert_eq!(third.offset, (a.len() + b.len()) as u64);
-        let (status, headers, at) = http_parts(&third.block).expect("http");
-        assert_eq!((status, &third.block[at..]), (200, &b"three"[..]));
-        assert_eq!(headers[0], ("Content-Type".into(), "text/html".into()));
+        let http = http_parts(&third.block).expect("http");
+        assert_eq!(
+            (http.status, &third.block[http.body_at..]),
+            (200, &b"three"[..])
+        );
+        assert_eq!(http.header("content-type"), Some("text/html"));
     }
 
     #[test]
