@@ -337,7 +337,26 @@ fn three_workers_fetch_every_page_once_politely() {
     let c = Cluster::new("cluster-three", &pg, &hosts, 5, 4);
     let mut workers: Vec<Child> = (1..=3).map(|i| c.worker(&format!("w{i}"))).collect();
     wait_all(&mut workers, Duration::from_secs(120));
-    assert_complete(&c, &hosts, pages);
+    let records = assert_complete(&c, &hosts, pages);
+    // Each worker archives what it fetched, in files named for it, and
+    // each record names the file and offset of its response.
+    for r in &records {
+        let file = r["warc"]["file"].as_str().unwrap_or_default();
+        let worker = (1..=3)
+            .map(|i| format!("w{i}"))
+            .find(|w| file.ends_with(&format!("-{w}.warc.gz")))
+            .unwrap_or_else(|| panic!("WARC file {file:?} names no worker: {r}"));
+        let path = c.dir.join(&worker).join("warc").join(file);
+        let mut f =
+            std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let offset = r["warc"]["offset"].as_u64().unwrap_or_default();
+        std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(offset)).expect("seek");
+        let rec = trawl_crawl::warc::Reader::new(f)
+            .next()
+            .expect("record")
+            .expect("readable");
+        assert_eq!(rec.target(), r["final_url"].as_str());
+    }
     let reqs = page_requests(&hosts);
     let twice: Vec<_> = reqs.iter().filter(|(_, &n)| n > 1).collect();
     assert!(twice.is_empty(), "pages fetched twice: {twice:?}");
@@ -858,10 +877,19 @@ fn a_mirror_crawled_by_another_worker_is_marked_a_near_duplicate() {
                    school on the hill, where the bakers had set up ovens in the gymnasium. The mayor \
                    said the old dyke held better than the engineers had feared, and that the new pumps \
                    bought last spring kept the hospital dry through the worst of the flood.";
+    // Pages answer once both workers hold a host: a worker started late
+    // (a busy machine) would otherwise find the first host done and take
+    // the second too.
+    let gate = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let serve = |text: String, wait: Duration| {
+        let gate = gate.clone();
         move |path: &str, _: usize| {
             if path != "/" {
                 return status(404);
+            }
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !gate.load(std::sync::atomic::Ordering::SeqCst) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
             }
             std::thread::sleep(wait);
             html(&format!(
@@ -882,6 +910,13 @@ fn a_mirror_crawled_by_another_worker_is_marked_a_near_duplicate() {
     ];
     let c = Cluster::new("cluster-neardup", &pg, &hosts, 5, 1);
     let mut workers = vec![c.worker("w1"), c.worker("w2")];
+    wait_for(
+        &pg,
+        "SELECT count(DISTINCT lease_owner) FROM trawl_hosts WHERE lease_owner IS NOT NULL",
+        2,
+        Duration::from_secs(60),
+    );
+    gate.store(true, std::sync::atomic::Ordering::SeqCst);
     wait_all(&mut workers, Duration::from_secs(60));
     let records = c.export();
     assert_eq!(records.len(), 2);

@@ -24,6 +24,29 @@ pub struct Config {
     pub focus: FocusConfig,
     /// `[cluster]`: many workers sharing one PostgreSQL frontier.
     pub cluster: ClusterConfig,
+    /// `[warc]`: the WARC archive of every exchange.
+    pub warc: WarcConfig,
+}
+
+/// `[warc]`: every HTTP exchange of the crawl (pages, redirect hops,
+/// robots.txt, sitemaps) kept as WARC 1.1 request and response records in
+/// `<data_dir>/warc/*.warc.gz`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WarcConfig {
+    /// Write the archive.
+    pub enabled: bool,
+    /// Start a new file when one reaches this many MB.
+    pub max_file_mb: u64,
+}
+
+impl Default for WarcConfig {
+    fn default() -> Self {
+        WarcConfig {
+            enabled: true,
+            max_file_mb: 1000,
+        }
+    }
 }
 
 /// `[cluster]`: many workers sharing one frontier in PostgreSQL. Off
@@ -492,7 +515,7 @@ impl Config {
     /// Every number of the file with its allowed range: (key, value, min,
     /// max). Bounds keep durations, sizes and counts where the daemon can
     /// use them (no overflow, no allocation of the whole machine).
-    fn ranges(&self) -> [(&'static str, u64, u64, u64); 32] {
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 33] {
         let (e, f, c, k) = (&self.extract, &self.focus, &self.crawl, &self.cluster);
         const DAY: u64 = 86_400;
         const GIB: u64 = 1 << 30;
@@ -531,6 +554,7 @@ impl Config {
             ("cluster.lease_secs", k.lease_secs, 2, DAY),
             ("cluster.max_hosts", k.max_hosts as u64, 1, 100_000),
             ("cluster.batch", k.batch as u64, 1, 10_000),
+            ("warc.max_file_mb", self.warc.max_file_mb, 1, 1_000_000),
             ("crawl.max_url_len", c.max_url_len as u64, 16, 65_536),
             ("crawl.robots_cache_hours", c.robots_cache_hours, 1, 24),
             ("crawl.store_cache_mb", c.store_cache_mb, 1, 65_536),

@@ -108,6 +108,10 @@ pub struct Record {
     pub kind: Option<RecordKind>,
     /// The URL as queued (before redirects).
     pub url: String,
+    /// Where the page's response is archived (`[warc]`): its WARC file
+    /// (under `<data_dir>/warc/`) and the offset of the record's gzip member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warc: Option<WarcLocation>,
 }
 
 /// What a record describes beyond a page.
@@ -165,6 +169,15 @@ pub enum Outcome {
     /// Written by a trawl that did not record outcome kinds.
     #[default]
     Unknown,
+}
+
+/// Where a record is in the WARC archive: its file's name and offset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarcLocation {
+    /// The file's name (in `<data_dir>/warc/`; a cluster worker's name is in it).
+    pub file: String,
+    /// The offset of the record's gzip member in the file.
+    pub offset: u64,
 }
 
 /// What happened when a URL was fetched.
@@ -234,6 +247,7 @@ mod tests {
             title: Some("T".into()),
             kind: None,
             url: "http://a.test/x".into(),
+            warc: None,
         }
     }
 

@@ -42,12 +42,31 @@ pub struct Response {
     /// A transport error (no complete HTTP answer): timeout, refused, reset,
     /// TLS, or a body that timed out or broke off before its end.
     pub error: Option<String>,
+    /// The request as sent: request line and header fields, for the archive
+    /// (empty from fetchers that do not say).
+    pub request_head: Vec<u8>,
+    /// The response's status line and header fields as received, for the
+    /// archive: the body is kept decoded, so `Content-Encoding`,
+    /// `Transfer-Encoding` and `Content-Length` are replaced by the stored
+    /// body's length (empty from fetchers that do not say).
+    pub head: Vec<u8>,
+    /// The server's address.
+    pub remote_ip: Option<std::net::IpAddr>,
+    /// The exchange's number in the run's WARC archive, once archived.
+    pub archived: Option<u64>,
 }
 
 impl Response {
     /// Whether there was no complete HTTP answer.
     pub fn is_transport_error(&self) -> bool {
         self.error.is_some()
+    }
+
+    /// With its head and a `Content-Length` of the body as kept.
+    fn with_head(mut self, mut head: Vec<u8>) -> Response {
+        head.extend_from_slice(format!("content-length: {}\r\n\r\n", self.body.len()).as_bytes());
+        self.head = head;
+        self
     }
 
     fn failed(error: String) -> Response {
@@ -85,6 +104,7 @@ pub struct FetchConfig {
 pub struct HttpFetcher {
     client: reqwest::Client,
     max_body: u64,
+    user_agent: String,
 }
 
 /// Why the HTTP client could not be built.
@@ -151,6 +171,7 @@ impl HttpFetcher {
         Ok(HttpFetcher {
             client,
             max_body: cfg.max_body_bytes.max(1),
+            user_agent: cfg.user_agent.clone(),
         })
     }
 
@@ -170,16 +191,19 @@ impl HttpFetcher {
             content_type: header("content-type"),
             location: header("location"),
             retry_after: header("retry-after").map(|v| v.trim().parse().unwrap_or(60)),
+            request_head: request_head(url, &self.user_agent),
+            remote_ip: resp.remote_addr().map(|a| a.ip()),
             ..Response::default()
         };
+        let head = response_head(&resp);
         let declared: Option<u64> = header("content-length").and_then(|v| v.trim().parse().ok());
         if declared.is_some_and(|n| n > self.max_body) {
             out.oversize = declared;
-            return out;
+            return out.with_head(head);
         }
         let success = (200..=299).contains(&out.status);
         if html_only && success && !is_html_type(out.content_type.as_deref()) {
-            return out; // the daemon records the Content-Type and skips it
+            return out.with_head(head); // the daemon records the Content-Type and skips it
         }
         loop {
             match resp.chunk().await {
@@ -188,22 +212,73 @@ impl HttpFetcher {
                     if chunk.len() > room {
                         out.body.extend_from_slice(&chunk[..room]);
                         out.truncated = true;
-                        return out;
+                        return out.with_head(head);
                     }
                     out.body.extend_from_slice(&chunk);
                 }
-                Ok(None) => return out,
+                Ok(None) => return out.with_head(head),
                 Err(e) => {
                     out.error = Some(format!(
                         "body broke off after {} bytes: {}",
                         out.body.len(),
                         describe(&e)
                     ));
-                    return out;
+                    return out.with_head(head);
                 }
             }
         }
     }
+}
+
+/// The request line and header fields trawl sends (reqwest adds no others).
+fn request_head(url: &str, user_agent: &str) -> Vec<u8> {
+    let Ok(u) = Url::parse(url) else {
+        return Vec::new();
+    };
+    let mut target = u.path().to_string();
+    if let Some(q) = u.query() {
+        target.push('?');
+        target.push_str(q);
+    }
+    let host = match u.port() {
+        Some(p) => format!("{}:{p}", u.host_str().unwrap_or("")),
+        None => u.host_str().unwrap_or("").to_string(),
+    };
+    format!(
+        "GET {target} HTTP/1.1\r\nhost: {host}\r\nuser-agent: {user_agent}\r\naccept: */*\r\naccept-encoding: gzip, br, deflate\r\n\r\n"
+    )
+    .into_bytes()
+}
+
+/// The status line and header fields of a response, without the fields
+/// that describe the body's transfer (the archive keeps it decoded and
+/// says its length).
+fn response_head(resp: &reqwest::Response) -> Vec<u8> {
+    let version = match resp.version() {
+        reqwest::Version::HTTP_10 => "HTTP/1.0",
+        // HTTP/2 and 3 are written as 1.1: WARC readers parse that line.
+        _ => "HTTP/1.1",
+    };
+    let status = resp.status();
+    let mut h = format!(
+        "{version} {} {}\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("")
+    )
+    .into_bytes();
+    for (name, value) in resp.headers() {
+        if matches!(
+            name.as_str(),
+            "content-encoding" | "transfer-encoding" | "content-length"
+        ) {
+            continue;
+        }
+        h.extend_from_slice(name.as_str().as_bytes());
+        h.extend_from_slice(b": ");
+        h.extend_from_slice(value.as_bytes());
+        h.extend_from_slice(b"\r\n");
+    }
+    h
 }
 
 impl Fetcher for HttpFetcher {

@@ -16,13 +16,7 @@ use flate2::bufread::GzDecoder;
 use super::record::{new_id, warc_date, Kind, Record};
 
 /// Where a record is: its file (name, in the WARC directory) and offset.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Location {
-    /// The file's name.
-    pub file: String,
-    /// The offset of the record's gzip member.
-    pub offset: u64,
-}
+pub use crate::record::WarcLocation as Location;
 
 /// An open WARC directory and its current file.
 pub struct WarcWriter {

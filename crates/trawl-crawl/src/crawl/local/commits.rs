@@ -66,6 +66,12 @@ impl LocalCommits {
 }
 
 impl Commits for LocalCommits {
+    /// What waits is written together: one archive sync for all of it (a
+    /// group commit), each page still its own sled transaction.
+    fn batch(&self) -> usize {
+        256
+    }
+
     fn writable(&self) -> bool {
         !self.down
     }

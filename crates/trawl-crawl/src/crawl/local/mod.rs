@@ -29,8 +29,16 @@ pub(super) async fn session(
     mut stop_rx: tokio::sync::watch::Receiver<bool>,
 ) -> Result<SessionEnd, CrawlError> {
     let c = cfg.crawl.clone();
-    let (shared, focus) =
-        pipeline::build_shared(cfg, opts, &store, fetcher, &stats, Arc::new(shared::Local)).await?;
+    let (shared, focus) = pipeline::build_shared(
+        cfg,
+        opts,
+        &store,
+        fetcher,
+        &stats,
+        Arc::new(shared::Local),
+        &machine_name(),
+    )
+    .await?;
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
     if focus
         .as_ref()
@@ -67,3 +75,12 @@ pub(super) async fn session(
 
 /// Completions kept from a session whose store went down, applied again.
 pub(super) use commits::replay;
+
+/// This machine's name, for its WARC files (`/etc/hostname`, else `trawl`).
+fn machine_name() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "trawl".into())
+}

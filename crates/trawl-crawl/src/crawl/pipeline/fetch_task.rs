@@ -46,12 +46,15 @@ impl Shared {
                 ..Response::default()
             };
         }
-        let resp = if page {
+        let mut resp = if page {
             self.fetcher.get(url.as_str()).await
         } else {
             self.fetcher.get_any(url.as_str()).await
         };
         self.clock.finished(&host, delay);
+        if let Some(archive) = &self.archive {
+            resp.archived = archive.exchange(url.as_str(), &resp);
+        }
         resp
     }
 

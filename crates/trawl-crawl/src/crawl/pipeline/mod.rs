@@ -22,6 +22,7 @@
 //! in-flight fetches `crawl.shutdown_grace_secs`, and the stages drain in
 //! order: fetches, CPU threads, writer.
 
+pub(super) mod archive;
 pub(super) mod fetch_task;
 pub(super) mod links;
 pub(super) mod process;
@@ -175,11 +176,12 @@ pub(super) async fn run<L: Leases, C: Commits>(
         .map_err(|e| CrawlError::Start(format!("writer runtime: {e}")))?;
     let writer = {
         let (store, stats) = (shared.store.clone(), stats.clone());
+        let archive = shared.archive.clone();
         std::thread::Builder::new()
             .name("trawl-writer".into())
             .spawn(move || {
                 rt.block_on(writer::run(
-                    commits, store, focus, stats, sched_tx, write_rx,
+                    commits, store, focus, archive, stats, sched_tx, write_rx,
                 ))
             })
             .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?
@@ -232,6 +234,7 @@ pub(super) async fn build_shared(
     fetcher: Arc<dyn Fetcher>,
     stats: &Arc<Stats>,
     backend: Arc<dyn shared::Backend>,
+    writer_name: &str,
 ) -> Result<(Arc<Shared>, Option<Arc<Focus>>), CrawlError> {
     let c = cfg.crawl.clone();
     let agent = c
@@ -249,6 +252,14 @@ pub(super) async fn build_shared(
     let clock = crate::politeness::clock::Clock::new(store.clone(), clean_start);
     let examples = focused::example_texts(cfg, store, fetcher.as_ref(), &clock).await?;
     let focus = focused::build_focus(cfg, opts, store, &examples)?;
+    let archive = if cfg.warc.enabled {
+        let dir = c.data_dir.join("warc");
+        let w = crate::warc::WarcWriter::open(&dir, writer_name, cfg.warc.max_file_mb << 20)
+            .map_err(|e| CrawlError::Start(format!("WARC directory {}: {e}", dir.display())))?;
+        Some(Arc::new(archive::Archive::new(w)))
+    } else {
+        None
+    };
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,
@@ -284,6 +295,7 @@ pub(super) async fn build_shared(
         template_mode: template::TemplateMode::new(c.template_samples, c.template_checks),
         page_hook: opts.page_hook.clone(),
         backend,
+        archive,
     });
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {

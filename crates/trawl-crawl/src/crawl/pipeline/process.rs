@@ -49,6 +49,7 @@ pub fn process_guarded(shared: &Shared, job: CpuJob) -> WriterMsg {
                 lease,
                 delay,
                 hold: None,
+                archived: None,
             }
         }
     }
@@ -66,6 +67,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         extra_links,
     } = job;
     let item = lease.item.clone();
+    let archived = response.archived;
     if let Some(hook) = &shared.page_hook {
         (hook.0)(&item.url);
     }
@@ -105,6 +107,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 lease,
                 delay,
                 hold: None,
+                archived: None,
             };
         }
     };
@@ -174,6 +177,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             text: ex.text,
             title: ex.title,
             url: item.url.clone(),
+            warc: None,
         };
         if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, ex.page_type) {
             let site = crate::frontier::url::site_of(&lease.host);
@@ -211,5 +215,6 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         lease,
         delay,
         hold: None,
+        archived,
     }
 }

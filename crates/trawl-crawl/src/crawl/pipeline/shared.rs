@@ -53,6 +53,8 @@ pub struct Shared {
     pub page_hook: Option<PageHook>,
     /// What differs between one machine and a cluster, as the stages see it.
     pub backend: Arc<dyn Backend>,
+    /// The WARC archive (`None`: `[warc] enabled = false`).
+    pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
 }
 
 /// The two things the shared stages ask of where URLs come from: whether a
@@ -104,6 +106,9 @@ pub struct WriterMsg {
     pub delay: Duration,
     /// Hold the host off until then (robots 5xx, 429, 503).
     pub hold: Option<Instant>,
+    /// The archived exchange of the page's response (its record gets the
+    /// response's WARC location).
+    pub archived: Option<u64>,
 }
 
 /// Where a fetch task sends its result.
@@ -191,6 +196,7 @@ pub(in crate::crawl) fn done(
         },
         delay,
         hold: None,
+        archived: None,
     })
 }
 
@@ -205,6 +211,7 @@ pub(in crate::crawl) fn retry(
         completion: Completion::Retry { item },
         delay,
         hold,
+        archived: None,
     })
 }
 
@@ -222,6 +229,7 @@ pub(in crate::crawl) fn park(lease: Lease, kind: Outcome, why: String, until: u6
         lease,
         delay: Duration::ZERO,
         hold: None,
+        archived: None,
     })
 }
 

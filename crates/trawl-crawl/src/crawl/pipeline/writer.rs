@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
+use super::archive::Archive;
 use super::shared::{Sched, WriterMsg};
 use super::{Commits, Committed, Finished};
 use crate::crawl::focused::{learn, save_model};
@@ -21,6 +22,7 @@ pub(super) async fn run<C: Commits>(
     mut commits: C,
     store: Store,
     focus: Option<Arc<Focus>>,
+    archive: Option<Arc<Archive>>,
     stats: Arc<Stats>,
     sched: mpsc::UnboundedSender<Sched>,
     mut rx: mpsc::Receiver<WriterMsg>,
@@ -75,11 +77,42 @@ pub(super) async fn run<C: Commits>(
                 msg.hold,
             ));
         }
+        // The pages' exchanges are durable before the pages are committed.
+        if let Some(a) = &archive {
+            place(a, &mut msgs, &stats);
+        }
         let c = commits.commit(msgs).await;
         tell(c, ended);
+    }
+    // Exchanges of fetches cut by the shutdown: kept too.
+    if let Some(a) = &archive {
+        if let Err(e) = a.flush() {
+            tracing::warn!(error = %e, "the last WARC records were not written");
+        }
     }
     if let Some(f) = focus.as_ref().filter(|_| commits.writable()) {
         save_model(f, &store);
     }
     commits.close().await
+}
+
+/// Appends the waiting exchanges to the archive, makes them durable, and
+/// gives each page's record its response's WARC location. A write that
+/// fails (a full disk) pauses the crawl as a store failure does; the pages
+/// of this batch keep no WARC location.
+fn place(archive: &Archive, msgs: &mut [WriterMsg], stats: &Stats) {
+    if let Err(e) = archive.flush() {
+        stats.store_error(format!("WARC write failed: {e}"));
+        return;
+    }
+    for msg in msgs {
+        let Some(id) = msg.archived else { continue };
+        let at = archive.located(id);
+        if let Completion::Done {
+            record: Some(r), ..
+        } = &mut msg.completion
+        {
+            r.warc = at;
+        }
+    }
 }

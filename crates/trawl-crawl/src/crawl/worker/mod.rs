@@ -118,8 +118,16 @@ pub async fn run(
         counts: counts.clone(),
         db: tokio::sync::Mutex::new(conn(&cluster.url)?),
     };
-    let (shared, focus) =
-        pipeline::build_shared(&cfg, &opts, &store, fetcher, &stats, Arc::new(view)).await?;
+    let (shared, focus) = pipeline::build_shared(
+        &cfg,
+        &opts,
+        &store,
+        fetcher,
+        &stats,
+        Arc::new(view),
+        &cluster.worker,
+    )
+    .await?;
     let pending = Arc::new(AtomicUsize::new(0));
     let refused = Arc::new(AtomicU64::new(0));
     let commits = outbox::Outbox::open(outbox::OutboxCtx {
