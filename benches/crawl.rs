@@ -4,7 +4,8 @@
 //! whole pipeline (fetch, extract, store) and, side by side, a plain
 //! spider-crate crawl of the same web (fetch and link discovery only).
 //!
-//! `cargo bench --bench crawl -- [HOSTS] [PAGES]` (defaults 200 and 250).
+//! `cargo bench --bench crawl -- [HOSTS] [PAGES] [WARC]` (defaults 200, 250
+//! and `on`: the WARC archive written; `off` to compare).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -19,6 +20,7 @@ fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let hosts: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let pages: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(250);
+    let warc = args.next().is_none_or(|a| a != "off");
     let web = generated_web("127.0.2", hosts, pages);
     let avg_kb = page(0, 1, pages).len() as f64 / 1024.0;
     let dir = std::env::temp_dir().join(format!("trawl-crawl-bench-{}", std::process::id()));
@@ -28,7 +30,7 @@ fn main() {
     std::fs::write(dir.join("seeds/web.txt"), seeds).expect("seeds");
     let cfg_text = format!(
         "[crawl]\ndata_dir = \"{}\"\nseeds_dir = \"{}\"\nstatus_addr = \"\"\nmin_delay_ms = 0\nmax_concurrent = 128\n\
-         max_depth = 1000\nsitemaps = false\n",
+         max_depth = 1000\nsitemaps = false\n[warc]\nenabled = {warc}\n",
         dir.join("storage").display(),
         dir.join("seeds").display()
     );
@@ -45,6 +47,21 @@ fn main() {
         snap.fetched as f64 / secs,
         peak_rss_mb()
     );
+
+    if warc {
+        let bytes: u64 = std::fs::read_dir(dir.join("storage/warc"))
+            .map(|d| {
+                d.filter_map(|e| e.ok()?.metadata().ok())
+                    .map(|m| m.len())
+                    .sum()
+            })
+            .unwrap_or(0);
+        println!(
+            "WARC archive: {:.1} MB, {:.1} KB per page",
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e3 / snap.fetched.max(1) as f64
+        );
+    }
 
     // The same web through spider's own crawl loop (fetch + links, no extraction, no store).
     let start = Instant::now();

@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{config, crawl_once, export, redirect_site, scratch, skip_or_fail};
+use support::{config, crawl_once, export, redirect_site, scratch, skip_or_fail, trawl};
 use trawl_crawl::warc::{http_parts, Reader};
 
 /// warcio's command: `TRAWL_WARCIO`, else `warcio` on the PATH.
@@ -121,6 +121,162 @@ fn every_exchange_is_archived_and_warcio_reads_every_file() {
             "{title} not in the archived body"
         );
     }
+    // Extracting from the archive gives the crawl's own records.
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "extract", "--jsonl"])
+        .args(&files)
+        .output()
+        .expect("extract");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    for r in &records {
+        let from_warc = lines
+            .iter()
+            .find(|l| l["url"] == r["final_url"])
+            .unwrap_or_else(|| panic!("{} not extracted from the archive", r["final_url"]));
+        assert_eq!(from_warc["text"], r["text"]);
+        assert_eq!(from_warc["title"], r["title"]);
+        assert!(from_warc["warc_record_id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("<urn:uuid:")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Common Crawl-style file: warcinfo, request, response (Latin-1, its
+/// charset only in the Content-Type), metadata, one gzip member each; a
+/// garbled member in the middle; a redirect and an image that are skipped.
+#[test]
+fn extract_reads_a_common_crawl_style_file() {
+    use std::io::Write;
+    let dir = scratch("warc-cc");
+    let gz = |text: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text).expect("gzip");
+        e.finish().expect("gzip")
+    };
+    let record = |kind: &str, uri: &str, ct: &str, block: &[u8]| {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+             WARC-Record-ID: <urn:uuid:{:08x}-0000-4000-8000-000000000000>\r\nContent-Type: {ct}\r\nContent-Length: {}\r\n\r\n",
+            uri.len() + kind.len(),
+            block.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        gz(&r)
+    };
+    let http = |status: &str, ct: &str, body: &[u8]| {
+        let mut b = format!("HTTP/1.1 {status}\r\nContent-Type: {ct}\r\n\r\n").into_bytes();
+        b.extend_from_slice(body);
+        b
+    };
+    let mut latin = b"<html><head><title>Caf\xe9 du port</title></head><body><article><h1>Caf\xe9 du port</h1><p>".to_vec();
+    latin.extend_from_slice(
+        b"Le caf\xe9 ouvre \xe0 six heures, quand les p\xeacheurs rentrent du large avec la mar\xe9e et que le march\xe9 s'installe sur le quai.",
+    );
+    latin.extend_from_slice(b"</p></article></body></html>");
+    let page = "http://cafe.example/port";
+    let mut file = Vec::new();
+    file.extend(record(
+        "warcinfo",
+        "",
+        "application/warc-fields",
+        b"software: cc-like\r\n",
+    ));
+    file.extend(record(
+        "request",
+        page,
+        "application/http; msgtype=request",
+        b"GET /port HTTP/1.1\r\nHost: cafe.example\r\n\r\n",
+    ));
+    let mut garbled = record(
+        "response",
+        "http://bad.example/",
+        "application/http; msgtype=response",
+        &http("200 OK", "text/html", b"<p>lost</p>"),
+    );
+    let mid = garbled.len() / 2;
+    garbled[mid] ^= 0x55;
+    file.extend(garbled);
+    file.extend(record(
+        "response",
+        page,
+        "application/http; msgtype=response",
+        &http("200 OK", "text/html; charset=iso-8859-1", &latin),
+    ));
+    file.extend(record(
+        "response",
+        "http://cafe.example/old",
+        "application/http; msgtype=response",
+        &http("301 Moved", "text/html", b""),
+    ));
+    file.extend(record(
+        "response",
+        "http://cafe.example/a.png",
+        "application/http; msgtype=response",
+        &http("200 OK", "image/png", b"\x89PNG"),
+    ));
+    file.extend(record(
+        "metadata",
+        page,
+        "application/warc-fields",
+        b"fetchTimeMs: 12\r\n",
+    ));
+    let path = dir.join("cc.warc.gz");
+    std::fs::write(&path, &file).expect("write");
+    let out = trawl()
+        .args(["extract", "--jsonl"])
+        .arg(&path)
+        .output()
+        .expect("extract");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a garbled record is an error: {stderr}"
+    );
+    assert!(stderr.contains("offset"), "{stderr}");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["url"], page);
+    assert_eq!(lines[0]["title"], "Café du port");
+    assert!(
+        lines[0]["text"].as_str().unwrap_or("").contains("pêcheurs"),
+        "{}",
+        lines[0]
+    );
+    // JSONL input: one page per line, with its URL.
+    let jsonl = dir.join("pages.jsonl");
+    let html = String::from_utf8_lossy(&latin).replace('\u{fffd}', "e");
+    std::fs::write(
+        &jsonl,
+        format!(
+            "{}\n\n{}\n",
+            serde_json::json!({"url": page, "html": html}),
+            "not json"
+        ),
+    )
+    .expect("write");
+    let out = trawl()
+        .args(["extract", "--jsonl"])
+        .arg(&jsonl)
+        .output()
+        .expect("extract");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(page), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 3"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,5 +1,8 @@
 //! `trawl extract`: saved pages in, text and metadata (or template
-//! fields) out, on all cores, in input order.
+//! fields) out, on all cores, in input order. Archives (WARC, JSONL) give
+//! many pages each ([`archive`]).
+
+mod archive;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,7 +18,7 @@ use trawl_extract::{read_input, Algorithm, Charset, Extracted, Options};
 
 use super::{open_store, parse_page};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ExtractArgs {
     /// Algorithm: auto, cetd-tpc, cc, article-std, list-rank, segment [default: from config, auto]
     #[arg(long, short, value_parser = algorithm_name)]
@@ -39,7 +42,9 @@ pub struct ExtractArgs {
     /// Data directory holding the templates [default: crawl.data_dir].
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// Input files; `-` reads standard input.
+    /// Input files; `-` reads standard input. `.warc` / `.warc.gz` files
+    /// (Common Crawl's too) give each HTML response with its own URL and
+    /// charset; `.jsonl` files give one page per `{"url": …, "html": …}` line.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
 }
@@ -98,6 +103,37 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
         bail!("`-` (stdin) can be given only once");
     }
     let threads = args.threads.unwrap_or(config.extract.threads);
+    if args.paths.iter().any(|p| archive::is_archive(p)) {
+        // Archives and single pages, in the order given.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start worker threads")?;
+        let mut code = 0;
+        let mut pages: Vec<String> = Vec::new();
+        let one = |pages: &mut Vec<String>| -> Result<i32> {
+            if pages.is_empty() {
+                return Ok(0);
+            }
+            let run = ExtractArgs {
+                paths: std::mem::take(pages),
+                ..args.clone()
+            };
+            extract(run, config)
+        };
+        for path in &args.paths {
+            if archive::is_archive(path) {
+                code = code.max(one(&mut pages)?);
+                let mut out = std::io::stdout().lock();
+                if !archive::extract(path, &opts, &pool, args.jsonl, &mut out)? {
+                    code = 1;
+                }
+            } else {
+                pages.push(path.clone());
+            }
+        }
+        return Ok(code.max(one(&mut pages)?));
+    }
     let many = args.paths.len() > 1;
     for_each_input(
         &args.paths,
@@ -195,7 +231,7 @@ fn extract_with_template(args: &ExtractArgs, site: &str, config: &Config) -> Res
     )
 }
 
-fn write_human(
+pub(super) fn write_human(
     out: &mut dyn Write,
     path: &str,
     rec: &Extracted,

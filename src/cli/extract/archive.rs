@@ -1,0 +1,227 @@
+//! `trawl extract` on archives: WARC files (`.warc`, `.warc.gz`, Common
+//! Crawl's included) and JSONL files of `{"url": …, "html": …}` lines. Each
+//! page is extracted with its own URL (and, from a WARC response, the
+//! charset of its Content-Type), streamed: a few hundred pages in memory at
+//! a time, whatever the archive's size, extracted on all cores, written in
+//! archive order.
+
+use std::io::{BufRead, BufReader, Read, Write};
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use trawl_crawl::fetch::is_html_type;
+use trawl_crawl::warc::{http_parts, Reader};
+use trawl_extract::{Charset, Extracted, Options};
+
+/// Pages extracted together (memory stays at about this many pages).
+const CHUNK: usize = 256;
+
+/// Whether `path` is read as an archive of pages rather than one page.
+pub(super) fn is_archive(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    p.ends_with(".warc")
+        || p.ends_with(".warc.gz")
+        || p.ends_with(".jsonl")
+        || p.ends_with(".jsonl.gz")
+}
+
+/// One page of an archive.
+struct Item {
+    url: Option<String>,
+    body: Vec<u8>,
+    charset: Option<Charset>,
+    /// WARC-Record-ID.
+    id: Option<String>,
+    /// Where the record starts (WARC) or the line number (JSONL).
+    at: u64,
+}
+
+/// What came out of one page.
+#[derive(Serialize)]
+struct Line<'a> {
+    source: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warc_record_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warc_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+    #[serde(flatten)]
+    record: &'a Extracted,
+}
+
+/// Counts of one archive.
+#[derive(Default)]
+struct Counts {
+    extracted: u64,
+    skipped: u64,
+    failed: u64,
+}
+
+/// Opens a file, gunzipping `.gz` (every member).
+fn open(path: &str) -> Result<Box<dyn BufRead>> {
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
+    Ok(
+        if path.to_ascii_lowercase().ends_with(".gz")
+            && !path.to_ascii_lowercase().ends_with(".warc.gz")
+        {
+            Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(f)))
+        } else {
+            Box::new(BufReader::new(f))
+        },
+    )
+}
+
+/// The HTML responses of a WARC file; other records are skipped (counted).
+fn warc_items(path: &str) -> Result<impl Iterator<Item = Result<Option<Item>, String>>> {
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
+    Ok(Reader::new(f).map(move |r| {
+        let rec = r.map_err(|e| e.to_string())?;
+        if rec.kind() != "response" {
+            return Ok(None);
+        }
+        let Some(http) = http_parts(&rec.block) else {
+            return Ok(None);
+        };
+        let ct = http.header("content-type");
+        if !(200..=299).contains(&http.status) || !is_html_type(ct) {
+            return Ok(None);
+        }
+        let mut body = rec.block[http.body_at..].to_vec();
+        // A body kept with its Content-Encoding (some writers): decoded here.
+        if body.starts_with(&[0x1f, 0x8b]) {
+            let mut out = Vec::new();
+            if flate2::read::MultiGzDecoder::new(&body[..])
+                .take(256 << 20)
+                .read_to_end(&mut out)
+                .is_ok()
+            {
+                body = out;
+            }
+        }
+        Ok(Some(Item {
+            url: rec.target().map(str::to_string),
+            charset: ct.and_then(Charset::from_content_type),
+            id: rec.header("WARC-Record-ID").map(str::to_string),
+            at: rec.offset,
+            body,
+        }))
+    }))
+}
+
+/// The pages of a JSONL file: `{"url": …, "html": …}` per line.
+fn jsonl_items(path: &str) -> Result<impl Iterator<Item = Result<Option<Item>, String>>> {
+    #[derive(serde::Deserialize)]
+    struct In {
+        url: Option<String>,
+        html: String,
+    }
+    let r = open(path)?;
+    Ok(r.lines().enumerate().map(|(i, line)| {
+        let n = i as u64 + 1;
+        let line = line.map_err(|e| format!("line {n}: {e}"))?;
+        if line.trim().is_empty() {
+            return Ok(None);
+        }
+        let v: In = serde_json::from_str(&line)
+            .map_err(|e| format!("line {n}: not a {{\"url\", \"html\"}} object: {e}"))?;
+        Ok(Some(Item {
+            url: v.url,
+            body: v.html.into_bytes(),
+            charset: None,
+            id: None,
+            at: n,
+        }))
+    }))
+}
+
+/// Extracts every page of the archive at `path`; returns whether all went well.
+pub(super) fn extract(
+    path: &str,
+    opts: &Options,
+    pool: &rayon::ThreadPool,
+    jsonl: bool,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    let is_warc = {
+        let p = path.to_ascii_lowercase();
+        p.ends_with(".warc") || p.ends_with(".warc.gz")
+    };
+    let mut counts = Counts::default();
+    let mut items: Box<dyn Iterator<Item = Result<Option<Item>, String>>> = if is_warc {
+        Box::new(warc_items(path)?)
+    } else {
+        Box::new(jsonl_items(path)?)
+    };
+    loop {
+        let mut chunk = Vec::with_capacity(CHUNK);
+        let mut errors = Vec::new();
+        for item in items.by_ref() {
+            match item {
+                Ok(Some(it)) => chunk.push(it),
+                Ok(None) => counts.skipped += 1,
+                Err(e) => errors.push(e),
+            }
+            if chunk.len() == CHUNK {
+                break;
+            }
+        }
+        for e in &errors {
+            counts.failed += 1;
+            out.flush()?;
+            eprintln!("trawl: error: {path}: {e}");
+        }
+        if chunk.is_empty() {
+            if errors.is_empty() {
+                break;
+            }
+            continue;
+        }
+        let results: Vec<_> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|it| {
+                    let o = opts
+                        .clone()
+                        .with_url_opt(it.url.clone())
+                        .with_charset(it.charset.or(opts.charset));
+                    trawl_extract::extract(&it.body, &o)
+                })
+                .collect()
+        });
+        for (it, res) in chunk.iter().zip(results) {
+            let rec = match res {
+                Ok(rec) => rec,
+                Err(e) => {
+                    counts.failed += 1;
+                    out.flush()?;
+                    let at = if is_warc { "offset" } else { "line" };
+                    eprintln!("trawl: error: {path}: {at} {}: {e}", it.at);
+                    continue;
+                }
+            };
+            counts.extracted += 1;
+            if jsonl {
+                let line = Line {
+                    source: path,
+                    warc_record_id: it.id.as_deref(),
+                    warc_offset: is_warc.then_some(it.at),
+                    line: (!is_warc).then_some(it.at),
+                    record: &rec,
+                };
+                writeln!(out, "{}", serde_json::to_string(&line)?)?;
+            } else {
+                let name = it.url.as_deref().unwrap_or(path);
+                super::write_human(out, name, &rec, true)?;
+            }
+        }
+    }
+    out.flush()?;
+    eprintln!(
+        "trawl: {path}: {} pages extracted, {} records skipped (not HTML responses), {} failed",
+        counts.extracted, counts.skipped, counts.failed
+    );
+    Ok(counts.failed == 0)
+}
