@@ -141,6 +141,11 @@ fn kill_9_at_random_moments_loses_and_duplicates_nothing() {
     );
     crawl_once(&cfg, &seeds);
     check_complete(&cfg, &[&a, &b]);
+    // The archive too: every file whole after the kills (a torn last record
+    // is cut off at the next start), every record's response in it.
+    if let Some(w) = warcio() {
+        assert_warc_whole(&w, &dir.join("storage"), &export(&cfg));
+    }
     let outs = outcomes(&cfg);
     let urls: HashSet<&str> = outs.iter().filter_map(|o| o["url"].as_str()).collect();
     assert_eq!(urls.len(), outs.len(), "one outcome per URL");

@@ -5,39 +5,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{config, crawl_once, export, redirect_site, scratch, skip_or_fail, trawl};
+use support::{config, crawl_once, export, redirect_site, scratch, trawl, warc_files, warcio};
 use trawl_crawl::warc::{http_parts, Reader};
-
-/// warcio's command: `TRAWL_WARCIO`, else `warcio` on the PATH.
-fn warcio() -> Option<PathBuf> {
-    let cands = [
-        std::env::var("TRAWL_WARCIO").ok().map(PathBuf::from),
-        Some(PathBuf::from("warcio")),
-    ];
-    for c in cands.into_iter().flatten() {
-        if Command::new(&c)
-            .arg("--help")
-            .output()
-            .is_ok_and(|o| o.status.success())
-        {
-            return Some(c);
-        }
-    }
-    skip_or_fail("warcio not installed (python3 -m venv V && V/bin/pip install warcio; TRAWL_WARCIO=V/bin/warcio)");
-    None
-}
-
-fn warc_files(data: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("warc"))
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.to_string_lossy().ends_with(".warc.gz"));
-    files.sort();
-    files
-}
 
 #[test]
 fn every_exchange_is_archived_and_warcio_reads_every_file() {

@@ -389,6 +389,68 @@ pub fn status_json(port: u16) -> Option<serde_json::Value> {
         .then(|| serde_json::from_slice(&body).ok())
         .flatten()
 }
+/// warcio's command: `TRAWL_WARCIO`, else `warcio` on the PATH.
+pub fn warcio() -> Option<PathBuf> {
+    let cands = [
+        std::env::var("TRAWL_WARCIO").ok().map(PathBuf::from),
+        Some(PathBuf::from("warcio")),
+    ];
+    for c in cands.into_iter().flatten() {
+        if Command::new(&c)
+            .arg("--help")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            return Some(c);
+        }
+    }
+    skip_or_fail("warcio not installed (python3 -m venv V && V/bin/pip install warcio; TRAWL_WARCIO=V/bin/warcio)");
+    None
+}
+
+pub fn warc_files(data: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("warc"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.to_string_lossy().ends_with(".warc.gz"));
+    files.sort();
+    files
+}
+
+/// Every WARC file under `data` passes `warcio check`, and every record's
+/// WARC location is the response of its final URL.
+pub fn assert_warc_whole(warcio: &Path, data: &Path, records: &[serde_json::Value]) {
+    for f in warc_files(data) {
+        let check = Command::new(warcio)
+            .args(["check", "-v"])
+            .arg(&f)
+            .output()
+            .expect("warcio check");
+        assert!(
+            check.status.success(),
+            "warcio check {}: {}{}",
+            f.display(),
+            String::from_utf8_lossy(&check.stdout),
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+    for r in records {
+        let file = r["warc"]["file"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no WARC location: {r}"));
+        let offset = r["warc"]["offset"].as_u64().unwrap_or_default();
+        let mut f = std::fs::File::open(data.join("warc").join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(offset)).expect("seek");
+        let rec = trawl_crawl::warc::Reader::new(f)
+            .next()
+            .expect("a record")
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(rec.kind(), "response");
+        assert_eq!(rec.target(), r["final_url"].as_str());
+    }
+}
+
 pub mod pg;
 #[allow(dead_code)] // the benches' generated web; tests do not use it
 pub mod web;
