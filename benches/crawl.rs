@@ -87,5 +87,9 @@ fn main() {
         "spider (fetch only): {fetched} pages in {secs:.1} s: {:.0} pages/s",
         fetched as f64 / secs
     );
+    // `TRAWL_BENCH_KEEP_WARC=DIR` keeps the archive (the extract-from-WARC bench reads it).
+    if let Some(keep) = std::env::var_os("TRAWL_BENCH_KEEP_WARC") {
+        let _ = std::fs::rename(dir.join("storage/warc"), keep);
+    }
     let _ = std::fs::remove_dir_all(&dir); // the bench's scratch store
 }

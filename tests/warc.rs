@@ -92,6 +92,22 @@ fn every_exchange_is_archived_and_warcio_reads_every_file() {
             "{title} not in the archived body"
         );
     }
+    // Outcomes carry the headers users filter on.
+    let outs = support::outcomes(&cfg);
+    let home = outs
+        .iter()
+        .find(|o| o["url"] == site.url("/"))
+        .expect("outcome of /");
+    assert!(
+        home["content_type"]
+            .as_str()
+            .is_some_and(|c| c.contains("text/html")),
+        "{home}"
+    );
+    assert!(
+        home["content_length"].as_u64().is_some_and(|n| n > 0),
+        "{home}"
+    );
     // Extracting from the archive gives the crawl's own records.
     let out = trawl()
         .args(["--config", &cfg.to_string_lossy(), "extract", "--jsonl"])

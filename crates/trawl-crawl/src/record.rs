@@ -208,6 +208,18 @@ pub struct PageOutcome {
     pub redirects: Vec<String>,
     /// Sequence number of the exported record, if one was made.
     pub record: Option<u64>,
+    /// The final response's `Content-Type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// The final response's `Content-Length`, as declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_length: Option<u64>,
+    /// The final response's `Last-Modified`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+    /// The final response's `ETag`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
     /// Topic relevance of the main text, when the crawl is focused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f32>,

@@ -54,6 +54,12 @@ pub struct Response {
     pub remote_ip: Option<std::net::IpAddr>,
     /// The exchange's number in the run's WARC archive, once archived.
     pub archived: Option<u64>,
+    /// `Content-Length`, as declared.
+    pub content_length: Option<u64>,
+    /// `Last-Modified`.
+    pub last_modified: Option<String>,
+    /// `ETag`.
+    pub etag: Option<String>,
 }
 
 impl Response {
@@ -193,10 +199,13 @@ impl HttpFetcher {
             retry_after: header("retry-after").map(|v| v.trim().parse().unwrap_or(60)),
             request_head: request_head(url, &self.user_agent),
             remote_ip: resp.remote_addr().map(|a| a.ip()),
+            content_length: header("content-length").and_then(|v| v.trim().parse().ok()),
+            last_modified: header("last-modified"),
+            etag: header("etag"),
             ..Response::default()
         };
         let head = response_head(&resp);
-        let declared: Option<u64> = header("content-length").and_then(|v| v.trim().parse().ok());
+        let declared = out.content_length;
         if declared.is_some_and(|n| n > self.max_body) {
             out.oversize = declared;
             return out.with_head(head);

@@ -72,6 +72,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         (hook.0)(&item.url);
     }
     let mut out = outcome(&item.url, response.status, Outcome::Fetched, None);
+    super::shared::headers_into(&mut out, &response);
     out.final_url = Some(final_url.clone()).filter(|f| *f != item.url);
     out.redirects = chain;
     out.bytes = response.body.len() as u64;

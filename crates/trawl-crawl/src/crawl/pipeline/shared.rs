@@ -163,7 +163,17 @@ pub(in crate::crawl) fn response_outcome(url: &str, r: &Response, ok: Outcome) -
         Outcome::HttpError
     };
     let status = if r.is_transport_error() { 0 } else { r.status };
-    outcome(url, status, kind, r.error.clone())
+    let mut out = outcome(url, status, kind, r.error.clone());
+    headers_into(&mut out, r);
+    out
+}
+
+/// The response headers an outcome keeps (what users filter on).
+pub(in crate::crawl) fn headers_into(out: &mut PageOutcome, r: &Response) {
+    out.content_type = r.content_type.clone();
+    out.content_length = r.content_length;
+    out.last_modified = r.last_modified.clone();
+    out.etag = r.etag.clone();
 }
 
 /// Why a host was stopped, in words (outcomes, status).
