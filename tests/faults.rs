@@ -503,6 +503,11 @@ fn a_full_disk_pauses_fetching_and_loses_or_refetches_nothing() {
     urls.sort();
     urls.dedup();
     assert_eq!((n, urls.len()), (401, 401), "every page stored once");
+    // The archive went through the full disk too: whole files, and every
+    // record's response in them.
+    if let Some(w) = warcio() {
+        assert_warc_whole(&w, &dir.join("storage"), &recs);
+    }
     let mut paths = host.paths();
     paths.retain(|p| p != "/robots.txt");
     let fetched = paths.len();

@@ -36,6 +36,8 @@ pub struct Stats {
     pub(crate) store_errors: AtomicU64,
     /// Set while the store cannot write: no new fetches start.
     pub(crate) store_down: std::sync::atomic::AtomicBool,
+    /// Set while the WARC archive cannot be written: no new fetches start.
+    pub(crate) archive_down: std::sync::atomic::AtomicBool,
     /// Hosts stopped by their error budget.
     pub(crate) hosts_stopped: AtomicU64,
     /// URLs set aside because their host was stopped.
@@ -80,6 +82,7 @@ impl Default for Stats {
             last_error: Mutex::new(None),
             store_errors: AtomicU64::new(0),
             store_down: std::sync::atomic::AtomicBool::new(false),
+            archive_down: std::sync::atomic::AtomicBool::new(false),
             hosts_stopped: AtomicU64::new(0),
             host_stopped_urls: AtomicU64::new(0),
             held: Mutex::new(BTreeMap::new()),
@@ -163,6 +166,9 @@ pub struct Snapshot {
     pub store_errors: u64,
     /// The store cannot write: fetching is paused until it can.
     pub store_down: bool,
+    /// The WARC archive cannot be written: fetching is paused until it can.
+    #[serde(default)]
+    pub archive_down: bool,
     /// Hosts stopped by their error budget.
     pub hosts_stopped: u64,
     /// URLs set aside (outcome `host_stopped`) because their host was stopped.
@@ -290,6 +296,7 @@ impl Stats {
             last_error: self.last_error.lock().ok().and_then(|g| g.clone()),
             store_errors: l(&self.store_errors),
             store_down: self.store_down.load(Relaxed),
+            archive_down: self.archive_down.load(Relaxed),
             hosts_stopped: l(&self.hosts_stopped),
             host_stopped_urls: l(&self.host_stopped_urls),
             held_hosts: self.held_hosts(),

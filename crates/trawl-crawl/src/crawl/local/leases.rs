@@ -117,8 +117,11 @@ impl Leases for LocalLeases {
     }
 
     fn health(&self) -> Health {
-        if self.shared.stats.store_down.load(Relaxed) {
+        let stats = &self.shared.stats;
+        if stats.store_down.load(Relaxed) {
             Health::Down
+        } else if stats.archive_down.load(Relaxed) {
+            Health::Paused
         } else {
             Health::Up
         }

@@ -119,8 +119,20 @@ impl Archive {
         };
         let Files { writer, placed } = &mut *files;
         let mut last = 0;
-        for p in &waiting {
-            let at = writer.append(&p.bytes)?;
+        for i in 0..waiting.len() {
+            let p = &waiting[i];
+            let at = match writer.append(&p.bytes) {
+                Ok(at) => at,
+                Err(e) => {
+                    // What was not written waits for the next try, first.
+                    let mut rest: Vec<Pending> = waiting.into_iter().skip(i).collect();
+                    if let Ok(mut q) = self.pending.lock() {
+                        rest.append(&mut q);
+                        *q = rest;
+                    }
+                    return Err(e);
+                }
+            };
             placed.insert(
                 p.id,
                 Location {

@@ -175,15 +175,17 @@ pub(super) async fn run<L: Leases, C: Commits>(
         .build()
         .map_err(|e| CrawlError::Start(format!("writer runtime: {e}")))?;
     let writer = {
-        let (store, stats) = (shared.store.clone(), stats.clone());
-        let archive = shared.archive.clone();
+        let ends = writer::Ends {
+            store: shared.store.clone(),
+            focus,
+            archive: shared.archive.clone(),
+            stats: stats.clone(),
+            sched: sched_tx,
+            stop: stop_rx.clone(),
+        };
         std::thread::Builder::new()
             .name("trawl-writer".into())
-            .spawn(move || {
-                rt.block_on(writer::run(
-                    commits, store, focus, archive, stats, sched_tx, write_rx,
-                ))
-            })
+            .spawn(move || rt.block_on(writer::run(commits, ends, write_rx)))
             .map_err(|e| CrawlError::Start(format!("writer thread: {e}")))?
     };
 

@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
+use std::sync::atomic::Ordering::Relaxed;
+
+use tokio::sync::{mpsc, watch};
 
 use super::archive::Archive;
 use super::shared::{Sched, WriterMsg};
@@ -16,17 +18,33 @@ use crate::crawl::stats::Stats;
 use crate::focus::Focus;
 use crate::store::{Completion, Store};
 
+/// What the writer works with besides its backend.
+pub(super) struct Ends {
+    pub store: Store,
+    pub focus: Option<Arc<Focus>>,
+    pub archive: Option<Arc<Archive>>,
+    pub stats: Arc<Stats>,
+    /// Where the scheduler hears that URLs ended.
+    pub sched: mpsc::UnboundedSender<Sched>,
+    /// The run's stop (the writer gives up waiting for a full disk then).
+    pub stop: watch::Receiver<bool>,
+}
+
 /// Runs the writer until `rx` closes. Returns the completions the backend
 /// could not save (the local store down), for the daemon to replay.
 pub(super) async fn run<C: Commits>(
     mut commits: C,
-    store: Store,
-    focus: Option<Arc<Focus>>,
-    archive: Option<Arc<Archive>>,
-    stats: Arc<Stats>,
-    sched: mpsc::UnboundedSender<Sched>,
+    ends: Ends,
     mut rx: mpsc::Receiver<WriterMsg>,
 ) -> Vec<WriterMsg> {
+    let Ends {
+        store,
+        focus,
+        archive,
+        stats,
+        sched,
+        mut stop,
+    } = ends;
     // The scheduler may be gone during shutdown; nothing to tell then.
     let tell = |c: Committed, ended: Vec<(String, Vec<u8>, _, _)>| {
         for (host, key) in c.earlier {
@@ -79,7 +97,7 @@ pub(super) async fn run<C: Commits>(
         }
         // The pages' exchanges are durable before the pages are committed.
         if let Some(a) = &archive {
-            place(a, &mut msgs, &stats);
+            place(a, &mut msgs, &stats, &mut stop).await;
         }
         let c = commits.commit(msgs).await;
         tell(c, ended);
@@ -96,14 +114,41 @@ pub(super) async fn run<C: Commits>(
     commits.close().await
 }
 
+/// How long the writer waits before writing the archive again.
+const ARCHIVE_RETRY: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Appends the waiting exchanges to the archive, makes them durable, and
 /// gives each page's record its response's WARC location. A write that
-/// fails (a full disk) pauses the crawl as a store failure does; the pages
-/// of this batch keep no WARC location.
-fn place(archive: &Archive, msgs: &mut [WriterMsg], stats: &Stats) {
-    if let Err(e) = archive.flush() {
-        stats.store_error(format!("WARC write failed: {e}"));
-        return;
+/// fails (a full disk) pauses the crawl (no new fetches, on one machine and
+/// in a cluster) and is tried again every few seconds, this batch held
+/// back meanwhile, until it succeeds or the run stops (then these pages
+/// keep no WARC location).
+async fn place(
+    archive: &Archive,
+    msgs: &mut [WriterMsg],
+    stats: &Stats,
+    stop: &mut watch::Receiver<bool>,
+) {
+    let mut failing = false;
+    while let Err(e) = archive.flush() {
+        if !failing {
+            tracing::error!(error = %e, "WARC write failed; fetching is paused until the archive can be written again");
+            stats.error(format!("WARC write failed: {e}"));
+            stats.archive_down.store(true, Relaxed);
+            failing = true;
+        }
+        if *stop.borrow() {
+            tracing::warn!("stopping while the archive cannot be written: this batch's pages keep no WARC location");
+            return;
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(ARCHIVE_RETRY) => {}
+            _ = stop.changed() => {}
+        }
+    }
+    if failing {
+        tracing::info!("the archive is written again; fetching resumes");
+        stats.archive_down.store(false, Relaxed);
     }
     for msg in msgs {
         let Some(id) = msg.archived else { continue };

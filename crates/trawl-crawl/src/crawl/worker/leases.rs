@@ -441,7 +441,7 @@ impl Leases for ClusterLeases {
     }
 
     fn health(&self) -> Health {
-        if self.db_down {
+        if self.db_down || self.stats().archive_down.load(Relaxed) {
             Health::Paused
         } else {
             Health::Up
