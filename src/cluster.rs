@@ -39,7 +39,13 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 /// `trawl export --cluster URL`: the cluster's records after `since`.
-pub fn export(url: &str, since: &str, limit: usize, out: Option<&Path>) -> Result<i32> {
+pub fn export(
+    url: &str,
+    since: &str,
+    limit: usize,
+    links: bool,
+    out: Option<&Path>,
+) -> Result<i32> {
     let since: Cursor = since.parse().map_err(anyhow::Error::msg)?;
     let mut sink: Box<dyn Write> = match out {
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -49,7 +55,7 @@ pub fn export(url: &str, since: &str, limit: usize, out: Option<&Path>) -> Resul
     };
     let (written, cursor) = runtime()?.block_on(async {
         let mut conn = Conn::connect(url).await?;
-        trawl_crawl::cluster::write_jsonl(&mut conn, since, limit, &mut sink).await
+        trawl_crawl::cluster::write_jsonl(&mut conn, since, limit, links, &mut sink).await
     })?;
     sink.flush()?;
     eprintln!(

@@ -1,7 +1,8 @@
 //! The daemon's loopback HTTP endpoint, on axum:
 //! - `GET /status`  JSON snapshot of the counters;
 //! - `GET /metrics` the same in Prometheus text format;
-//! - `GET /export?since=N&limit=M&type=T` records after cursor N as JSONL,
+//! - `GET /export?since=N&limit=M&type=T` records after cursor N as JSONL
+//!   (`&links=1` with their outgoing links),
 //!   `&outcomes=1` page outcomes instead (how `trawl export` reads a store
 //!   the running daemon has open).
 //!
@@ -83,6 +84,8 @@ struct ExportParams {
     page_type: Option<String>,
     #[serde(default)]
     outcomes: u8,
+    #[serde(default)]
+    links: u8,
 }
 
 const CHUNK: usize = 64 << 10;
@@ -126,6 +129,7 @@ async fn export(
             since: p.since,
             limit: p.limit,
             page_type,
+            links: p.links == 1,
         };
         let written = if p.outcomes == 1 {
             write_outcomes(&store, &q, &mut out).map(|_| ())

@@ -417,7 +417,7 @@ fn export_pages_neither_repeat_nor_skip() {
         let mut cursor = trawl_crawl::cluster::Cursor::default();
         loop {
             let mut out = Vec::new();
-            let (n, next) = trawl_crawl::cluster::write_jsonl(&mut c, cursor, 37, &mut out)
+            let (n, next) = trawl_crawl::cluster::write_jsonl(&mut c, cursor, 37, false, &mut out)
                 .await
                 .expect("export");
             if n == 0 {

@@ -474,3 +474,38 @@ fn outcomes_export_resumes_from_its_cursor() {
     assert!(none.is_empty(), "{none:?}");
     assert!(err.contains("exported 0 outcomes"), "{err}");
 }
+
+/// Records keep their outgoing links (every link of the page, resolved and
+/// normalised); `export --links` shows them, a plain export does not.
+#[test]
+fn export_links_gives_each_records_outgoing_links() {
+    let site = redirect_site("127.0.0.84");
+    let dir = scratch("export-links");
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
+    let cfg = config(&dir, "");
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(export(&cfg).iter().all(|r| r.get("links").is_none()));
+    let with = export_lines(&cfg, &["--links"]);
+    let home = with
+        .iter()
+        .find(|r| r["url"] == site.url("/"))
+        .expect("the home page's record");
+    let links: Vec<&str> = home["links"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .filter_map(|l| l.as_str())
+        .collect();
+    assert_eq!(
+        links,
+        [site.url("/story"), site.url("/old-story")],
+        "{home}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -33,6 +33,10 @@ pub struct ExportArgs {
     /// one per URL, numbered as written; --since and --limit work on their own cursor.
     #[arg(long, conflicts_with = "page_type")]
     pub outcomes: bool,
+    /// Add each record's outgoing links (`links`: every http(s) link of the
+    /// page, resolved; kept while `crawl.record_links` is on).
+    #[arg(long, conflicts_with = "outcomes")]
+    pub links: bool,
     /// Data directory [default: crawl.data_dir].
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
@@ -43,7 +47,13 @@ pub struct ExportArgs {
 
 pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     if let Some(url) = args.cluster.as_deref().or(cluster_url(config)) {
-        return crate::cluster::export(url, &args.since, args.limit, args.out.as_deref());
+        return crate::cluster::export(
+            url,
+            &args.since,
+            args.limit,
+            args.links,
+            args.out.as_deref(),
+        );
     }
     let since: u64 = args.since.parse().with_context(|| {
         format!(
@@ -67,6 +77,9 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     if let Some(t) = &args.page_type {
         path.push_str(&format!("&type={t}"));
     }
+    if args.links {
+        path.push_str("&links=1");
+    }
     let streamed = match daemon_for(config, &dir) {
         Some(daemon) => daemon.export(&path, since, &mut out)?,
         None => None,
@@ -83,6 +96,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
                 .as_deref()
                 .and_then(trawl_extract::PageType::parse),
             limit: args.limit,
+            links: args.links,
         };
         if args.outcomes {
             trawl_crawl::store::export::write_outcomes(&store, &q, &mut out)?

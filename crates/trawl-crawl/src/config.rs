@@ -324,6 +324,8 @@ pub struct CrawlConfig {
     /// E-commerce mode: more product pages a new template is checked on
     /// before it is used (0 = no check).
     pub template_checks: usize,
+    /// Keep each record's outgoing links (`trawl export --links` shows them).
+    pub record_links: bool,
     /// Read robots-declared sitemaps and /sitemap.xml.
     pub sitemaps: bool,
     /// Query parameters dropped from URLs ("utm_*" is a prefix).
@@ -381,6 +383,7 @@ impl Default for CrawlConfig {
             mode: Mode::Article,
             template_samples: 4,
             template_checks: 4,
+            record_links: true,
             sitemaps: true,
             strip_params: rules.strip_params,
             sort_query: rules.sort_query,

@@ -74,6 +74,9 @@ pub struct Record {
     pub final_url: String,
     /// ISO 639-1 code of the text's language.
     pub language: Option<String>,
+    /// The page's outgoing links (`crawl.record_links`; exported with `--links`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<String>>,
     /// article, forum, product, collection, listing, service or documentation.
     pub page_type: PageType,
     /// The product record of a product page (name, price, currency, codes,
@@ -246,6 +249,7 @@ mod tests {
             fields: None,
             final_url: "http://a.test/x".into(),
             language: Some("en".into()),
+            links: None,
             page_type: PageType::Article,
             product: None,
             relevance: None,

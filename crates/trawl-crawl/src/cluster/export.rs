@@ -56,6 +56,7 @@ pub async fn write_jsonl(
     conn: &mut Conn,
     since: Cursor,
     limit: usize,
+    links: bool,
     out: &mut impl Write,
 ) -> Result<(usize, Cursor), ClusterError> {
     let mut cursor = since;
@@ -91,6 +92,9 @@ pub async fn write_jsonl(
             let mut rec: Record = serde_json::from_str(&text)
                 .map_err(|e| ClusterError::Bad(format!("record {id}: {e}")))?;
             rec.seq = id as u64;
+            if !links {
+                rec.links = None;
+            }
             serde_json::to_writer(&mut *out, &rec).map_err(|e| ClusterError::Io(e.into()))?;
             out.write_all(b"\n")?;
             written += 1;

@@ -17,6 +17,8 @@ pub struct ExportQuery {
     pub page_type: Option<PageType>,
     /// At most this many records (0 = all).
     pub limit: usize,
+    /// Include each record's outgoing links (`links`).
+    pub links: bool,
 }
 
 /// Writes matching records as JSON lines; returns (records written, cursor).
@@ -43,6 +45,10 @@ pub fn write_jsonl(
             cursor = seq;
             let matches = q.page_type.is_none_or(|t| rec.page_type == t);
             if matches {
+                let mut rec = rec;
+                if !q.links {
+                    rec.links = None;
+                }
                 serde_json::to_writer(&mut *out, &rec).map_err(|e| ExportError::Io(e.into()))?;
                 out.write_all(b"\n")?;
                 written += 1;

@@ -69,6 +69,36 @@ impl Parent<'_> {
 }
 
 /// In-scope, followable links of a page, with their priorities.
+/// Most outgoing links a record keeps.
+const MAX_OUTGOING: usize = 2000;
+
+/// Every http(s) link of the page, resolved as a browser does and
+/// normalised, in document order, once each, without the page itself
+/// (nofollow and out-of-scope links too): a record's `links`.
+pub(super) fn outgoing(shared: &Shared, page: &Page, base: &Url) -> Vec<String> {
+    let own = normalize(base.as_str(), None, &shared.rules).map(|u| u.to_string());
+    let base = page
+        .base_href()
+        .and_then(|h| base.join(h.trim()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| base.clone());
+    let mut seen: std::collections::HashSet<String> = own.into_iter().collect();
+    let mut out = Vec::new();
+    for link in page.links() {
+        let Ok(u) = normalize(&link.href, Some(&base), &shared.rules) else {
+            continue;
+        };
+        let u = u.to_string();
+        if seen.insert(u.clone()) {
+            out.push(u);
+            if out.len() >= MAX_OUTGOING {
+                break;
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn page_links(
     shared: &Shared,
     page: &Page,

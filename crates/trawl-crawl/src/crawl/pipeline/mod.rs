@@ -297,6 +297,7 @@ pub(super) async fn build_shared(
         template_mode: template::TemplateMode::new(c.template_samples, c.template_checks),
         page_hook: opts.page_hook.clone(),
         backend,
+        record_links: c.record_links,
         archive,
     });
     if let Some(f) = &focus {

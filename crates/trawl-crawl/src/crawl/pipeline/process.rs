@@ -165,6 +165,10 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             fields: None,
             final_url: final_url.clone(),
             language: ex.language,
+            links: base
+                .as_ref()
+                .filter(|_| shared.record_links)
+                .map(|b| links::outgoing(shared, &page, b)),
             page_type: ex.page_type,
             kind: ex.product.as_ref().map(|_| RecordKind::Product),
             product: ex.product,

@@ -53,6 +53,8 @@ pub struct Shared {
     pub page_hook: Option<PageHook>,
     /// What differs between one machine and a cluster, as the stages see it.
     pub backend: Arc<dyn Backend>,
+    /// Keep each record's outgoing links.
+    pub record_links: bool,
     /// The WARC archive (`None`: `[warc] enabled = false`).
     pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
 }
