@@ -2,7 +2,8 @@
 //! - `GET /status`  JSON snapshot of the counters;
 //! - `GET /metrics` the same in Prometheus text format;
 //! - `GET /export?since=N&limit=M&type=T` records after cursor N as JSONL
-//!   (`&links=1` with their outgoing links),
+//!   (`&links=1` with their outgoing links, `&all_versions=1` with the
+//!   records a re-extraction replaced),
 //!   `&outcomes=1` page outcomes instead (how `trawl export` reads a store
 //!   the running daemon has open).
 //!
@@ -86,6 +87,8 @@ struct ExportParams {
     outcomes: u8,
     #[serde(default)]
     links: u8,
+    #[serde(default)]
+    all_versions: u8,
 }
 
 const CHUNK: usize = 64 << 10;
@@ -130,6 +133,7 @@ async fn export(
             limit: p.limit,
             page_type,
             links: p.links == 1,
+            all_versions: p.all_versions == 1,
         };
         let written = if p.outcomes == 1 {
             write_outcomes(&store, &q, &mut out).map(|_| ())

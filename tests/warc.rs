@@ -7,7 +7,9 @@ mod support;
 
 use std::process::Command;
 
-use support::{config, crawl_once, export, redirect_site, scratch, trawl, warc_files, warcio};
+use support::{
+    config, crawl_once, export, export_lines, redirect_site, scratch, trawl, warc_files, warcio,
+};
 use trawl_crawl::warc::{http_parts, Reader};
 
 #[test]
@@ -284,5 +286,93 @@ fn warc_off_writes_nothing() {
     let records = export(&cfg);
     assert!(!records.is_empty());
     assert!(records.iter().all(|r| r.get("warc").is_none()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `trawl reextract` reads the archive, not the network: with the same
+/// extractor nothing changes; with another one every changed record gets a
+/// newer version that names the old one, a plain export gives the latest,
+/// and a second pass over the new versions changes nothing.
+#[test]
+fn reextract_makes_new_versions_from_the_archive_alone() {
+    let site = redirect_site("127.0.0.85");
+    let dir = scratch("reextract");
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
+    let cfg = config(&dir, "");
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = export(&cfg);
+    let requests = site.paths().len();
+    let run = |cfg: &std::path::Path| {
+        let out = trawl()
+            .args(["--config", &cfg.to_string_lossy(), "reextract"])
+            .output()
+            .expect("reextract");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let said = run(&cfg);
+    assert!(said.contains("0 records re-extracted"), "{said}");
+    assert_eq!(export(&cfg), before, "the same extractor changes nothing");
+    // Another algorithm stands in for a better extractor. A pass that
+    // stopped after record 2 continues from there.
+    {
+        let store = trawl_crawl::store::Store::open(&dir.join("storage"), 8 << 20).expect("store");
+        store
+            .meta_put(
+                "reextract_pass",
+                br#"{"target": 4, "done": 2, "finished": false}"#,
+            )
+            .expect("meta");
+        store.flush_blocking().expect("flush");
+    }
+    let other = config(&dir, "[extract]\nalgorithm = \"list-rank\"");
+    let said = run(&other);
+    assert!(
+        said.contains("continuing the interrupted pass after record 2"),
+        "{said}"
+    );
+    let all = export_lines(&cfg, &["--all-versions"]);
+    let resumed: Vec<u64> = all.iter().filter_map(|r| r["previous"].as_u64()).collect();
+    assert!(
+        !resumed.is_empty() && resumed.iter().all(|&p| p > 2),
+        "{resumed:?}"
+    );
+    // The next pass covers every record not yet replaced.
+    let said = run(&other);
+    assert_eq!(site.paths().len(), requests, "no request sent");
+    let latest = export(&cfg);
+    assert_eq!(latest.len(), before.len(), "one record per page: {said}");
+    let all = export_lines(&cfg, &["--all-versions"]);
+    let newer: Vec<&serde_json::Value> = all.iter().filter(|r| r["previous"].is_u64()).collect();
+    assert!(newer.len() > resumed.len(), "{said}");
+    for r in &newer {
+        assert_eq!(r["algorithm"], "list-rank");
+        assert!(r["extractor"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("trawl-extract ")));
+        let old = before
+            .iter()
+            .find(|o| o["seq"] == r["previous"])
+            .expect("the replaced record");
+        assert_eq!(old["url"], r["url"]);
+        assert_eq!(old["warc"], r["warc"]);
+        assert!(latest.iter().any(|l| l["seq"] == r["seq"]));
+        assert!(!latest.iter().any(|l| l["seq"] == old["seq"]));
+    }
+    let said = run(&other);
+    assert!(
+        said.contains("0 records re-extracted"),
+        "a third pass: {said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,6 +37,10 @@ pub struct ExportArgs {
     /// page, resolved; kept while `crawl.record_links` is on).
     #[arg(long, conflicts_with = "outcomes")]
     pub links: bool,
+    /// Also the records a newer version replaced (`trawl reextract`); by
+    /// default only each page's latest record.
+    #[arg(long, conflicts_with = "outcomes")]
+    pub all_versions: bool,
     /// Data directory [default: crawl.data_dir].
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
@@ -80,6 +84,9 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     if args.links {
         path.push_str("&links=1");
     }
+    if args.all_versions {
+        path.push_str("&all_versions=1");
+    }
     let streamed = match daemon_for(config, &dir) {
         Some(daemon) => daemon.export(&path, since, &mut out)?,
         None => None,
@@ -97,6 +104,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
                 .and_then(trawl_extract::PageType::parse),
             limit: args.limit,
             links: args.links,
+            all_versions: args.all_versions,
         };
         if args.outcomes {
             trawl_crawl::store::export::write_outcomes(&store, &q, &mut out)?

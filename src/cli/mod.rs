@@ -16,6 +16,7 @@ mod crawl;
 mod eval;
 mod export;
 mod extract;
+mod reextract;
 mod status;
 mod store;
 mod templates;
@@ -24,6 +25,7 @@ pub use crawl::CrawlArgs;
 pub use eval::EvalArgs;
 pub use export::ExportArgs;
 pub use extract::ExtractArgs;
+pub use reextract::ReextractArgs;
 pub use status::StatusArgs;
 pub use store::StoreCommand;
 pub use templates::TemplatesCommand;
@@ -67,6 +69,13 @@ pub enum Command {
     ///   trawl extract --jsonl --threads 4 pages/*.html.gz > out.jsonl
     ///   curl -s URL | trawl extract --url URL -
     Extract(ExtractArgs),
+    /// Extract again, without the network: today's extractor over the store's WARC archive.
+    ///
+    /// A record that comes out different gets a newer version (a new record naming the
+    /// one it replaces); `trawl export` then gives the latest. The daemon must be stopped;
+    /// an interrupted pass continues where it stopped.
+    /// Example: trawl reextract --data /var/lib/trawl
+    Reextract(ReextractArgs),
     /// Score extraction against a dataset with ground truth (wcxb-dev or cleaneval layout).
     ///
     /// Prints word-level P/R/F1 overall and per page type, and pages/s and MB/s per core.
@@ -109,6 +118,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Export(args) => export::export(args, &config),
         Command::Status(args) => status::status(args, &config),
         Command::Extract(args) => extract::extract(args, &config),
+        Command::Reextract(args) => reextract::reextract(args, &config),
         Command::Eval(args) => eval::eval(args),
         Command::Templates(cmd) => templates::run(cmd, &config),
         Command::Store(cmd) => store::store_cmd(cmd, &config),

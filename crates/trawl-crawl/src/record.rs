@@ -65,6 +65,9 @@ pub struct Record {
     /// The URL of an earlier record with a near-identical text (SimHash
     /// within 3 bits).
     pub duplicate_of: Option<String>,
+    /// The extractor that made this record (`trawl-extract VERSION`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extractor: Option<String>,
     /// Seconds since the Unix epoch.
     pub fetched_at: u64,
     /// Product fields read by the site's template: field → values.
@@ -79,6 +82,9 @@ pub struct Record {
     pub links: Option<Vec<String>>,
     /// article, forum, product, collection, listing, service or documentation.
     pub page_type: PageType,
+    /// The record this one replaces (`trawl reextract`): its `seq`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<u64>,
     /// The product record of a product page (name, price, currency, codes,
     /// …; see `trawl_extract::Product`), template or not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,6 +121,28 @@ pub struct Record {
     /// (under `<data_dir>/warc/`) and the offset of the record's gzip member.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warc: Option<WarcLocation>,
+}
+
+impl Record {
+    /// Takes the extraction's fields (text, metadata, page type, product
+    /// record) and says which extractor made them; the fetch's fields
+    /// (URL, status, depth, times, links, archive location) stay.
+    pub fn set_extracted(&mut self, ex: trawl_extract::Extracted) {
+        self.content_hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(ex.text.as_bytes()));
+        self.algorithm = ex.algorithm.to_string();
+        self.author = ex.author;
+        self.canonical = ex.canonical;
+        self.date = ex.date;
+        self.description = ex.description;
+        self.language = ex.language;
+        self.page_type = ex.page_type;
+        self.kind = ex.product.as_ref().map(|_| RecordKind::Product);
+        self.product = ex.product;
+        self.site_name = ex.site_name;
+        self.text = ex.text;
+        self.title = ex.title;
+        self.extractor = Some(format!("trawl-extract {}", trawl_extract::VERSION));
+    }
 }
 
 /// What a record describes beyond a page.
@@ -245,11 +273,13 @@ mod tests {
             depth: 1,
             description: None,
             duplicate_of: None,
+            extractor: None,
             fetched_at: 1_700_000_000,
             fields: None,
             final_url: "http://a.test/x".into(),
             language: Some("en".into()),
             links: None,
+            previous: None,
             page_type: PageType::Article,
             product: None,
             relevance: None,

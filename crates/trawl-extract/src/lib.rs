@@ -34,6 +34,10 @@ mod template;
 #[cfg(feature = "training")]
 mod training;
 
+/// This extractor's version: records say which one made them, and a
+/// release that changes what it extracts raises it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use error::{ExtractError, InputError};
 pub use extract::product_record::{Availability, Price, Product, Source};
 pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};

@@ -19,6 +19,8 @@ pub struct ExportQuery {
     pub limit: usize,
     /// Include each record's outgoing links (`links`).
     pub links: bool,
+    /// Include records a newer version replaced (`trawl reextract`).
+    pub all_versions: bool,
 }
 
 /// Writes matching records as JSON lines; returns (records written, cursor).
@@ -43,7 +45,8 @@ pub fn write_jsonl(
                 }));
             }
             cursor = seq;
-            let matches = q.page_type.is_none_or(|t| rec.page_type == t);
+            let matches = q.page_type.is_none_or(|t| rec.page_type == t)
+                && (q.all_versions || store.replaced_by(seq)?.is_none());
             if matches {
                 let mut rec = rec;
                 if !q.links {

@@ -37,6 +37,7 @@ pub(crate) mod records;
 pub(crate) mod seen;
 pub(crate) mod simhash;
 mod tree;
+mod versions;
 
 mod complete;
 mod error;

@@ -161,6 +161,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             depth: item.depth,
             description: ex.description,
             duplicate_of,
+            extractor: Some(format!("trawl-extract {}", trawl_extract::VERSION)),
             fetched_at: out.fetched_at,
             fields: None,
             final_url: final_url.clone(),
@@ -170,6 +171,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 .filter(|_| shared.record_links)
                 .map(|b| links::outgoing(shared, &page, b)),
             page_type: ex.page_type,
+            previous: None,
             kind: ex.product.as_ref().map(|_| RecordKind::Product),
             product: ex.product,
             relevance: relevance.map(f64::from),
