@@ -932,3 +932,64 @@ fn a_mirror_crawled_by_another_worker_is_marked_a_near_duplicate() {
     assert_eq!(of(&first), Some(serde_json::Value::Null));
     assert_eq!(of(&mirror), Some(serde_json::json!(first)));
 }
+
+/// `trawl reextract --cluster` on each worker: the records whose responses
+/// that worker archived get their newer version in the database (a plain
+/// export still gives one record per page, the new ones after the old
+/// cursor), and no request is sent.
+#[test]
+fn each_worker_reextracts_what_it_archived() {
+    let Some(pg) = Pg::start("reextract") else {
+        return;
+    };
+    let (n_hosts, pages) = (4, 5);
+    let hosts = web(n_hosts, pages, |_| Duration::ZERO);
+    let c = Cluster::new("cluster-reextract", &pg, &hosts, 5, 2);
+    let mut workers: Vec<Child> = (1..=2).map(|i| c.worker(&format!("w{i}"))).collect();
+    wait_all(&mut workers, Duration::from_secs(120));
+    let before = assert_complete(&c, &hosts, pages);
+    let requests: usize = hosts.iter().map(|h| h.paths().len()).sum();
+    let other = c.dir.join("other.toml");
+    let text = std::fs::read_to_string(&c.cfg).expect("config");
+    std::fs::write(
+        &other,
+        format!("{text}\n[extract]\nalgorithm = \"list-rank\"\n"),
+    )
+    .expect("config");
+    for w in ["w1", "w2"] {
+        let out = trawl()
+            .args([
+                "--config",
+                &other.to_string_lossy(),
+                "reextract",
+                "--cluster",
+                &c.url,
+            ])
+            .args(["--data", &c.dir.join(w).to_string_lossy()])
+            .output()
+            .expect("reextract");
+        assert!(
+            out.status.success(),
+            "{w}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(
+        hosts.iter().map(|h| h.paths().len()).sum::<usize>(),
+        requests,
+        "no request sent"
+    );
+    let after = c.export();
+    assert_eq!(after.len(), before.len(), "one record per page");
+    let newer: Vec<&serde_json::Value> = after.iter().filter(|r| r["previous"].is_u64()).collect();
+    assert!(!newer.is_empty());
+    for r in &newer {
+        assert_eq!(r["algorithm"], "list-rank", "{r}");
+        let old = before
+            .iter()
+            .find(|o| o["url"] == r["url"])
+            .expect("the page's old record");
+        assert_eq!(old["seq"], r["previous"]);
+        assert_eq!(old["warc"], r["warc"]);
+    }
+}

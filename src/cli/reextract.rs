@@ -6,6 +6,11 @@
 //! (`previous`) and the extractor that made it (`extractor`); a plain
 //! export then gives only the latest. Resumable: the pass's position is
 //! kept in the store, so after a stop or a crash it goes on where it was.
+//!
+//! In cluster mode (`--cluster`) each worker runs it on its own machine,
+//! over the records whose archived responses are in its own WARC files; a
+//! record's row is rewritten with the newer version under a new export
+//! cursor (the older version stays in the archive only).
 
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -34,6 +39,88 @@ pub struct ReextractArgs {
     /// Start a new pass over every record, even if one was interrupted.
     #[arg(long)]
     pub restart: bool,
+    /// The cluster's database (postgres://…; overrides cluster.url): this
+    /// worker's archived records, rewritten there.
+    #[arg(long, value_name = "URL")]
+    pub cluster: Option<String>,
+}
+
+/// Records to re-extract, and the number of the last one read (`None`:
+/// nothing after the position).
+type Batch = (Vec<(u64, Record)>, Option<u64>);
+
+/// Where the records are and how a newer version is stored.
+trait Records {
+    /// Up to `n` records after `after`, in order, without those a newer
+    /// version replaced (or another worker archived), and the number of the
+    /// last one read (`None`: nothing after `after`).
+    fn after(&mut self, after: u64, n: usize) -> Result<Batch>;
+    /// The last record's number now.
+    fn last(&mut self) -> Result<u64>;
+    /// Stores `rec` as the newer version of record `old`.
+    fn replace(&mut self, old: u64, rec: &Record) -> Result<()>;
+}
+
+/// One machine: the sled store.
+struct Local<'a>(&'a trawl_crawl::store::Store);
+
+impl Records for Local<'_> {
+    fn after(&mut self, after: u64, n: usize) -> Result<Batch> {
+        let read = self.0.records_after(after, n)?;
+        let last = read.last().map(|(seq, _)| *seq);
+        let mut out = Vec::new();
+        for (seq, rec) in read {
+            if self.0.replaced_by(seq)?.is_none() {
+                out.push((seq, rec));
+            }
+        }
+        Ok((out, last))
+    }
+
+    fn last(&mut self) -> Result<u64> {
+        Ok(self.0.last_record_seq()?)
+    }
+
+    fn replace(&mut self, old: u64, rec: &Record) -> Result<()> {
+        self.0.add_version(old, rec)?;
+        Ok(())
+    }
+}
+
+/// A cluster: its database, the records this worker archived.
+struct Cluster {
+    conn: trawl_crawl::cluster::Conn,
+    rt: tokio::runtime::Runtime,
+    warc_dir: PathBuf,
+}
+
+impl Records for Cluster {
+    fn after(&mut self, after: u64, n: usize) -> Result<Batch> {
+        let rows = self.rt.block_on(self.conn.records_after(after as i64, n))?;
+        let last = rows.last().map(|(id, _)| *id as u64);
+        // Only the records whose responses this worker archived; the rest
+        // is another worker's to do.
+        let out = rows
+            .into_iter()
+            .filter(|(_, r)| {
+                r.warc
+                    .as_ref()
+                    .is_some_and(|w| self.warc_dir.join(&w.file).is_file())
+            })
+            .map(|(id, r)| (id as u64, r))
+            .collect();
+        Ok((out, last))
+    }
+
+    fn last(&mut self) -> Result<u64> {
+        Ok(self.rt.block_on(self.conn.last_record_id())?.max(0) as u64)
+    }
+
+    fn replace(&mut self, old: u64, rec: &Record) -> Result<()> {
+        self.rt
+            .block_on(self.conn.replace_record(old as i64, rec))?;
+        Ok(())
+    }
 }
 
 /// Where the pass is, kept in the store's meta keyspace.
@@ -63,13 +150,58 @@ enum Outcome {
 pub(super) fn reextract(args: ReextractArgs, config: &Config) -> Result<i32> {
     let store = open_store(config, args.data.clone())?;
     let warc_dir = data_dir(config, args.data.clone()).join("warc");
+    match args
+        .cluster
+        .clone()
+        .or_else(|| Some(config.cluster.url.clone()).filter(|u| !u.is_empty()))
+    {
+        Some(url) => {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("cannot start the async runtime")?;
+            let conn = rt.block_on(trawl_crawl::cluster::Conn::connect(&url))?;
+            let mut records = Cluster {
+                conn,
+                rt,
+                warc_dir: warc_dir.clone(),
+            };
+            pass(
+                &args,
+                config,
+                &store,
+                "reextract_pass_cluster",
+                &warc_dir,
+                &mut records,
+            )
+        }
+        None => pass(
+            &args,
+            config,
+            &store,
+            PASS_KEY,
+            &warc_dir,
+            &mut Local(&store),
+        ),
+    }
+}
+
+/// One pass over `records`, its position kept under `key` in `store`.
+fn pass(
+    args: &ReextractArgs,
+    config: &Config,
+    store: &trawl_crawl::store::Store,
+    key: &str,
+    warc_dir: &Path,
+    records: &mut dyn Records,
+) -> Result<i32> {
     let mut pass: Pass = store
-        .meta_get(PASS_KEY)?
+        .meta_get(key)?
         .and_then(|v| serde_json::from_slice(&v).ok())
         .filter(|p: &Pass| !p.finished && !args.restart)
         .unwrap_or_default();
     if pass.target == 0 {
-        pass.target = store.last_record_seq()?;
+        pass.target = records.last()?;
         eprintln!("trawl: re-extracting records 1 to {}", pass.target);
     } else {
         eprintln!(
@@ -78,34 +210,27 @@ pub(super) fn reextract(args: ReextractArgs, config: &Config) -> Result<i32> {
         );
     }
     let opts = config.extract_options();
-    let templates = Templates::of(&store);
+    let templates = Templates::of(store);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(config.extract.threads))
         .build()
         .context("cannot start worker threads")?;
     let (mut changed, mut same, mut no_archive, mut failed) = (0u64, 0u64, 0u64, 0u64);
     while pass.done < pass.target {
-        let mut batch = store.records_after(pass.done, CHUNK)?;
-        batch.retain(|(seq, _)| *seq <= pass.target);
-        let Some(last) = batch.last().map(|(seq, _)| *seq) else {
+        let (mut todo, last) = records.after(pass.done, CHUNK)?;
+        let Some(last) = last else {
             break;
         };
-        // Records a newer version already replaced are left alone.
-        let mut todo = Vec::with_capacity(batch.len());
-        for (seq, rec) in batch {
-            if store.replaced_by(seq)?.is_none() {
-                todo.push((seq, rec));
-            }
-        }
+        todo.retain(|(seq, _)| *seq <= pass.target);
         let results: Vec<(u64, Outcome)> = pool.install(|| {
             todo.par_iter()
-                .map(|(seq, rec)| (*seq, again(rec, &warc_dir, &opts, &templates)))
+                .map(|(seq, rec)| (*seq, again(rec, warc_dir, &opts, &templates)))
                 .collect()
         });
         for (seq, out) in results {
             match out {
                 Outcome::Changed(rec) => {
-                    store.add_version(seq, &rec)?;
+                    records.replace(seq, &rec)?;
                     changed += 1;
                 }
                 Outcome::Same => same += 1,
@@ -116,16 +241,16 @@ pub(super) fn reextract(args: ReextractArgs, config: &Config) -> Result<i32> {
                 }
             }
         }
-        pass.done = last;
-        store.meta_put(PASS_KEY, &serde_json::to_vec(&pass)?)?;
+        pass.done = last.min(pass.target);
+        store.meta_put(key, &serde_json::to_vec(&pass)?)?;
         store.checkpoint()?;
     }
     pass.finished = true;
-    store.meta_put(PASS_KEY, &serde_json::to_vec(&pass)?)?;
+    store.meta_put(key, &serde_json::to_vec(&pass)?)?;
     store.checkpoint()?;
     eprintln!(
         "trawl: {changed} records re-extracted into new versions, {same} unchanged, \
-         {no_archive} without an archived response, {failed} failed"
+         {no_archive} without an archived response here, {failed} failed"
     );
     Ok(if failed > 0 { 1 } else { 0 })
 }

@@ -25,6 +25,7 @@ mod near_dup;
 pub mod schema;
 mod status;
 mod templates;
+mod versions;
 
 pub use budgets::PageCounts;
 pub use conn::Conn;
