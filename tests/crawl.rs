@@ -479,17 +479,7 @@ fn outcomes_export_resumes_from_its_cursor() {
 /// normalised); `export --links` shows them, a plain export does not.
 #[test]
 fn export_links_gives_each_records_outgoing_links() {
-    let site = redirect_site("127.0.0.84");
-    let dir = scratch("export-links");
-    let seeds = dir.join("seeds/s.txt");
-    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
-    let cfg = config(&dir, "");
-    let out = crawl_once(&cfg, &seeds);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (site, dir, cfg) = crawl_redirect_site("127.0.0.84", "export-links", "");
     assert!(export(&cfg).iter().all(|r| r.get("links").is_none()));
     let with = export_lines(&cfg, &["--links"]);
     let home = with

@@ -8,40 +8,20 @@ mod support;
 use std::process::Command;
 
 use support::{
-    config, crawl_once, export, export_lines, redirect_site, scratch, trawl, warc_files, warcio,
+    config, crawl_redirect_site, export, export_lines, scratch, trawl, warc_files, warcio,
+    warcio_check,
 };
 use trawl_crawl::warc::{http_parts, Reader};
 
 #[test]
 fn every_exchange_is_archived_and_warcio_reads_every_file() {
     let Some(warcio) = warcio() else { return };
-    let site = redirect_site("127.0.0.82");
-    let dir = scratch("warc-crawl");
-    let seeds = dir.join("seeds/s.txt");
-    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
-    let cfg = config(&dir, "");
-    let out = crawl_once(&cfg, &seeds);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (site, dir, cfg) = crawl_redirect_site("127.0.0.82", "warc-crawl", "");
     let files = warc_files(&dir.join("storage"));
     assert!(!files.is_empty(), "no WARC file written");
     let mut targets: Vec<(String, String)> = Vec::new();
     for f in &files {
-        let check = Command::new(&warcio)
-            .args(["check", "-v"])
-            .arg(f)
-            .output()
-            .expect("warcio check");
-        assert!(
-            check.status.success(),
-            "warcio check {}: {}{}",
-            f.display(),
-            String::from_utf8_lossy(&check.stdout),
-            String::from_utf8_lossy(&check.stderr)
-        );
+        warcio_check(&warcio, f);
         let index = Command::new(&warcio)
             .args(["index", "-f", "warc-type,warc-target-uri,offset"])
             .arg(f)
@@ -271,17 +251,8 @@ fn extract_reads_a_common_crawl_style_file() {
 
 #[test]
 fn warc_off_writes_nothing() {
-    let site = redirect_site("127.0.0.83");
-    let dir = scratch("warc-off");
-    let seeds = dir.join("seeds/s.txt");
-    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
-    let cfg = config(&dir, "[warc]\nenabled = false");
-    let out = crawl_once(&cfg, &seeds);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (_site, dir, cfg) =
+        crawl_redirect_site("127.0.0.83", "warc-off", "[warc]\nenabled = false");
     assert!(warc_files(&dir.join("storage")).is_empty());
     let records = export(&cfg);
     assert!(!records.is_empty());
@@ -295,17 +266,7 @@ fn warc_off_writes_nothing() {
 /// and a second pass over the new versions changes nothing.
 #[test]
 fn reextract_makes_new_versions_from_the_archive_alone() {
-    let site = redirect_site("127.0.0.85");
-    let dir = scratch("reextract");
-    let seeds = dir.join("seeds/s.txt");
-    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
-    let cfg = config(&dir, "");
-    let out = crawl_once(&cfg, &seeds);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (site, dir, cfg) = crawl_redirect_site("127.0.0.85", "reextract", "");
     let before = export(&cfg);
     let requests = site.paths().len();
     let run = |cfg: &std::path::Path| {

@@ -417,22 +417,44 @@ pub fn warc_files(data: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// `warcio check -v FILE` passes.
+pub fn warcio_check(warcio: &Path, file: &Path) {
+    let check = Command::new(warcio)
+        .args(["check", "-v"])
+        .arg(file)
+        .output()
+        .expect("warcio check");
+    assert!(
+        check.status.success(),
+        "warcio check {}: {}{}",
+        file.display(),
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+/// A [`redirect_site`] on `ip` crawled once into a scratch directory
+/// `name` with config `extra`: (site, directory, config file).
+pub fn crawl_redirect_site(ip: &str, name: &str, extra: &str) -> (Host, PathBuf, PathBuf) {
+    let site = redirect_site(ip);
+    let dir = scratch(name);
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, site.url("/") + "\n").expect("seeds");
+    let cfg = config(&dir, extra);
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (site, dir, cfg)
+}
+
 /// Every WARC file under `data` passes `warcio check`, and every record's
 /// WARC location is the response of its final URL.
 pub fn assert_warc_whole(warcio: &Path, data: &Path, records: &[serde_json::Value]) {
     for f in warc_files(data) {
-        let check = Command::new(warcio)
-            .args(["check", "-v"])
-            .arg(&f)
-            .output()
-            .expect("warcio check");
-        assert!(
-            check.status.success(),
-            "warcio check {}: {}{}",
-            f.display(),
-            String::from_utf8_lossy(&check.stdout),
-            String::from_utf8_lossy(&check.stderr)
-        );
+        warcio_check(warcio, &f);
     }
     for r in records {
         let file = r["warc"]["file"]
@@ -451,6 +473,7 @@ pub fn assert_warc_whole(warcio: &Path, data: &Path, records: &[serde_json::Valu
     }
 }
 
+pub mod cluster;
 pub mod pg;
 #[allow(dead_code)] // the benches' generated web; tests do not use it
 pub mod web;

@@ -69,6 +69,17 @@ impl Parent<'_> {
 }
 
 /// In-scope, followable links of a page, with their priorities.
+/// The URL a page's links resolve against, as a browser does: its
+/// `<base href>` (itself resolved against the final URL after redirects),
+/// else the final URL. The DOM drops `<head>` as invisible, so the parser
+/// keeps the base for us.
+fn resolve_base(page: &Page, base: &Url) -> Url {
+    page.base_href()
+        .and_then(|h| base.join(h.trim()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| base.clone())
+}
+
 /// Most outgoing links a record keeps.
 const MAX_OUTGOING: usize = 2000;
 
@@ -77,11 +88,7 @@ const MAX_OUTGOING: usize = 2000;
 /// (nofollow and out-of-scope links too): a record's `links`.
 pub(super) fn outgoing(shared: &Shared, page: &Page, base: &Url) -> Vec<String> {
     let own = normalize(base.as_str(), None, &shared.rules).map(|u| u.to_string());
-    let base = page
-        .base_href()
-        .and_then(|h| base.join(h.trim()).ok())
-        .filter(|b| matches!(b.scheme(), "http" | "https"))
-        .unwrap_or_else(|| base.clone());
+    let base = resolve_base(page, base);
     let mut seen: std::collections::HashSet<String> = own.into_iter().collect();
     let mut out = Vec::new();
     for link in page.links() {
@@ -110,14 +117,7 @@ pub(super) fn page_links(
     // The page itself (its final URL, after redirects) is never one of
     // its links: reached through a redirect, it is not in the seen-set.
     let own = normalize(base.as_str(), None, &shared.rules).map(|u| u.to_string());
-    // Resolve as a browser does: against <base href> (itself resolved
-    // against the final URL after redirects), else the final URL. The DOM
-    // drops <head> as invisible, so the parser keeps the base for us.
-    let base = page
-        .base_href()
-        .and_then(|h| base.join(h.trim()).ok())
-        .filter(|b| matches!(b.scheme(), "http" | "https"))
-        .unwrap_or_else(|| base.clone());
+    let base = resolve_base(page, base);
     // A spent page budget queues nothing more (a page with 100,000 links
     // would otherwise fill the queue with URLs that are only dropped).
     if shared.seed_spent(seed, item.seed) {
