@@ -61,7 +61,7 @@ struct Counts {
 }
 
 /// Opens a file, gunzipping `.gz` (every member).
-fn open(path: &str) -> Result<Box<dyn BufRead>> {
+fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {
     let f = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
     Ok(
         if path.to_ascii_lowercase().ends_with(".gz")
@@ -150,33 +150,88 @@ pub(super) fn extract(
         p.ends_with(".warc") || p.ends_with(".warc.gz")
     };
     let mut counts = Counts::default();
-    let mut items: Box<dyn Iterator<Item = Result<Option<Item>, String>>> = if is_warc {
+    let items: Box<dyn Iterator<Item = Result<Option<Item>, String>> + Send> = if is_warc {
         Box::new(warc_items(path)?)
     } else {
         Box::new(jsonl_items(path)?)
     };
+    // The file is read and decompressed on a thread of its own, a chunk
+    // ahead of the extraction (three chunks in memory at most).
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(1);
+    std::thread::scope(|scope| -> Result<bool> {
+        scope.spawn(move || read_chunks(items, tx));
+        emit_chunks(rx, path, is_warc, opts, pool, jsonl, out, &mut counts)
+    })?;
+    out.flush()?;
+    eprintln!(
+        "trawl: {path}: {} pages extracted, {} records skipped (not HTML responses), {} failed",
+        counts.extracted, counts.skipped, counts.failed
+    );
+    Ok(counts.failed == 0)
+}
+
+/// Pages read from an archive, with what was skipped or garbled among them.
+struct Chunk {
+    items: Vec<Item>,
+    skipped: u64,
+    errors: Vec<String>,
+}
+
+/// Reads the archive into chunks of [`CHUNK`] pages until its end (or the
+/// receiver is gone).
+fn read_chunks(
+    mut items: Box<dyn Iterator<Item = Result<Option<Item>, String>> + Send>,
+    tx: std::sync::mpsc::SyncSender<Chunk>,
+) {
     loop {
-        let mut chunk = Vec::with_capacity(CHUNK);
-        let mut errors = Vec::new();
+        let mut c = Chunk {
+            items: Vec::with_capacity(CHUNK),
+            skipped: 0,
+            errors: Vec::new(),
+        };
+        let mut end = true;
         for item in items.by_ref() {
             match item {
-                Ok(Some(it)) => chunk.push(it),
-                Ok(None) => counts.skipped += 1,
-                Err(e) => errors.push(e),
+                Ok(Some(it)) => c.items.push(it),
+                Ok(None) => c.skipped += 1,
+                Err(e) => c.errors.push(e),
             }
-            if chunk.len() == CHUNK {
+            if c.items.len() == CHUNK {
+                end = false;
                 break;
             }
         }
+        if tx.send(c).is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Extracts each chunk's pages on all cores and writes them in order.
+#[allow(clippy::too_many_arguments)]
+fn emit_chunks(
+    rx: std::sync::mpsc::Receiver<Chunk>,
+    path: &str,
+    is_warc: bool,
+    opts: &Options,
+    pool: &rayon::ThreadPool,
+    jsonl: bool,
+    out: &mut dyn Write,
+    counts: &mut Counts,
+) -> Result<bool> {
+    for Chunk {
+        items: chunk,
+        skipped,
+        errors,
+    } in rx
+    {
+        counts.skipped += skipped;
         for e in &errors {
             counts.failed += 1;
             out.flush()?;
             eprintln!("trawl: error: {path}: {e}");
         }
         if chunk.is_empty() {
-            if errors.is_empty() {
-                break;
-            }
             continue;
         }
         let results: Vec<_> = pool.install(|| {
@@ -218,10 +273,5 @@ pub(super) fn extract(
             }
         }
     }
-    out.flush()?;
-    eprintln!(
-        "trawl: {path}: {} pages extracted, {} records skipped (not HTML responses), {} failed",
-        counts.extracted, counts.skipped, counts.failed
-    );
-    Ok(counts.failed == 0)
+    Ok(true)
 }
