@@ -276,3 +276,32 @@ fn operator_errors_are_said_once_and_name_the_key_or_range() {
         "the allowed types are listed: {err}"
     );
 }
+
+/// `-s SECTION.KEY=VALUE` changes one setting for a run, checked like the
+/// file: a bad value or an unknown key is an error that names the key.
+#[test]
+fn settings_overrides_are_checked_like_the_file() {
+    let dir = scratch("overrides");
+    let data = dir.join("none");
+    let data = data.to_string_lossy();
+    let out = trawl(&["-s", "crawl.min_delay_ms=-5", "status", "--data", &data]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("crawl.min_delay_ms"), "{err}");
+    let out = trawl(&["-s", "crawl.max_concurrent=0", "status", "--data", &data]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("crawl.max_concurrent") && err.contains("allowed"),
+        "{err}"
+    );
+    let out = trawl(&["--set", "crawl.no_such_key=1", "status", "--data", &data]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("no_such_key"),
+        "{err}"
+    );
+    // A good one goes through (the command then says there is no store).
+    let out = trawl(&["-s", "crawl.min_delay_ms=200", "status", "--data", &data]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("min_delay_ms"), "{err}");
+}

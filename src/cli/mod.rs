@@ -42,6 +42,17 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// Change one setting for this run, as in the file's `[section]` and key
+    /// (repeatable; checked like the file). Example: -s crawl.min_delay_ms=200
+    /// -s focus.threshold=0.6 -s 'crawl.strip_params=["sid"]'
+    #[arg(
+        long = "set",
+        short = 's',
+        global = true,
+        value_name = "SECTION.KEY=VALUE"
+    )]
+    pub set: Vec<String>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -103,13 +114,13 @@ pub enum Command {
 /// Runs the parsed command. Returns the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
     let config = match &cli.config {
-        Some(p) => Config::load(p)?,
+        Some(p) => Config::load_with(p, &cli.set)?,
         None => {
             let default = PathBuf::from("config.toml");
             if default.is_file() {
-                Config::load(&default)?
+                Config::load_with(&default, &cli.set)?
             } else {
-                Config::default()
+                Config::parse_with("", std::path::Path::new("defaults"), &cli.set)?
             }
         }
     };
