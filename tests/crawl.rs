@@ -499,3 +499,47 @@ fn export_links_gives_each_records_outgoing_links() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// URL patterns: the crawl's `exclude` and a seed's `include=` decide which
+/// links are queued; an excluded URL is never fetched; a bad pattern on a
+/// seed line is that line's error.
+#[test]
+fn include_and_exclude_patterns_decide_what_is_queued() {
+    let site = Host::start("127.0.0.86", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page(
+            "Front",
+            &[
+                "/news/2026/a".into(),
+                "/news/2025/b".into(),
+                "/tag/rivers".into(),
+                "/news/2026/tag/c".into(),
+            ],
+        )),
+        p => html(&page(&format!("Page {p}"), &[])),
+    });
+    let dir = scratch("patterns");
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(
+        &seeds,
+        format!(
+            "{} include=/news/2026/ include=/$\n{} include=(\n",
+            site.url("/"),
+            site.url("/x")
+        ),
+    )
+    .expect("seeds");
+    let cfg = config(&dir, "exclude = [\"/tag/\"]");
+    let out = crawl_once(&cfg, &seeds);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("regular expression"),
+        "the bad line is reported: {err}"
+    );
+    let mut paths = site.paths();
+    paths.retain(|p| p != "/robots.txt" && p != "/sitemap.xml");
+    paths.sort();
+    assert_eq!(paths, ["/", "/news/2026/a"], "{paths:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -332,6 +332,11 @@ pub struct CrawlConfig {
     pub sitemaps: bool,
     /// Query parameters dropped from URLs ("utm_*" is a prefix).
     pub strip_params: Vec<String>,
+    /// Links are queued only when they match one of these regular
+    /// expressions (empty: every link); a seed's `include=` adds its own.
+    pub include: Vec<String>,
+    /// Links matching one of these are never queued (a seed's `exclude=` adds its own).
+    pub exclude: Vec<String>,
     /// Sort query parameters so permutations are one URL.
     pub sort_query: bool,
     /// Longest URL kept, in bytes.
@@ -388,6 +393,8 @@ impl Default for CrawlConfig {
             record_links: true,
             sitemaps: true,
             strip_params: rules.strip_params,
+            include: Vec::new(),
+            exclude: Vec::new(),
             sort_query: rules.sort_query,
             max_url_len: rules.max_len,
             robots_cache_hours: 24,
@@ -505,6 +512,12 @@ impl Config {
             return Err(bad("crawl.user_agent", "must not be empty".into()));
         }
         check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
+        for (key, list) in [("crawl.include", &c.include), ("crawl.exclude", &c.exclude)] {
+            for re in list {
+                regex::Regex::new(re)
+                    .map_err(|e| bad(key, format!("{re:?} is not a regular expression: {e}")))?;
+            }
+        }
         Ok(())
     }
 

@@ -27,6 +27,8 @@ pub struct Stats {
     pub(crate) extraction_errors: AtomicU64,
     pub(crate) truncated: AtomicU64,
     pub(crate) skipped: AtomicU64,
+    /// Links not queued because of the URL patterns.
+    pub(crate) excluded: AtomicU64,
     pub(crate) queue: AtomicU64,
     pub(crate) inflight: AtomicU64,
     pub(crate) hosts_known: AtomicU64,
@@ -75,6 +77,7 @@ impl Default for Stats {
             extraction_errors: AtomicU64::new(0),
             truncated: AtomicU64::new(0),
             skipped: AtomicU64::new(0),
+            excluded: AtomicU64::new(0),
             queue: AtomicU64::new(0),
             inflight: AtomicU64::new(0),
             hosts_known: AtomicU64::new(0),
@@ -152,6 +155,9 @@ pub struct Snapshot {
     pub truncated: u64,
     /// Responses not extracted (not HTML, oversize).
     pub skipped: u64,
+    /// Links not queued because of the URL patterns (`include` / `exclude`).
+    #[serde(default)]
+    pub excluded: u64,
     /// URLs queued (an estimate while running).
     pub queue: u64,
     /// Fetches in flight.
@@ -289,6 +295,7 @@ impl Stats {
             extraction_errors: l(&self.extraction_errors),
             truncated: l(&self.truncated),
             skipped: l(&self.skipped),
+            excluded: l(&self.excluded),
             queue: l(&self.queue),
             inflight: l(&self.inflight),
             hosts_known: l(&self.hosts_known),

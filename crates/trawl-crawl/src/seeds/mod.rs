@@ -94,6 +94,13 @@ pub struct Seed {
     /// Named focus topic (`None`: the `[focus]` topic, if any).
     #[serde(default)]
     pub topic: Option<String>,
+    /// Links are queued only when they match one of these regular
+    /// expressions (`include=`; none: every link).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<String>,
+    /// Links matching one of these are never queued (`exclude=`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
 }
 
 impl Seed {
@@ -167,6 +174,17 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             .parse()
             .map(|b| seed.sitemaps = b)
             .map_err(|_| bad("true or false")),
+        "include" | "exclude" => match regex::Regex::new(v) {
+            Ok(_) if k == "include" => {
+                seed.include.push(v.to_string());
+                Ok(())
+            }
+            Ok(_) => {
+                seed.exclude.push(v.to_string());
+                Ok(())
+            }
+            Err(e) => Err(bad(&format!("a regular expression ({e})"))),
+        },
         "topic" if defaults.topics.iter().any(|t| t == v) => {
             seed.topic = Some(v.to_string());
             Ok(())
@@ -180,7 +198,7 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude)"
         )),
     }
 }
@@ -204,6 +222,8 @@ pub fn parse(
         mode: defaults.mode,
         sitemaps: defaults.sitemaps,
         topic: None,
+        include: Vec::new(),
+        exclude: Vec::new(),
     };
     // A file saved with a UTF-8 byte-order mark keeps its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -92,6 +92,8 @@ mod tests {
             mode: Mode::Article,
             sitemaps: false,
             topic: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
         }
     }
 

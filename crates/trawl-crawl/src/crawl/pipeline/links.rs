@@ -136,6 +136,13 @@ pub(super) fn page_links(
         if !seed.in_scope(&u) || check_page_url(&u).is_err() || !seen.insert(u.to_string()) {
             continue;
         }
+        if !shared.patterns.allows(item.seed, seed, u.as_str()) {
+            shared
+                .stats
+                .excluded
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            continue;
+        }
         let depth = item.depth + 1;
         let host = host_key(&u);
         // Links to a stopped host are queued: they are set aside with an

@@ -298,6 +298,7 @@ pub(super) async fn build_shared(
         page_hook: opts.page_hook.clone(),
         backend,
         record_links: c.record_links,
+        patterns: shared::Patterns::new(&c.include, &c.exclude),
         archive,
     });
     if let Some(f) = &focus {

@@ -55,6 +55,8 @@ pub struct Shared {
     pub backend: Arc<dyn Backend>,
     /// Keep each record's outgoing links.
     pub record_links: bool,
+    /// URL patterns: which links are queued.
+    pub(in crate::crawl) patterns: Patterns,
     /// The WARC archive (`None`: `[warc] enabled = false`).
     pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
 }
@@ -260,6 +262,8 @@ impl Shared {
                 mode: crate::seeds::Mode::Article,
                 sitemaps: false,
                 topic: None,
+                include: Vec::new(),
+                exclude: Vec::new(),
             })
     }
 
@@ -303,5 +307,113 @@ impl Shared {
                  crawl.host_stop_cooldown_secs or at the next start (crawl.host_error_budget)"
             );
         }
+    }
+}
+
+/// Which links are queued: `crawl.include` / `crawl.exclude` and each
+/// seed's `include=` / `exclude=`, compiled once (a seed's on first use).
+#[derive(Default)]
+pub(in crate::crawl) struct Patterns {
+    include: Vec<regex::Regex>,
+    exclude: Vec<regex::Regex>,
+    seeds: Mutex<HashMap<u32, Arc<SeedPatterns>>>,
+}
+
+/// A seed's own patterns, compiled.
+struct SeedPatterns {
+    include: Vec<regex::Regex>,
+    exclude: Vec<regex::Regex>,
+}
+
+fn compile(list: &[String]) -> Vec<regex::Regex> {
+    // Checked when the config and the seed lines were read.
+    list.iter()
+        .filter_map(|r| regex::Regex::new(r).ok())
+        .collect()
+}
+
+impl Patterns {
+    /// The crawl's own patterns.
+    pub(in crate::crawl) fn new(include: &[String], exclude: &[String]) -> Patterns {
+        Patterns {
+            include: compile(include),
+            exclude: compile(exclude),
+            seeds: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `url`, found under seed `id`, may be queued: it matches an
+    /// include of the crawl's (if any) and of the seed's (if any), and no
+    /// exclude of either.
+    pub(in crate::crawl) fn allows(&self, id: u32, seed: &Seed, url: &str) -> bool {
+        let included =
+            |list: &[regex::Regex]| list.is_empty() || list.iter().any(|r| r.is_match(url));
+        let excluded = |list: &[regex::Regex]| list.iter().any(|r| r.is_match(url));
+        if !included(&self.include) || excluded(&self.exclude) {
+            return false;
+        }
+        if seed.include.is_empty() && seed.exclude.is_empty() {
+            return true;
+        }
+        let own = || {
+            Arc::new(SeedPatterns {
+                include: compile(&seed.include),
+                exclude: compile(&seed.exclude),
+            })
+        };
+        let own = match self.seeds.lock() {
+            Ok(mut m) => m.entry(id).or_insert_with(own).clone(),
+            Err(_) => own(),
+        };
+        included(&own.include) && !excluded(&own.exclude)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed(include: &[&str], exclude: &[&str]) -> Seed {
+        Seed {
+            url: "http://a.test/".into(),
+            host: "a.test".into(),
+            max_depth: 5,
+            max_pages: None,
+            scope: crate::seeds::Scope::Host,
+            mode: crate::seeds::Mode::Article,
+            sitemaps: false,
+            topic: None,
+            include: include.iter().map(|s| s.to_string()).collect(),
+            exclude: exclude.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn patterns_of_the_crawl_and_of_a_seed_both_hold() {
+        let p = Patterns::new(&[], &["/tag/".into()]);
+        let plain = seed(&[], &[]);
+        assert!(p.allows(1, &plain, "http://a.test/news/1"));
+        assert!(
+            !p.allows(1, &plain, "http://a.test/tag/x"),
+            "the crawl's exclude"
+        );
+        let news = seed(&["/news/2026/", "/$"], &["[?&]page=[0-9]{2,}"]);
+        assert!(p.allows(2, &news, "http://a.test/news/2026/a"));
+        assert!(p.allows(2, &news, "http://a.test/"));
+        assert!(
+            !p.allows(2, &news, "http://a.test/news/2025/b"),
+            "not included"
+        );
+        assert!(
+            !p.allows(2, &news, "http://a.test/news/2026/?page=12"),
+            "the seed's exclude"
+        );
+        assert!(
+            !p.allows(2, &news, "http://a.test/tag/news/2026/"),
+            "the crawl's exclude"
+        );
+        let only = Patterns::new(&["/docs/".into()], &[]);
+        assert!(!only.allows(1, &plain, "http://a.test/blog/"));
+        assert!(only.allows(1, &plain, "http://a.test/docs/x"));
     }
 }

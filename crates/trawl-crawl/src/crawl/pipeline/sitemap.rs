@@ -109,6 +109,13 @@ pub(super) async fn fetch(
             if !seed.in_scope(&u) || (!index && check_page_url(&u).is_err()) {
                 continue;
             }
+            if !index && !shared.patterns.allows(item.seed, seed, u.as_str()) {
+                shared
+                    .stats
+                    .excluded
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                continue;
+            }
             links.push(NewUrl {
                 host: host_key(&u),
                 item: QueuedUrl {
