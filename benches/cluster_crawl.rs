@@ -56,6 +56,7 @@ fn main() {
                         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
                         timeout: Duration::from_secs(c.timeout_secs),
                         max_body_bytes: c.max_body_bytes,
+                        allow_private: c.allow_private,
                     })
                     .unwrap_or_else(|e| panic!("client: {e}")),
                 );

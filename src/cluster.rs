@@ -26,6 +26,7 @@ pub async fn crawl(config: Config, opts: RunOptions) -> Result<trawl_crawl::craw
         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
         timeout: Duration::from_secs(c.timeout_secs),
         max_body_bytes: c.max_body_bytes,
+        allow_private: c.allow_private,
     })?);
     let cluster = ClusterOptions::from_config(&config);
     Ok(worker::run(config, opts, fetcher, cluster).await?)

@@ -9,6 +9,8 @@ async fn main() {
         connect_timeout: std::time::Duration::from_secs(5),
         timeout: std::time::Duration::from_secs(10),
         max_body_bytes: 10 << 20,
+        // The URL is the user's own: any address.
+        allow_private: true,
     })
     .expect("client");
     for r in [f.get_any(&url).await, f.get(&url).await] {

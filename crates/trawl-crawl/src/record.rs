@@ -197,6 +197,9 @@ pub enum Outcome {
     /// Not fetched: the crawl's, the seed's or the host's page budget is
     /// spent. Offered again at the next start (a raised budget fetches it).
     BudgetSpent,
+    /// Not fetched: the host resolves to (or is) a private, loopback or
+    /// link-local address that no seed names (`crawl.allow_private`).
+    BlockedAddress,
     /// Written by a trawl that did not record outcome kinds.
     #[default]
     Unknown,

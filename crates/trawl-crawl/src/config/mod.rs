@@ -332,6 +332,9 @@ pub struct CrawlConfig {
     pub sitemaps: bool,
     /// Query parameters dropped from URLs ("utm_*" is a prefix).
     pub strip_params: Vec<String>,
+    /// Fetch private, loopback and link-local addresses whatever the seeds
+    /// name (off: only hosts a seed names may be such addresses).
+    pub allow_private: bool,
     /// Links are queued only when they match one of these regular
     /// expressions (empty: every link); a seed's `include=` adds its own.
     pub include: Vec<String>,
@@ -393,6 +396,7 @@ impl Default for CrawlConfig {
             record_links: true,
             sitemaps: true,
             strip_params: rules.strip_params,
+            allow_private: false,
             include: Vec::new(),
             exclude: Vec::new(),
             sort_query: rules.sort_query,

@@ -193,6 +193,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> 
         connect_timeout: Duration::from_secs(c.connect_timeout_secs),
         timeout: Duration::from_secs(c.timeout_secs),
         max_body_bytes: c.max_body_bytes,
+        allow_private: c.allow_private,
     })?);
     run_with(cfg, opts, fetcher).await
 }

@@ -18,9 +18,14 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use url::Url;
+
+pub mod guard;
+
+pub use guard::AddressGuard;
 
 /// What a GET returned.
 #[derive(Debug, Clone, Default)]
@@ -60,6 +65,9 @@ pub struct Response {
     pub last_modified: Option<String>,
     /// `ETag`.
     pub etag: Option<String>,
+    /// Refused by the private-network guard (`error` says why): no request
+    /// was sent.
+    pub blocked: bool,
 }
 
 impl Response {
@@ -73,6 +81,13 @@ impl Response {
         head.extend_from_slice(format!("content-length: {}\r\n\r\n", self.body.len()).as_bytes());
         self.head = head;
         self
+    }
+
+    fn blocked(why: String) -> Response {
+        Response {
+            blocked: true,
+            ..Response::failed(why)
+        }
     }
 
     fn failed(error: String) -> Response {
@@ -90,6 +105,11 @@ pub trait Fetcher: Send + Sync {
     fn get<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
     /// GET any resource (robots.txt, sitemaps).
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
+    /// The private-network guard this fetcher applies, if any (the crawl
+    /// tells it which hosts its seeds name).
+    fn guard(&self) -> Option<Arc<AddressGuard>> {
+        None
+    }
 }
 
 /// Client settings and limits.
@@ -104,6 +124,9 @@ pub struct FetchConfig {
     /// Bodies are cut at this many bytes (after decompression); a declared
     /// `Content-Length` above it is not read at all.
     pub max_body_bytes: u64,
+    /// Private and local addresses may be fetched whatever the seeds name
+    /// (`crawl.allow_private`).
+    pub allow_private: bool,
 }
 
 /// The reqwest-backed fetcher.
@@ -111,12 +134,25 @@ pub struct HttpFetcher {
     client: reqwest::Client,
     max_body: u64,
     user_agent: String,
+    guard: Arc<AddressGuard>,
 }
 
 /// Why the HTTP client could not be built.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot build the HTTP client: {0}")]
 pub struct ClientError(String);
+
+/// The guard's refusal among an error's causes, in words.
+fn blocked_in(e: &reqwest::Error) -> Option<String> {
+    let mut src = std::error::Error::source(e);
+    while let Some(c) = src {
+        if let Some(b) = c.downcast_ref::<guard::Blocked>() {
+            return Some(b.to_string());
+        }
+        src = c.source();
+    }
+    None
+}
 
 /// An error and its causes on one line (reqwest's own message is terse).
 fn describe(e: &reqwest::Error) -> String {
@@ -165,7 +201,9 @@ impl HttpFetcher {
     /// A client with these settings.
     pub fn new(cfg: &FetchConfig) -> Result<HttpFetcher, ClientError> {
         install_tls_provider();
+        let guard = Arc::new(AddressGuard::new(cfg.allow_private));
         let client = reqwest::Client::builder()
+            .dns_resolver(Arc::new(guard::GuardedResolver(guard.clone())))
             .user_agent(cfg.user_agent.clone())
             .connect_timeout(cfg.connect_timeout)
             .timeout(cfg.timeout)
@@ -178,13 +216,22 @@ impl HttpFetcher {
             client,
             max_body: cfg.max_body_bytes.max(1),
             user_agent: cfg.user_agent.clone(),
+            guard,
         })
     }
 
     async fn fetch(&self, url: &str, html_only: bool) -> Response {
+        if let Some(Err(b)) = Url::parse(url).ok().map(|u| self.guard.check_url(&u)) {
+            return Response::blocked(b.to_string());
+        }
         let mut resp = match self.client.get(url).send().await {
             Ok(r) => r,
-            Err(e) => return Response::failed(describe(&e)),
+            Err(e) => {
+                return match blocked_in(&e) {
+                    Some(b) => Response::blocked(b),
+                    None => Response::failed(describe(&e)),
+                }
+            }
         };
         let header = |name: &str| {
             resp.headers()
@@ -297,6 +344,10 @@ impl Fetcher for HttpFetcher {
 
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
         Box::pin(self.fetch(url, false))
+    }
+
+    fn guard(&self) -> Option<Arc<AddressGuard>> {
+        Some(self.guard.clone())
     }
 }
 

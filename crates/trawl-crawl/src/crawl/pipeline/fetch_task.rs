@@ -84,6 +84,10 @@ impl Shared {
             }
         }
         let resp = self.fetch_robots(scheme, host).await;
+        if resp.blocked {
+            // The page request is refused the same way, with its outcome.
+            return (Arc::new(Robots::from_response(404, b"", &self.agent)), None);
+        }
         let status = if resp.is_transport_error() {
             0
         } else {
@@ -356,6 +360,12 @@ async fn fetch_page(
     let item = lease.item.clone();
     let followed = follow(shared, &lease, url, &seed, delay, robots).await;
     let r = &followed.response;
+    if r.blocked {
+        // Not sent: neither a fetch nor a failure of the host's.
+        let mut out = outcome(&item.url, 0, Outcome::BlockedAddress, r.error.clone());
+        out.redirects = followed.chain.clone();
+        return done(lease, out, extra, false, Duration::ZERO);
+    }
     shared.stats.fetched.fetch_add(1, Relaxed);
     shared.stats.bytes.fetch_add(r.body.len() as u64, Relaxed);
     if r.is_transport_error() {

@@ -301,6 +301,13 @@ pub(super) async fn build_shared(
         patterns: shared::Patterns::new(&c.include, &c.exclude),
         archive,
     });
+    // The seeds read from the store: their hosts may be private addresses.
+    let known: Vec<(u32, crate::seeds::Seed)> = shared
+        .seeds
+        .read()
+        .map(|s| s.iter().map(|(k, v)| (*k, v.clone())).collect())
+        .unwrap_or_default();
+    shared.add_seeds(known);
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {
             let harvest = harvest::Harvest::new(

@@ -39,9 +39,7 @@ pub(in crate::crawl) fn load_seeds(
         let registry = Registry::of(store);
         for seed in seeds {
             let id = registry.register(&seed)?;
-            if let Ok(mut s) = shared.seeds.write() {
-                s.insert(id, seed.clone());
-            }
+            shared.add_seeds([(id, seed.clone())]);
             let new = NewUrl {
                 host: seed.host.clone(),
                 item: QueuedUrl {

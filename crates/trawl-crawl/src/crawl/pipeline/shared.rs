@@ -248,6 +248,20 @@ pub(in crate::crawl) fn park(lease: Lease, kind: Outcome, why: String, until: u6
 }
 
 impl Shared {
+    /// Seeds the crawl knows now (read or registered): their hosts may be
+    /// private addresses (the guard lets them through).
+    pub(in crate::crawl) fn add_seeds(&self, seeds: impl IntoIterator<Item = (u32, Seed)>) {
+        let guard = self.fetcher.guard();
+        if let Ok(mut s) = self.seeds.write() {
+            for (id, seed) in seeds {
+                if let Some(g) = &guard {
+                    g.allow(&seed.host);
+                }
+                s.insert(id, seed);
+            }
+        }
+    }
+
     pub(in crate::crawl) fn seed(&self, id: u32, host: &str) -> Seed {
         self.seeds
             .read()

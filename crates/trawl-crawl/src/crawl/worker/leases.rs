@@ -492,9 +492,7 @@ impl Leases for ClusterLeases {
 async fn refresh_seeds(db: &mut Conn, shared: &Shared) {
     match db.seeds().await {
         Ok(all) => {
-            if let Ok(mut s) = shared.seeds.write() {
-                s.extend(all);
-            }
+            shared.add_seeds(all);
         }
         Err(e) => tracing::warn!(error = %e, "reading the cluster's seeds"),
     }
@@ -524,9 +522,7 @@ async fn load_seeds(
             .map_err(|e| CrawlError::Start(e.to_string()))?;
         let mut urls = Vec::with_capacity(parsed.len());
         for (seed, id) in parsed.iter().zip(&ids) {
-            if let Ok(mut s) = shared.seeds.write() {
-                s.insert(*id, seed.clone());
-            }
+            shared.add_seeds([(*id, seed.clone())]);
             urls.push(NewUrl {
                 host: seed.host.clone(),
                 item: QueuedUrl {

@@ -1,0 +1,80 @@
+//! The private-network guard (security): links written by strangers do not
+//! reach loopback or private addresses that no seed names, by address or
+//! by a name that resolves there, directly or through a redirect; with
+//! `crawl.allow_private` they do.
+
+mod support;
+
+use support::*;
+
+/// A seed site on 127.0.0.87 linking to a loopback host no seed names
+/// (127.0.0.88), to `localhost` (a name resolving to loopback), and
+/// redirecting to the unnamed host.
+fn sites() -> (Host, Host, Host) {
+    let hidden = Host::start("127.0.0.88", |_, _| html(&page("Secret", &[])));
+    let local = Host::start("127.0.0.1", |_, _| html(&page("Local", &[])));
+    let (h, l) = (
+        hidden.url("/secret"),
+        format!("http://localhost:{}/local", local.addr.port()),
+    );
+    let to = hidden.url("/redirected");
+    let seed = Host::start("127.0.0.87", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page("Front", &[h.clone(), l.clone(), "/go".into()])),
+        "/go" => redirect(&to),
+        _ => status(404),
+    });
+    (seed, hidden, local)
+}
+
+fn crawl(extra: &str, name: &str) -> (Host, Host, Host, Vec<serde_json::Value>) {
+    let (seed, hidden, local) = sites();
+    let dir = scratch(name);
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, format!("{} scope=any\n", seed.url("/"))).expect("seeds");
+    let cfg = config(&dir, &format!("sitemaps = false\n{extra}"));
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let outs = outcomes(&cfg);
+    let _ = std::fs::remove_dir_all(&dir);
+    (seed, hidden, local, outs)
+}
+
+#[test]
+fn private_addresses_no_seed_names_are_never_contacted() {
+    let (seed, hidden, local, outs) = crawl("", "guard-on");
+    assert!(hidden.paths().is_empty(), "{:?}", hidden.paths());
+    assert!(local.paths().is_empty(), "{:?}", local.paths());
+    assert!(seed.paths().iter().any(|p| p == "/go"));
+    let blocked: Vec<&str> = outs
+        .iter()
+        .filter(|o| o["outcome"] == "blocked_address")
+        .filter_map(|o| o["url"].as_str())
+        .collect();
+    assert!(blocked.iter().any(|u| u.ends_with("/secret")), "{outs:?}");
+    assert!(blocked.iter().any(|u| u.contains("localhost")), "{outs:?}");
+    assert!(
+        blocked.iter().any(|u| u.ends_with("/redirected")),
+        "{outs:?}"
+    );
+}
+
+#[test]
+fn allow_private_lets_them_through() {
+    let (_seed, hidden, local, outs) = crawl("allow_private = true", "guard-off");
+    assert!(
+        hidden.paths().iter().any(|p| p == "/secret"),
+        "{:?}",
+        hidden.paths()
+    );
+    assert!(
+        local.paths().iter().any(|p| p == "/local"),
+        "{:?}",
+        local.paths()
+    );
+    assert!(outs.iter().all(|o| o["outcome"] != "blocked_address"));
+}
