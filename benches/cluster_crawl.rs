@@ -57,6 +57,7 @@ fn main() {
                         timeout: Duration::from_secs(c.timeout_secs),
                         max_body_bytes: c.max_body_bytes,
                         allow_private: c.allow_private,
+                        proxy: None,
                     })
                     .unwrap_or_else(|e| panic!("client: {e}")),
                 );

@@ -27,6 +27,7 @@ pub async fn crawl(config: Config, opts: RunOptions) -> Result<trawl_crawl::craw
         timeout: Duration::from_secs(c.timeout_secs),
         max_body_bytes: c.max_body_bytes,
         allow_private: c.allow_private,
+        proxy: Some(c.proxy.clone()).filter(|p| !p.is_empty()),
     })?);
     let cluster = ClusterOptions::from_config(&config);
     Ok(worker::run(config, opts, fetcher, cluster).await?)

@@ -1,4 +1,4 @@
-//! The private-network guard (security): links written by strangers do not
+//! Where requests go. The private-network guard (security): links written by strangers do not
 //! reach loopback or private addresses that no seed names, by address or
 //! by a name that resolves there, directly or through a redirect; with
 //! `crawl.allow_private` they do.
@@ -77,4 +77,57 @@ fn allow_private_lets_them_through() {
         local.paths()
     );
     assert!(outs.iter().all(|o| o["outcome"] != "blocked_address"));
+}
+
+/// `crawl.proxy`: every request goes through the proxy (absolute-form
+/// requests), the site itself is never contacted directly.
+#[test]
+fn every_request_goes_through_the_configured_proxy() {
+    let site = Host::start("127.0.0.89", |_, _| html(&page("Direct", &[])));
+    let target = site.url("/");
+    let proxy = Host::start("127.0.0.90", move |path, _| {
+        // A forward proxy sees the whole URL.
+        if path.ends_with("/robots.txt") {
+            return status(404);
+        }
+        if path.starts_with("http://") {
+            html(&page("Through the proxy", &[]))
+        } else {
+            status(400)
+        }
+    });
+    let dir = scratch("proxy");
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, format!("{target}\n")).expect("seeds");
+    let cfg = config(
+        &dir,
+        &format!("sitemaps = false\nproxy = \"http://{}\"", proxy.addr),
+    );
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        site.paths().is_empty(),
+        "contacted directly: {:?}",
+        site.paths()
+    );
+    assert!(proxy.paths().contains(&target), "{:?}", proxy.paths());
+    let records = export(&cfg);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["title"], "Through the proxy");
+    // A bad proxy URL is a config error naming the key.
+    let bad = config(&dir, "proxy = \"ftp://x\"");
+    let out = trawl()
+        .args(["--config", &bad.to_string_lossy(), "status"])
+        .output()
+        .expect("trawl");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("crawl.proxy"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,7 @@ async fn main() {
         max_body_bytes: 10 << 20,
         // The URL is the user's own: any address.
         allow_private: true,
+        proxy: None,
     })
     .expect("client");
     for r in [f.get_any(&url).await, f.get(&url).await] {

@@ -335,6 +335,9 @@ pub struct CrawlConfig {
     /// Fetch private, loopback and link-local addresses whatever the seeds
     /// name (off: only hosts a seed names may be such addresses).
     pub allow_private: bool,
+    /// Send every request through this proxy (`http://`, `https://`,
+    /// `socks5://`, `socks5h://`; empty: none, or `HTTP_PROXY` and friends).
+    pub proxy: String,
     /// Links are queued only when they match one of these regular
     /// expressions (empty: every link); a seed's `include=` adds its own.
     pub include: Vec<String>,
@@ -397,6 +400,7 @@ impl Default for CrawlConfig {
             sitemaps: true,
             strip_params: rules.strip_params,
             allow_private: false,
+            proxy: String::new(),
             include: Vec::new(),
             exclude: Vec::new(),
             sort_query: rules.sort_query,
@@ -516,6 +520,20 @@ impl Config {
             return Err(bad("crawl.user_agent", "must not be empty".into()));
         }
         check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
+        if !c.proxy.is_empty() {
+            let ok = url::Url::parse(&c.proxy).is_ok_and(|u| {
+                matches!(u.scheme(), "http" | "https" | "socks5" | "socks5h") && u.host().is_some()
+            });
+            if !ok {
+                return Err(bad(
+                    "crawl.proxy",
+                    format!(
+                        "{:?} is not a proxy URL (http://, https://, socks5:// or socks5h://HOST:PORT)",
+                        c.proxy
+                    ),
+                ));
+            }
+        }
         for (key, list) in [("crawl.include", &c.include), ("crawl.exclude", &c.exclude)] {
             for re in list {
                 regex::Regex::new(re)

@@ -194,6 +194,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> 
         timeout: Duration::from_secs(c.timeout_secs),
         max_body_bytes: c.max_body_bytes,
         allow_private: c.allow_private,
+        proxy: Some(c.proxy.clone()).filter(|p| !p.is_empty()),
     })?);
     run_with(cfg, opts, fetcher).await
 }

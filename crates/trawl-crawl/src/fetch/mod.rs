@@ -127,6 +127,9 @@ pub struct FetchConfig {
     /// Private and local addresses may be fetched whatever the seeds name
     /// (`crawl.allow_private`).
     pub allow_private: bool,
+    /// Every request through this proxy (`crawl.proxy`); `None`: the
+    /// environment's (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`).
+    pub proxy: Option<String>,
 }
 
 /// The reqwest-backed fetcher.
@@ -202,8 +205,24 @@ impl HttpFetcher {
     pub fn new(cfg: &FetchConfig) -> Result<HttpFetcher, ClientError> {
         install_tls_provider();
         let guard = Arc::new(AddressGuard::new(cfg.allow_private));
-        let client = reqwest::Client::builder()
-            .dns_resolver(Arc::new(guard::GuardedResolver(guard.clone())))
+        let mut builder = reqwest::Client::builder()
+            .dns_resolver(Arc::new(guard::GuardedResolver(guard.clone())));
+        if let Some(p) = &cfg.proxy {
+            // The user's own proxy may be a local address; the target's
+            // name is then resolved by the proxy (the guard checks
+            // addresses written in URLs).
+            if let Some(host) = Url::parse(p)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string))
+            {
+                guard.allow(&host);
+            }
+            let proxy = reqwest::Proxy::all(p.as_str())
+                .map_err(|e| ClientError(format!("crawl.proxy {p:?}: {e}")))?
+                .no_proxy(reqwest::NoProxy::from_env());
+            builder = builder.proxy(proxy);
+        }
+        let client = builder
             .user_agent(cfg.user_agent.clone())
             .connect_timeout(cfg.connect_timeout)
             .timeout(cfg.timeout)
