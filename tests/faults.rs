@@ -519,3 +519,48 @@ fn a_full_disk_pauses_fetching_and_loses_or_refetches_nothing() {
         "no page fetched again because its write failed"
     );
 }
+
+/// A seed's `delay=` sets its host's spacing, slower than the crawl's
+/// `crawl.min_delay_ms` here, while another seed's host keeps the crawl's.
+#[test]
+fn a_seeds_delay_spaces_its_host_only() {
+    let chain = |ip: &'static str| {
+        Host::start(ip, move |path, _| {
+            if path == "/robots.txt" {
+                return status(404);
+            }
+            let n: usize = path.trim_start_matches("/p").parse().unwrap_or(0);
+            let next: Vec<String> = (n < 5)
+                .then(|| format!("/p{}", n + 1))
+                .into_iter()
+                .collect();
+            html(&page(&format!("Page {n} of {ip}"), &next))
+        })
+    };
+    let (slow, fast) = (chain("127.0.0.91"), chain("127.0.0.92"));
+    let dir = scratch("seed-delay");
+    let seeds = seeds_file(
+        &dir,
+        &[format!("{} delay=400", slow.url("/")), fast.url("/")],
+    );
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 50");
+    let out = crawl_once(&cfg, &seeds);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(slow.paths().len() >= 6 && fast.paths().len() >= 6);
+    assert_spaced(&slow, Duration::from_millis(380));
+    assert_spaced(&fast, Duration::from_millis(40));
+    let quickest = gaps(&fast)
+        .into_iter()
+        .map(|(_, g)| g)
+        .min()
+        .unwrap_or_default();
+    assert!(
+        quickest < Duration::from_millis(380),
+        "the other host kept the crawl's delay: {quickest:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,13 +19,14 @@ pub struct DelayRules {
 }
 
 impl DelayRules {
-    /// Delay between fetches of a host with this Crawl-delay.
-    pub fn host_delay(&self, crawl_delay: Option<f64>) -> Duration {
+    /// Delay between fetches of a host with this Crawl-delay, at least
+    /// `min_delay` (`crawl.min_delay_ms`, or a seed's own `delay=`).
+    pub fn host_delay_from(&self, min_delay: Duration, crawl_delay: Option<f64>) -> Duration {
         let cd = crawl_delay
             .filter(|d| d.is_finite() && *d > 0.0)
             .map(|d| Duration::from_secs_f64(d.min(86_400.0)))
             .unwrap_or(Duration::ZERO);
-        self.min_delay.max(cd.min(self.max_crawl_delay))
+        min_delay.max(cd.min(self.max_crawl_delay))
     }
 
     /// Exponential backoff for the n-th failed attempt (1-based).
@@ -57,10 +58,23 @@ mod tests {
             retry_base: Duration::from_secs(2),
             retry_max: Duration::from_secs(60),
         };
-        assert_eq!(r.host_delay(None), Duration::from_secs(1));
-        assert_eq!(r.host_delay(Some(0.2)), Duration::from_secs(1));
-        assert_eq!(r.host_delay(Some(5.0)), Duration::from_secs(5));
-        assert_eq!(r.host_delay(Some(1e9)), Duration::from_secs(10));
+        assert_eq!(r.host_delay_from(r.min_delay, None), Duration::from_secs(1));
+        assert_eq!(
+            r.host_delay_from(r.min_delay, Some(0.2)),
+            Duration::from_secs(1)
+        );
+        assert_eq!(
+            r.host_delay_from(r.min_delay, Some(5.0)),
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            r.host_delay_from(r.min_delay, Some(1e9)),
+            Duration::from_secs(10)
+        );
+        // A seed's own minimum, slower or faster than the crawl's.
+        let slow = Duration::from_millis(2500);
+        assert_eq!(r.host_delay_from(slow, Some(0.2)), slow);
+        assert_eq!(r.host_delay_from(Duration::ZERO, None), Duration::ZERO);
         assert_eq!(r.backoff(1), Duration::from_secs(2));
         assert_eq!(r.backoff(3), Duration::from_secs(8));
         assert_eq!(r.backoff(30), Duration::from_secs(60));

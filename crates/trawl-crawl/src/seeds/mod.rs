@@ -101,6 +101,10 @@ pub struct Seed {
     /// Links matching one of these are never queued (`exclude=`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
+    /// This seed's least time between requests to a host, in ms (`delay=`;
+    /// `None`: `crawl.min_delay_ms`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
 }
 
 impl Seed {
@@ -174,6 +178,13 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             .parse()
             .map(|b| seed.sitemaps = b)
             .map_err(|_| bad("true or false")),
+        "delay" => match v.parse::<u64>() {
+            Ok(ms) if ms <= 3_600_000 => {
+                seed.delay_ms = Some(ms);
+                Ok(())
+            }
+            _ => Err(bad("milliseconds, 0 to 3600000")),
+        },
         "include" | "exclude" => match regex::Regex::new(v) {
             Ok(_) if k == "include" => {
                 seed.include.push(v.to_string());
@@ -198,7 +209,7 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay)"
         )),
     }
 }
@@ -224,6 +235,7 @@ pub fn parse(
         topic: None,
         include: Vec::new(),
         exclude: Vec::new(),
+        delay_ms: None,
     };
     // A file saved with a UTF-8 byte-order mark keeps its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -94,6 +94,7 @@ mod tests {
             topic: None,
             include: Vec::new(),
             exclude: Vec::new(),
+            delay_ms: None,
         }
     }
 

@@ -204,7 +204,10 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     let item = lease.item.clone();
     let host = lease.host.clone();
     let seed = shared.seed(item.seed, &host);
-    let base_delay = shared.delays.min_delay;
+    // A seed's `delay=` replaces crawl.min_delay_ms for its URLs.
+    let base_delay = seed
+        .delay_ms
+        .map_or(shared.delays.min_delay, Duration::from_millis);
     let Ok(url) = Url::parse(&item.url) else {
         return done(
             lease,
@@ -233,7 +236,9 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     }
     let (robots, fetched_status) = shared.robots_for(url.scheme(), &host).await;
     let first_contact = fetched_status.is_some();
-    let delay = shared.delays.host_delay(robots.crawl_delay());
+    let delay = shared
+        .delays
+        .host_delay_from(base_delay, robots.crawl_delay());
     if matches!(*robots, Robots::Unavailable) {
         // RFC 9309: an unreachable robots.txt means "disallow for now".
         let attempt = item.attempt.saturating_add(1);

@@ -278,6 +278,7 @@ impl Shared {
                 topic: None,
                 include: Vec::new(),
                 exclude: Vec::new(),
+                delay_ms: None,
             })
     }
 
@@ -399,6 +400,7 @@ mod tests {
             topic: None,
             include: include.iter().map(|s| s.to_string()).collect(),
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
+            delay_ms: None,
         }
     }
 
