@@ -18,13 +18,16 @@ use trawl_extract::{Charset, Extracted, Options};
 /// Pages extracted together (memory stays at about this many pages).
 const CHUNK: usize = 256;
 
+/// Whether `path` is a WARC file (by its name).
+fn is_warc(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    p.ends_with(".warc") || p.ends_with(".warc.gz")
+}
+
 /// Whether `path` is read as an archive of pages rather than one page.
 pub(super) fn is_archive(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
-    p.ends_with(".warc")
-        || p.ends_with(".warc.gz")
-        || p.ends_with(".jsonl")
-        || p.ends_with(".jsonl.gz")
+    is_warc(path) || p.ends_with(".jsonl") || p.ends_with(".jsonl.gz")
 }
 
 /// One page of an archive.
@@ -60,18 +63,14 @@ struct Counts {
     failed: u64,
 }
 
-/// Opens a file, gunzipping `.gz` (every member).
+/// Opens a JSONL file, gunzipping `.jsonl.gz` (every member).
 fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {
     let f = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-    Ok(
-        if path.to_ascii_lowercase().ends_with(".gz")
-            && !path.to_ascii_lowercase().ends_with(".warc.gz")
-        {
-            Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(f)))
-        } else {
-            Box::new(BufReader::new(f))
-        },
-    )
+    Ok(if path.to_ascii_lowercase().ends_with(".gz") {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(f)))
+    } else {
+        Box::new(BufReader::new(f))
+    })
 }
 
 /// The HTML responses of a WARC file; other records are skipped (counted).
@@ -145,10 +144,7 @@ pub(super) fn extract(
     jsonl: bool,
     out: &mut dyn Write,
 ) -> Result<bool> {
-    let is_warc = {
-        let p = path.to_ascii_lowercase();
-        p.ends_with(".warc") || p.ends_with(".warc.gz")
-    };
+    let is_warc = is_warc(path);
     let mut counts = Counts::default();
     let items: Box<dyn Iterator<Item = Result<Option<Item>, String>> + Send> = if is_warc {
         Box::new(warc_items(path)?)
@@ -158,7 +154,7 @@ pub(super) fn extract(
     // The file is read and decompressed on a thread of its own, a chunk
     // ahead of the extraction (three chunks in memory at most).
     let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(1);
-    std::thread::scope(|scope| -> Result<bool> {
+    std::thread::scope(|scope| -> Result<()> {
         scope.spawn(move || read_chunks(items, tx));
         emit_chunks(rx, path, is_warc, opts, pool, jsonl, out, &mut counts)
     })?;
@@ -218,7 +214,7 @@ fn emit_chunks(
     jsonl: bool,
     out: &mut dyn Write,
     counts: &mut Counts,
-) -> Result<bool> {
+) -> Result<()> {
     for Chunk {
         items: chunk,
         skipped,
@@ -273,5 +269,5 @@ fn emit_chunks(
             }
         }
     }
-    Ok(true)
+    Ok(())
 }

@@ -114,6 +114,10 @@ impl Archive {
             Ok(mut p) => std::mem::take(&mut *p),
             Err(_) => return Err(std::io::Error::other("archive queue poisoned")),
         };
+        // What was appended before is durable already.
+        if waiting.is_empty() {
+            return Ok(());
+        }
         let Ok(mut files) = self.files.lock() else {
             return Err(std::io::Error::other("archive files poisoned"));
         };

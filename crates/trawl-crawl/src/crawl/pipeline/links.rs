@@ -68,7 +68,6 @@ impl Parent<'_> {
     }
 }
 
-/// In-scope, followable links of a page, with their priorities.
 /// The URL a page's links resolve against, as a browser does: its
 /// `<base href>` (itself resolved against the final URL after redirects),
 /// else the final URL. The DOM drops `<head>` as invisible, so the parser
@@ -80,21 +79,43 @@ fn resolve_base(page: &Page, base: &Url) -> Url {
         .unwrap_or_else(|| base.clone())
 }
 
+/// A page's links resolved against its base and normalised, once per page
+/// for both the links queued and the links its record keeps.
+pub(super) struct Resolved {
+    /// The page's own URL (its final URL, after redirects), normalised: it
+    /// is never one of its links (reached through a redirect, it is not in
+    /// the seen-set).
+    own: Option<String>,
+    /// Every link that resolves, in page order, duplicates included.
+    links: Vec<(Link, Url)>,
+}
+
+/// Resolves the links of `page`, fetched at `base`.
+pub(super) fn resolve(shared: &Shared, page: &Page, base: &Url) -> Resolved {
+    let own = normalize(base.as_str(), None, &shared.rules)
+        .ok()
+        .map(|u| u.to_string());
+    let base = resolve_base(page, base);
+    let links = page
+        .links()
+        .into_iter()
+        .filter_map(|l| {
+            let u = normalize(&l.href, Some(&base), &shared.rules).ok()?;
+            Some((l, u))
+        })
+        .collect();
+    Resolved { own, links }
+}
+
 /// Most outgoing links a record keeps.
 const MAX_OUTGOING: usize = 2000;
 
-/// Every http(s) link of the page, resolved as a browser does and
-/// normalised, in document order, once each, without the page itself
-/// (nofollow and out-of-scope links too): a record's `links`.
-pub(super) fn outgoing(shared: &Shared, page: &Page, base: &Url) -> Vec<String> {
-    let own = normalize(base.as_str(), None, &shared.rules).map(|u| u.to_string());
-    let base = resolve_base(page, base);
-    let mut seen: std::collections::HashSet<String> = own.into_iter().collect();
+/// Every http(s) link of the page, in document order, once each, without
+/// the page itself (nofollow and out-of-scope links too): a record's `links`.
+pub(super) fn outgoing(resolved: &Resolved) -> Vec<String> {
+    let mut seen: std::collections::HashSet<String> = resolved.own.iter().cloned().collect();
     let mut out = Vec::new();
-    for link in page.links() {
-        let Ok(u) = normalize(&link.href, Some(&base), &shared.rules) else {
-            continue;
-        };
+    for (_, u) in &resolved.links {
         let u = u.to_string();
         if seen.insert(u.clone()) {
             out.push(u);
@@ -106,34 +127,28 @@ pub(super) fn outgoing(shared: &Shared, page: &Page, base: &Url) -> Vec<String> 
     out
 }
 
+/// In-scope, followable links of a page, with their priorities.
 pub(super) fn page_links(
     shared: &Shared,
     page: &Page,
-    base: &Url,
+    resolved: &Resolved,
     seed: &Seed,
     item: &QueuedUrl,
     mut parent: Option<Parent<'_>>,
 ) -> Vec<NewUrl> {
-    // The page itself (its final URL, after redirects) is never one of
-    // its links: reached through a redirect, it is not in the seen-set.
-    let own = normalize(base.as_str(), None, &shared.rules).map(|u| u.to_string());
-    let base = resolve_base(page, base);
     // A spent page budget queues nothing more (a page with 100,000 links
     // would otherwise fill the queue with URLs that are only dropped).
     if shared.seed_spent(seed, item.seed) {
         return Vec::new();
     }
     let mut spent: HashMap<String, bool> = HashMap::new();
-    let mut seen: std::collections::HashSet<String> = own.into_iter().collect();
+    let mut seen: std::collections::HashSet<String> = resolved.own.iter().cloned().collect();
     let mut out = Vec::new();
-    for link in page.links() {
+    for (link, u) in &resolved.links {
         if link.nofollow {
             continue;
         }
-        let Ok(u) = normalize(&link.href, Some(&base), &shared.rules) else {
-            continue;
-        };
-        if !seed.in_scope(&u) || check_page_url(&u).is_err() || !seen.insert(u.to_string()) {
+        if !seed.in_scope(u) || check_page_url(u).is_err() || !seen.insert(u.to_string()) {
             continue;
         }
         if !shared.patterns.allows(item.seed, seed, u.as_str()) {
@@ -144,7 +159,7 @@ pub(super) fn page_links(
             continue;
         }
         let depth = item.depth + 1;
-        let host = host_key(&u);
+        let host = host_key(u);
         // Links to a stopped host are queued: they are set aside with an
         // outcome when leased, and offered again after its cool-down.
         let full = *spent.entry(host.clone()).or_insert_with(|| {
@@ -155,7 +170,7 @@ pub(super) fn page_links(
             continue;
         }
         let (priority, features) = match parent.as_mut() {
-            Some(p) => p.score(page, &link, &u, &host, depth),
+            Some(p) => p.score(page, link, u, &host, depth),
             // Unfocused: shallow first.
             None => (1.0 / (1.0 + f32::from(depth)), None),
         };

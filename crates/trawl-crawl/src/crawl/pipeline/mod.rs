@@ -302,12 +302,11 @@ pub(super) async fn build_shared(
         archive,
     });
     // The seeds read from the store: their hosts may be private addresses.
-    let known: Vec<(u32, crate::seeds::Seed)> = shared
-        .seeds
-        .read()
-        .map(|s| s.iter().map(|(k, v)| (*k, v.clone())).collect())
-        .unwrap_or_default();
-    shared.add_seeds(known);
+    if let (Some(g), Ok(seeds)) = (shared.fetcher.guard(), shared.seeds.read()) {
+        for seed in seeds.values() {
+            g.allow(&seed.host);
+        }
+    }
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {
             let harvest = harvest::Harvest::new(

@@ -123,8 +123,15 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         out.relevant = Some(r >= f.threshold);
     }
     let mut links = extra_links;
-    if !robots.nofollow && item.depth < seed.max_depth {
-        if let Some(base) = &base {
+    let follow = !robots.nofollow && item.depth < seed.max_depth;
+    let keep_links = shared.record_links && !robots.noindex;
+    // Resolved once, for the links queued and the links the record keeps.
+    let resolved = base
+        .as_ref()
+        .filter(|_| follow || keep_links)
+        .map(|b| links::resolve(shared, &page, b));
+    if follow {
+        if let Some(resolved) = &resolved {
             let parent = focus.zip(topic).map(|(f, topic)| links::Parent {
                 focus: f,
                 topic,
@@ -135,14 +142,14 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                     .as_ref()
                     .is_some_and(|e| crate::focus::is_hub(e.page_type)),
             });
-            links.extend(links::page_links(shared, &page, base, &seed, &item, parent));
+            links.extend(links::page_links(
+                shared, &page, resolved, &seed, &item, parent,
+            ));
         }
     }
     let mut record = None;
     let mut hash = None;
     if let (false, Some(ex)) = (robots.noindex, ex) {
-        let content_hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(ex.text.as_bytes()));
-        out.content_hash = Some(content_hash.clone());
         hash = simhash::simhash(&ex.text);
         let duplicate_of = hash
             .and_then(|h| shared.store.near_duplicate(h).ok().flatten())
@@ -152,41 +159,24 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         if duplicate_of.is_some() {
             shared.stats.duplicates.fetch_add(1, Relaxed);
         }
+        let page_type = ex.page_type;
         let mut rec = Record {
-            algorithm: ex.algorithm.to_string(),
-            author: ex.author,
-            canonical: ex.canonical,
-            content_hash,
-            date: ex.date,
             depth: item.depth,
-            description: ex.description,
             duplicate_of,
-            extractor: Some(format!("trawl-extract {}", trawl_extract::VERSION)),
             fetched_at: out.fetched_at,
-            fields: None,
             final_url: final_url.clone(),
-            language: ex.language,
-            links: base
+            links: resolved
                 .as_ref()
                 .filter(|_| shared.record_links)
-                .map(|b| links::outgoing(shared, &page, b)),
-            page_type: ex.page_type,
-            previous: None,
-            kind: ex.product.as_ref().map(|_| RecordKind::Product),
-            product: ex.product,
+                .map(links::outgoing),
             relevance: relevance.map(f64::from),
-            seq: 0,
-            site_name: ex.site_name,
             status: response.status,
-            template: None,
-            template_match: None,
-            template_version: None,
-            text: ex.text,
-            title: ex.title,
             url: item.url.clone(),
-            warc: None,
+            ..Record::default()
         };
-        if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, ex.page_type) {
+        rec.set_extracted(ex);
+        out.content_hash = Some(rec.content_hash.clone());
+        if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, page_type) {
             let site = crate::frontier::url::site_of(&lease.host);
             let product = shared.template_mode.product(
                 &shared.store,
