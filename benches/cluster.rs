@@ -34,6 +34,7 @@ fn url(host: u64, path: &str) -> NewUrl {
             kind: UrlKind::Page,
             priority: 0.5,
             features: None,
+            revisit: None,
         },
         host,
     }
@@ -95,6 +96,7 @@ async fn worker(db: String, name: String, hosts: u64, until: Instant, batch: usi
                         })),
                         counted: true,
                         simhash: Some(hash as u64),
+                        again: None,
                     },
                     links,
                     delay_ms: 0,

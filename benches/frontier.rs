@@ -49,6 +49,7 @@ fn main() {
                         kind: UrlKind::Page,
                         priority: 1.0 / (1.0 + (k % 5) as f32),
                         features: None,
+                        revisit: None,
                     },
                     host,
                 }
@@ -94,6 +95,7 @@ fn main() {
                     simhash: None,
                     links: Vec::new(),
                     counted: None,
+                    again: None,
                 },
             )
             .expect("complete");

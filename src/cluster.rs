@@ -46,6 +46,7 @@ pub fn export(
     since: &str,
     limit: usize,
     links: bool,
+    all_versions: bool,
     out: Option<&Path>,
 ) -> Result<i32> {
     let since: Cursor = since.parse().map_err(anyhow::Error::msg)?;
@@ -57,7 +58,15 @@ pub fn export(
     };
     let (written, cursor) = runtime()?.block_on(async {
         let mut conn = Conn::connect(url).await?;
-        trawl_crawl::cluster::write_jsonl(&mut conn, since, limit, links, &mut sink).await
+        // Older versions of changed pages, once, before the live records.
+        let old = if all_versions && since == Cursor::default() {
+            trawl_crawl::cluster::write_versions(&mut conn, links, &mut sink).await?
+        } else {
+            0
+        };
+        let (n, cursor) =
+            trawl_crawl::cluster::write_jsonl(&mut conn, since, limit, links, &mut sink).await?;
+        Ok::<_, trawl_crawl::cluster::ClusterError>((n + old, cursor))
     })?;
     sink.flush()?;
     eprintln!(

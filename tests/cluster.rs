@@ -25,6 +25,7 @@ fn new_url(host: &str, path: &str) -> NewUrl {
             kind: UrlKind::Page,
             priority: 1.0,
             features: None,
+            revisit: None,
         },
     }
 }
@@ -43,6 +44,7 @@ fn done(host_id: i64, epoch: i64, url: &str) -> Finish {
             record: None,
             counted: true,
             simhash: None,
+            again: None,
         },
         links: vec![],
         delay_ms: 0,

@@ -24,6 +24,7 @@ fn url(path: &str, priority: f32) -> NewUrl {
             kind: UrlKind::Page,
             priority,
             features: None,
+            revisit: None,
         },
     }
 }

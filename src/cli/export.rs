@@ -37,8 +37,8 @@ pub struct ExportArgs {
     /// page, resolved; kept while `crawl.record_links` is on).
     #[arg(long, conflicts_with = "outcomes")]
     pub links: bool,
-    /// Also the records a newer version replaced (`trawl reextract`); by
-    /// default only each page's latest record.
+    /// Also the records a newer version replaced (a revisit found the page
+    /// changed, or `trawl reextract`); by default only each page's latest.
     #[arg(long, conflicts_with = "outcomes")]
     pub all_versions: bool,
     /// Data directory [default: crawl.data_dir].
@@ -56,6 +56,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
             &args.since,
             args.limit,
             args.links,
+            args.all_versions,
             args.out.as_deref(),
         );
     }

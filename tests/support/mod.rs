@@ -474,6 +474,7 @@ pub fn assert_warc_whole(warcio: &Path, data: &Path, records: &[serde_json::Valu
 }
 
 pub mod cluster;
+pub mod news;
 pub mod pg;
 #[allow(dead_code)] // the benches' generated web; tests do not use it
 pub mod web;

@@ -44,6 +44,38 @@ pub fn iso_time(secs: u64) -> String {
     )
 }
 
+/// Longest interval accepted anywhere (a year), in seconds.
+pub const MAX_INTERVAL: u64 = 365 * 86_400;
+
+/// Parses a duration: `never` or `0` (off), a number of seconds, or a
+/// number with a unit (`s`, `m`, `h`, `d`, `w`). Seconds, or why not.
+pub fn parse_duration(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("never") || s == "0" {
+        return Ok(0);
+    }
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => s.split_at(i),
+        None => (s, "s"),
+    };
+    let per = match unit.trim() {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => 0,
+    };
+    let secs = num.parse::<u64>().ok().map(|n| n.saturating_mul(per));
+    match secs {
+        Some(v) if per > 0 && v <= MAX_INTERVAL => Ok(v),
+        Some(_) if per > 0 => Err(format!("{s:?} is longer than a year")),
+        _ => Err(format!(
+            "{s:?} is not a duration (e.g. 90s, 15m, 1h, 2d, 1w, a number of seconds, or never)"
+        )),
+    }
+}
+
 /// One exported page: metadata, main text and, for product pages of an
 /// e-commerce seed, the fields its site's template read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -82,7 +114,8 @@ pub struct Record {
     pub links: Option<Vec<String>>,
     /// article, forum, product, collection, listing, service or documentation.
     pub page_type: PageType,
-    /// The record this one replaces (`trawl reextract`): its `seq`.
+    /// The record this one replaces (a revisit found the page changed, or
+    /// `trawl reextract`): its `seq`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<u64>,
     /// The product record of a product page (name, price, currency, codes,
@@ -117,6 +150,10 @@ pub struct Record {
     pub kind: Option<RecordKind>,
     /// The URL as queued (before redirects).
     pub url: String,
+    /// Which version of the page this record is (2, 3, …: the page changed
+    /// since the record named by `previous`); absent on a page's first record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
     /// Where the page's response is archived (`[warc]`): its WARC file
     /// (under `<data_dir>/warc/`) and the offset of the record's gzip member.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -165,6 +202,13 @@ pub enum Outcome {
     Truncated,
     /// A sitemap was read; its URLs were queued.
     Sitemap,
+    /// A feed (RSS, Atom, JSON Feed) was read; its entries were queued.
+    Feed,
+    /// A revisit answered 304 Not Modified: no body, no new record.
+    NotModified,
+    /// A revisit fetched the page again and its main text had not changed:
+    /// no new record.
+    Unchanged,
     /// The final response was not 2xx (after retries for 429/503/5xx).
     HttpError,
     /// No response (connection, timeout, TLS) after retries.
@@ -260,6 +304,9 @@ pub struct PageOutcome {
     /// Whether that relevance reached the focus threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relevant: Option<bool>,
+    /// When the URL is due to be visited again (seconds since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_visit: Option<u64>,
 }
 
 #[cfg(test)]
@@ -296,8 +343,26 @@ mod tests {
             title: Some("T".into()),
             kind: None,
             url: "http://a.test/x".into(),
+            version: None,
             warc: None,
         }
+    }
+
+    #[test]
+    fn durations_read_like_people_write_them() {
+        assert_eq!(parse_duration("90s"), Ok(90));
+        assert_eq!(parse_duration("15m"), Ok(900));
+        assert_eq!(parse_duration("1h"), Ok(3600));
+        assert_eq!(parse_duration("2d"), Ok(172_800));
+        assert_eq!(parse_duration("1w"), Ok(604_800));
+        assert_eq!(parse_duration("45"), Ok(45));
+        assert_eq!(parse_duration("never"), Ok(0));
+        assert!(parse_duration("1y").is_err());
+        assert!(parse_duration("h").is_err());
+        assert!(parse_duration("-5m").is_err());
+        assert!(parse_duration("400d")
+            .unwrap_err()
+            .contains("longer than a year"));
     }
 
     #[test]

@@ -101,6 +101,12 @@ impl Page {
         self.doc.meta.base.as_deref()
     }
 
+    /// `href`s of the page's feeds (`<link rel="alternate">` of type RSS,
+    /// Atom or JSON Feed), as written.
+    pub fn feed_links(&self) -> &[String] {
+        &self.doc.meta.feeds
+    }
+
     /// Every `<a href>` of the visible page, in document order.
     pub fn links(&self) -> Vec<Link> {
         (0..self.doc.len() as NodeId)

@@ -110,6 +110,37 @@ pub async fn write_jsonl(
     Ok((written, cursor))
 }
 
+/// Writes the older versions of changed pages (`export --all-versions`
+/// from the start): each as it was stored, its row number as `seq`, in
+/// row order. They come before the live records; an incremental export
+/// gave each of them when it was the latest.
+pub async fn write_versions(
+    conn: &mut Conn,
+    links: bool,
+    out: &mut impl Write,
+) -> Result<usize, ClusterError> {
+    let c = conn.client().await?;
+    let rows = c
+        .query(
+            "SELECT id, record FROM trawl_record_versions ORDER BY id",
+            &[],
+        )
+        .await?;
+    for r in &rows {
+        let id: i64 = r.get(0);
+        let text: String = r.get(1);
+        let mut rec: Record = serde_json::from_str(&text)
+            .map_err(|e| ClusterError::Bad(format!("record version {id}: {e}")))?;
+        rec.seq = id as u64;
+        if !links {
+            rec.links = None;
+        }
+        serde_json::to_writer(&mut *out, &rec).map_err(|e| ClusterError::Io(e.into()))?;
+        out.write_all(b"\n")?;
+    }
+    Ok(rows.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

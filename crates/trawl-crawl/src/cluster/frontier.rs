@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::{url_hash, ClusterError, Conn};
 use crate::record::{PageOutcome, Record};
 use crate::seeds::Seed;
-use crate::store::{NewUrl, QueuedUrl, UrlKind, LINK_FEATURES};
+use crate::store::{Again, NewUrl, QueuedUrl, Revisit, UrlKind, LINK_FEATURES};
 
 /// A host this worker now holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +75,9 @@ pub enum FinishEnd {
         /// SimHash of the record's text (near-duplicates across workers).
         #[serde(default)]
         simhash: Option<u64>,
+        /// The URL's next visit, when it is revisited (status 4 until due).
+        #[serde(default)]
+        again: Option<Again>,
     },
     /// Try again after `wait_ms`, as attempt `attempt`.
     Retry {
@@ -116,6 +119,7 @@ fn kind_code(k: UrlKind) -> i16 {
     match k {
         UrlKind::Page => 0,
         UrlKind::Sitemap => 1,
+        UrlKind::Feed => 2,
     }
 }
 
@@ -309,9 +313,11 @@ impl Conn {
         let c = self.client().await?;
         let rows = c
             .query(
-                "SELECT hash, url, priority, depth, seed, attempt, kind, features
-                 FROM trawl_urls WHERE host_id = $1 AND status = 0 AND not_before <= now()
-                 ORDER BY priority DESC, hash LIMIT $2",
+                "SELECT u.hash, u.url, u.priority, u.depth, u.seed, u.attempt, u.kind, u.features,
+                        u.revisit, r.id
+                 FROM trawl_urls u LEFT JOIN trawl_records r ON r.url_hash = u.hash
+                 WHERE u.host_id = $1 AND u.status = 0 AND u.not_before <= now()
+                 ORDER BY u.priority DESC, u.hash LIMIT $2",
                 &[&host_id, &(limit as i64)],
             )
             .await?;
@@ -327,13 +333,20 @@ impl Conn {
                         depth: r.get::<_, i16>(3) as u16,
                         seed: r.get::<_, i32>(4) as u32,
                         attempt: r.get::<_, i16>(5).clamp(0, 255) as u8,
-                        kind: if r.get::<_, i16>(6) == 1 {
-                            UrlKind::Sitemap
-                        } else {
-                            UrlKind::Page
+                        kind: match r.get::<_, i16>(6) {
+                            1 => UrlKind::Sitemap,
+                            2 => UrlKind::Feed,
+                            _ => UrlKind::Page,
                         },
                         features: features
                             .and_then(|f| <[u8; LINK_FEATURES]>::try_from(f.as_slice()).ok()),
+                        revisit: r
+                            .get::<_, Option<String>>(8)
+                            .and_then(|j| serde_json::from_str::<Revisit>(&j).ok())
+                            .map(|mut v| {
+                                v.record = r.get::<_, Option<i64>>(9).map(|id| id as u64);
+                                Box::new(v)
+                            }),
                     },
                 )
             })
@@ -440,14 +453,16 @@ impl Conn {
     }
 
     /// Queues again the URLs set aside (status 3) whose wait has ended, or
-    /// all of them with `all` (a worker starting); returns how many.
+    /// all of them with `all` (a worker starting), and the revisits (status
+    /// 4) that are due (only those: no burst at a start); returns how many.
     pub async fn unpark(&mut self, all: bool) -> Result<u64, ClusterError> {
         let c = self.client().await?;
         let row = c
             .query_one(
                 "WITH u AS (
                     UPDATE trawl_urls SET status = 0, not_before = now()
-                    WHERE status = 3 AND ($1 OR not_before <= now()) RETURNING host_id
+                    WHERE (status = 3 AND ($1 OR not_before <= now()))
+                       OR (status = 4 AND not_before <= now()) RETURNING host_id
                  ), n AS (SELECT host_id, count(*)::int AS k FROM u GROUP BY host_id),
                  h AS (UPDATE trawl_hosts SET queued = queued + n.k FROM n
                        WHERE trawl_hosts.id = n.host_id RETURNING n.k)
@@ -499,6 +514,42 @@ impl Conn {
     }
 }
 
+/// Stores `rec` as the newer version of the URL's record row `prev` (a
+/// revisit found the page changed): the old row's record is kept in
+/// `trawl_record_versions`, the row gets the new record under a new export
+/// cursor. Nothing when the row moved on meanwhile (a replay).
+async fn new_version(
+    tx: &tokio_postgres::Transaction<'_>,
+    hash: i64,
+    prev: i64,
+    rec: &Record,
+    simhash: Option<u64>,
+) -> Result<bool, ClusterError> {
+    let duplicate_of = match simhash {
+        Some(h) => super::near_dup::duplicate_of(tx, h, &rec.url).await?,
+        None => None,
+    };
+    let text = json(&Record {
+        duplicate_of,
+        ..rec.clone()
+    })?;
+    let row = tx
+        .query_opt(
+            "WITH old AS (SELECT id, record FROM trawl_records
+                          WHERE url_hash = $1 AND id = $2 FOR UPDATE),
+                  new AS (UPDATE trawl_records
+                             SET record = $3, simhash = $4, xid = pg_current_xact_id(),
+                                 id = nextval(pg_get_serial_sequence('trawl_records', 'id'))
+                           WHERE url_hash = $1 AND id = $2 RETURNING id)
+             INSERT INTO trawl_record_versions (id, url_hash, record, replaced_by)
+             SELECT old.id, $1, old.record, new.id FROM old, new
+             ON CONFLICT (id) DO NOTHING RETURNING replaced_by",
+            &[&hash, &prev, &text, &simhash.map(|h| h as i64)],
+        )
+        .await?;
+    Ok(row.is_some())
+}
+
 /// Writes one end under an open transaction whose host row is locked.
 async fn apply(
     tx: &tokio_postgres::Transaction<'_>,
@@ -514,12 +565,23 @@ async fn apply(
             record,
             counted,
             simhash,
+            again,
         } => {
+            // Revisited: status 4 until due, with what the visit needs.
+            let (status, due, revisit) = match again {
+                Some(a) => (
+                    4i16,
+                    Some(a.due as f64),
+                    a.item.revisit.as_deref().map(json).transpose()?,
+                ),
+                None => (1, None, None),
+            };
             let ended = tx
                 .query_opt(
-                    "UPDATE trawl_urls SET status = 1, outcome = $2, done_by = $3, done_at = now()
+                    "UPDATE trawl_urls SET status = $4, outcome = $2, done_by = $3, done_at = now(),
+                     not_before = coalesce(to_timestamp($5), not_before), revisit = $6, attempt = 0
                      WHERE hash = $1 AND status = 0 RETURNING seed",
-                    &[&f.hash, &json(outcome)?, &worker],
+                    &[&f.hash, &json(outcome)?, &worker, &status, &due, &revisit],
                 )
                 .await?;
             let n = u64::from(ended.is_some());
@@ -560,7 +622,11 @@ async fn apply(
                     .await?;
                 }
             }
-            if let (1, Some(rec)) = (n, record) {
+            if let (1, Some(rec), Some(prev)) =
+                (n, record, record.as_ref().and_then(|r| r.previous))
+            {
+                record_written = new_version(tx, f.hash, prev as i64, rec, *simhash).await?;
+            } else if let (1, Some(rec)) = (n, record) {
                 let duplicate_of = match simhash {
                     Some(h) => super::near_dup::duplicate_of(tx, *h, &rec.url).await?,
                     None => None,

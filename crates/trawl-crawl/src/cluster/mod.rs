@@ -30,7 +30,7 @@ mod versions;
 pub use budgets::PageCounts;
 pub use conn::Conn;
 pub use counts::ClusterCounts;
-pub use export::{write_jsonl, Cursor};
+pub use export::{write_jsonl, write_versions, Cursor};
 pub use frontier::{Claimed, Due, Finish, FinishEnd, Written};
 pub use status::{ClusterStatus, WorkerRow};
 

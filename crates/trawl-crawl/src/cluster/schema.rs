@@ -13,7 +13,7 @@ use super::ClusterError;
 const BASE: &str = include_str!("schema.sql");
 
 /// The version this build reads and writes.
-pub const VERSION: i32 = 2;
+pub const VERSION: i32 = 3;
 
 /// Migrations: the statements that take a database from version `n - 1`
 /// to `n`, for n = 2, 3, …
@@ -24,6 +24,21 @@ const MIGRATIONS: &[(i32, &str)] = &[
         2,
         "CREATE INDEX IF NOT EXISTS trawl_urls_set_aside ON trawl_urls (not_before)
          WHERE status = 3",
+    ),
+    // Revisits: a URL fetched before waits in status 4 until `not_before`,
+    // with what the next visit needs (`revisit`: JSON of trawl's
+    // Revisit); the versions a changed page's new record replaced are kept.
+    (
+        3,
+        "ALTER TABLE trawl_urls ADD COLUMN IF NOT EXISTS revisit text;
+         CREATE INDEX IF NOT EXISTS trawl_urls_revisits ON trawl_urls (not_before)
+         WHERE status = 4;
+         CREATE TABLE IF NOT EXISTS trawl_record_versions (
+             id          bigint PRIMARY KEY,   -- the replaced record's row number
+             url_hash    bigint NOT NULL,
+             record      text NOT NULL,
+             replaced_by bigint NOT NULL
+         );",
     ),
 ];
 

@@ -9,6 +9,9 @@ use std::time::Duration;
 use serde::Deserialize;
 
 mod overrides;
+mod revisit;
+
+pub use revisit::RevisitConfig;
 
 use crate::focus::Strategy;
 use crate::seeds::{Mode, Scope};
@@ -28,6 +31,8 @@ pub struct Config {
     pub cluster: ClusterConfig,
     /// `[warc]`: the WARC archive of every exchange.
     pub warc: WarcConfig,
+    /// `[revisit]`: fetching pages again (freshness).
+    pub revisit: RevisitConfig,
 }
 
 /// `[warc]`: every HTTP exchange of the crawl (pages, redirect hops,
@@ -534,6 +539,7 @@ impl Config {
                 ));
             }
         }
+        self.revisit.validate().map_err(|(k, m)| bad(k, m))?;
         for (key, list) in [("crawl.include", &c.include), ("crawl.exclude", &c.exclude)] {
             for re in list {
                 regex::Regex::new(re)

@@ -29,6 +29,11 @@ pub struct Stats {
     pub(crate) skipped: AtomicU64,
     /// Links not queued because of the URL patterns.
     pub(crate) excluded: AtomicU64,
+    /// Revisits sent; of them answered 304, found unchanged, found changed.
+    pub(crate) revisits: AtomicU64,
+    pub(crate) not_modified: AtomicU64,
+    pub(crate) unchanged: AtomicU64,
+    pub(crate) versions: AtomicU64,
     pub(crate) queue: AtomicU64,
     pub(crate) inflight: AtomicU64,
     pub(crate) hosts_known: AtomicU64,
@@ -78,6 +83,10 @@ impl Default for Stats {
             truncated: AtomicU64::new(0),
             skipped: AtomicU64::new(0),
             excluded: AtomicU64::new(0),
+            revisits: AtomicU64::new(0),
+            not_modified: AtomicU64::new(0),
+            unchanged: AtomicU64::new(0),
+            versions: AtomicU64::new(0),
             queue: AtomicU64::new(0),
             inflight: AtomicU64::new(0),
             hosts_known: AtomicU64::new(0),
@@ -158,6 +167,18 @@ pub struct Snapshot {
     /// Links not queued because of the URL patterns (`include` / `exclude`).
     #[serde(default)]
     pub excluded: u64,
+    /// Revisits made (URLs fetched again).
+    #[serde(default)]
+    pub revisits: u64,
+    /// Revisits answered 304 Not Modified.
+    #[serde(default)]
+    pub not_modified: u64,
+    /// Revisits whose main text had not changed.
+    #[serde(default)]
+    pub unchanged: u64,
+    /// New versions of changed pages stored.
+    #[serde(default)]
+    pub versions: u64,
     /// URLs queued (an estimate while running).
     pub queue: u64,
     /// Fetches in flight.
@@ -296,6 +317,10 @@ impl Stats {
             truncated: l(&self.truncated),
             skipped: l(&self.skipped),
             excluded: l(&self.excluded),
+            revisits: l(&self.revisits),
+            not_modified: l(&self.not_modified),
+            unchanged: l(&self.unchanged),
+            versions: l(&self.versions),
             queue: l(&self.queue),
             inflight: l(&self.inflight),
             hosts_known: l(&self.hosts_known),

@@ -105,10 +105,57 @@ pub trait Fetcher: Send + Sync {
     fn get<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
     /// GET any resource (robots.txt, sitemaps).
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
+    /// A conditional GET (a revisit): a page (`any` false) or any
+    /// resource, sent with the last response's validators. A fetcher
+    /// without conditional requests sends a plain GET.
+    fn get_if<'a>(
+        &'a self,
+        url: &'a str,
+        any: bool,
+        _cond: &'a Conditional,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
+        if any {
+            self.get_any(url)
+        } else {
+            self.get(url)
+        }
+    }
     /// The private-network guard this fetcher applies, if any (the crawl
     /// tells it which hosts its seeds name).
     fn guard(&self) -> Option<Arc<AddressGuard>> {
         None
+    }
+}
+
+/// The validators of a conditional request (RFC 9110 13.1): the last
+/// response's `ETag` and `Last-Modified`, sent back as `If-None-Match` and
+/// `If-Modified-Since`; a server with nothing new answers 304, no body.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Conditional {
+    /// Sent as `If-None-Match`.
+    pub etag: Option<String>,
+    /// Sent as `If-Modified-Since`.
+    pub last_modified: Option<String>,
+}
+
+impl Conditional {
+    /// Whether there is anything to send.
+    pub fn is_empty(&self) -> bool {
+        self.etag.is_none() && self.last_modified.is_none()
+    }
+
+    /// The header fields, as (name, value); values a header cannot carry
+    /// (control characters) are left out.
+    fn fields(&self) -> Vec<(&'static str, &str)> {
+        let ok = |v: &&String| v.bytes().all(|b| b >= 0x20 && b != 0x7f) && !v.is_empty();
+        let mut f = Vec::new();
+        if let Some(e) = self.etag.as_ref().filter(ok) {
+            f.push(("if-none-match", e.as_str()));
+        }
+        if let Some(l) = self.last_modified.as_ref().filter(ok) {
+            f.push(("if-modified-since", l.as_str()));
+        }
+        f
     }
 }
 
@@ -184,6 +231,16 @@ pub fn is_html_type(ct: Option<&str>) -> bool {
     })
 }
 
+/// Whether a Content-Type is a feed's (RSS, Atom, JSON Feed, or XML that
+/// may be one): its body is read, and a page URL that answers with one is
+/// read as a feed.
+pub fn is_feed_type(ct: Option<&str>) -> bool {
+    ct.is_some_and(|ct| {
+        let ct = ct.to_ascii_lowercase();
+        ct.contains("rss") || ct.contains("atom") || ct.contains("xml") || ct.contains("feed+json")
+    })
+}
+
 /// Installs the process-wide TLS provider every `reqwest::Client` of trawl
 /// needs (reqwest is built with `rustls-no-provider`: building a client
 /// without one panics). Call it before building any client, the daemon's
@@ -239,11 +296,16 @@ impl HttpFetcher {
         })
     }
 
-    async fn fetch(&self, url: &str, html_only: bool) -> Response {
+    async fn fetch(&self, url: &str, html_only: bool, cond: Option<&Conditional>) -> Response {
         if let Some(Err(b)) = Url::parse(url).ok().map(|u| self.guard.check_url(&u)) {
             return Response::blocked(b.to_string());
         }
-        let mut resp = match self.client.get(url).send().await {
+        let fields = cond.map(Conditional::fields).unwrap_or_default();
+        let mut req = self.client.get(url);
+        for (name, value) in &fields {
+            req = req.header(*name, *value);
+        }
+        let mut resp = match req.send().await {
             Ok(r) => r,
             Err(e) => {
                 return match blocked_in(&e) {
@@ -263,7 +325,7 @@ impl HttpFetcher {
             content_type: header("content-type"),
             location: header("location"),
             retry_after: header("retry-after").map(|v| v.trim().parse().unwrap_or(60)),
-            request_head: request_head(url, &self.user_agent),
+            request_head: request_head(url, &self.user_agent, &fields),
             remote_ip: resp.remote_addr().map(|a| a.ip()),
             content_length: header("content-length").and_then(|v| v.trim().parse().ok()),
             last_modified: header("last-modified"),
@@ -277,7 +339,8 @@ impl HttpFetcher {
             return out.with_head(head);
         }
         let success = (200..=299).contains(&out.status);
-        if html_only && success && !is_html_type(out.content_type.as_deref()) {
+        let readable = |ct: Option<&str>| is_html_type(ct) || is_feed_type(ct);
+        if html_only && success && !readable(out.content_type.as_deref()) {
             return out.with_head(head); // the daemon records the Content-Type and skips it
         }
         loop {
@@ -306,7 +369,7 @@ impl HttpFetcher {
 }
 
 /// The request line and header fields trawl sends (reqwest adds no others).
-fn request_head(url: &str, user_agent: &str) -> Vec<u8> {
+fn request_head(url: &str, user_agent: &str, extra: &[(&str, &str)]) -> Vec<u8> {
     let Ok(u) = Url::parse(url) else {
         return Vec::new();
     };
@@ -319,10 +382,14 @@ fn request_head(url: &str, user_agent: &str) -> Vec<u8> {
         Some(p) => format!("{}:{p}", u.host_str().unwrap_or("")),
         None => u.host_str().unwrap_or("").to_string(),
     };
-    format!(
-        "GET {target} HTTP/1.1\r\nhost: {host}\r\nuser-agent: {user_agent}\r\naccept: */*\r\naccept-encoding: gzip, br, deflate\r\n\r\n"
-    )
-    .into_bytes()
+    let mut head = format!(
+        "GET {target} HTTP/1.1\r\nhost: {host}\r\nuser-agent: {user_agent}\r\naccept: */*\r\naccept-encoding: gzip, br, deflate\r\n"
+    );
+    for (name, value) in extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.into_bytes()
 }
 
 /// The status line and header fields of a response, without the fields
@@ -358,11 +425,20 @@ fn response_head(resp: &reqwest::Response) -> Vec<u8> {
 
 impl Fetcher for HttpFetcher {
     fn get<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
-        Box::pin(self.fetch(url, true))
+        Box::pin(self.fetch(url, true, None))
     }
 
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
-        Box::pin(self.fetch(url, false))
+        Box::pin(self.fetch(url, false, None))
+    }
+
+    fn get_if<'a>(
+        &'a self,
+        url: &'a str,
+        any: bool,
+        cond: &'a Conditional,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
+        Box::pin(self.fetch(url, !any, Some(cond)))
     }
 
     fn guard(&self) -> Option<Arc<AddressGuard>> {

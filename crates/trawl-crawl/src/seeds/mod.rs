@@ -16,6 +16,8 @@
 //! | `mode`      | `article` or `ecommerce`                         | `article`        |
 //! | `sitemaps`  | read robots-declared sitemaps and /sitemap.xml   | `crawl.sitemaps` |
 //! | `topic`     | a `[focus.topics.NAME]` of config.toml           | the `[focus]` topic |
+//! | `revisit`   | fetch its hubs again this often (`30m`, `never`) | `revisit.hubs`   |
+//! | `revisit_pages` | fetch its other pages again this often       | `revisit.pages`  |
 //!
 //! A line of options after `*` sets them for the following lines of the file:
 //!
@@ -105,6 +107,14 @@ pub struct Seed {
     /// `None`: `crawl.min_delay_ms`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
+    /// How often this seed's hubs are fetched again, in seconds (`revisit=`;
+    /// 0: never; `None`: `revisit.hubs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisit: Option<u64>,
+    /// How often this seed's other pages are fetched again, in seconds
+    /// (`revisit_pages=`; 0: never; `None`: `revisit.pages`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisit_pages: Option<u64>,
 }
 
 impl Seed {
@@ -185,6 +195,15 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
             _ => Err(bad("milliseconds, 0 to 3600000")),
         },
+        "revisit" | "revisit_pages" => {
+            let secs = crate::record::parse_duration(v).map_err(|e| format!("option {k}: {e}"))?;
+            if k == "revisit" {
+                seed.revisit = Some(secs);
+            } else {
+                seed.revisit_pages = Some(secs);
+            }
+            Ok(())
+        }
         "include" | "exclude" => match regex::Regex::new(v) {
             Ok(_) if k == "include" => {
                 seed.include.push(v.to_string());
@@ -209,7 +228,7 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, revisit, revisit_pages)"
         )),
     }
 }
@@ -236,6 +255,8 @@ pub fn parse(
         include: Vec::new(),
         exclude: Vec::new(),
         delay_ms: None,
+        revisit: None,
+        revisit_pages: None,
     };
     // A file saved with a UTF-8 byte-order mark keeps its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -95,6 +95,8 @@ mod tests {
             include: Vec::new(),
             exclude: Vec::new(),
             delay_ms: None,
+            revisit: None,
+            revisit_pages: None,
         }
     }
 

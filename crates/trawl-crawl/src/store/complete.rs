@@ -3,6 +3,7 @@
 //! one sled batch, so a `kill -9` leaves all of it or none of it.
 
 use super::queued::Completion;
+use super::versions::V;
 use super::{
     be_u64, decode, encode, key, records, simhash, url_hash, Counter, PageOutcome, Store,
     StoreError, M, P, R, RECORD_SEQ, X,
@@ -47,16 +48,17 @@ impl Store {
                 simhash,
                 links,
                 counted,
+                again,
             } => {
                 let mut outcome = outcome.clone();
                 let page_key = key(P, &url_hash(&outcome.url));
                 // A page replayed after a crash keeps its first record.
-                let (earlier, earlier_seq) = match self.kv.get(&page_key)? {
+                let (earlier, earlier_seq, scheduled) = match self.kv.get(&page_key)? {
                     Some(v) => {
                         let o = decode::<PageOutcome>("pages", &v)?;
-                        (o.record, Some(o.seq))
+                        (o.record, Some(o.seq), o.next_visit)
                     }
-                    None => (None, None),
+                    None => (None, None, None),
                 };
                 if let Some((host, seed)) = counted {
                     if earlier.is_none() {
@@ -76,10 +78,21 @@ impl Store {
                     }
                 }
                 let mut seq = earlier;
-                if let (Some(rec), None) = (record, earlier) {
+                // A page's first record, or a newer version of the record
+                // a revisit started from (a replayed one finds the URL's
+                // record moved on, and stores nothing).
+                let store_it = record.as_ref().filter(|rec| match earlier {
+                    None => true,
+                    Some(e) => rec.previous == Some(e),
+                });
+                if let Some(rec) = store_it {
                     let seq_key = key(M, RECORD_SEQ.as_bytes());
                     let next = be_u64(self.kv.get(&seq_key)?) + 1;
                     batch.insert(seq_key, &next.to_be_bytes());
+                    if let Some(old) = earlier {
+                        // The old version is marked replaced (a plain export skips it).
+                        batch.insert(key(V, &old.to_be_bytes()), &next.to_be_bytes());
+                    }
                     let mut rec = rec.clone();
                     rec.seq = next;
                     batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
@@ -94,6 +107,22 @@ impl Store {
                     seq = Some(next);
                 }
                 outcome.record = seq;
+                match again {
+                    Some(a) => {
+                        let mut a = a.clone();
+                        if let Some(r) = a.item.revisit.as_mut() {
+                            r.record = seq;
+                        }
+                        Self::schedule_into(&mut batch, host, &a, scheduled);
+                        outcome.next_visit = Some(a.due);
+                    }
+                    None => {
+                        if let Some(due) = scheduled {
+                            Self::unschedule_into(&mut batch, &outcome.url, due);
+                        }
+                        outcome.next_visit = None;
+                    }
+                }
                 self.number_outcome(&mut batch, &mut outcome, earlier_seq)?;
                 batch.insert(page_key, encode(&outcome));
                 // The URL a stored page was reached at through redirects is

@@ -14,6 +14,9 @@
 //! - `x` band(1) ++ bits(2) ++ seq(8) → simhash(8): near-duplicate index.
 //! - `k` until(8) ++ xxh3-128(url) → a URL set aside with an outcome
 //!   (host stopped, budget spent), offered again later (see `parked`).
+//! - `d` due(8) ++ xxh3-128(url) → a URL waiting to be fetched again (see
+//!   `revisits`).
+//! - `v` seq(8) → seq(8): a record replaced by a newer version (see `versions`).
 //! - `m` name → counters (records, page budgets, queue length), the store
 //!   format and seed file hashes.
 //!
@@ -34,6 +37,7 @@ pub mod export;
 mod hosts;
 pub(crate) mod queue;
 pub(crate) mod records;
+mod revisits;
 pub(crate) mod seen;
 pub(crate) mod simhash;
 mod tree;
@@ -49,7 +53,7 @@ mod readonly;
 
 pub use error::StoreError;
 pub use queue::Block;
-pub use queued::{Completion, NewUrl, QueuedUrl, UrlKind};
+pub use queued::{Again, Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
 pub use tree::Tree;
 
 /// Bytes of link features a focused crawl keeps with a queued URL (the
@@ -518,6 +522,7 @@ mod tests {
                 kind: UrlKind::Page,
                 priority,
                 features: None,
+                revisit: None,
             },
         }
     }
@@ -544,6 +549,7 @@ mod tests {
             simhash: None,
             links,
             counted: Some(("a.test".into(), 1)),
+            again: None,
         }
     }
 
@@ -737,6 +743,7 @@ mod tests {
             simhash: None,
             links: vec![],
             counted: Some(("a.test".into(), 1)),
+            again: None,
         };
         assert_eq!(
             s.complete(&lease, "a.test", &done()).expect("first"),
@@ -774,6 +781,7 @@ mod tests {
                     simhash: Some(0xdead_beef),
                     links: vec![item("http://a.test/next", 0.5)],
                     counted: Some(("a.test".into(), 7)),
+                    again: None,
                 },
             )
             .expect("complete");

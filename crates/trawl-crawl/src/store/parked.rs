@@ -51,15 +51,21 @@ impl Store {
     /// `all`) to the queue again; returns how many. They were queued
     /// before, so the seen-set is not asked.
     pub fn unpark(&self, now: u64, all: bool) -> Result<usize, StoreError> {
-        let mut st = self.lock();
         let end = if all {
             vec![K + 1]
         } else {
             key(K, &now.saturating_add(1).to_be_bytes())
         };
+        self.offer_range(vec![K]..end)
+    }
+
+    /// Moves the inbox entries kept in `range` (set-aside URLs, due
+    /// revisits) to the inbox, in one batch; returns how many.
+    pub(super) fn offer_range(&self, range: std::ops::Range<Vec<u8>>) -> Result<usize, StoreError> {
+        let mut st = self.lock();
         let mut batch = sled::Batch::default();
         let mut n = 0u64;
-        for kv in self.kv.range(vec![K]..end) {
+        for kv in self.kv.range(range) {
             let (k, v) = kv?;
             batch.remove(k);
             batch.insert(key(super::N, &self.db.generate_id()?.to_be_bytes()), v);
@@ -97,6 +103,7 @@ mod tests {
                 kind: UrlKind::Page,
                 priority: 0.5,
                 features: None,
+                revisit: None,
             };
             let outcome = PageOutcome {
                 url: url.into(),

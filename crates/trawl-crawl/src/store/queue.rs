@@ -323,6 +323,7 @@ impl Store {
             kind: super::UrlKind::Page,
             priority: 0.0,
             features: None,
+            revisit: None,
         };
         batch.insert(
             key(N, &self.db.generate_id()?.to_be_bytes()),
@@ -613,6 +614,7 @@ mod tests {
             kind: UrlKind::Page,
             priority: 0.5,
             features: None,
+            revisit: None,
         }
     }
 

@@ -13,6 +13,38 @@ pub enum UrlKind {
     Page,
     /// A sitemap (its URLs are queued, it makes no record).
     Sitemap,
+    /// An RSS, Atom or JSON feed (its entries are queued, it makes no record).
+    Feed,
+}
+
+/// What a revisit knows of the URL's last visit: the validators for a
+/// conditional request, the text hash to tell an unchanged page, the
+/// record a changed page's new version replaces, and the adaptive interval.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Revisit {
+    /// Seconds between visits now (it shrinks while the page keeps
+    /// changing and grows while it does not, within `[revisit]` bounds).
+    pub interval: u32,
+    /// A hub (a seed, a listing, a feed, a sitemap): revisited on the hub schedule.
+    pub hub: bool,
+    /// The last response's `ETag` (sent as `If-None-Match`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    /// The last response's `Last-Modified` (sent as `If-Modified-Since`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+    /// `content_hash` of the latest record's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+    /// The latest record's number (its `seq`; a cluster's row number).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<u64>,
+    /// The latest record's version (1: the first record).
+    #[serde(default)]
+    pub version: u32,
+    /// Visits so far.
+    #[serde(default)]
+    pub visits: u32,
 }
 
 /// A URL waiting in (or leased from) the frontier.
@@ -33,13 +65,17 @@ pub struct QueuedUrl {
     /// Focus link features (quantized), for the model to learn from once
     /// the page is judged.
     pub features: Option<[u8; LINK_FEATURES]>,
+    /// Set when this is a visit again of a URL fetched before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisit: Option<Box<Revisit>>,
 }
 
 impl QueuedUrl {
     /// Compact form for the queue: depth(2) seed(4) attempt(1) kind(1)
-    /// priority(4) [features(8)] url — a third of the JSON size, and the
-    /// queue is the biggest thing in the store. The kind byte's top bit says
-    /// whether features are present.
+    /// priority(4) [features(8)] [revisit length(2) revisit JSON] url — a
+    /// third of the JSON size, and the queue is the biggest thing in the
+    /// store. The kind byte's top bit says whether features are present,
+    /// the next one whether revisit data is.
     pub(super) fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(20 + self.url.len());
         b.extend_from_slice(&self.depth.to_be_bytes());
@@ -48,17 +84,28 @@ impl QueuedUrl {
         let kind = match self.kind {
             UrlKind::Page => 0,
             UrlKind::Sitemap => 1,
+            UrlKind::Feed => 2,
         };
-        b.push(
-            kind | if self.features.is_some() {
-                FEATURE_BIT
-            } else {
-                0
-            },
-        );
+        let revisit = self
+            .revisit
+            .as_ref()
+            .map(|r| serde_json::to_vec(r).unwrap_or_default())
+            .filter(|j| j.len() <= usize::from(u16::MAX));
+        let mut flags = 0;
+        if self.features.is_some() {
+            flags |= FEATURE_BIT;
+        }
+        if revisit.is_some() {
+            flags |= REVISIT_BIT;
+        }
+        b.push(kind | flags);
         b.extend_from_slice(&self.priority.to_be_bytes());
         if let Some(f) = &self.features {
             b.extend_from_slice(f);
+        }
+        if let Some(j) = &revisit {
+            b.extend_from_slice(&(j.len() as u16).to_be_bytes());
+            b.extend_from_slice(j);
         }
         b.extend_from_slice(self.url.as_bytes());
         b
@@ -74,17 +121,29 @@ impl QueuedUrl {
         }
         let depth = u16::from_be_bytes([b[0], b[1]]);
         let seed = u32::from_be_bytes([b[2], b[3], b[4], b[5]]);
-        let kind = match b[7] & !FEATURE_BIT {
+        let kind = match b[7] & !(FEATURE_BIT | REVISIT_BIT) {
             0 => UrlKind::Page,
             1 => UrlKind::Sitemap,
+            2 => UrlKind::Feed,
             _ => return Err(corrupt()),
         };
         let priority = f32::from_be_bytes([b[8], b[9], b[10], b[11]]);
-        let (features, url) = if b[7] & FEATURE_BIT != 0 {
+        let (features, rest) = if b[7] & FEATURE_BIT != 0 {
             let f = b.get(12..20).and_then(|f| f.try_into().ok());
             (Some(f.ok_or_else(corrupt)?), &b[20..])
         } else {
             (None, &b[12..])
+        };
+        let (revisit, url) = if b[7] & REVISIT_BIT != 0 {
+            let len = rest
+                .get(..2)
+                .map(|l| usize::from(u16::from_be_bytes([l[0], l[1]])))
+                .ok_or_else(corrupt)?;
+            let json = rest.get(2..2 + len).ok_or_else(corrupt)?;
+            let r: Revisit = serde_json::from_slice(json).map_err(|_| corrupt())?;
+            (Some(Box::new(r)), &rest[2 + len..])
+        } else {
+            (None, rest)
         };
         let url = std::str::from_utf8(url).map_err(|_| corrupt())?.to_string();
         Ok(QueuedUrl {
@@ -95,11 +154,13 @@ impl QueuedUrl {
             kind,
             priority,
             features,
+            revisit,
         })
     }
 }
 
 const FEATURE_BIT: u8 = 0x80;
+const REVISIT_BIT: u8 = 0x40;
 
 /// A new URL found on a page, to enqueue with the page's completion.
 #[derive(Debug, Clone)]
@@ -108,6 +169,16 @@ pub struct NewUrl {
     pub host: String,
     /// The URL and its queue data.
     pub item: QueuedUrl,
+}
+
+/// A URL's next visit: the item to queue (its revisit data set) and when
+/// (seconds since the epoch).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Again {
+    /// The URL, with what the visit needs to know of this one.
+    pub item: QueuedUrl,
+    /// Due then (seconds since the epoch).
+    pub due: u64,
 }
 
 /// How a leased URL ends.
@@ -127,8 +198,10 @@ pub enum Completion {
         /// Links found, to queue.
         links: Vec<NewUrl>,
         /// (host, seed) whose page budgets this fetch counts against; `None`
-        /// for URLs that were never fetched (robots, budget, scope).
+        /// for URLs that were never fetched (robots, budget, scope) and for revisits.
         counted: Option<(String, u32)>,
+        /// The URL's next visit, when it is revisited.
+        again: Option<Again>,
     },
     /// Try again later (transient failure, host backing off, shutdown).
     Retry {
@@ -162,10 +235,26 @@ mod tests {
             kind: UrlKind::Page,
             priority: 0.25,
             features: None,
+            revisit: None,
         };
         assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
         q.features = Some([1, 2, 3, 4, 5, 6, 7, 255]);
         assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        q.kind = UrlKind::Feed;
+        q.revisit = Some(Box::new(Revisit {
+            interval: 600,
+            hub: true,
+            etag: Some("\"x\"".into()),
+            record: Some(9),
+            version: 2,
+            ..Revisit::default()
+        }));
+        assert_eq!(QueuedUrl::from_bytes(&q.to_bytes()).ok(), Some(q.clone()));
+        let b = q.to_bytes();
+        assert!(
+            QueuedUrl::from_bytes(&b[..24]).is_err(),
+            "cut inside the revisit data"
+        );
         assert!(QueuedUrl::from_bytes(&q.to_bytes()[..15]).is_err());
         assert!(QueuedUrl::from_bytes(b"short").is_err());
         assert!(QueuedUrl::from_bytes(&[0u8, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0]).is_err());

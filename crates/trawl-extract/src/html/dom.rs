@@ -92,6 +92,8 @@ pub struct RawMeta {
     pub lang: Option<String>,
     /// `href` of the first `<base>` element: how relative links resolve.
     pub base: Option<String>,
+    /// `href`s of `<link rel="alternate">` feeds (RSS, Atom, JSON Feed).
+    pub feeds: Vec<String>,
 }
 
 /// A parsed page in flat, document-order form.
@@ -312,7 +314,17 @@ fn collect_meta(meta: &mut RawMeta, name: &str, attrs: &[Attribute], nodes: &[SN
         }
         "link" => {
             if let (Some(rel), Some(href)) = (get("rel"), get("href")) {
-                meta.links.push((rel.to_ascii_lowercase(), href));
+                let rel = rel.to_ascii_lowercase();
+                let feed = get("type").is_some_and(|t| {
+                    let t = t.trim().to_ascii_lowercase();
+                    t.starts_with("application/rss+xml")
+                        || t.starts_with("application/atom+xml")
+                        || t.starts_with("application/feed+json")
+                });
+                if feed && rel.split_whitespace().any(|r| r == "alternate") {
+                    meta.feeds.push(href.clone());
+                }
+                meta.links.push((rel, href));
             }
         }
         "title" if meta.title.is_none() => {

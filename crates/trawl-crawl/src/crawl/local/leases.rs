@@ -24,7 +24,11 @@ pub(in crate::crawl) struct LocalLeases {
     extra_seeds: Vec<std::path::PathBuf>,
     seed_poll: Duration,
     next_seed_poll: Instant,
+    next_revisit_check: Instant,
 }
+
+/// How often due revisits are moved to the queue.
+const REVISIT_CHECK: Duration = Duration::from_secs(1);
 
 impl LocalLeases {
     /// Offers set-aside URLs again, loads the seed files, and says so.
@@ -39,11 +43,15 @@ impl LocalLeases {
         let defaults = seeding::seed_defaults(cfg);
         // URLs set aside last time (a stopped host, a spent budget) are offered again.
         let offered = store.unpark(now_secs(), true)?;
+        // Revisits that fell due while the daemon was away (only those).
+        let due = store.due_revisits(now_secs())?;
         let files = seeds::files(&c.seeds_dir, &opts.extra_seeds);
         let added = seeding::load_seeds(store, shared, &files, &defaults, &mut frontier)?;
         tracing::info!(
             new_urls = added,
             set_aside_offered_again = offered,
+            revisits_due = due,
+            revisits_waiting = store.revisits_len(),
             queue = store.queue_len_hint(),
             "crawl starting"
         );
@@ -56,6 +64,7 @@ impl LocalLeases {
             extra_seeds: opts.extra_seeds.clone(),
             seed_poll,
             next_seed_poll: Instant::now() + seed_poll,
+            next_revisit_check: Instant::now() + REVISIT_CHECK,
         })
     }
 }
@@ -66,10 +75,16 @@ impl Leases for LocalLeases {
         let (waiting, known) = self.frontier.host_counts(now);
         stats.hosts_waiting.store(waiting as u64, Relaxed);
         stats.hosts_known.store(known as u64, Relaxed);
+        let store = &self.shared.store;
+        if now >= self.next_revisit_check {
+            if let Err(e) = store.due_revisits(now_secs()) {
+                stats.store_error(format!("queuing due revisits: {e}"));
+            }
+            self.next_revisit_check = now + REVISIT_CHECK;
+        }
         if now < self.next_seed_poll {
             return;
         }
-        let store = &self.shared.store;
         let files = seeds::files(&self.seeds_dir, &self.extra_seeds);
         let loaded = seeding::load_seeds(
             store,
@@ -102,7 +117,7 @@ impl Leases for LocalLeases {
     }
 
     fn next_tick(&self, _now: Instant) -> Instant {
-        self.next_seed_poll
+        self.next_seed_poll.min(self.next_revisit_check)
     }
 
     fn finished(&mut self, f: Finished) {

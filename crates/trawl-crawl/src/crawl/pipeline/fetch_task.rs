@@ -15,11 +15,11 @@ use url::Url;
 use super::shared::{
     done, outcome, park, response_outcome, retry, stop_reason, CpuJob, FetchResult, Shared,
 };
-use crate::fetch::{redirect_target, Response};
+use crate::fetch::{redirect_target, Conditional, Response};
 use crate::frontier::url::{host_key, normalize};
 use crate::frontier::Lease;
 use crate::politeness::robots::Robots;
-use crate::record::{now_secs, Outcome};
+use crate::record::{now_secs, Outcome, PageOutcome};
 use crate::seeds::Seed;
 use crate::store::{NewUrl, QueuedUrl, UrlKind};
 
@@ -31,8 +31,15 @@ fn is_transient(r: &Response) -> bool {
 }
 
 impl Shared {
-    /// One request of any kind, on the host's schedule.
-    pub(super) async fn request(&self, url: &Url, delay: Duration, page: bool) -> Response {
+    /// One request of any kind, on the host's schedule; with `cond`, a
+    /// conditional one (a revisit).
+    pub(super) async fn request(
+        &self,
+        url: &Url,
+        delay: Duration,
+        page: bool,
+        cond: Option<&Conditional>,
+    ) -> Response {
         let host = host_key(url);
         self.clock.turn(&host, delay).await;
         if let Some(limiter) = &self.limiter {
@@ -46,16 +53,43 @@ impl Shared {
                 ..Response::default()
             };
         }
-        let mut resp = if page {
-            self.fetcher.get(url.as_str()).await
-        } else {
-            self.fetcher.get_any(url.as_str()).await
+        let mut resp = match cond {
+            Some(c) => self.fetcher.get_if(url.as_str(), !page, c).await,
+            None if page => self.fetcher.get(url.as_str()).await,
+            None => self.fetcher.get_any(url.as_str()).await,
         };
         self.clock.finished(&host, delay);
         if let Some(archive) = &self.archive {
             resp.archived = archive.exchange(url.as_str(), &resp);
         }
         resp
+    }
+
+    /// The request of a feed or a sitemap (conditional on a revisit), and
+    /// its outcome of `kind` to fill in; `Err` when the URL ended here: a
+    /// 304 (nothing new) or a request the guard refused.
+    pub(super) async fn hub_request(
+        &self,
+        lease: Lease,
+        url: &Url,
+        delay: Duration,
+        kind: Outcome,
+    ) -> Result<(Lease, Response, PageOutcome), FetchResult> {
+        let item = &lease.item;
+        let r = self
+            .request(url, delay, false, self.conditional(item).as_ref())
+            .await;
+        if r.blocked {
+            let out = response_outcome(&item.url, &r, Outcome::BlockedAddress);
+            return Err(done(lease, out, vec![], false, Duration::ZERO));
+        }
+        let mut out = response_outcome(&item.url, &r, kind);
+        out.bytes = r.body.len() as u64;
+        if r.status == 304 && item.revisit.is_some() {
+            self.not_modified(item, &mut out);
+            return Err(done(lease, out, vec![], false, delay));
+        }
+        Ok((lease, r, out))
     }
 
     /// The host's robots rules, fetching them if missing or stale. The second
@@ -151,7 +185,7 @@ impl Shared {
         };
         let mut hops = 0;
         loop {
-            let resp = self.request(&url, self.delays.min_delay, false).await;
+            let resp = self.request(&url, self.delays.min_delay, false, None).await;
             match redirect_target(url.as_str(), &resp) {
                 Some(Ok(next)) if hops < ROBOTS_HOPS && next != url => {
                     hops += 1;
@@ -193,6 +227,7 @@ impl Shared {
                     kind: UrlKind::Sitemap,
                     priority: 1.0,
                     features: None,
+                    revisit: None,
                 },
             })
             .collect()
@@ -227,12 +262,16 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
             shared.stats.host_stopped_urls.fetch_add(1, Relaxed);
             return park(lease, Outcome::HostStopped, stop_reason(&stop), stop.until);
         }
-        if shared.over_budget(&host, &seed, item.seed) {
+        // A page budget counts new URLs; a revisit is not held by it.
+        if item.revisit.is_none() && shared.over_budget(&host, &seed, item.seed) {
             shared.stats.skipped.fetch_add(1, Relaxed);
             let why = "page budget spent (crawl.max_pages, the seed's max_pages or \
                        crawl.max_pages_per_host); offered again at the next start";
             return park(lease, Outcome::BudgetSpent, why.into(), u64::MAX);
         }
+    }
+    if item.revisit.is_some() && item.attempt == 0 {
+        shared.stats.revisits.fetch_add(1, Relaxed);
     }
     let (robots, fetched_status) = shared.robots_for(url.scheme(), &host).await;
     let first_contact = fetched_status.is_some();
@@ -285,6 +324,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     }
     match item.kind {
         UrlKind::Sitemap => super::sitemap::fetch(shared, lease, &url, &seed, delay).await,
+        UrlKind::Feed => super::feed::fetch(shared, lease, &url, &seed, delay).await,
         UrlKind::Page => fetch_page(shared, lease, &url, seed, delay, extra, &robots).await,
     }
 }
@@ -313,8 +353,13 @@ async fn follow(
 ) -> Followed {
     let mut current = url.clone();
     let mut chain: Vec<String> = Vec::new();
+    // A revisit asks whether the page changed (its first hop only).
+    let cond = shared.conditional(&lease.item);
     loop {
-        let response = shared.request(&current, delay, true).await;
+        let first = chain.is_empty();
+        let response = shared
+            .request(&current, delay, true, cond.as_ref().filter(|_| first))
+            .await;
         let stop = |response, current: Url, chain, why: Option<String>, elsewhere| Followed {
             response,
             final_url: current.to_string(),
@@ -441,6 +486,7 @@ async fn fetch_page(
                 kind: UrlKind::Page,
                 priority: item.priority,
                 features: item.features,
+                revisit: None,
             },
         });
         return done(lease, out, extra, true, delay);
@@ -457,6 +503,11 @@ async fn fetch_page(
         out.error = Some(why);
         return done(lease, out, extra, true, delay);
     }
+    if r.status == 304 && item.revisit.is_some() {
+        shared.page_result(&lease.host, false);
+        shared.not_modified(&item, &mut out);
+        return done(lease, out, extra, false, delay);
+    }
     let ok = (200..=299).contains(&r.status);
     // An answer (2xx, 3xx, 4xx but 429) says the host is well; what is
     // left here of 5xx (501, 505, ...) says it is not.
@@ -471,6 +522,16 @@ async fn fetch_page(
             "body not read: Content-Length {len} is over crawl.max_body_bytes"
         ));
         return done(lease, out, extra, true, delay);
+    }
+    if !crate::fetch::is_html_type(r.content_type.as_deref())
+        && crate::fetch::is_feed_type(r.content_type.as_deref())
+    {
+        // A page URL (a seed, a link) that answers with a feed is read as one.
+        if let Some(entries) = super::feed::entries(&r.body) {
+            out.outcome = Outcome::Feed;
+            extra.extend(super::feed::queue(shared, &item, &seed, url, entries));
+            return done(lease, out, extra, true, delay);
+        }
     }
     if !crate::fetch::is_html_type(r.content_type.as_deref()) {
         out.outcome = Outcome::NotHtml;

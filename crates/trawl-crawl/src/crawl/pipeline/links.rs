@@ -88,6 +88,8 @@ pub(super) struct Resolved {
     own: Option<String>,
     /// Every link that resolves, in page order, duplicates included.
     links: Vec<(Link, Url)>,
+    /// The page's feeds (`<link rel="alternate">`), resolved.
+    feeds: Vec<Url>,
 }
 
 /// Resolves the links of `page`, fetched at `base`.
@@ -104,7 +106,12 @@ pub(super) fn resolve(shared: &Shared, page: &Page, base: &Url) -> Resolved {
             Some((l, u))
         })
         .collect();
-    Resolved { own, links }
+    let feeds = page
+        .feed_links()
+        .iter()
+        .filter_map(|h| normalize(h, Some(&base), &shared.rules).ok())
+        .collect();
+    Resolved { own, links, feeds }
 }
 
 /// Most outgoing links a record keeps.
@@ -151,11 +158,7 @@ pub(super) fn page_links(
         if !seed.in_scope(u) || check_page_url(u).is_err() || !seen.insert(u.to_string()) {
             continue;
         }
-        if !shared.patterns.allows(item.seed, seed, u.as_str()) {
-            shared
-                .stats
-                .excluded
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if !shared.pattern_allows(item.seed, seed, u.as_str()) {
             continue;
         }
         let depth = item.depth + 1;
@@ -184,6 +187,26 @@ pub(super) fn page_links(
                 kind: UrlKind::Page,
                 priority,
                 features,
+                revisit: None,
+            },
+        });
+    }
+    // The page's feeds: hubs like the page, read for their entries.
+    for u in &resolved.feeds {
+        if !seed.in_scope(u) || !seen.insert(u.to_string()) {
+            continue;
+        }
+        out.push(NewUrl {
+            host: host_key(u),
+            item: QueuedUrl {
+                url: u.to_string(),
+                depth: item.depth,
+                seed: item.seed,
+                attempt: 0,
+                kind: UrlKind::Feed,
+                priority: 1.0,
+                features: None,
+                revisit: None,
             },
         });
     }

@@ -23,9 +23,11 @@
 //! order: fetches, CPU threads, writer.
 
 pub(super) mod archive;
+pub(super) mod feed;
 pub(super) mod fetch_task;
 pub(super) mod links;
 pub(super) mod process;
+pub(super) mod revisit;
 pub(super) mod schedule;
 pub(super) mod seeding;
 pub(super) mod shared;
@@ -298,6 +300,7 @@ pub(super) async fn build_shared(
         page_hook: opts.page_hook.clone(),
         backend,
         record_links: c.record_links,
+        revisits: revisit::Schedule::new(&cfg.revisit),
         patterns: shared::Patterns::new(&c.include, &c.exclude),
         archive,
     });
@@ -349,10 +352,9 @@ fn spawn_cpu(
                     Err(_) => None,
                 };
                 let Some(job) = job else { break };
-                if tx
-                    .blocking_send(process::process_guarded(&shared, job))
-                    .is_err()
-                {
+                let mut msg = process::process_guarded(&shared, job);
+                shared.plan_revisit(&mut msg);
+                if tx.blocking_send(msg).is_err() {
                     break;
                 }
             })

@@ -45,6 +45,7 @@ pub fn process_guarded(shared: &Shared, job: CpuJob) -> WriterMsg {
                     simhash: None,
                     links,
                     counted: Some((lease.host.clone(), lease.item.seed)),
+                    again: None,
                 },
                 lease,
                 delay,
@@ -104,6 +105,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                     simhash: None,
                     links: extra_links,
                     counted: Some((lease.host.clone(), item.seed)),
+                    again: None,
                 },
                 lease,
                 delay,
@@ -176,30 +178,30 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         };
         rec.set_extracted(ex);
         out.content_hash = Some(rec.content_hash.clone());
-        if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, page_type) {
-            let site = crate::frontier::url::site_of(&lease.host);
-            let product = shared.template_mode.product(
-                &shared.store,
-                &shared.stats,
-                site,
-                &response.body,
-                &page,
-            );
-            if let crate::crawl::template::Product::Extracted {
-                applied,
-                template,
-                version,
-            } = product
-            {
-                shared.stats.products.fetch_add(1, Relaxed);
-                rec.kind = Some(RecordKind::Product);
-                rec.fields = Some(applied.values);
-                rec.template = Some(template);
-                rec.template_version = Some(version);
-                rec.template_match = Some(f64::from(applied.matched));
+        // A revisit: the same text makes no record; a changed one, the
+        // next version of the record the revisit started from.
+        let revisit = item.revisit.as_deref();
+        match revisit {
+            Some(r) if r.content_hash.as_ref() == Some(&rec.content_hash) => {
+                shared.stats.unchanged.fetch_add(1, Relaxed);
+                out.outcome = Outcome::Unchanged;
+                out.record = r.record;
+                hash = None;
+            }
+            _ => {
+                if let Some((old, version)) = revisit.and_then(|r| Some((r.record?, r.version))) {
+                    shared.stats.versions.fetch_add(1, Relaxed);
+                    rec.previous = Some(old);
+                    rec.version = Some(version.max(1) + 1);
+                }
+                if seed.mode == crate::seeds::Mode::Ecommerce
+                    && page.is_product(&final_url, page_type)
+                {
+                    template_fields(shared, &lease.host, &response.body, &page, &mut rec);
+                }
+                record = Some(Box::new(rec));
             }
         }
-        record = Some(Box::new(rec));
     }
     WriterMsg {
         completion: Completion::Done {
@@ -208,10 +210,33 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             simhash: hash,
             links,
             counted: Some((lease.host.clone(), item.seed)),
+            again: None,
         },
         lease,
         delay,
         hold: None,
         archived,
+    }
+}
+
+/// Reads a product page's fields with its site's template (learning or
+/// re-learning it as the template mode decides).
+fn template_fields(shared: &Shared, host: &str, body: &[u8], page: &Page, rec: &mut Record) {
+    let site = crate::frontier::url::site_of(host);
+    let product = shared
+        .template_mode
+        .product(&shared.store, &shared.stats, site, body, page);
+    if let crate::crawl::template::Product::Extracted {
+        applied,
+        template,
+        version,
+    } = product
+    {
+        shared.stats.products.fetch_add(1, Relaxed);
+        rec.kind = Some(RecordKind::Product);
+        rec.fields = Some(applied.values);
+        rec.template = Some(template);
+        rec.template_version = Some(version);
+        rec.template_match = Some(f64::from(applied.matched));
     }
 }

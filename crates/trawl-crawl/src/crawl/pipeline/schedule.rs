@@ -139,7 +139,8 @@ fn spawn_fetch(
             FetchResult::Cpu(job) => {
                 let _ = cpu_tx.send(job).await;
             }
-            FetchResult::Write(msg) => {
+            FetchResult::Write(mut msg) => {
+                shared.plan_revisit(&mut msg);
                 let _ = write_tx.send(msg).await;
             }
         }

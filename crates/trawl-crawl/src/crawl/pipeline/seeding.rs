@@ -50,6 +50,7 @@ pub(in crate::crawl) fn load_seeds(
                     kind: UrlKind::Page,
                     priority: 1.0,
                     features: None,
+                    revisit: None,
                 },
             };
             let n = store.enqueue(&[new])?;

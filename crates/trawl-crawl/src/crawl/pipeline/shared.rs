@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::crawl::stats::Stats;
-use crate::fetch::{Fetcher, Response};
+use crate::fetch::{Conditional, Fetcher, Response};
 use crate::focus::Focus;
 use crate::frontier::url::UrlRules;
 use crate::frontier::Lease;
@@ -55,6 +55,8 @@ pub struct Shared {
     pub backend: Arc<dyn Backend>,
     /// Keep each record's outgoing links.
     pub record_links: bool,
+    /// When URLs are fetched again.
+    pub revisits: super::revisit::Schedule,
     /// URL patterns: which links are queued.
     pub(in crate::crawl) patterns: Patterns,
     /// The WARC archive (`None`: `[warc] enabled = false`).
@@ -207,6 +209,7 @@ pub(in crate::crawl) fn done(
             simhash: None,
             links,
             counted,
+            again: None,
         },
         delay,
         hold: None,
@@ -248,6 +251,49 @@ pub(in crate::crawl) fn park(lease: Lease, kind: Outcome, why: String, until: u6
 }
 
 impl Shared {
+    /// Whether a link found under seed `id` may be queued by the URL
+    /// patterns; one left out is counted (`excluded`).
+    pub(in crate::crawl) fn pattern_allows(&self, id: u32, seed: &Seed, url: &str) -> bool {
+        let ok = self.patterns.allows(id, seed, url);
+        if !ok {
+            self.stats.excluded.fetch_add(1, Relaxed);
+        }
+        ok
+    }
+
+    /// The validators a revisit of `item` sends (`None`: not a revisit,
+    /// nothing to send, or `revisit.conditional` off).
+    pub(in crate::crawl) fn conditional(&self, item: &QueuedUrl) -> Option<Conditional> {
+        let r = item
+            .revisit
+            .as_deref()
+            .filter(|_| self.revisits.conditional)?;
+        let c = Conditional {
+            etag: r.etag.clone(),
+            last_modified: r.last_modified.clone(),
+        };
+        (!c.is_empty()).then_some(c)
+    }
+
+    /// A revisit answered 304: the outcome says so and keeps the
+    /// validators and text hash of the visit before (a 304 may omit them).
+    pub(in crate::crawl) fn not_modified(&self, item: &QueuedUrl, out: &mut PageOutcome) {
+        self.stats.not_modified.fetch_add(1, Relaxed);
+        out.outcome = Outcome::NotModified;
+        if let Some(r) = item.revisit.as_deref() {
+            out.etag = out.etag.take().or_else(|| r.etag.clone());
+            out.last_modified = out.last_modified.take().or_else(|| r.last_modified.clone());
+            out.content_hash = r.content_hash.clone();
+        }
+    }
+
+    /// Sets a finished URL's next visit on its completion (see `revisit`).
+    pub(in crate::crawl) fn plan_revisit(&self, msg: &mut WriterMsg) {
+        let seed = self.seed(msg.lease.item.seed, &msg.lease.host);
+        self.revisits
+            .plan_completion(&seed, &msg.lease.item, &mut msg.completion);
+    }
+
     /// Seeds the crawl knows now (read or registered): their hosts may be
     /// private addresses (the guard lets them through).
     pub(in crate::crawl) fn add_seeds(&self, seeds: impl IntoIterator<Item = (u32, Seed)>) {
@@ -279,6 +325,8 @@ impl Shared {
                 include: Vec::new(),
                 exclude: Vec::new(),
                 delay_ms: None,
+                revisit: None,
+                revisit_pages: None,
             })
     }
 
@@ -401,6 +449,8 @@ mod tests {
             include: include.iter().map(|s| s.to_string()).collect(),
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
             delay_ms: None,
+            revisit: None,
+            revisit_pages: None,
         }
     }
 

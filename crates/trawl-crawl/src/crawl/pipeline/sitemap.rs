@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 use url::Url;
 
-use super::shared::{done, response_outcome, FetchResult, Shared};
+use super::shared::{done, FetchResult, Shared};
 use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::frontier::Lease;
 use crate::record::Outcome;
@@ -95,10 +95,14 @@ pub(super) async fn fetch(
     seed: &Seed,
     delay: Duration,
 ) -> FetchResult {
+    let (lease, r, out) = match shared
+        .hub_request(lease, url, delay, Outcome::Sitemap)
+        .await
+    {
+        Ok(answer) => answer,
+        Err(ended) => return ended,
+    };
     let item = lease.item.clone();
-    let r = shared.request(url, delay, false).await;
-    let mut out = response_outcome(&item.url, &r, Outcome::Sitemap);
-    out.bytes = r.body.len() as u64;
     let mut links = Vec::new();
     if (200..=299).contains(&r.status) && !r.is_transport_error() {
         let (index, locs) = parse(&r.body);
@@ -109,11 +113,7 @@ pub(super) async fn fetch(
             if !seed.in_scope(&u) || (!index && check_page_url(&u).is_err()) {
                 continue;
             }
-            if !index && !shared.patterns.allows(item.seed, seed, u.as_str()) {
-                shared
-                    .stats
-                    .excluded
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if !index && !shared.pattern_allows(item.seed, seed, u.as_str()) {
                 continue;
             }
             links.push(NewUrl {
@@ -130,6 +130,7 @@ pub(super) async fn fetch(
                     },
                     priority: if index { 1.0 } else { 0.5 },
                     features: None,
+                    revisit: None,
                 },
             });
         }

@@ -83,8 +83,10 @@ pub(super) async fn run<C: Commits>(
         }
         let mut ended = Vec::with_capacity(msgs.len());
         for msg in &msgs {
-            if let (Some(f), Completion::Done { outcome, .. }, true) =
-                (&focus, &msg.completion, commits.writable())
+            // A revisit's page was judged on its first visit.
+            let first = msg.lease.item.revisit.is_none();
+            if let (Some(f), Completion::Done { outcome, .. }, true, true) =
+                (&focus, &msg.completion, commits.writable(), first)
             {
                 learn(f, &store, &stats, &msg.lease, outcome);
             }

@@ -106,7 +106,12 @@ pub(super) struct ClusterLeases {
     next_claim: Instant,
     next_beat: Instant,
     next_count: Instant,
+    /// When due revisits (and set-aside URLs whose wait ended) are queued next.
+    next_due: Instant,
 }
+
+/// How often due revisits are queued in the shared frontier.
+const DUE_EVERY: Duration = Duration::from_secs(1);
 
 impl ClusterLeases {
     /// Reads the cluster's seeds and offers set-aside URLs again.
@@ -133,6 +138,7 @@ impl ClusterLeases {
             next_claim: now,
             next_beat: now,
             next_count: now,
+            next_due: now + DUE_EVERY,
         };
         refresh_seeds(&mut leases.db, &leases.shared).await;
         // URLs set aside last time (a stopped host, a spent budget) are offered again.
@@ -343,11 +349,14 @@ impl Leases for ClusterLeases {
             if let Err(e) = r {
                 tracing::warn!(error = %e, "loading seeds into the cluster");
             }
-            // A stopped host's URLs come back when its cool-down has passed.
-            if let Err(e) = self.db.unpark(false).await {
-                tracing::warn!(error = %e, "offering set-aside URLs again");
-            }
             self.next_seed_poll = now + self.seed_poll;
+        }
+        // Due revisits, and a stopped host's URLs once its cool-down has passed.
+        if now >= self.next_due && !self.db_down {
+            if let Err(e) = self.db.unpark(false).await {
+                tracing::warn!(error = %e, "queuing due revisits and set-aside URLs");
+            }
+            self.next_due = now + DUE_EVERY;
         }
         if self.held.len() < self.cluster.max_hosts && now >= self.next_claim && !self.db_down {
             self.claim(now).await;
@@ -417,6 +426,7 @@ impl Leases for ClusterLeases {
     fn next_tick(&self, now: Instant) -> Instant {
         (now + LOOK_EVERY)
             .min(self.next_renew)
+            .min(self.next_due)
             .min(self.next_claim.max(now + Duration::from_millis(20)))
     }
 
@@ -533,6 +543,7 @@ async fn load_seeds(
                     kind: UrlKind::Page,
                     priority: 1.0,
                     features: None,
+                    revisit: None,
                 },
             });
         }

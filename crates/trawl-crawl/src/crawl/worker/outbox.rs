@@ -238,6 +238,7 @@ fn to_entry(msg: WriterMsg) -> Option<Entry> {
             record,
             links: l,
             counted,
+            again,
             simhash,
         } => (
             FinishEnd::Done {
@@ -245,6 +246,7 @@ fn to_entry(msg: WriterMsg) -> Option<Entry> {
                 record,
                 counted: counted.is_some(),
                 simhash,
+                again,
             },
             links(l),
         ),

@@ -1,0 +1,313 @@
+//! Freshness: when a URL fetched now is fetched again. Hubs (a seed's own
+//! URL, pages typed listing or collection, feeds, sitemaps) follow
+//! `revisit.hubs` or the seed's `revisit=`; other pages `revisit.pages` or
+//! `revisit_pages=` (off by default: an article rarely changes). The
+//! interval adapts, as StormCrawler's AdaptiveScheduler does: it halves
+//! when a visit finds the page changed (a new version) and grows by half
+//! when it did not (a 304, the same text), within `revisit.min` and
+//! `revisit.max`.
+//!
+//! One decision per finished URL, made here for both daemons: the store
+//! (one machine) or the shared frontier (cluster) only keeps the due time.
+
+use crate::config::RevisitConfig;
+use crate::record::{now_secs, Outcome, PageOutcome, Record};
+use crate::seeds::Seed;
+use crate::store::{Again, Completion, QueuedUrl, Revisit, UrlKind};
+use trawl_extract::PageType;
+
+/// The revisit settings of a run.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    hubs: u64,
+    pages: u64,
+    min: u64,
+    max: u64,
+    /// Send validators on revisits.
+    pub conditional: bool,
+}
+
+impl Schedule {
+    /// From `[revisit]`.
+    pub fn new(c: &RevisitConfig) -> Schedule {
+        Schedule {
+            hubs: c.hubs,
+            pages: c.pages,
+            min: c.min,
+            max: c.max,
+            conditional: c.conditional,
+        }
+    }
+
+    /// Sets the URL's next visit on a finished URL's completion, and keeps
+    /// a revisit out of the page budgets (they count new URLs).
+    pub(in crate::crawl) fn plan_completion(
+        &self,
+        seed: &Seed,
+        item: &QueuedUrl,
+        completion: &mut Completion,
+    ) {
+        if let Completion::Done {
+            outcome,
+            record,
+            again,
+            counted,
+            ..
+        } = completion
+        {
+            if item.revisit.is_some() {
+                *counted = None;
+            }
+            *again = self.plan(seed, item, outcome, record.as_deref(), now_secs());
+        }
+    }
+
+    /// The URL's next visit after this one ended with `out` (and `record`,
+    /// when a new record or version was made), if it is revisited.
+    pub fn plan(
+        &self,
+        seed: &Seed,
+        item: &QueuedUrl,
+        out: &PageOutcome,
+        record: Option<&Record>,
+        now: u64,
+    ) -> Option<Again> {
+        let prev = item.revisit.as_deref();
+        let answered = matches!(
+            out.outcome,
+            Outcome::Fetched
+                | Outcome::Truncated
+                | Outcome::Sitemap
+                | Outcome::Feed
+                | Outcome::NotModified
+                | Outcome::Unchanged
+        );
+        // A page revisited before is not dropped for a server's bad hour.
+        let passing = prev.is_some()
+            && matches!(out.outcome, Outcome::HttpError | Outcome::TransportError)
+            && (out.status == 0 || out.status == 429 || out.status >= 500);
+        if !(answered || passing) {
+            return None;
+        }
+        let hub = item.kind != UrlKind::Page
+            || item.depth == 0
+            || match record {
+                Some(r) => matches!(r.page_type, PageType::Listing | PageType::Collection),
+                None => prev.is_some_and(|p| p.hub),
+            };
+        let base = if hub {
+            seed.revisit.unwrap_or(self.hubs)
+        } else {
+            seed.revisit_pages.unwrap_or(self.pages)
+        };
+        if base == 0 {
+            return None;
+        }
+        let (lo, hi) = (self.min.min(base), self.max.max(base));
+        let interval = match prev {
+            None => base,
+            // A new record on a revisit is a changed page.
+            Some(p) if record.is_some() => u64::from(p.interval) / 2,
+            Some(p) => u64::from(p.interval) * 3 / 2,
+        }
+        .clamp(lo, hi);
+        let version = match record {
+            Some(r) => r.version.unwrap_or(1),
+            None => prev.map_or(0, |p| p.version),
+        };
+        let revisit = Revisit {
+            interval: interval.min(u64::from(u32::MAX)) as u32,
+            hub,
+            etag: out
+                .etag
+                .clone()
+                .or_else(|| prev.and_then(|p| p.etag.clone())),
+            last_modified: out
+                .last_modified
+                .clone()
+                .or_else(|| prev.and_then(|p| p.last_modified.clone())),
+            content_hash: record
+                .map(|r| r.content_hash.clone())
+                .or_else(|| prev.and_then(|p| p.content_hash.clone())),
+            // Set by the store (its number for this URL's latest record).
+            record: prev.and_then(|p| p.record),
+            version,
+            visits: prev.map_or(1, |p| p.visits.saturating_add(1)),
+        };
+        Some(Again {
+            item: QueuedUrl {
+                attempt: 0,
+                priority: if hub { 1.0 } else { item.priority },
+                revisit: Some(Box::new(revisit)),
+                ..item.clone()
+            },
+            due: now.saturating_add(interval),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed() -> Seed {
+        Seed {
+            url: "http://a.test/".into(),
+            host: "a.test".into(),
+            max_depth: 3,
+            max_pages: None,
+            scope: crate::seeds::Scope::Host,
+            mode: crate::seeds::Mode::Article,
+            sitemaps: true,
+            topic: None,
+            include: vec![],
+            exclude: vec![],
+            delay_ms: None,
+            revisit: None,
+            revisit_pages: None,
+        }
+    }
+
+    fn item(depth: u16, revisit: Option<Revisit>) -> QueuedUrl {
+        QueuedUrl {
+            url: "http://a.test/x".into(),
+            depth,
+            seed: 0,
+            attempt: 0,
+            kind: UrlKind::Page,
+            priority: 0.4,
+            features: None,
+            revisit: revisit.map(Box::new),
+        }
+    }
+
+    fn out(outcome: Outcome) -> PageOutcome {
+        PageOutcome {
+            outcome,
+            status: 200,
+            etag: Some("\"e1\"".into()),
+            ..PageOutcome::default()
+        }
+    }
+
+    fn schedule() -> Schedule {
+        Schedule::new(&RevisitConfig {
+            hubs: 600,
+            pages: 0,
+            min: 60,
+            max: 3600,
+            conditional: true,
+        })
+    }
+
+    #[test]
+    fn hubs_are_revisited_articles_not_by_default() {
+        let s = schedule();
+        let front = s
+            .plan(&seed(), &item(0, None), &out(Outcome::Fetched), None, 1000)
+            .expect("a seed's page is a hub");
+        assert_eq!(front.due, 1600);
+        let r = front.item.revisit.expect("revisit data");
+        assert_eq!((r.hub, r.interval, r.visits), (true, 600, 1));
+        assert_eq!(r.etag.as_deref(), Some("\"e1\""));
+        let article = Record {
+            page_type: PageType::Article,
+            ..Record::default()
+        };
+        assert!(s
+            .plan(
+                &seed(),
+                &item(2, None),
+                &out(Outcome::Fetched),
+                Some(&article),
+                0
+            )
+            .is_none());
+        let mut sd = seed();
+        sd.revisit_pages = Some(86_400);
+        let a = s
+            .plan(
+                &sd,
+                &item(2, None),
+                &out(Outcome::Fetched),
+                Some(&article),
+                0,
+            )
+            .expect("revisit_pages= turns it on");
+        assert_eq!(a.due, 86_400, "a seed's interval may pass revisit.max");
+        assert!(s
+            .plan(&seed(), &item(0, None), &out(Outcome::HttpError), None, 0)
+            .is_none());
+    }
+
+    #[test]
+    fn the_interval_halves_on_change_and_grows_when_unchanged_within_bounds() {
+        let s = schedule();
+        let prev = Revisit {
+            interval: 600,
+            hub: true,
+            ..Revisit::default()
+        };
+        let changed = Record {
+            page_type: PageType::Listing,
+            version: Some(2),
+            ..Record::default()
+        };
+        let a = s
+            .plan(
+                &seed(),
+                &item(1, Some(prev.clone())),
+                &out(Outcome::Fetched),
+                Some(&changed),
+                0,
+            )
+            .expect("again");
+        let r = a.item.revisit.expect("revisit");
+        assert_eq!((r.interval, r.version), (300, 2));
+        let b = s
+            .plan(
+                &seed(),
+                &item(1, Some(prev.clone())),
+                &out(Outcome::NotModified),
+                None,
+                0,
+            )
+            .expect("again");
+        assert_eq!(b.item.revisit.expect("revisit").interval, 900);
+        let slow = Revisit {
+            interval: 3000,
+            ..prev.clone()
+        };
+        let c = s
+            .plan(
+                &seed(),
+                &item(1, Some(slow)),
+                &out(Outcome::Unchanged),
+                None,
+                0,
+            )
+            .expect("again");
+        assert_eq!(c.item.revisit.expect("revisit").interval, 3600, "max");
+        let fast = Revisit {
+            interval: 70,
+            ..prev.clone()
+        };
+        let d = s
+            .plan(
+                &seed(),
+                &item(1, Some(fast)),
+                &out(Outcome::Fetched),
+                Some(&changed),
+                0,
+            )
+            .expect("again");
+        assert_eq!(d.item.revisit.expect("revisit").interval, 60, "min");
+        let mut down = out(Outcome::TransportError);
+        down.status = 0;
+        assert!(
+            s.plan(&seed(), &item(1, Some(prev)), &down, None, 0)
+                .is_some(),
+            "a hub that was fine is not dropped for one outage"
+        );
+    }
+}

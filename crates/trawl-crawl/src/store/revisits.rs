@@ -1,0 +1,128 @@
+//! Revisits: a URL fetched before waits here until it is due again, then
+//! goes back through the inbox into its host's queue (and its host's
+//! schedule, like any URL). One entry per URL: the URL's outcome keeps when
+//! it is due (`next_visit`), so a later schedule replaces the earlier one.
+//!
+//! Only entries that are due move: a daemon starting after a week away
+//! offers what fell due meanwhile, not every URL it ever scheduled, and
+//! one started right after a stop offers nothing early.
+//!
+//! Keys: `d` ++ due(8, seconds since the epoch, big-endian) ++
+//! url-hash(16) → one inbox entry (host and the queued URL with its
+//! revisit data).
+
+use super::queue::{encode_inbox, RETRY};
+use super::{key, url_hash, Again, Store, StoreError};
+
+pub(super) const D: u8 = b'd';
+
+fn due_key(due: u64, url: &str) -> Vec<u8> {
+    let mut rest = due.to_be_bytes().to_vec();
+    rest.extend_from_slice(&url_hash(url));
+    key(D, &rest)
+}
+
+impl Store {
+    /// Schedules `again` in `batch`, replacing the URL's schedule due at
+    /// `earlier` (from its outcome), if it had one.
+    pub(super) fn schedule_into(
+        batch: &mut sled::Batch,
+        host: &str,
+        again: &Again,
+        earlier: Option<u64>,
+    ) {
+        if let Some(e) = earlier.filter(|&e| e != again.due) {
+            batch.remove(due_key(e, &again.item.url));
+        }
+        batch.insert(
+            due_key(again.due, &again.item.url),
+            encode_inbox(&[(RETRY, host, &again.item)]),
+        );
+    }
+
+    /// Removes the URL's schedule due at `due` in `batch` (it is queued
+    /// now, or not revisited any more).
+    pub(super) fn unschedule_into(batch: &mut sled::Batch, url: &str, due: u64) {
+        batch.remove(due_key(due, url));
+    }
+
+    /// URLs waiting for a revisit.
+    pub fn revisits_len(&self) -> usize {
+        self.kv.scan_prefix([D]).count()
+    }
+
+    /// When the earliest revisit is due (seconds since the epoch).
+    pub fn next_revisit(&self) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .kv
+            .scan_prefix([D])
+            .next()
+            .transpose()?
+            .and_then(|(k, _)| {
+                k.get(1..9)
+                    .and_then(|b| b.try_into().ok())
+                    .map(u64::from_be_bytes)
+            }))
+    }
+
+    /// Queues the revisits due at `now` or earlier; returns how many.
+    pub fn due_revisits(&self, now: u64) -> Result<usize, StoreError> {
+        self.offer_range(vec![D]..key(D, &now.saturating_add(1).to_be_bytes()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{QueuedUrl, Revisit, UrlKind};
+
+    fn again(url: &str, due: u64) -> Again {
+        Again {
+            item: QueuedUrl {
+                url: url.into(),
+                depth: 0,
+                seed: 0,
+                attempt: 0,
+                kind: UrlKind::Page,
+                priority: 1.0,
+                features: None,
+                revisit: Some(Box::new(Revisit {
+                    interval: 60,
+                    ..Revisit::default()
+                })),
+            },
+            due,
+        }
+    }
+
+    #[test]
+    fn revisits_move_to_the_queue_only_when_due_and_a_new_schedule_replaces_the_old() {
+        let dir = std::env::temp_dir().join(format!("trawl-revisits-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir, 1 << 20).expect("open");
+        let mut batch = sled::Batch::default();
+        Store::schedule_into(&mut batch, "a.test", &again("http://a.test/1", 100), None);
+        Store::schedule_into(&mut batch, "a.test", &again("http://a.test/2", 200), None);
+        store.kv.apply_batch(batch).expect("apply");
+        // URL 2 rescheduled from 200 to 300: one entry.
+        let mut batch = sled::Batch::default();
+        Store::schedule_into(
+            &mut batch,
+            "a.test",
+            &again("http://a.test/2", 300),
+            Some(200),
+        );
+        store.kv.apply_batch(batch).expect("apply");
+        assert_eq!(store.revisits_len(), 2);
+        assert_eq!(store.next_revisit().expect("read"), Some(100));
+        let queued = store.queue_len_hint();
+        assert_eq!(store.due_revisits(99).expect("due"), 0, "not due yet");
+        assert_eq!(store.due_revisits(250).expect("due"), 1);
+        assert_eq!(store.queue_len_hint(), queued + 1);
+        assert_eq!(store.next_revisit().expect("read"), Some(300));
+        assert_eq!(store.due_revisits(300).expect("due"), 1);
+        assert_eq!(store.revisits_len(), 0);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

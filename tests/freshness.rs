@@ -1,0 +1,303 @@
+//! Freshness (issue 37): a daemon left running on a news site (the
+//! simulator in `support/news.rs`: a front page, sections, an RSS feed, a
+//! sitemap, a new article every two seconds, an older one edited every
+//! five) finds the new articles within two hub intervals, stores each
+//! once, stores an edited article's new text as a new version, is answered
+//! 304 for what did not change, and keeps every host's spacing. On one
+//! machine and with two cluster workers; a restart keeps the schedule.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use support::cluster::signal;
+use support::news::{Hit, NewsSite};
+use support::{config, export_lines, scratch, spawn_crawl, stderr_of, trawl};
+
+/// The hub interval the tests configure, and the spacing.
+const HUBS_SECS: u64 = 2;
+const DELAY_MS: u64 = 50;
+
+fn revisit_config(dir: &Path, extra: &str) -> std::path::PathBuf {
+    config(
+        dir,
+        &format!(
+            "min_delay_ms = {DELAY_MS}\n{extra}\n[revisit]\nhubs = \"{HUBS_SECS}s\"\n\
+             pages = \"4s\"\nmin = 1\nmax = \"8s\"\n[warc]\nenabled = false\n"
+        ),
+    )
+}
+
+fn stop(mut child: Child) -> String {
+    signal(&child, libc::SIGTERM);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().ok().flatten().is_none() {
+        assert!(Instant::now() < deadline, "the daemon did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    stderr_of(&mut child)
+}
+
+/// Everything the freshness checks assert, from the site's log and the
+/// records exported with every version.
+fn assert_fresh(site: &NewsSite, records: &[serde_json::Value], started: Instant, ended: Instant) {
+    let hits = site.hits();
+    let articles = site.articles();
+    let first_fetch: HashMap<String, Instant> =
+        hits.iter().rev().fold(HashMap::new(), |mut m, h| {
+            if h.status == 200 {
+                m.insert(h.path.clone(), h.at);
+            }
+            m
+        });
+    // New articles, found within two hub intervals of appearing.
+    let window = Duration::from_secs(2 * HUBS_SECS);
+    let new: Vec<_> = articles
+        .iter()
+        .filter(|a| a.published > started && a.published + window + Duration::from_secs(1) < ended)
+        .collect();
+    assert!(new.len() >= 8, "only {} articles appeared", new.len());
+    let late: Vec<(usize, Option<Duration>)> = new
+        .iter()
+        .filter_map(|a| {
+            let got = first_fetch
+                .get(&format!("/article/{}", a.id))
+                .map(|t| t.saturating_duration_since(a.published));
+            (got.is_none_or(|d| d > window)).then_some((a.id, got))
+        })
+        .collect();
+    let found = new.len() - late.len();
+    assert!(
+        found * 100 >= new.len() * 95,
+        "{found} of {} new articles found within {window:?}; late or missing: {late:?}",
+        new.len()
+    );
+    // Each article's first record once; edits as versions.
+    let mut firsts: HashMap<String, usize> = HashMap::new();
+    let mut versions: HashMap<String, Vec<&serde_json::Value>> = HashMap::new();
+    for r in records {
+        let url = r["url"].as_str().unwrap_or("").to_string();
+        if r.get("version").is_none() {
+            *firsts.entry(url.clone()).or_default() += 1;
+        }
+        versions.entry(url).or_default().push(r);
+    }
+    for a in &articles {
+        let url = site.url(&format!("/article/{}", a.id));
+        assert!(
+            firsts.get(&url).copied().unwrap_or(0) <= 1,
+            "{url} first stored {} times",
+            firsts[&url]
+        );
+    }
+    let edited: Vec<_> = articles
+        .iter()
+        .filter(|a| {
+            a.edited
+                .is_some_and(|t| t + Duration::from_secs(10) < ended)
+        })
+        .collect();
+    assert!(!edited.is_empty(), "no article was edited in time");
+    for a in &edited {
+        let url = site.url(&format!("/article/{}", a.id));
+        let vs = versions.get(&url).cloned().unwrap_or_default();
+        let newest = vs
+            .iter()
+            .max_by_key(|r| r["seq"].as_u64().unwrap_or(0))
+            .unwrap_or_else(|| panic!("{url}: no record"));
+        assert!(
+            newest["version"].as_u64().unwrap_or(1) >= 2 && newest["previous"].is_u64(),
+            "{url}, edited {} times, has no new version: {vs:?}",
+            a.edits
+        );
+        assert!(
+            newest["text"]
+                .as_str()
+                .is_some_and(|t| !t.contains("Revision 0 ")),
+            "{url}: the newest version has the old text"
+        );
+    }
+    // What did not change is answered 304, and never stored again.
+    let not_modified = hits.iter().filter(|h| h.status == 304).count();
+    assert!(
+        not_modified >= 10,
+        "only {not_modified} answers were 304 ({} requests)",
+        hits.len()
+    );
+    for a in articles.iter().filter(|a| a.edits == 0) {
+        let path = format!("/article/{}", a.id);
+        let full: Vec<&Hit> = hits
+            .iter()
+            .filter(|h| h.path == path && h.conditional && h.status == 200)
+            .collect();
+        assert!(
+            full.is_empty(),
+            "{path} never changed but was sent again: {full:?}"
+        );
+        let url = site.url(&path);
+        assert!(
+            versions.get(&url).map_or(0, Vec::len) <= 1,
+            "{url} never changed but has several records"
+        );
+    }
+    let conditional = hits.iter().filter(|h| h.conditional).count();
+    eprintln!(
+        "news site: {} requests ({conditional} conditional, {not_modified} answered 304), \
+         {} articles ({} new while running, {found} found within {window:?}), {} edited in time, \
+         {} records with every version",
+        hits.len(),
+        articles.len(),
+        new.len(),
+        edited.len(),
+        records.len()
+    );
+    // Per-host spacing on every request.
+    let mut times: Vec<Instant> = hits.iter().map(|h| h.at).collect();
+    times.sort();
+    let gap = times
+        .windows(2)
+        .map(|w| w[1].duration_since(w[0]))
+        .min()
+        .unwrap_or(Duration::MAX);
+    assert!(
+        gap >= Duration::from_millis(DELAY_MS - 5),
+        "two requests {gap:?} apart (spacing {DELAY_MS} ms)"
+    );
+}
+
+#[test]
+fn a_daemon_on_a_news_site_stays_fresh() {
+    let site = NewsSite::start(
+        "127.0.0.93",
+        6,
+        Duration::from_secs(2),
+        Duration::from_secs(5),
+    );
+    let dir = scratch("fresh-news");
+    let cfg = revisit_config(&dir, "");
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{} depth=3\n", site.url("/"))).expect("seeds");
+    let started = Instant::now();
+    let child = spawn_crawl(&cfg, &seeds, false);
+    std::thread::sleep(Duration::from_secs(40));
+    let ended = Instant::now();
+    let log = stop(child);
+    site.freeze();
+    let records = export_lines(&cfg, &["--all-versions"]);
+    assert_fresh(&site, &records, started, ended);
+    // A plain export gives each page's latest version only.
+    let latest = export_lines(&cfg, &[]);
+    let mut urls: Vec<&str> = latest.iter().filter_map(|r| r["url"].as_str()).collect();
+    let n = urls.len();
+    urls.sort();
+    urls.dedup();
+    assert_eq!(urls.len(), n, "a plain export repeats a URL");
+    assert!(!log.contains("panicked"), "{log}");
+}
+
+/// Requests the site saw in `[from, to)`.
+fn hits_between(site: &NewsSite, from: Instant, to: Instant) -> Vec<Hit> {
+    site.hits()
+        .into_iter()
+        .filter(|h| h.at >= from && h.at < to)
+        .collect()
+}
+
+#[test]
+fn a_restart_keeps_the_schedule_without_a_burst_of_revisits() {
+    // No news: every page is fetched once, then revisited every 6 s.
+    let site = NewsSite::start(
+        "127.0.0.94",
+        8,
+        Duration::from_secs(10_000),
+        Duration::from_secs(10_000),
+    );
+    let dir = scratch("fresh-restart");
+    let cfg = config(
+        &dir,
+        "min_delay_ms = 20\n[revisit]\nhubs = \"6s\"\npages = \"6s\"\nmin = 1\nmax = \"6s\"\n\
+         [warc]\nenabled = false\n",
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{} depth=3\n", site.url("/"))).expect("seeds");
+    let t0 = Instant::now();
+    let child = spawn_crawl(&cfg, &seeds, false);
+    std::thread::sleep(Duration::from_secs(2));
+    let mut child = Some(child);
+    let first = site.hits().len();
+    assert!(first >= 12, "the first run fetched {first} URLs");
+    // Stopped by SIGTERM, then by kill -9; each time the next start makes
+    // nothing early, and the revisits when they are due.
+    for (round, (how, sig)) in [("SIGTERM", libc::SIGTERM), ("kill -9", libc::SIGKILL)]
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(mut c) = child.take() {
+            signal(&c, sig);
+            let _ = c.wait();
+        }
+        let again = Instant::now();
+        child = Some(spawn_crawl(&cfg, &seeds, false));
+        std::thread::sleep(Duration::from_secs(2));
+        let burst = hits_between(&site, again, Instant::now());
+        assert!(
+            burst.is_empty(),
+            "after a stop by {how}, requests before anything was due: {burst:?}"
+        );
+        // Due 6 s after the last visit: about 6 s and 12 s after t0.
+        let due_by = t0 + Duration::from_secs(6 * (round as u64 + 1) + 2);
+        std::thread::sleep(due_by.saturating_duration_since(Instant::now()));
+        let later = hits_between(&site, again, Instant::now());
+        assert!(
+            later.len() >= 8 && later.iter().all(|h| h.conditional && h.status == 304),
+            "after a stop by {how}, the revisits were not made as scheduled: {later:?}"
+        );
+    }
+    if let Some(c) = child {
+        stop(c);
+    }
+}
+
+#[test]
+fn two_cluster_workers_keep_a_news_site_fresh() {
+    let Some(pg) = support::pg::Pg::start("fresh-cluster") else {
+        return;
+    };
+    let site = NewsSite::start(
+        "127.0.0.95",
+        6,
+        Duration::from_secs(2),
+        Duration::from_secs(5),
+    );
+    let dir = scratch("fresh-cluster");
+    let cfg = revisit_config(&dir, "");
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{} depth=3\n", site.url("/"))).expect("seeds");
+    let worker = |name: &str| -> Child {
+        trawl()
+            .args(["--config", &cfg.to_string_lossy(), "crawl"])
+            .args(["--cluster", &pg.url(), "--worker", name])
+            .args(["--data", &dir.join(name).to_string_lossy()])
+            .args(["--seeds", &seeds.to_string_lossy()])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn worker")
+    };
+    let started = Instant::now();
+    let (a, b) = (worker("w1"), worker("w2"));
+    std::thread::sleep(Duration::from_secs(40));
+    let ended = Instant::now();
+    let (la, lb) = (stop(a), stop(b));
+    site.freeze();
+    let records = export_lines(&cfg, &["--cluster", &pg.url(), "--all-versions"]);
+    assert_fresh(&site, &records, started, ended);
+    assert!(
+        !la.contains("panicked") && !lb.contains("panicked"),
+        "{la}\n{lb}"
+    );
+}
