@@ -154,6 +154,9 @@ fn assert_fresh(site: &NewsSite, records: &[serde_json::Value], started: Instant
         edited.len(),
         records.len()
     );
+    // The feed, found from the pages' <link rel="alternate">, is revisited.
+    let feed_reads = hits.iter().filter(|h| h.path == "/feed.xml").count();
+    assert!(feed_reads >= 3, "the feed was read {feed_reads} times");
     // Per-host spacing on every request.
     let mut times: Vec<Instant> = hits.iter().map(|h| h.at).collect();
     times.sort();
@@ -300,4 +303,54 @@ fn two_cluster_workers_keep_a_news_site_fresh() {
         !la.contains("panicked") && !lb.contains("panicked"),
         "{la}\n{lb}"
     );
+}
+
+#[test]
+fn a_feed_named_as_a_seed_queues_its_entries_newest_first() {
+    let site = NewsSite::start(
+        "127.0.0.96",
+        14,
+        Duration::from_secs(10_000),
+        Duration::from_secs(10_000),
+    );
+    let dir = scratch("fresh-feed-seed");
+    let cfg = config(&dir, "[warc]\nenabled = false\n");
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(
+        &seeds,
+        format!("{} depth=1 sitemaps=false\n", site.url("/feed.xml")),
+    )
+    .expect("seeds");
+    support::crawl_once(&cfg, &seeds);
+    let records = export_lines(&cfg, &[]);
+    let mut urls: Vec<String> = records
+        .iter()
+        .filter_map(|r| r["url"].as_str().map(str::to_string))
+        .collect();
+    urls.sort();
+    // The feed lists the ten newest of fourteen articles.
+    let want: Vec<String> = {
+        let mut w: Vec<String> = (4..14)
+            .map(|i| site.url(&format!("/article/{i}")))
+            .collect();
+        w.sort();
+        w
+    };
+    assert_eq!(urls, want, "the feed's entries, and nothing else");
+    // Fetched newest first: the entries' dates set their priority.
+    let order: Vec<usize> = site
+        .hits()
+        .iter()
+        .filter_map(|h| h.path.strip_prefix("/article/")?.parse().ok())
+        .collect();
+    let mut newest_first = order.clone();
+    newest_first.sort_by(|a, b| b.cmp(a));
+    assert_eq!(order, newest_first, "articles not fetched newest first");
+    let outcomes = support::outcomes(&cfg);
+    let feed = outcomes
+        .iter()
+        .find(|o| o["url"].as_str() == Some(site.url("/feed.xml").as_str()))
+        .expect("the feed's outcome");
+    assert_eq!(feed["outcome"], "feed", "{feed}");
+    assert!(feed["next_visit"].is_u64(), "a feed is revisited: {feed}");
 }

@@ -114,6 +114,13 @@ fn write_human(
     writeln!(out, "  queued URLs   {}", s.queue)?;
     writeln!(out, "  pages fetched {}", s.fetched)?;
     writeln!(out, "  records       {} (the last cursor)", s.records)?;
+    if s.revisits > 0 {
+        writeln!(
+            out,
+            "  revisits      {} ({} not modified, {} unchanged, {} new versions)",
+            s.revisits, s.not_modified, s.unchanged, s.versions
+        )?;
+    }
     if let Some(h) = &s.harvest {
         writeln!(
             out,

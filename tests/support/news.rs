@@ -100,13 +100,14 @@ impl NewsSite {
         let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
         let t0 = Instant::now();
         let state = Arc::new(Mutex::new(State {
+            // The initial articles appeared an hour apart, the last one now.
             articles: (0..initial)
                 .map(|id| Article {
                     id,
                     published: t0,
                     edits: 0,
                     edited: None,
-                    changed_secs: now_secs(),
+                    changed_secs: now_secs().saturating_sub((initial - 1 - id) as u64 * 3600),
                 })
                 .collect(),
             log: Vec::new(),
@@ -217,8 +218,10 @@ fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option
             ))
         }
         "/feed.xml" => {
+            // Oldest first: a reader must not rely on the feed's order.
             let items: String = newest
                 .iter()
+                .rev()
                 .map(|a| {
                     format!(
                         "<item><title>Story {id}</title><link>/article/{id}</link>\

@@ -19,11 +19,32 @@ use crate::store::{NewUrl, QueuedUrl, UrlKind};
 /// Most entries read from one sitemap (the protocol's own limit).
 const MAX_LOCS: usize = 50_000;
 
-/// Reads `<loc>` entries of a sitemap or sitemap index (gzip'd or not)
-/// with an XML parser: namespace prefixes, CDATA, entities and character
-/// references are read as XML says. Whether it is an index comes first.
-/// A document that stops being XML keeps the entries read before the error.
-pub fn parse(body: &[u8]) -> (bool, Vec<String>) {
+/// [`parse_dated`] without the dates.
+#[cfg(test)]
+fn parse(body: &[u8]) -> (bool, Vec<String>) {
+    let (index, entries) = parse_dated(body);
+    (index, entries.into_iter().map(|(loc, _)| loc).collect())
+}
+
+/// A `<lastmod>` (W3C Datetime: a date, or a date and time with a zone)
+/// as seconds since the epoch.
+fn lastmod(s: &str) -> Option<i64> {
+    let s = s.trim();
+    chrono::DateTime::parse_from_rfc3339(s)
+        .map(|d| d.timestamp())
+        .ok()
+        .or_else(|| {
+            let day = chrono::NaiveDate::parse_from_str(s.get(..10)?, "%Y-%m-%d").ok()?;
+            Some(day.and_hms_opt(0, 0, 0)?.and_utc().timestamp())
+        })
+}
+
+/// The `<loc>` entries of a sitemap or sitemap index (gzip'd or not), each
+/// with its `<lastmod>` (seconds since the epoch), read with an XML parser:
+/// namespace prefixes, CDATA, entities and character references are read
+/// as XML says. Whether it is an index comes first. A document that stops
+/// being XML keeps the entries read before the error.
+pub fn parse_dated(body: &[u8]) -> (bool, Vec<(String, Option<i64>)>) {
     let mut text = Vec::new();
     let bytes: &[u8] = if body.starts_with(&[0x1f, 0x8b]) {
         let mut dec = flate2::read::MultiGzDecoder::new(body).take(50 << 20);
@@ -36,19 +57,30 @@ pub fn parse(body: &[u8]) -> (bool, Vec<String>) {
     };
     let mut reader = Reader::from_reader(bytes);
     let mut buf = Vec::new();
-    let (mut index, mut locs) = (false, Vec::new());
-    // The text of the `<loc>` being read.
+    let (mut index, mut locs) = (false, Vec::<(String, Option<i64>)>::new());
+    // The text of the `<loc>` (or `<lastmod>`) being read.
     let mut loc: Option<String> = None;
+    let mut date: Option<String> = None;
+    // This `<url>` element's date, and the entry its `<loc>` made.
+    let (mut entry_date, mut entry): (Option<i64>, Option<usize>) = (None, None);
     loop {
         match reader.read_event_into(&mut buf) {
             Ok(Event::Start(e)) => match e.local_name().as_ref() {
                 b"sitemapindex" => index = true,
+                b"url" | b"sitemap" => (entry_date, entry) = (None, None),
                 b"loc" => loc = Some(String::new()),
+                b"lastmod" => date = Some(String::new()),
                 _ => {}
             },
             Ok(Event::Text(t)) => {
-                if let (Some(l), Ok(t)) = (loc.as_mut(), t.decode()) {
+                if let (Some(l), Ok(t)) = (loc.as_mut().or(date.as_mut()), t.decode()) {
                     l.push_str(&t);
+                }
+            }
+            Ok(Event::End(e)) if e.local_name().as_ref() == b"lastmod" => {
+                entry_date = date.take().and_then(|d| lastmod(&d));
+                if let Some(i) = entry {
+                    locs[i].1 = entry_date;
                 }
             }
             Ok(Event::CData(t)) => {
@@ -73,7 +105,8 @@ pub fn parse(body: &[u8]) -> (bool, Vec<String>) {
                 if let Some(l) = loc.take() {
                     let l = l.trim();
                     if !l.is_empty() {
-                        locs.push(l.to_string());
+                        entry = Some(locs.len());
+                        locs.push((l.to_string(), entry_date));
                     }
                 }
                 if locs.len() >= MAX_LOCS {
@@ -105,8 +138,9 @@ pub(super) async fn fetch(
     let item = lease.item.clone();
     let mut links = Vec::new();
     if (200..=299).contains(&r.status) && !r.is_transport_error() {
-        let (index, locs) = parse(&r.body);
-        for loc in locs {
+        let (index, locs) = parse_dated(&r.body);
+        let now = crate::record::now_secs();
+        for (loc, date) in locs {
             let Ok(u) = normalize(&loc, Some(url), &shared.rules) else {
                 continue;
             };
@@ -128,7 +162,12 @@ pub(super) async fn fetch(
                     } else {
                         UrlKind::Page
                     },
-                    priority: if index { 1.0 } else { 0.5 },
+                    // Recently changed pages first (undated: 0.5).
+                    priority: if index {
+                        1.0
+                    } else {
+                        super::feed::priority(date, now)
+                    },
                     features: None,
                     revisit: None,
                 },
@@ -163,6 +202,23 @@ mod tests {
         let gz = enc.finish().unwrap_or_default();
         assert_eq!(parse(&gz).1.len(), 2);
         assert_eq!(parse(b"\x1f\x8bgarbage"), (false, vec![]));
+    }
+
+    #[test]
+    fn lastmod_dates_go_with_their_entries() {
+        let xml = br#"<urlset><url><lastmod>2026-11-24T10:00:00+00:00</lastmod><loc>http://a.test/1</loc></url>
+            <url><loc>http://a.test/2</loc><lastmod>2026-11-24</lastmod></url>
+            <url><loc>http://a.test/3</loc><lastmod>soon</lastmod></url><url><loc>http://a.test/4</loc></url></urlset>"#;
+        let (_, e) = parse_dated(xml);
+        assert_eq!(
+            e,
+            vec![
+                ("http://a.test/1".to_string(), Some(1_795_514_400)),
+                ("http://a.test/2".to_string(), Some(1_795_478_400)),
+                ("http://a.test/3".to_string(), None),
+                ("http://a.test/4".to_string(), None),
+            ]
+        );
     }
 
     /// Read as XML, not searched for `<loc>`: a commented-out entry is no
