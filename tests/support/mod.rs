@@ -39,10 +39,15 @@ pub fn status(code: u16) -> Reply {
 
 type Route = dyn Fn(&str, usize) -> Reply + Send + Sync;
 
+/// Each request's path and header fields.
+type Heads = Mutex<Vec<(String, Vec<(String, String)>)>>;
+
 /// One simulated host.
 pub struct Host {
     pub addr: SocketAddr,
     log: Arc<Mutex<Vec<(String, Instant)>>>,
+    /// Each request's path and header fields (names lower-cased), in order.
+    heads: Arc<Heads>,
 }
 
 impl Host {
@@ -52,17 +57,24 @@ impl Host {
             TcpListener::bind(format!("{ip}:0")).unwrap_or_else(|e| panic!("bind {ip}: {e}"));
         let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
         let log = Arc::new(Mutex::new(Vec::new()));
+        let heads = Arc::new(Mutex::new(Vec::new()));
         let route: Arc<Route> = Arc::new(route);
         let counts = Arc::new(Mutex::new(HashMap::<String, usize>::new()));
-        let log2 = log.clone();
+        let (log2, heads2) = (log.clone(), heads.clone());
         std::thread::spawn(move || {
             for conn in listener.incoming() {
                 let Ok(conn) = conn else { continue };
                 let (route, log, counts) = (route.clone(), log2.clone(), counts.clone());
-                std::thread::spawn(move || serve(conn, &*route, &log, &counts));
+                let heads = heads2.clone();
+                std::thread::spawn(move || serve(conn, &*route, &log, &heads, &counts));
             }
         });
-        Host { addr, log }
+        Host { addr, log, heads }
+    }
+
+    /// Every request's path and header fields (names lower-cased).
+    pub fn heads(&self) -> Vec<(String, Vec<(String, String)>)> {
+        self.heads.lock().map(|h| h.clone()).unwrap_or_default()
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -94,6 +106,7 @@ fn serve(
     conn: TcpStream,
     route: &Route,
     log: &Mutex<Vec<(String, Instant)>>,
+    heads: &Heads,
     counts: &Mutex<HashMap<String, usize>>,
 ) {
     // Small replies on keep-alive connections: without this, Nagle and delayed
@@ -109,11 +122,18 @@ fn serve(
             return;
         }
         let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+        let mut fields = Vec::new();
         loop {
             let mut h = String::new();
             if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" || h == "\n" {
                 break;
             }
+            if let Some((k, v)) = h.split_once(':') {
+                fields.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+            }
+        }
+        if let Ok(mut h) = heads.lock() {
+            h.push((path.clone(), fields));
         }
         let n = {
             let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());

@@ -10,8 +10,10 @@ use serde::Deserialize;
 
 mod overrides;
 mod revisit;
+mod sites;
 
 pub use revisit::RevisitConfig;
+pub use sites::SiteConfig;
 
 use crate::focus::Strategy;
 use crate::seeds::{Mode, Scope};
@@ -33,6 +35,9 @@ pub struct Config {
     pub warc: WarcConfig,
     /// `[revisit]`: fetching pages again (freshness).
     pub revisit: RevisitConfig,
+    /// `[[site]]` tables: request settings per host or domain.
+    #[serde(rename = "site")]
+    pub sites: Vec<SiteConfig>,
 }
 
 /// `[warc]`: every HTTP exchange of the crawl (pages, redirect hops,
@@ -525,21 +530,19 @@ impl Config {
             return Err(bad("crawl.user_agent", "must not be empty".into()));
         }
         check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
-        if !c.proxy.is_empty() {
-            let ok = url::Url::parse(&c.proxy).is_ok_and(|u| {
-                matches!(u.scheme(), "http" | "https" | "socks5" | "socks5h") && u.host().is_some()
-            });
-            if !ok {
-                return Err(bad(
-                    "crawl.proxy",
-                    format!(
-                        "{:?} is not a proxy URL (http://, https://, socks5:// or socks5h://HOST:PORT)",
-                        c.proxy
-                    ),
-                ));
-            }
+        if !c.proxy.is_empty() && !crate::fetch::is_proxy_url(&c.proxy) {
+            return Err(bad(
+                "crawl.proxy",
+                format!(
+                    "{:?} is not a proxy URL (http://, https://, socks5:// or socks5h://HOST:PORT)",
+                    c.proxy
+                ),
+            ));
         }
         self.revisit.validate().map_err(|(k, m)| bad(k, m))?;
+        for (i, site) in self.sites.iter().enumerate() {
+            site.validate(i).map_err(|(k, m)| bad(&k, m))?;
+        }
         for (key, list) in [("crawl.include", &c.include), ("crawl.exclude", &c.exclude)] {
             for re in list {
                 regex::Regex::new(re)

@@ -23,7 +23,11 @@ use std::time::Duration;
 
 use url::Url;
 
+pub mod cookies;
 pub mod guard;
+mod request;
+
+pub use request::{Conditional, RequestOptions};
 
 pub use guard::AddressGuard;
 
@@ -105,14 +109,14 @@ pub trait Fetcher: Send + Sync {
     fn get<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
     /// GET any resource (robots.txt, sitemaps).
     fn get_any<'a>(&'a self, url: &'a str) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
-    /// A conditional GET (a revisit): a page (`any` false) or any
-    /// resource, sent with the last response's validators. A fetcher
-    /// without conditional requests sends a plain GET.
-    fn get_if<'a>(
+    /// A GET with per-request options (a site's headers, cookies, proxy; a
+    /// revisit's validators): a page (`any` false) or any resource. A
+    /// fetcher without options sends a plain GET.
+    fn get_with<'a>(
         &'a self,
         url: &'a str,
         any: bool,
-        _cond: &'a Conditional,
+        _opts: &'a RequestOptions,
     ) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
         if any {
             self.get_any(url)
@@ -124,38 +128,6 @@ pub trait Fetcher: Send + Sync {
     /// tells it which hosts its seeds name).
     fn guard(&self) -> Option<Arc<AddressGuard>> {
         None
-    }
-}
-
-/// The validators of a conditional request (RFC 9110 13.1): the last
-/// response's `ETag` and `Last-Modified`, sent back as `If-None-Match` and
-/// `If-Modified-Since`; a server with nothing new answers 304, no body.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Conditional {
-    /// Sent as `If-None-Match`.
-    pub etag: Option<String>,
-    /// Sent as `If-Modified-Since`.
-    pub last_modified: Option<String>,
-}
-
-impl Conditional {
-    /// Whether there is anything to send.
-    pub fn is_empty(&self) -> bool {
-        self.etag.is_none() && self.last_modified.is_none()
-    }
-
-    /// The header fields, as (name, value); values a header cannot carry
-    /// (control characters) are left out.
-    fn fields(&self) -> Vec<(&'static str, &str)> {
-        let ok = |v: &&String| v.bytes().all(|b| b >= 0x20 && b != 0x7f) && !v.is_empty();
-        let mut f = Vec::new();
-        if let Some(e) = self.etag.as_ref().filter(ok) {
-            f.push(("if-none-match", e.as_str()));
-        }
-        if let Some(l) = self.last_modified.as_ref().filter(ok) {
-            f.push(("if-modified-since", l.as_str()));
-        }
-        f
     }
 }
 
@@ -185,6 +157,9 @@ pub struct HttpFetcher {
     max_body: u64,
     user_agent: String,
     guard: Arc<AddressGuard>,
+    cfg: FetchConfig,
+    /// Clients of the sites' own proxies, built on first use.
+    proxied: std::sync::Mutex<std::collections::HashMap<String, reqwest::Client>>,
 }
 
 /// Why the HTTP client could not be built.
@@ -223,12 +198,81 @@ fn describe(e: &reqwest::Error) -> String {
     s
 }
 
+/// A client with these settings, through `proxy` if given.
+fn client(
+    cfg: &FetchConfig,
+    guard: &Arc<AddressGuard>,
+    proxy: Option<&str>,
+) -> Result<reqwest::Client, ClientError> {
+    let mut builder =
+        reqwest::Client::builder().dns_resolver(Arc::new(guard::GuardedResolver(guard.clone())));
+    if let Some(p) = proxy {
+        // The user's own proxy may be a local address; the target's name is
+        // then resolved by the proxy (the guard checks addresses written in URLs).
+        if let Some(host) = Url::parse(p)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+        {
+            guard.allow(&host);
+        }
+        let proxy = reqwest::Proxy::all(p)
+            .map_err(|e| ClientError(format!("proxy {p:?}: {e}")))?
+            .no_proxy(reqwest::NoProxy::from_env());
+        builder = builder.proxy(proxy);
+    }
+    builder
+        .user_agent(cfg.user_agent.clone())
+        .connect_timeout(cfg.connect_timeout)
+        .timeout(cfg.timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .retry(reqwest::retry::never())
+        .pool_max_idle_per_host(2)
+        .build()
+        .map_err(|e| ClientError(e.to_string()))
+}
+
 /// Whether a Content-Type is a page trawl reads (HTML, plain text, or none given).
 pub fn is_html_type(ct: Option<&str>) -> bool {
     ct.is_none_or(|ct| {
         let ct = ct.to_ascii_lowercase();
         ct.contains("html") || ct.contains("text/plain") || ct.trim().is_empty()
     })
+}
+
+/// Header fields trawl sets itself or takes from other keys.
+const RESERVED: &[&str] = &[
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "cookie",
+    "authorization",
+    "if-none-match",
+    "if-modified-since",
+];
+
+/// Whether `p` is a proxy URL trawl can use.
+pub fn is_proxy_url(p: &str) -> bool {
+    url::Url::parse(p).is_ok_and(|u| {
+        matches!(u.scheme(), "http" | "https" | "socks5" | "socks5h") && u.host().is_some()
+    })
+}
+
+/// Checks a header field's name and value; why not, in words.
+pub fn check_header(name: &str, value: &str) -> Result<(), String> {
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Err(format!("{name:?} is not a header name"));
+    }
+    if RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
+        return Err(format!(
+            "{name} is set by trawl (use `cookies` for cookies, `auth_env` for credentials)"
+        ));
+    }
+    if value.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+        return Err(format!("the value of {name} has control characters"));
+    }
+    Ok(())
 }
 
 /// Whether a Content-Type is a feed's (RSS, Atom, JSON Feed, or XML that
@@ -262,48 +306,43 @@ impl HttpFetcher {
     pub fn new(cfg: &FetchConfig) -> Result<HttpFetcher, ClientError> {
         install_tls_provider();
         let guard = Arc::new(AddressGuard::new(cfg.allow_private));
-        let mut builder = reqwest::Client::builder()
-            .dns_resolver(Arc::new(guard::GuardedResolver(guard.clone())));
-        if let Some(p) = &cfg.proxy {
-            // The user's own proxy may be a local address; the target's
-            // name is then resolved by the proxy (the guard checks
-            // addresses written in URLs).
-            if let Some(host) = Url::parse(p)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_string))
-            {
-                guard.allow(&host);
-            }
-            let proxy = reqwest::Proxy::all(p.as_str())
-                .map_err(|e| ClientError(format!("crawl.proxy {p:?}: {e}")))?
-                .no_proxy(reqwest::NoProxy::from_env());
-            builder = builder.proxy(proxy);
-        }
-        let client = builder
-            .user_agent(cfg.user_agent.clone())
-            .connect_timeout(cfg.connect_timeout)
-            .timeout(cfg.timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .retry(reqwest::retry::never())
-            .pool_max_idle_per_host(2)
-            .build()
-            .map_err(|e| ClientError(e.to_string()))?;
+        let client = client(cfg, &guard, cfg.proxy.as_deref())?;
         Ok(HttpFetcher {
             client,
             max_body: cfg.max_body_bytes.max(1),
             user_agent: cfg.user_agent.clone(),
             guard,
+            cfg: cfg.clone(),
+            proxied: Default::default(),
         })
     }
 
-    async fn fetch(&self, url: &str, html_only: bool, cond: Option<&Conditional>) -> Response {
+    /// The client for requests through `proxy` (`None`: the crawl's).
+    fn client_for(&self, proxy: Option<&str>) -> Result<reqwest::Client, ClientError> {
+        let Some(p) = proxy else {
+            return Ok(self.client.clone());
+        };
+        let mut map = self.proxied.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = map.get(p) {
+            return Ok(c.clone());
+        }
+        let c = client(&self.cfg, &self.guard, Some(p))?;
+        map.insert(p.to_string(), c.clone());
+        Ok(c)
+    }
+
+    async fn fetch(&self, url: &str, html_only: bool, opts: Option<&RequestOptions>) -> Response {
         if let Some(Err(b)) = Url::parse(url).ok().map(|u| self.guard.check_url(&u)) {
             return Response::blocked(b.to_string());
         }
-        let fields = cond.map(Conditional::fields).unwrap_or_default();
-        let mut req = self.client.get(url);
-        for (name, value) in &fields {
-            req = req.header(*name, *value);
+        let client = match self.client_for(opts.and_then(|o| o.proxy.as_deref())) {
+            Ok(c) => c,
+            Err(e) => return Response::failed(e.to_string()),
+        };
+        let shown = opts.map(RequestOptions::shown).unwrap_or_default();
+        let mut req = client.get(url);
+        for (name, value) in opts.map(RequestOptions::all).unwrap_or_default() {
+            req = req.header(name, value);
         }
         let mut resp = match req.send().await {
             Ok(r) => r,
@@ -325,7 +364,7 @@ impl HttpFetcher {
             content_type: header("content-type"),
             location: header("location"),
             retry_after: header("retry-after").map(|v| v.trim().parse().unwrap_or(60)),
-            request_head: request_head(url, &self.user_agent, &fields),
+            request_head: request_head(url, &self.user_agent, &shown),
             remote_ip: resp.remote_addr().map(|a| a.ip()),
             content_length: header("content-length").and_then(|v| v.trim().parse().ok()),
             last_modified: header("last-modified"),
@@ -370,6 +409,10 @@ impl HttpFetcher {
 
 /// The request line and header fields trawl sends (reqwest adds no others).
 fn request_head(url: &str, user_agent: &str, extra: &[(&str, &str)]) -> Vec<u8> {
+    let user_agent = extra
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("user-agent"))
+        .map_or(user_agent, |(_, v)| *v);
     let Ok(u) = Url::parse(url) else {
         return Vec::new();
     };
@@ -385,7 +428,10 @@ fn request_head(url: &str, user_agent: &str, extra: &[(&str, &str)]) -> Vec<u8> 
     let mut head = format!(
         "GET {target} HTTP/1.1\r\nhost: {host}\r\nuser-agent: {user_agent}\r\naccept: */*\r\naccept-encoding: gzip, br, deflate\r\n"
     );
-    for (name, value) in extra {
+    for (name, value) in extra
+        .iter()
+        .filter(|(n, _)| !n.eq_ignore_ascii_case("user-agent"))
+    {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
@@ -432,13 +478,13 @@ impl Fetcher for HttpFetcher {
         Box::pin(self.fetch(url, false, None))
     }
 
-    fn get_if<'a>(
+    fn get_with<'a>(
         &'a self,
         url: &'a str,
         any: bool,
-        cond: &'a Conditional,
+        opts: &'a RequestOptions,
     ) -> Pin<Box<dyn Future<Output = Response> + Send + 'a>> {
-        Box::pin(self.fetch(url, !any, Some(cond)))
+        Box::pin(self.fetch(url, !any, Some(opts)))
     }
 
     fn guard(&self) -> Option<Arc<AddressGuard>> {
@@ -467,6 +513,16 @@ pub fn redirect_target(from: &str, r: &Response) -> Option<Result<Url, String>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headers_are_checked_and_secrets_have_their_own_keys() {
+        assert!(check_header("Accept-Language", "de-DE, de;q=0.9").is_ok());
+        assert!(check_header("X Bad", "v").is_err());
+        assert!(check_header("Cookie", "a=b")
+            .unwrap_err()
+            .contains("cookies"));
+        assert!(check_header("X-Ok", "line\nbreak").is_err());
+    }
 
     #[test]
     fn redirect_targets_resolve_and_bad_ones_say_why() {

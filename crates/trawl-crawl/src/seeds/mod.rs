@@ -18,6 +18,11 @@
 //! | `topic`     | a `[focus.topics.NAME]` of config.toml           | the `[focus]` topic |
 //! | `revisit`   | fetch its hubs again this often (`30m`, `never`) | `revisit.hubs`   |
 //! | `revisit_pages` | fetch its other pages again this often       | `revisit.pages`  |
+//! | `user_agent` | the User-Agent sent (no spaces on a seed line)  | `crawl.user_agent` |
+//! | `header`    | `Name:Value`, an extra header field (repeatable) | none             |
+//! | `cookies`   | a Netscape cookie file (curl, wget)              | none             |
+//! | `auth_env`  | environment variable with `user:password` (basic auth) | none       |
+//! | `proxy`     | a proxy URL for its requests                     | `crawl.proxy`    |
 //!
 //! A line of options after `*` sets them for the following lines of the file:
 //!
@@ -115,6 +120,53 @@ pub struct Seed {
     /// (`revisit_pages=`; 0: never; `None`: `revisit.pages`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisit_pages: Option<u64>,
+    /// How this seed's requests are sent (`user_agent=`, `header=`,
+    /// `cookies=`, `auth_env=`, `proxy=`); over a `[[site]]` table's.
+    #[serde(default, skip_serializing_if = "RequestSettings::is_empty")]
+    pub request: RequestSettings,
+}
+
+/// How requests are sent to some URLs: a seed line's options or a
+/// `[[site]]` table. Secrets are not in it: a cookie file's path and the
+/// name of the environment variable with the credentials.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestSettings {
+    /// The `User-Agent` sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+    /// Extra header fields (name, value).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
+    /// A Netscape cookie file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cookies: Option<PathBuf>,
+    /// The environment variable holding `user:password` for basic auth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth_env: Option<String>,
+    /// A proxy URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<String>,
+}
+
+impl RequestSettings {
+    /// Whether nothing is set.
+    pub fn is_empty(&self) -> bool {
+        *self == RequestSettings::default()
+    }
+
+    /// These settings over `base`: each one set here wins; headers of both
+    /// are sent (these last).
+    pub fn over(&self, base: &RequestSettings) -> RequestSettings {
+        let mut headers = base.headers.clone();
+        headers.extend(self.headers.iter().cloned());
+        RequestSettings {
+            user_agent: self.user_agent.clone().or_else(|| base.user_agent.clone()),
+            headers,
+            cookies: self.cookies.clone().or_else(|| base.cookies.clone()),
+            auth_env: self.auth_env.clone().or_else(|| base.auth_env.clone()),
+            proxy: self.proxy.clone().or_else(|| base.proxy.clone()),
+        }
+    }
 }
 
 impl Seed {
@@ -204,6 +256,34 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
             Ok(())
         }
+        "user_agent" if !v.is_empty() => {
+            seed.request.user_agent = Some(v.to_string());
+            Ok(())
+        }
+        "header" => match v.split_once(':') {
+            Some((name, value)) => {
+                let (name, value) = (name.trim(), value.trim());
+                crate::fetch::check_header(name, value).map_err(|e| format!("option header: {e}"))?;
+                seed.request.headers.push((name.to_string(), value.to_string()));
+                Ok(())
+            }
+            None => Err(bad("Name:Value")),
+        },
+        "cookies" => {
+            let path = PathBuf::from(v);
+            crate::fetch::cookies::CookieJar::load(&path).map_err(|e| format!("option cookies: {e}"))?;
+            seed.request.cookies = Some(path);
+            Ok(())
+        }
+        "auth_env" if !v.is_empty() && !v.contains('=') => {
+            seed.request.auth_env = Some(v.to_string());
+            Ok(())
+        }
+        "proxy" if crate::fetch::is_proxy_url(v) => {
+            seed.request.proxy = Some(v.to_string());
+            Ok(())
+        }
+        "proxy" => Err(bad("a proxy URL (http://, https://, socks5:// or socks5h://HOST:PORT)")),
         "include" | "exclude" => match regex::Regex::new(v) {
             Ok(_) if k == "include" => {
                 seed.include.push(v.to_string());
@@ -228,7 +308,7 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, revisit, revisit_pages)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, revisit, revisit_pages, user_agent, header, cookies, auth_env, proxy)"
         )),
     }
 }
@@ -257,6 +337,7 @@ pub fn parse(
         delay_ms: None,
         revisit: None,
         revisit_pages: None,
+        request: RequestSettings::default(),
     };
     // A file saved with a UTF-8 byte-order mark keeps its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

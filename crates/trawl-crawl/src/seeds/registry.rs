@@ -97,6 +97,7 @@ mod tests {
             delay_ms: None,
             revisit: None,
             revisit_pages: None,
+            request: Default::default(),
         }
     }
 

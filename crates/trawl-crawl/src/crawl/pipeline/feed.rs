@@ -111,7 +111,10 @@ pub(super) async fn fetch(
     seed: &Seed,
     delay: Duration,
 ) -> FetchResult {
-    let (lease, r, mut out) = match shared.hub_request(lease, url, delay, Outcome::Feed).await {
+    let (lease, r, mut out) = match shared
+        .hub_request(lease, url, seed, delay, Outcome::Feed)
+        .await
+    {
         Ok(answer) => answer,
         Err(ended) => return ended,
     };

@@ -15,7 +15,7 @@ use url::Url;
 use super::shared::{
     done, outcome, park, response_outcome, retry, stop_reason, CpuJob, FetchResult, Shared,
 };
-use crate::fetch::{redirect_target, Conditional, Response};
+use crate::fetch::{redirect_target, RequestOptions, Response};
 use crate::frontier::url::{host_key, normalize};
 use crate::frontier::Lease;
 use crate::politeness::robots::Robots;
@@ -38,7 +38,7 @@ impl Shared {
         url: &Url,
         delay: Duration,
         page: bool,
-        cond: Option<&Conditional>,
+        opts: Option<&RequestOptions>,
     ) -> Response {
         let host = host_key(url);
         self.clock.turn(&host, delay).await;
@@ -53,8 +53,8 @@ impl Shared {
                 ..Response::default()
             };
         }
-        let mut resp = match cond {
-            Some(c) => self.fetcher.get_if(url.as_str(), !page, c).await,
+        let mut resp = match opts.filter(|o| !o.is_empty()) {
+            Some(o) => self.fetcher.get_with(url.as_str(), !page, o).await,
             None if page => self.fetcher.get(url.as_str()).await,
             None => self.fetcher.get_any(url.as_str()).await,
         };
@@ -72,13 +72,13 @@ impl Shared {
         &self,
         lease: Lease,
         url: &Url,
+        seed: &Seed,
         delay: Duration,
         kind: Outcome,
     ) -> Result<(Lease, Response, PageOutcome), FetchResult> {
         let item = &lease.item;
-        let r = self
-            .request(url, delay, false, self.conditional(item).as_ref())
-            .await;
+        let opts = self.request_options(&lease.host, seed, url, item);
+        let r = self.request(url, delay, false, Some(&opts)).await;
         if r.blocked {
             let out = response_outcome(&item.url, &r, Outcome::BlockedAddress);
             return Err(done(lease, out, vec![], false, Duration::ZERO));
@@ -95,7 +95,12 @@ impl Shared {
     /// The host's robots rules, fetching them if missing or stale. The second
     /// value is the status of the robots.txt fetched now (first contact;
     /// 0 for no answer), `None` when a cached copy served.
-    async fn robots_for(&self, scheme: &str, host: &str) -> (Arc<Robots>, Option<u16>) {
+    async fn robots_for(
+        &self,
+        scheme: &str,
+        host: &str,
+        seed: &Seed,
+    ) -> (Arc<Robots>, Option<u16>) {
         if let Ok(cache) = self.robots.lock() {
             if let Some((r, at)) = cache.get(host) {
                 if at.elapsed() < self.robots_ttl {
@@ -117,7 +122,7 @@ impl Shared {
                 return (r, None);
             }
         }
-        let resp = self.fetch_robots(scheme, host).await;
+        let resp = self.fetch_robots(scheme, host, seed).await;
         if resp.blocked {
             // The page request is refused the same way, with its outcome.
             return (Arc::new(Robots::from_response(404, b"", &self.agent)), None);
@@ -175,8 +180,9 @@ impl Shared {
     }
 
     /// GETs robots.txt, following up to five redirects (to any host, each
-    /// hop on its host's schedule), as RFC 9309 asks.
-    async fn fetch_robots(&self, scheme: &str, host: &str) -> Response {
+    /// hop on its host's schedule), as RFC 9309 asks, with the settings of
+    /// the seed whose URL needs it.
+    async fn fetch_robots(&self, scheme: &str, host: &str, seed: &Seed) -> Response {
         let Ok(mut url) = Url::parse(&format!("{scheme}://{host}/robots.txt")) else {
             return Response {
                 error: Some(format!("bad host {host:?}")),
@@ -184,8 +190,16 @@ impl Shared {
             };
         };
         let mut hops = 0;
+        let first = host.to_string();
         loop {
-            let resp = self.request(&url, self.delays.min_delay, false, None).await;
+            let host = host_key(&url);
+            // Sent as the seed's own requests are (on a redirect to another
+            // host, as that host's site settings say).
+            let own = Some(seed).filter(|_| host == first);
+            let opts = self.sites.options(&host, own, &url, None);
+            let resp = self
+                .request(&url, self.host_delay(&host), false, Some(&opts))
+                .await;
             match redirect_target(url.as_str(), &resp) {
                 Some(Ok(next)) if hops < ROBOTS_HOPS && next != url => {
                     hops += 1;
@@ -239,10 +253,10 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     let item = lease.item.clone();
     let host = lease.host.clone();
     let seed = shared.seed(item.seed, &host);
-    // A seed's `delay=` replaces crawl.min_delay_ms for its URLs.
+    // A seed's `delay=` replaces its site's `delay_ms` and crawl.min_delay_ms.
     let base_delay = seed
         .delay_ms
-        .map_or(shared.delays.min_delay, Duration::from_millis);
+        .map_or_else(|| shared.host_delay(&host), Duration::from_millis);
     let Ok(url) = Url::parse(&item.url) else {
         return done(
             lease,
@@ -273,7 +287,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     if item.revisit.is_some() && item.attempt == 0 {
         shared.stats.revisits.fetch_add(1, Relaxed);
     }
-    let (robots, fetched_status) = shared.robots_for(url.scheme(), &host).await;
+    let (robots, fetched_status) = shared.robots_for(url.scheme(), &host, &seed).await;
     let first_contact = fetched_status.is_some();
     let delay = shared
         .delays
@@ -354,12 +368,12 @@ async fn follow(
     let mut current = url.clone();
     let mut chain: Vec<String> = Vec::new();
     // A revisit asks whether the page changed (its first hop only).
-    let cond = shared.conditional(&lease.item);
     loop {
-        let first = chain.is_empty();
-        let response = shared
-            .request(&current, delay, true, cond.as_ref().filter(|_| first))
-            .await;
+        let mut opts = shared.request_options(&lease.host, seed, &current, &lease.item);
+        if !chain.is_empty() {
+            opts.conditional = None;
+        }
+        let response = shared.request(&current, delay, true, Some(&opts)).await;
         let stop = |response, current: Url, chain, why: Option<String>, elsewhere| Followed {
             response,
             final_url: current.to_string(),

@@ -32,6 +32,7 @@ pub(super) mod schedule;
 pub(super) mod seeding;
 pub(super) mod shared;
 pub(super) mod sitemap;
+pub(super) mod sites;
 pub(super) mod writer;
 
 use std::collections::HashMap;
@@ -301,6 +302,7 @@ pub(super) async fn build_shared(
         backend,
         record_links: c.record_links,
         revisits: revisit::Schedule::new(&cfg.revisit),
+        sites: sites::Sites::new(&cfg.sites).map_err(CrawlError::Start)?,
         patterns: shared::Patterns::new(&c.include, &c.exclude),
         archive,
     });

@@ -165,6 +165,7 @@ mod tests {
             delay_ms: None,
             revisit: None,
             revisit_pages: None,
+            request: Default::default(),
         }
     }
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::crawl::stats::Stats;
-use crate::fetch::{Conditional, Fetcher, Response};
+use crate::fetch::{Conditional, Fetcher, RequestOptions, Response};
 use crate::focus::Focus;
 use crate::frontier::url::UrlRules;
 use crate::frontier::Lease;
@@ -57,6 +57,8 @@ pub struct Shared {
     pub record_links: bool,
     /// When URLs are fetched again.
     pub revisits: super::revisit::Schedule,
+    /// How requests are sent to each site (`[[site]]`, seed options).
+    pub sites: super::sites::Sites,
     /// URL patterns: which links are queued.
     pub(in crate::crawl) patterns: Patterns,
     /// The WARC archive (`None`: `[warc] enabled = false`).
@@ -118,6 +120,9 @@ pub struct WriterMsg {
 }
 
 /// Where a fetch task sends its result.
+// One value per URL, moved once to the next stage: boxing the page would
+// add an allocation per fetch and buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum FetchResult {
     Cpu(CpuJob),
     Write(WriterMsg),
@@ -261,18 +266,34 @@ impl Shared {
         ok
     }
 
-    /// The validators a revisit of `item` sends (`None`: not a revisit,
-    /// nothing to send, or `revisit.conditional` off).
-    pub(in crate::crawl) fn conditional(&self, item: &QueuedUrl) -> Option<Conditional> {
-        let r = item
+    /// The options of a request to `url` for `item` of seed `seed`: its
+    /// site's and seed's settings, and on a revisit the validators to send
+    /// (unless `revisit.conditional` is off).
+    pub(in crate::crawl) fn request_options(
+        &self,
+        host: &str,
+        seed: &Seed,
+        url: &url::Url,
+        item: &QueuedUrl,
+    ) -> RequestOptions {
+        let conditional = item
             .revisit
             .as_deref()
-            .filter(|_| self.revisits.conditional)?;
-        let c = Conditional {
-            etag: r.etag.clone(),
-            last_modified: r.last_modified.clone(),
-        };
-        (!c.is_empty()).then_some(c)
+            .filter(|_| self.revisits.conditional)
+            .map(|r| Conditional {
+                etag: r.etag.clone(),
+                last_modified: r.last_modified.clone(),
+            })
+            .filter(|c| !c.is_empty());
+        self.sites.options(host, Some(seed), url, conditional)
+    }
+
+    /// The least time between two requests to `host` when no seed says
+    /// otherwise: its `[[site]]` table's, else `crawl.min_delay_ms`.
+    pub(in crate::crawl) fn host_delay(&self, host: &str) -> Duration {
+        self.sites
+            .delay_ms(host)
+            .map_or(self.delays.min_delay, Duration::from_millis)
     }
 
     /// A revisit answered 304: the outcome says so and keeps the
@@ -327,6 +348,7 @@ impl Shared {
                 delay_ms: None,
                 revisit: None,
                 revisit_pages: None,
+                request: Default::default(),
             })
     }
 
@@ -451,6 +473,7 @@ mod tests {
             delay_ms: None,
             revisit: None,
             revisit_pages: None,
+            request: Default::default(),
         }
     }
 

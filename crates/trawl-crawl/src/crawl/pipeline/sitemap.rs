@@ -129,7 +129,7 @@ pub(super) async fn fetch(
     delay: Duration,
 ) -> FetchResult {
     let (lease, r, out) = match shared
-        .hub_request(lease, url, delay, Outcome::Sitemap)
+        .hub_request(lease, url, seed, delay, Outcome::Sitemap)
         .await
     {
         Ok(answer) => answer,
