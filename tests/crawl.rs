@@ -39,7 +39,13 @@ fn crawls_a_site_obeying_robots_and_exports_records() {
     let dir = scratch("basic");
     let cfg = config(&dir, "");
     let seeds = seeds_file(&dir, &[host.url("/")]);
-    crawl_once(&cfg, &seeds);
+    let out = crawl_once(&cfg, &seeds);
+    // The run ends with its table, as Scrapy prints its stats.
+    let end = String::from_utf8_lossy(&out.stderr);
+    assert!(end.contains("trawl: crawl ended after"), "{end}");
+    assert!(end.contains("pages fetched    3 (2xx 3)"), "{end}");
+    assert!(end.contains("records          3 ("), "{end}");
+    assert!(end.contains("robots.txt denied 1"), "{end}");
     let paths = host.paths();
     assert!(
         !paths.iter().any(|p| p.starts_with("/private")),

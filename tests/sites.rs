@@ -251,3 +251,57 @@ fn a_cluster_worker_sends_the_same_settings() {
         "the database holds a secret"
     );
 }
+
+/// A `[[site]]` proxy carries that site's requests only; a seed line's
+/// `proxy=` carries its seed's.
+#[test]
+fn a_sites_own_proxy_carries_its_requests_only() {
+    let (a, b, c) = (
+        site("127.0.0.102"),
+        site("127.0.0.103"),
+        site("127.0.0.104"),
+    );
+    let proxy = Host::start("127.0.0.105", |path, _| {
+        // A forward proxy sees the whole URL.
+        if path.ends_with("/robots.txt") {
+            status(404)
+        } else if path.starts_with("http://") {
+            html(&page("Through the proxy", &[]))
+        } else {
+            status(400)
+        }
+    });
+    let dir = scratch("sites-proxy");
+    let cfg = config(
+        &dir,
+        &format!(
+            "[[site]]\nhost = \"{}\"\nproxy = \"http://{}\"\n",
+            a.addr, proxy.addr
+        ),
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(
+        &seeds,
+        format!(
+            "{}\n{}\n{} proxy=http://{}\n",
+            a.url("/"),
+            b.url("/"),
+            c.url("/"),
+            proxy.addr
+        ),
+    )
+    .expect("seeds");
+    support::crawl_once(&cfg, &seeds);
+    let through = proxy.paths();
+    assert!(a.paths().is_empty(), "contacted directly: {:?}", a.paths());
+    assert!(c.paths().is_empty(), "contacted directly: {:?}", c.paths());
+    assert!(
+        through.contains(&a.url("/")) && through.contains(&c.url("/")),
+        "{through:?}"
+    );
+    assert!(b.paths().contains(&"/".to_string()), "{:?}", b.paths());
+    assert!(
+        through.iter().all(|p| !p.contains(&b.addr.to_string())),
+        "the other site went through the proxy: {through:?}"
+    );
+}

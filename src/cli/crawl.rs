@@ -96,6 +96,7 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             }
         );
     }
+    let once = args.once;
     let observer = trawl_crawl::crawl::Observer::default();
     let opts = trawl_crawl::crawl::RunOptions {
         extra_seeds: args.seeds,
@@ -133,5 +134,11 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         records = snap.records,
         "crawl stopped"
     );
+    let why = if once {
+        "the queue is empty or the run was stopped"
+    } else {
+        "stopped"
+    };
+    eprint!("{}", super::summary::summary(&snap, why));
     Ok(0)
 }

@@ -19,6 +19,7 @@ mod extract;
 mod reextract;
 mod status;
 mod store;
+mod summary;
 mod templates;
 
 pub use crawl::CrawlArgs;

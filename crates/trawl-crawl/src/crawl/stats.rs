@@ -53,6 +53,8 @@ pub struct Stats {
     pub(crate) held: Mutex<BTreeMap<String, HeldHost>>,
     /// Pages whose processing panicked (recorded as error outcomes).
     pub(crate) panics: AtomicU64,
+    /// Records made this run, by page type.
+    pub(crate) by_type: Mutex<BTreeMap<String, u64>>,
     /// Set when the crawl is focused.
     pub(crate) harvest: std::sync::OnceLock<super::focused::harvest::Harvest>,
     /// E-commerce mode: templates learned, product records, drift events.
@@ -99,6 +101,7 @@ impl Default for Stats {
             host_stopped_urls: AtomicU64::new(0),
             held: Mutex::new(BTreeMap::new()),
             panics: AtomicU64::new(0),
+            by_type: Mutex::new(BTreeMap::new()),
             harvest: std::sync::OnceLock::new(),
             templates_learned: AtomicU64::new(0),
             products: AtomicU64::new(0),
@@ -204,6 +207,9 @@ pub struct Snapshot {
     pub held_hosts: Vec<HeldHost>,
     /// Pages whose processing panicked (recorded as error outcomes).
     pub panics: u64,
+    /// Records made this run, by page type.
+    #[serde(default)]
+    pub records_by_type: BTreeMap<String, u64>,
     /// The store directory this daemon owns (clients check it before trusting `/export`).
     pub data_dir: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -294,6 +300,13 @@ impl Stats {
         self.error(e);
     }
 
+    /// Counts a record made, by its page type.
+    pub(crate) fn record_made(&self, page_type: &str) {
+        if let Ok(mut m) = self.by_type.lock() {
+            *m.entry(page_type.to_string()).or_default() += 1;
+        }
+    }
+
     /// The counters now.
     pub fn snapshot(&self) -> Snapshot {
         let l = |a: &AtomicU64| a.load(Relaxed);
@@ -333,6 +346,7 @@ impl Stats {
             host_stopped_urls: l(&self.host_stopped_urls),
             held_hosts: self.held_hosts(),
             panics: l(&self.panics),
+            records_by_type: self.by_type.lock().map(|m| m.clone()).unwrap_or_default(),
             data_dir: self.data_dir.get().cloned().unwrap_or_default(),
             harvest: self.harvest.get().and_then(|h| h.snapshot()),
             templates_learned: l(&self.templates_learned),

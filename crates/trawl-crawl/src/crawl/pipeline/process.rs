@@ -199,6 +199,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 {
                     template_fields(shared, &lease.host, &response.body, &page, &mut rec);
                 }
+                shared.stats.record_made(rec.page_type.name());
                 record = Some(Box::new(rec));
             }
         }
