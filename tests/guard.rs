@@ -131,3 +131,65 @@ fn every_request_goes_through_the_configured_proxy() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Cluster mode: the guard, a seed's URL patterns and its `delay=` hold
+/// for a cluster worker as on one machine.
+#[test]
+fn a_cluster_worker_keeps_the_guard_patterns_and_seed_delay() {
+    let Some(pg) = support::pg::Pg::start("guard-cluster") else {
+        return;
+    };
+    let hidden = Host::start("127.0.0.106", |_, _| html(&page("Secret", &[])));
+    let (h, to) = (hidden.url("/secret"), hidden.url("/redirected"));
+    let seed = Host::start("127.0.0.107", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&page(
+            "Front",
+            &[
+                h.clone(),
+                "/go".into(),
+                "/skip/1".into(),
+                "/a".into(),
+                "/b".into(),
+            ],
+        )),
+        "/go" => redirect(&to),
+        "/a" | "/b" | "/skip/1" => html(&page(path, &[])),
+        _ => status(404),
+    });
+    let dir = scratch("guard-cluster");
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(
+        &seeds,
+        format!("{} scope=any exclude=/skip/ delay=300\n", seed.url("/")),
+    )
+    .expect("seeds");
+    let cfg = config(&dir, "sitemaps = false");
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--cluster", &pg.url(), "--worker", "w1"])
+        .args(["--data", &dir.join("w1").to_string_lossy()])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .output()
+        .expect("worker");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(hidden.paths().is_empty(), "{:?}", hidden.paths());
+    assert!(
+        !seed.paths().iter().any(|p| p.starts_with("/skip")),
+        "{:?}",
+        seed.paths()
+    );
+    let blocked = pg.psql(
+        "SELECT count(*) FROM trawl_urls WHERE outcome::jsonb ->> 'outcome' = 'blocked_address'",
+    );
+    assert_eq!(blocked.trim(), "2", "the link and the redirect target");
+    let gap = seed.min_gap().expect("several requests");
+    assert!(
+        gap >= std::time::Duration::from_millis(280),
+        "the seed's delay=300 is not kept: {gap:?}"
+    );
+}

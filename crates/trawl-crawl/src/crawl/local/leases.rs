@@ -51,7 +51,12 @@ impl LocalLeases {
             new_urls = added,
             set_aside_offered_again = offered,
             revisits_due = due,
-            revisits_waiting = store.revisits_len(),
+            next_revisit = store
+                .next_revisit()
+                .ok()
+                .flatten()
+                .map(crate::record::iso_time)
+                .unwrap_or_default(),
             queue = store.queue_len_hint(),
             "crawl starting"
         );
