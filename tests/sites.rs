@@ -17,11 +17,13 @@ const PASSWORD: &str = "s3cret-pass";
 const COOKIE: &str = "sid-7f3a9c";
 
 fn site(ip: &str) -> Host {
-    Host::start(ip, move |path, _| match path {
+    let h = Host::start(ip, move |path, _| match path {
         "/" => html(&page("Home", &["/a".into(), "/account/orders".into()])),
         "/a" | "/account/orders" => html(&page(path, &[])),
         _ => status(404),
-    })
+    });
+    h.keep_headers();
+    h
 }
 
 /// The config: a `[[site]]` table for `shop`, nothing for `other`.

@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -46,8 +47,12 @@ type Heads = Mutex<Vec<(String, Vec<(String, String)>)>>;
 pub struct Host {
     pub addr: SocketAddr,
     log: Arc<Mutex<Vec<(String, Instant)>>>,
-    /// Each request's path and header fields (names lower-cased), in order.
+    /// Each request's path and header fields (names lower-cased), in
+    /// order, once [`Host::keep_headers`] was called (benches serve tens of
+    /// thousands of requests: kept always, they would weigh on the
+    /// process's peak RSS the crawl benchmark reports).
     heads: Arc<Heads>,
+    keep_heads: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Host {
@@ -60,16 +65,27 @@ impl Host {
         let heads = Arc::new(Mutex::new(Vec::new()));
         let route: Arc<Route> = Arc::new(route);
         let counts = Arc::new(Mutex::new(HashMap::<String, usize>::new()));
-        let (log2, heads2) = (log.clone(), heads.clone());
+        let keep_heads = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (log2, heads2, keep2) = (log.clone(), heads.clone(), keep_heads.clone());
         std::thread::spawn(move || {
             for conn in listener.incoming() {
                 let Ok(conn) = conn else { continue };
                 let (route, log, counts) = (route.clone(), log2.clone(), counts.clone());
-                let heads = heads2.clone();
-                std::thread::spawn(move || serve(conn, &*route, &log, &heads, &counts));
+                let heads = Some(heads2.clone()).filter(|_| keep2.load(Ordering::Relaxed));
+                std::thread::spawn(move || serve(conn, &*route, &log, heads.as_deref(), &counts));
             }
         });
-        Host { addr, log, heads }
+        Host {
+            addr,
+            log,
+            heads,
+            keep_heads,
+        }
+    }
+
+    /// Keeps each request's header fields from now on (see [`Host::heads`]).
+    pub fn keep_headers(&self) {
+        self.keep_heads.store(true, Ordering::Relaxed);
     }
 
     /// Every request's path and header fields (names lower-cased).
@@ -106,7 +122,7 @@ fn serve(
     conn: TcpStream,
     route: &Route,
     log: &Mutex<Vec<(String, Instant)>>,
-    heads: &Heads,
+    heads: Option<&Heads>,
     counts: &Mutex<HashMap<String, usize>>,
 ) {
     // Small replies on keep-alive connections: without this, Nagle and delayed
@@ -132,7 +148,7 @@ fn serve(
                 fields.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
             }
         }
-        if let Ok(mut h) = heads.lock() {
+        if let Some(Ok(mut h)) = heads.map(Mutex::lock) {
             h.push((path.clone(), fields));
         }
         let n = {
