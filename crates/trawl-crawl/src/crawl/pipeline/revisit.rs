@@ -16,6 +16,9 @@ use crate::seeds::Seed;
 use crate::store::{Again, Completion, QueuedUrl, Revisit, UrlKind};
 use trawl_extract::PageType;
 
+/// Longest `ETag` or `Last-Modified` kept for a conditional request, in bytes.
+const MAX_VALIDATOR: usize = 512;
+
 /// The revisit settings of a run.
 #[derive(Debug, Clone)]
 pub struct Schedule {
@@ -115,17 +118,22 @@ impl Schedule {
             Some(r) => r.version.unwrap_or(1),
             None => prev.map_or(0, |p| p.version),
         };
+        // A validator longer than any real one is not kept (a server's
+        // header must not grow every queued copy of the URL).
+        let fit = |v: &String| v.len() <= MAX_VALIDATOR;
         let revisit = Revisit {
             interval: interval.min(u64::from(u32::MAX)) as u32,
             hub,
             etag: out
                 .etag
                 .clone()
-                .or_else(|| prev.and_then(|p| p.etag.clone())),
+                .or_else(|| prev.and_then(|p| p.etag.clone()))
+                .filter(fit),
             last_modified: out
                 .last_modified
                 .clone()
-                .or_else(|| prev.and_then(|p| p.last_modified.clone())),
+                .or_else(|| prev.and_then(|p| p.last_modified.clone()))
+                .filter(fit),
             content_hash: record
                 .map(|r| r.content_hash.clone())
                 .or_else(|| prev.and_then(|p| p.content_hash.clone())),
@@ -239,6 +247,12 @@ mod tests {
         assert!(s
             .plan(&seed(), &item(0, None), &out(Outcome::HttpError), None, 0)
             .is_none());
+        let mut huge = out(Outcome::Fetched);
+        huge.etag = Some("x".repeat(70_000));
+        let h = s
+            .plan(&seed(), &item(0, None), &huge, None, 0)
+            .expect("again");
+        assert_eq!(h.item.revisit.expect("revisit").etag, None, "not kept");
     }
 
     #[test]
