@@ -50,6 +50,21 @@ fn settings(dir: &Path, shop: &Host) -> std::path::PathBuf {
     )
 }
 
+/// The seed file: the shop plain, the other site with its own options.
+fn two_seeds(dir: &Path, shop: &Host, other: &Host) -> std::path::PathBuf {
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(
+        &seeds,
+        format!(
+            "{}\n{} header=X-Seed:yes user_agent=seedbot/1.0\n",
+            shop.url("/"),
+            other.url("/")
+        ),
+    )
+    .expect("seeds");
+    seeds
+}
+
 fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
     fields
         .iter()
@@ -153,16 +168,7 @@ fn site_tables_and_seed_options_shape_every_request_and_keep_secrets() {
     let (shop, other) = (site("127.0.0.97"), site("127.0.0.98"));
     let dir = scratch("sites");
     let cfg = settings(&dir, &shop);
-    let seeds = dir.join("seeds.txt");
-    std::fs::write(
-        &seeds,
-        format!(
-            "{}\n{} header=X-Seed:yes user_agent=seedbot/1.0\n",
-            shop.url("/"),
-            other.url("/")
-        ),
-    )
-    .expect("seeds");
+    let seeds = two_seeds(&dir, &shop, &other);
     let out = trawl()
         .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
         .args(["--seeds", &seeds.to_string_lossy()])
@@ -220,16 +226,7 @@ fn a_cluster_worker_sends_the_same_settings() {
     let (shop, other) = (site("127.0.0.100"), site("127.0.0.101"));
     let dir = scratch("sites-cluster");
     let cfg = settings(&dir, &shop);
-    let seeds = dir.join("seeds.txt");
-    std::fs::write(
-        &seeds,
-        format!(
-            "{}\n{} header=X-Seed:yes user_agent=seedbot/1.0\n",
-            shop.url("/"),
-            other.url("/")
-        ),
-    )
-    .expect("seeds");
+    let seeds = two_seeds(&dir, &shop, &other);
     let child = trawl()
         .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
         .args(["--cluster", &pg.url(), "--worker", "w1"])

@@ -249,6 +249,20 @@ mod tests {
     }
 
     #[test]
+    fn feeds_are_the_alternate_links_of_a_feed_type() {
+        let page = Page::parse(
+            b"<html><head><link rel=alternate type='application/rss+xml' href=/rss>\
+              <link rel='alternate' hreflang=de href=/de>\
+              <link rel=stylesheet type='application/atom+xml' href=/not-a-feed>\
+              <link rel='Alternate' type='application/feed+json' href=/feed.json></head>\
+              <body>x</body></html>",
+            &Options::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(page.feed_links(), ["/rss", "/feed.json"]);
+    }
+
+    #[test]
     fn robots_meta_for_us_and_for_all() {
         let page = Page::parse(
             b"<html><head><meta name=robots content=NOFOLLOW><meta name=trawl content=noindex></head><body>x</body></html>",

@@ -22,6 +22,8 @@ use std::collections::HashSet;
 use html5ever::{local_name, Attribute, LocalName, QualName};
 use rustc_hash::FxHashMap;
 
+pub use super::head_meta::RawMeta;
+use super::head_meta::{collect_head, collect_meta};
 use super::sink::{Limits, SData, SNode, NONE};
 use super::tag::Tag;
 use super::visibility::{hidden_by_attrs, invisible_tag};
@@ -76,24 +78,6 @@ pub struct Agg {
     pub tags: u32,
     /// `<a>` elements in the subtree.
     pub links: u32,
-}
-
-/// Metadata gathered while flattening, before invisible parts are dropped.
-#[derive(Debug, Default)]
-pub struct RawMeta {
-    pub title: Option<String>,
-    /// `<meta>` name/property (lower-cased) and content.
-    pub metas: Vec<(String, String)>,
-    /// `<link>` rel (lower-cased) and href.
-    pub links: Vec<(String, String)>,
-    /// Bodies of `<script type="application/ld+json">`.
-    pub json_ld: Vec<String>,
-    /// `lang` of the `<html>` element.
-    pub lang: Option<String>,
-    /// `href` of the first `<base>` element: how relative links resolve.
-    pub base: Option<String>,
-    /// `href`s of `<link rel="alternate">` feeds (RSS, Atom, JSON Feed).
-    pub feeds: Vec<String>,
 }
 
 /// A parsed page in flat, document-order form.
@@ -290,84 +274,6 @@ impl Iterator for Children<'_> {
         self.next = self.doc.nodes[id as usize].end;
         Some(id)
     }
-}
-
-fn collect_meta(meta: &mut RawMeta, name: &str, attrs: &[Attribute], nodes: &[SNode], id: u32) {
-    let get = |k: &str| {
-        attrs
-            .iter()
-            .find(|a| &*a.name.local == k)
-            .map(|a| a.value.to_string())
-    };
-    match name {
-        "meta" => {
-            let key = get("property")
-                .or_else(|| get("name"))
-                .or_else(|| get("itemprop"))
-                .or_else(|| get("http-equiv"));
-            if let (Some(k), Some(v)) = (key, get("content")) {
-                meta.metas.push((k.to_ascii_lowercase(), v));
-            }
-        }
-        "base" if meta.base.is_none() => {
-            meta.base = get("href").filter(|h| !h.trim().is_empty());
-        }
-        "link" => {
-            if let (Some(rel), Some(href)) = (get("rel"), get("href")) {
-                let rel = rel.to_ascii_lowercase();
-                let feed = get("type").is_some_and(|t| {
-                    let t = t.trim().to_ascii_lowercase();
-                    t.starts_with("application/rss+xml")
-                        || t.starts_with("application/atom+xml")
-                        || t.starts_with("application/feed+json")
-                });
-                if feed && rel.split_whitespace().any(|r| r == "alternate") {
-                    meta.feeds.push(href.clone());
-                }
-                meta.links.push((rel, href));
-            }
-        }
-        "title" if meta.title.is_none() => {
-            meta.title = Some(child_text(nodes, id));
-        }
-        "script"
-            if get("type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) =>
-        {
-            meta.json_ld.push(child_text(nodes, id));
-        }
-        "html" if meta.lang.is_none() => {
-            meta.lang = get("lang").or_else(|| get("xml:lang"));
-        }
-        _ => {}
-    }
-}
-
-/// Collects metadata from every element under `<head>` (iteratively).
-fn collect_head(meta: &mut RawMeta, nodes: &[SNode], names: &[QualName], head: u32) {
-    let mut stack = vec![nodes[head as usize].first];
-    while let Some(cur) = stack.pop() {
-        if cur == NONE {
-            continue;
-        }
-        stack.push(nodes[cur as usize].next);
-        if let SData::Element { attrs } = &nodes[cur as usize].data {
-            collect_meta(meta, &names[cur as usize].local, attrs, nodes, cur);
-            stack.push(nodes[cur as usize].first);
-        }
-    }
-}
-
-fn child_text(nodes: &[SNode], id: u32) -> String {
-    let mut out = String::new();
-    let mut c = nodes[id as usize].first;
-    while c != NONE {
-        if let SData::Text(t) = &nodes[c as usize].data {
-            out.push_str(t);
-        }
-        c = nodes[c as usize].next;
-    }
-    out
 }
 
 /// Appends `raw` to `buf` with whitespace runs collapsed to one space.

@@ -4,6 +4,7 @@
 
 pub(crate) mod charset;
 pub(crate) mod dom;
+mod head_meta;
 pub(crate) mod leaves;
 pub(crate) mod mojibake;
 pub(crate) mod render;
