@@ -1,4 +1,8 @@
 //! The daemon's loopback HTTP endpoint, on axum:
+//! - `GET /` a page to watch the crawl in a browser (progress, rates, hosts,
+//!   records by type, errors, the harvest curve), one file with its style
+//!   and script inline: no build step, no CDN; it reads `/status` every two
+//!   seconds and has no controls;
 //! - `GET /status`  JSON snapshot of the counters;
 //! - `GET /metrics` the same in Prometheus text format;
 //! - `GET /export?since=N&limit=M&type=T` records after cursor N as JSONL
@@ -47,16 +51,36 @@ pub async fn spawn(addr: &str, observer: Observer) -> Result<tokio::task::JoinHa
 
 fn router(observer: Observer) -> Router {
     Router::new()
+        .route("/", get(page))
         .route("/status", get(status))
         .route("/metrics", get(metrics))
         .route("/export", get(export))
         .fallback(|| async {
             (
                 StatusCode::NOT_FOUND,
-                "try /status, /metrics or /export?since=N\n",
+                "try /, /status, /metrics or /export?since=N\n",
             )
         })
         .with_state(observer)
+}
+
+/// The status page (`src/status_page.html`).
+const PAGE: &str = include_str!("status_page.html");
+
+async fn page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            // Only its own inline script and style, and requests to this endpoint.
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+                 connect-src 'self'",
+            ),
+        ],
+        PAGE,
+    )
+        .into_response()
 }
 
 async fn status(State(o): State<Observer>) -> Response {

@@ -1,12 +1,12 @@
 //! Live counters of the daemon, shared by its tasks and read by the progress
 //! line, the status endpoint and `trawl status`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The daemon's live counters: written by its stages, read through
 /// [`Stats::snapshot`] (the progress line, `/status`, `trawl status`).
@@ -55,6 +55,8 @@ pub struct Stats {
     pub(crate) panics: AtomicU64,
     /// Records made this run, by page type.
     pub(crate) by_type: Mutex<BTreeMap<String, u64>>,
+    /// Requests per host this run (the status page's host table).
+    pub(crate) hosts: Mutex<HashMap<String, HostActivity>>,
     /// Set when the crawl is focused.
     pub(crate) harvest: std::sync::OnceLock<super::focused::harvest::Harvest>,
     /// E-commerce mode: templates learned, product records, drift events.
@@ -102,6 +104,7 @@ impl Default for Stats {
             held: Mutex::new(BTreeMap::new()),
             panics: AtomicU64::new(0),
             by_type: Mutex::new(BTreeMap::new()),
+            hosts: Mutex::new(HashMap::new()),
             harvest: std::sync::OnceLock::new(),
             templates_learned: AtomicU64::new(0),
             products: AtomicU64::new(0),
@@ -125,6 +128,37 @@ pub struct HeldHost {
     /// Until when (seconds since the epoch), when known: the next robots.txt
     /// attempt, the end of a cool-down or of a Retry-After.
     pub until: Option<u64>,
+}
+
+/// Hosts whose requests are counted for the host table, at most.
+const MAX_HOSTS: usize = 10_000;
+/// Rows of the host table in a snapshot.
+const SHOWN_HOSTS: usize = 50;
+
+/// Requests to one host this run.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct HostActivity {
+    requests: u64,
+    errors: u64,
+    last_ms: u64,
+    next_ms: u64,
+}
+
+/// One row of the status page's host table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostRow {
+    /// The host (`name[:port]`).
+    pub host: String,
+    /// Requests sent this run (pages, hops, robots.txt, sitemaps, feeds).
+    pub requests: u64,
+    /// Of them, without an answer or answered 4xx or 5xx.
+    pub errors: u64,
+    /// Why the host is held back, when it is.
+    pub held: Option<String>,
+    /// When its next request may go (seconds since the epoch).
+    pub next_due: Option<u64>,
+    /// When it was last sent one (seconds since the epoch).
+    pub last: u64,
 }
 
 /// A point-in-time copy, as served by `/status` and printed by `trawl
@@ -210,6 +244,9 @@ pub struct Snapshot {
     /// Records made this run, by page type.
     #[serde(default)]
     pub records_by_type: BTreeMap<String, u64>,
+    /// The hosts most recently sent a request (at most 50), held ones first.
+    #[serde(default)]
+    pub hosts: Vec<HostRow>,
     /// The store directory this daemon owns (clients check it before trusting `/export`).
     pub data_dir: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -300,6 +337,64 @@ impl Stats {
         self.error(e);
     }
 
+    /// Notes a request to `host` that ended now (`failed`: no answer, 4xx or
+    /// 5xx), the host's next turn `delay` later.
+    pub(crate) fn note_request(&self, host: &str, failed: bool, delay: std::time::Duration) {
+        let Ok(mut m) = self.hosts.lock() else { return };
+        if m.len() >= MAX_HOSTS && !m.contains_key(host) {
+            // The least recently asked half goes (the table shows recent ones).
+            let mut times: Vec<u64> = m.values().map(|a| a.last_ms).collect();
+            times.sort_unstable();
+            let cut = times[times.len() / 2];
+            m.retain(|_, a| a.last_ms > cut);
+        }
+        let now = crate::record::now_secs() * 1000;
+        let a = m.entry(host.to_string()).or_default();
+        a.requests += 1;
+        a.errors += u64::from(failed);
+        a.last_ms = now;
+        a.next_ms = now + delay.as_millis() as u64;
+    }
+
+    fn host_rows(&self) -> Vec<HostRow> {
+        let held: HashMap<String, HeldHost> = self
+            .held_hosts()
+            .into_iter()
+            .map(|h| (h.host.clone(), h))
+            .collect();
+        let Ok(m) = self.hosts.lock() else {
+            return Vec::new();
+        };
+        let mut rows: Vec<HostRow> = m
+            .iter()
+            .map(|(host, a)| HostRow {
+                host: host.clone(),
+                requests: a.requests,
+                errors: a.errors,
+                held: held.get(host).map(|h| h.reason.clone()),
+                next_due: Some(a.next_ms / 1000),
+                last: a.last_ms / 1000,
+            })
+            .collect();
+        for (host, h) in &held {
+            if !m.contains_key(host) {
+                rows.push(HostRow {
+                    host: host.clone(),
+                    held: Some(h.reason.clone()),
+                    next_due: h.until,
+                    ..HostRow::default()
+                });
+            }
+        }
+        rows.sort_by(|a, b| {
+            (b.held.is_some(), b.last)
+                .cmp(&(a.held.is_some(), a.last))
+                .then_with(|| a.host.cmp(&b.host))
+        });
+        rows.truncate(SHOWN_HOSTS);
+        rows
+    }
+
     /// Counts a record made, by its page type.
     pub(crate) fn record_made(&self, page_type: &str) {
         if let Ok(mut m) = self.by_type.lock() {
@@ -347,6 +442,7 @@ impl Stats {
             held_hosts: self.held_hosts(),
             panics: l(&self.panics),
             records_by_type: self.by_type.lock().map(|m| m.clone()).unwrap_or_default(),
+            hosts: self.host_rows(),
             data_dir: self.data_dir.get().cloned().unwrap_or_default(),
             harvest: self.harvest.get().and_then(|h| h.snapshot()),
             templates_learned: l(&self.templates_learned),

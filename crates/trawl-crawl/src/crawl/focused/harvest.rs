@@ -23,7 +23,12 @@ struct Inner {
     relevant: u64,
     recent: VecDeque<bool>,
     hosts: HashMap<String, (u64, u64)>,
+    /// Series points of this run: (judged, rate), every `series_every`.
+    curve: Vec<(u64, f64)>,
 }
+
+/// Points of the curve kept in memory; past it every other one is dropped.
+const CURVE_POINTS: usize = 400;
 
 #[derive(Debug)]
 /// The harvest rate of a focused crawl: overall, recent, per host, and its series file.
@@ -47,6 +52,9 @@ pub struct HarvestSnapshot {
     pub recent_rate: f64,
     /// The most judged hosts: (host, judged, relevant, rate).
     pub hosts: Vec<(String, u64, u64, f64)>,
+    /// The harvest rate's curve in this run: (judged, rate) every
+    /// `focus.series_every` judged pages (thinned past 400 points).
+    pub curve: Vec<(u64, f64)>,
 }
 
 fn rate(rel: u64, n: u64) -> f64 {
@@ -87,7 +95,16 @@ impl Harvest {
             let h = g.hosts.entry(host.to_string()).or_default();
             h.0 += 1;
             h.1 += u64::from(relevant);
-            (g.judged % self.every == 0).then(|| Self::snap(&g))
+            let due = g.judged % self.every == 0;
+            if due {
+                let point = (g.judged, rate(g.relevant, g.judged));
+                g.curve.push(point);
+                if g.curve.len() > CURVE_POINTS {
+                    let thinned = g.curve.iter().copied().step_by(2).collect();
+                    g.curve = thinned;
+                }
+            }
+            due.then(|| Self::snap(&g))
         };
         if let (Some(p), Some(path)) = (point, &self.series) {
             let line = serde_json::json!({
@@ -124,6 +141,7 @@ impl Harvest {
             rate: rate(g.relevant, g.judged),
             recent_rate: rate(recent, g.recent.len() as u64),
             hosts,
+            curve: g.curve.clone(),
         }
     }
 
@@ -154,6 +172,7 @@ mod tests {
         let series = std::fs::read_to_string(&path).expect("series");
         assert_eq!(series.lines().count(), 1, "one point at 12 judged");
         assert!(series.contains("\"judged\":12"), "{series}");
+        assert_eq!(s.curve, vec![(12, 6.0 / 12.0)], "the curve in memory");
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
     }
 }

@@ -59,6 +59,14 @@ impl Shared {
             None => self.fetcher.get_any(url.as_str()).await,
         };
         self.clock.finished(&host, delay);
+        // A missing robots.txt or sitemap is an answer, not a failure.
+        let failed = resp.is_transport_error()
+            || resp.status >= 500
+            || resp.status == 429
+            || (page && resp.status >= 400);
+        if !resp.blocked {
+            self.stats.note_request(&host, failed, delay);
+        }
         if let Some(archive) = &self.archive {
             resp.archived = archive.exchange(url.as_str(), &resp);
         }
