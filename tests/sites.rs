@@ -304,3 +304,55 @@ fn a_sites_own_proxy_carries_its_requests_only() {
         "the other site went through the proxy: {through:?}"
     );
 }
+
+/// A seed's own settings go to its host only: crawled with `scope=any`, it
+/// does not hand its header or its credentials to the sites it links to.
+#[test]
+fn a_seeds_settings_stay_on_its_own_host() {
+    let third = site("127.0.0.110");
+    let link = third.url("/");
+    let first = Host::start("127.0.0.109", move |path, _| match path {
+        "/" => html(&page("Home", std::slice::from_ref(&link))),
+        _ => status(404),
+    });
+    first.keep_headers();
+    let dir = scratch("sites-own-host");
+    let cfg = config(&dir, "allow_private = true");
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(
+        &seeds,
+        format!(
+            "{} scope=any header=X-Seed:yes auth_env=TRAWL_TEST_SHOP_AUTH\n",
+            first.url("/")
+        ),
+    )
+    .expect("seeds");
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .env("TRAWL_TEST_SHOP_AUTH", format!("alice:{PASSWORD}"))
+        .output()
+        .expect("run trawl");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mine = first.heads();
+    assert!(!mine.is_empty());
+    for (path, f) in &mine {
+        assert_eq!(field(f, "x-seed"), Some("yes"), "{path}");
+        assert!(field(f, "authorization").is_some(), "{path}");
+    }
+    let theirs = third.heads();
+    assert!(
+        theirs.iter().any(|(p, _)| p == "/"),
+        "the linked site was crawled"
+    );
+    for (path, f) in &theirs {
+        assert!(
+            field(f, "x-seed").is_none() && field(f, "authorization").is_none(),
+            "{path}: the seed's settings reached another host: {f:?}"
+        );
+    }
+}

@@ -113,8 +113,8 @@ impl Sites {
     }
 
     /// The options of a request to `url` of `host`, for a URL of `seed`
-    /// (`None`: a request of the host's own, robots.txt), with a revisit's
-    /// validators.
+    /// (`None`: a request of the host's own), with a revisit's validators.
+    /// The seed's own settings apply on the seed's host only.
     pub fn options(
         &self,
         host: &str,
@@ -123,7 +123,11 @@ impl Sites {
         conditional: Option<Conditional>,
     ) -> RequestOptions {
         let base = self.rule(host).map(|r| &r.settings);
-        let s = match (seed.map(|s| &s.request), base) {
+        // A seed's settings go to its own host only: a seed crawled with
+        // scope=domain or any must not hand its credentials to every site
+        // it links to.
+        let own = seed.filter(|s| s.host.eq_ignore_ascii_case(host));
+        let s = match (own.map(|s| &s.request), base) {
             (Some(own), Some(base)) => own.over(base),
             (Some(own), None) => own.clone(),
             (None, Some(base)) => base.clone(),
