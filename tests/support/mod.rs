@@ -133,21 +133,9 @@ fn serve(
         Err(_) => return,
     });
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        let Some((path, fields)) = read_request(&mut reader) else {
             return;
-        }
-        let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
-        let mut fields = Vec::new();
-        loop {
-            let mut h = String::new();
-            if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" || h == "\n" {
-                break;
-            }
-            if let Some((k, v)) = h.split_once(':') {
-                fields.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-            }
-        }
+        };
         if let Some(Ok(mut h)) = heads.map(Mutex::lock) {
             h.push((path.clone(), fields));
         }
@@ -222,6 +210,27 @@ fn serve(
             return;
         }
     }
+}
+
+/// Reads one request's line and header fields from a keep-alive
+/// connection: (path, fields with lower-cased names); `None` at its end.
+pub fn read_request(reader: &mut impl BufRead) -> Option<(String, Vec<(String, String)>)> {
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return None;
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let mut fields = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" || h == "\n" {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            fields.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+    }
+    Some((path, fields))
 }
 
 fn write_reply(w: &mut impl Write, code: u16, headers: &[(String, String)], body: &[u8]) -> bool {

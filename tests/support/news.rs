@@ -7,7 +7,7 @@
 //! conditional.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -286,25 +286,16 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
         Err(_) => return,
     });
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        let Some((path, fields)) = super::read_request(&mut reader) else {
             return;
-        }
-        let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
-        let (mut inm, mut ims) = (None, None);
-        loop {
-            let mut h = String::new();
-            if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" || h == "\n" {
-                break;
-            }
-            if let Some((k, v)) = h.split_once(':') {
-                match k.trim().to_ascii_lowercase().as_str() {
-                    "if-none-match" => inm = Some(v.trim().to_string()),
-                    "if-modified-since" => ims = Some(v.trim().to_string()),
-                    _ => {}
-                }
-            }
-        }
+        };
+        let field = |name: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let (inm, ims) = (field("if-none-match"), field("if-modified-since"));
         let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
         let (status, head, body) = match render(&s, &path) {
             None => (404, String::new(), b"not found".to_vec()),

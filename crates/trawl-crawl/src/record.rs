@@ -165,7 +165,7 @@ impl Record {
     /// record) and says which extractor made them; the fetch's fields
     /// (URL, status, depth, times, links, archive location) stay.
     pub fn set_extracted(&mut self, ex: trawl_extract::Extracted) {
-        self.content_hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(ex.text.as_bytes()));
+        self.content_hash = text_hash(&ex.text);
         self.algorithm = ex.algorithm.to_string();
         self.author = ex.author;
         self.canonical = ex.canonical;
@@ -180,6 +180,11 @@ impl Record {
         self.title = ex.title;
         self.extractor = Some(format!("trawl-extract {}", trawl_extract::VERSION));
     }
+}
+
+/// A record's `content_hash`: xxh3-64 of its text, 16 hex digits.
+pub fn text_hash(text: &str) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }
 
 /// What a record describes beyond a page.

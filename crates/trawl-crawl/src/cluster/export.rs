@@ -88,15 +88,7 @@ pub async fn write_jsonl(
         for r in &rows {
             let xid: String = r.get(0);
             let id: i64 = r.get(1);
-            let text: String = r.get(2);
-            let mut rec: Record = serde_json::from_str(&text)
-                .map_err(|e| ClusterError::Bad(format!("record {id}: {e}")))?;
-            rec.seq = id as u64;
-            if !links {
-                rec.links = None;
-            }
-            serde_json::to_writer(&mut *out, &rec).map_err(|e| ClusterError::Io(e.into()))?;
-            out.write_all(b"\n")?;
+            write_row(out, id, &r.get::<_, String>(2), links)?;
             written += 1;
             cursor = Cursor {
                 xid: xid
@@ -127,18 +119,23 @@ pub async fn write_versions(
         )
         .await?;
     for r in &rows {
-        let id: i64 = r.get(0);
-        let text: String = r.get(1);
-        let mut rec: Record = serde_json::from_str(&text)
-            .map_err(|e| ClusterError::Bad(format!("record version {id}: {e}")))?;
-        rec.seq = id as u64;
-        if !links {
-            rec.links = None;
-        }
-        serde_json::to_writer(&mut *out, &rec).map_err(|e| ClusterError::Io(e.into()))?;
-        out.write_all(b"\n")?;
+        write_row(out, r.get(0), &r.get::<_, String>(1), links)?;
     }
     Ok(rows.len())
+}
+
+/// Writes one stored record as a JSON line, numbered by its row (`seq`),
+/// its outgoing links only with `links`.
+fn write_row(out: &mut impl Write, id: i64, text: &str, links: bool) -> Result<(), ClusterError> {
+    let mut rec: Record =
+        serde_json::from_str(text).map_err(|e| ClusterError::Bad(format!("record {id}: {e}")))?;
+    rec.seq = id as u64;
+    if !links {
+        rec.links = None;
+    }
+    serde_json::to_writer(&mut *out, &rec).map_err(|e| ClusterError::Io(e.into()))?;
+    out.write_all(b"\n")?;
+    Ok(())
 }
 
 #[cfg(test)]

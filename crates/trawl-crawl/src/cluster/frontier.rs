@@ -514,40 +514,25 @@ impl Conn {
     }
 }
 
-/// Stores `rec` as the newer version of the URL's record row `prev` (a
-/// revisit found the page changed): the old row's record is kept in
-/// `trawl_record_versions`, the row gets the new record under a new export
-/// cursor. Nothing when the row moved on meanwhile (a replay).
-async fn new_version(
+/// A record's JSON as stored: marked a near-duplicate of an earlier
+/// record of the cluster when its SimHash finds one.
+async fn record_text(
     tx: &tokio_postgres::Transaction<'_>,
-    hash: i64,
-    prev: i64,
     rec: &Record,
     simhash: Option<u64>,
-) -> Result<bool, ClusterError> {
+) -> Result<String, ClusterError> {
     let duplicate_of = match simhash {
         Some(h) => super::near_dup::duplicate_of(tx, h, &rec.url).await?,
         None => None,
     };
-    let text = json(&Record {
-        duplicate_of,
-        ..rec.clone()
-    })?;
-    let row = tx
-        .query_opt(
-            "WITH old AS (SELECT id, record FROM trawl_records
-                          WHERE url_hash = $1 AND id = $2 FOR UPDATE),
-                  new AS (UPDATE trawl_records
-                             SET record = $3, simhash = $4, xid = pg_current_xact_id(),
-                                 id = nextval(pg_get_serial_sequence('trawl_records', 'id'))
-                           WHERE url_hash = $1 AND id = $2 RETURNING id)
-             INSERT INTO trawl_record_versions (id, url_hash, record, replaced_by)
-             SELECT old.id, $1, old.record, new.id FROM old, new
-             ON CONFLICT (id) DO NOTHING RETURNING replaced_by",
-            &[&hash, &prev, &text, &simhash.map(|h| h as i64)],
-        )
-        .await?;
-    Ok(row.is_some())
+    // The record is copied only to mark it a duplicate.
+    match duplicate_of {
+        Some(of) => json(&Record {
+            duplicate_of: Some(of),
+            ..rec.clone()
+        }),
+        None => json(rec),
+    }
 }
 
 /// Writes one end under an open transaction whose host row is locked.
@@ -622,31 +607,25 @@ async fn apply(
                     .await?;
                 }
             }
-            if let (1, Some(rec), Some(prev)) =
-                (n, record, record.as_ref().and_then(|r| r.previous))
-            {
-                record_written = new_version(tx, f.hash, prev as i64, rec, *simhash).await?;
-            } else if let (1, Some(rec)) = (n, record) {
-                let duplicate_of = match simhash {
-                    Some(h) => super::near_dup::duplicate_of(tx, *h, &rec.url).await?,
-                    None => None,
+            if let (1, Some(rec)) = (n, record) {
+                let text = record_text(tx, rec, *simhash).await?;
+                let simhash = simhash.map(|h| h as i64);
+                record_written = match rec.previous {
+                    // A revisit found the page changed: its row gets the new version.
+                    Some(prev) => {
+                        super::versions::new_version(tx, f.hash, prev as i64, &text, simhash)
+                            .await?
+                    }
+                    None => {
+                        tx.execute(
+                            "INSERT INTO trawl_records (url_hash, record, simhash) VALUES ($1, $2, $3)
+                             ON CONFLICT (url_hash) DO NOTHING",
+                            &[&f.hash, &text, &simhash],
+                        )
+                        .await?
+                            == 1
+                    }
                 };
-                // The record is copied only to mark it a duplicate.
-                let text = match duplicate_of {
-                    Some(of) => json(&Record {
-                        duplicate_of: Some(of),
-                        ..(**rec).clone()
-                    })?,
-                    None => json(rec)?,
-                };
-                record_written = tx
-                    .execute(
-                        "INSERT INTO trawl_records (url_hash, record, simhash) VALUES ($1, $2, $3)
-                         ON CONFLICT (url_hash) DO NOTHING",
-                        &[&f.hash, &text, &simhash.map(|h| h as i64)],
-                    )
-                    .await?
-                    == 1;
             }
         }
         FinishEnd::Retry { attempt, wait_ms } => {

@@ -1,9 +1,11 @@
-//! Newer versions of a cluster's records (`trawl reextract --cluster`): a
-//! record row is rewritten in place with the newer record, under a new
-//! export cursor (this transaction's id, the next row number), so an
-//! incremental export picks it up and a plain export gives the latest. The
-//! record names the row number it replaces (`previous`); the older version
-//! itself is not kept in the database (it stays in the worker's archive).
+//! Newer versions of a cluster's records: a record row is rewritten in
+//! place with the newer record, under a new export cursor (this
+//! transaction's id, the next row number), so an incremental export picks
+//! it up and a plain export gives the latest. The record names the row
+//! number it replaces (`previous`). A revisit that found the page changed
+//! keeps the older version in `trawl_record_versions` (`export
+//! --all-versions`); `trawl reextract --cluster` does not (the older one
+//! stays in the worker's archive).
 
 use super::{ClusterError, Conn};
 use crate::record::Record;
@@ -69,4 +71,32 @@ impl Conn {
             .await?;
         Ok(row.map(|r| r.get(0)))
     }
+}
+
+/// Stores a revisit's new record (`text`, its JSON) as the newer version of
+/// the URL's record row `prev`: the old row's record is kept in
+/// `trawl_record_versions`, the row gets the new one under a new export
+/// cursor. Nothing when the row moved on meanwhile (a replay).
+pub(super) async fn new_version(
+    tx: &tokio_postgres::Transaction<'_>,
+    hash: i64,
+    prev: i64,
+    text: &str,
+    simhash: Option<i64>,
+) -> Result<bool, ClusterError> {
+    let row = tx
+        .query_opt(
+            "WITH old AS (SELECT id, record FROM trawl_records
+                          WHERE url_hash = $1 AND id = $2 FOR UPDATE),
+                  new AS (UPDATE trawl_records
+                             SET record = $3, simhash = $4, xid = pg_current_xact_id(),
+                                 id = nextval(pg_get_serial_sequence('trawl_records', 'id'))
+                           WHERE url_hash = $1 AND id = $2 RETURNING id)
+             INSERT INTO trawl_record_versions (id, url_hash, record, replaced_by)
+             SELECT old.id, $1, old.record, new.id FROM old, new
+             ON CONFLICT (id) DO NOTHING RETURNING replaced_by",
+            &[&hash, &prev, &text, &simhash],
+        )
+        .await?;
+    Ok(row.is_some())
 }

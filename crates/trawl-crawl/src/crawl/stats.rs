@@ -54,7 +54,7 @@ pub struct Stats {
     /// Pages whose processing panicked (recorded as error outcomes).
     pub(crate) panics: AtomicU64,
     /// Records made this run, by page type.
-    pub(crate) by_type: Mutex<BTreeMap<String, u64>>,
+    pub(crate) by_type: Mutex<BTreeMap<&'static str, u64>>,
     /// Requests per host this run (the status page's host table).
     pub(crate) hosts: Mutex<HashMap<String, HostActivity>>,
     /// Set when the crawl is focused.
@@ -348,8 +348,13 @@ impl Stats {
             let cut = times[times.len() / 2];
             m.retain(|_, a| a.last_ms > cut);
         }
-        let now = crate::record::now_secs() * 1000;
-        let a = m.entry(host.to_string()).or_default();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        if !m.contains_key(host) {
+            m.insert(host.to_string(), HostActivity::default());
+        }
+        let Some(a) = m.get_mut(host) else { return };
         a.requests += 1;
         a.errors += u64::from(failed);
         a.last_ms = now;
@@ -396,9 +401,9 @@ impl Stats {
     }
 
     /// Counts a record made, by its page type.
-    pub(crate) fn record_made(&self, page_type: &str) {
+    pub(crate) fn record_made(&self, page_type: &'static str) {
         if let Ok(mut m) = self.by_type.lock() {
-            *m.entry(page_type.to_string()).or_default() += 1;
+            *m.entry(page_type).or_default() += 1;
         }
     }
 
@@ -441,7 +446,11 @@ impl Stats {
             host_stopped_urls: l(&self.host_stopped_urls),
             held_hosts: self.held_hosts(),
             panics: l(&self.panics),
-            records_by_type: self.by_type.lock().map(|m| m.clone()).unwrap_or_default(),
+            records_by_type: self
+                .by_type
+                .lock()
+                .map(|m| m.iter().map(|(k, v)| (k.to_string(), *v)).collect())
+                .unwrap_or_default(),
             hosts: self.host_rows(),
             data_dir: self.data_dir.get().cloned().unwrap_or_default(),
             harvest: self.harvest.get().and_then(|h| h.snapshot()),

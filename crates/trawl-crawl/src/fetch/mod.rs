@@ -155,7 +155,6 @@ pub struct FetchConfig {
 pub struct HttpFetcher {
     client: reqwest::Client,
     max_body: u64,
-    user_agent: String,
     guard: Arc<AddressGuard>,
     cfg: FetchConfig,
     /// Clients of the sites' own proxies, built on first use.
@@ -310,7 +309,6 @@ impl HttpFetcher {
         Ok(HttpFetcher {
             client,
             max_body: cfg.max_body_bytes.max(1),
-            user_agent: cfg.user_agent.clone(),
             guard,
             cfg: cfg.clone(),
             proxied: Default::default(),
@@ -364,7 +362,7 @@ impl HttpFetcher {
             content_type: header("content-type"),
             location: header("location"),
             retry_after: header("retry-after").map(|v| v.trim().parse().unwrap_or(60)),
-            request_head: request_head(url, &self.user_agent, &shown),
+            request_head: request_head(url, &self.cfg.user_agent, &shown),
             remote_ip: resp.remote_addr().map(|a| a.ip()),
             content_length: header("content-length").and_then(|v| v.trim().parse().ok()),
             last_modified: header("last-modified"),

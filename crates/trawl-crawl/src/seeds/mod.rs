@@ -170,6 +170,28 @@ impl RequestSettings {
 }
 
 impl Seed {
+    /// A seed of `host` with nothing set: depth 0, host scope, article
+    /// mode, no sitemaps, no patterns, the crawl's settings (what a URL
+    /// whose seed is unknown is crawled under).
+    pub fn bare(host: &str) -> Seed {
+        Seed {
+            url: String::new(),
+            host: host.to_string(),
+            max_depth: 0,
+            max_pages: None,
+            scope: Scope::Host,
+            mode: Mode::Article,
+            sitemaps: false,
+            topic: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            delay_ms: None,
+            revisit: None,
+            revisit_pages: None,
+            request: RequestSettings::default(),
+        }
+    }
+
     /// Whether a link target is within this seed's scope.
     pub fn in_scope(&self, url: &Url) -> bool {
         let host = host_key(url);
@@ -324,20 +346,11 @@ pub fn parse(
     let mut errors = Vec::new();
     // What `*` lines set for the lines after them.
     let mut template = Seed {
-        url: String::new(),
-        host: String::new(),
         max_depth: defaults.max_depth,
-        max_pages: None,
         scope: defaults.scope,
         mode: defaults.mode,
         sitemaps: defaults.sitemaps,
-        topic: None,
-        include: Vec::new(),
-        exclude: Vec::new(),
-        delay_ms: None,
-        revisit: None,
-        revisit_pages: None,
-        request: RequestSettings::default(),
+        ..Seed::bare("")
     };
     // A file saved with a UTF-8 byte-order mark keeps its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

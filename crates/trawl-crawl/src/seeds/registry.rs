@@ -80,24 +80,12 @@ impl<'a> Registry<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seeds::{Mode, Scope};
 
     fn seed(url: &str, depth: u16) -> Seed {
         Seed {
             url: url.into(),
-            host: "a.test".into(),
             max_depth: depth,
-            max_pages: None,
-            scope: Scope::Host,
-            mode: Mode::Article,
-            sitemaps: false,
-            topic: None,
-            include: Vec::new(),
-            exclude: Vec::new(),
-            delay_ms: None,
-            revisit: None,
-            revisit_pages: None,
-            request: Default::default(),
+            ..Seed::bare("a.test")
         }
     }
 

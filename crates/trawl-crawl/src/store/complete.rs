@@ -3,10 +3,9 @@
 //! one sled batch, so a `kill -9` leaves all of it or none of it.
 
 use super::queued::Completion;
-use super::versions::V;
 use super::{
-    be_u64, decode, encode, key, records, simhash, url_hash, Counter, PageOutcome, Store,
-    StoreError, M, P, R, RECORD_SEQ, X,
+    be_u64, decode, encode, key, simhash, url_hash, Counter, PageOutcome, Store, StoreError, M, P,
+    X,
 };
 
 impl Store {
@@ -86,16 +85,8 @@ impl Store {
                     Some(e) => rec.previous == Some(e),
                 });
                 if let Some(rec) = store_it {
-                    let seq_key = key(M, RECORD_SEQ.as_bytes());
-                    let next = be_u64(self.kv.get(&seq_key)?) + 1;
-                    batch.insert(seq_key, &next.to_be_bytes());
-                    if let Some(old) = earlier {
-                        // The old version is marked replaced (a plain export skips it).
-                        batch.insert(key(V, &old.to_be_bytes()), &next.to_be_bytes());
-                    }
-                    let mut rec = rec.clone();
-                    rec.seq = next;
-                    batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
+                    // An older version is marked replaced (a plain export skips it).
+                    let next = self.record_into(&mut batch, (**rec).clone(), earlier)?;
                     if let Some(h) = simhash {
                         for (band, bits) in simhash::bands(*h).into_iter().enumerate() {
                             let mut k = vec![X, band as u8];

@@ -1,8 +1,9 @@
-//! Newer versions of a record (`trawl reextract` today; revisits next): a
-//! new record, numbered like any other so `export --since` sees it, that
-//! names the one it replaces (`previous`); the old record stays (the
-//! export's numbering has no gaps) but is marked replaced, and a plain
-//! export skips it. One sled batch, so a crash leaves both or neither.
+//! Newer versions of a record (a revisit found the page changed, or
+//! `trawl reextract`): a new record, numbered like any other so `export
+//! --since` sees it, that names the one it replaces (`previous`); the old
+//! record stays (the export's numbering has no gaps) but is marked
+//! replaced, and a plain export skips it. One sled batch, so a crash
+//! leaves both or neither.
 
 use super::{
     be_u64, decode, encode, key, records, url_hash, PageOutcome, Record, Store, StoreError, M, P,
@@ -17,16 +18,14 @@ impl Store {
     pub fn add_version(&self, old: u64, rec: &Record) -> Result<u64, StoreError> {
         let _st = self.lock();
         let mut batch = sled::Batch::default();
-        let seq_key = key(M, RECORD_SEQ.as_bytes());
-        let next = be_u64(self.kv.get(&seq_key)?) + 1;
-        batch.insert(seq_key, &next.to_be_bytes());
-        let mut rec = rec.clone();
-        rec.seq = next;
-        rec.previous = Some(old);
-        batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
-        batch.insert(key(V, &old.to_be_bytes()), &next.to_be_bytes());
+        let url = rec.url.clone();
+        let rec = Record {
+            previous: Some(old),
+            ..rec.clone()
+        };
+        let next = self.record_into(&mut batch, rec, Some(old))?;
         // The URL's outcome points at its latest record.
-        let page_key = key(P, &url_hash(&rec.url));
+        let page_key = key(P, &url_hash(&url));
         if let Some(v) = self.kv.get(&page_key)? {
             let mut o = decode::<PageOutcome>("pages", &v)?;
             if o.record == Some(old) {
@@ -35,6 +34,26 @@ impl Store {
             }
         }
         self.kv.apply_batch(batch)?;
+        Ok(next)
+    }
+
+    /// Numbers `rec` next and writes it in `batch`, marking record `old`
+    /// (when given) as replaced by it; returns its number. The caller holds
+    /// the queue lock (record numbers are taken under it).
+    pub(super) fn record_into(
+        &self,
+        batch: &mut sled::Batch,
+        mut rec: Record,
+        old: Option<u64>,
+    ) -> Result<u64, StoreError> {
+        let seq_key = key(M, RECORD_SEQ.as_bytes());
+        let next = be_u64(self.kv.get(&seq_key)?) + 1;
+        batch.insert(seq_key, &next.to_be_bytes());
+        if let Some(old) = old {
+            batch.insert(key(V, &old.to_be_bytes()), &next.to_be_bytes());
+        }
+        rec.seq = next;
+        batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
         Ok(next)
     }
 

@@ -31,8 +31,8 @@ fn is_transient(r: &Response) -> bool {
 }
 
 impl Shared {
-    /// One request of any kind, on the host's schedule; with `cond`, a
-    /// conditional one (a revisit).
+    /// One request of any kind, on the host's schedule, with `opts` (a
+    /// site's settings, a revisit's validators).
     pub(super) async fn request(
         &self,
         url: &Url,
@@ -545,22 +545,19 @@ async fn fetch_page(
         ));
         return done(lease, out, extra, true, delay);
     }
-    if !crate::fetch::is_html_type(r.content_type.as_deref())
-        && crate::fetch::is_feed_type(r.content_type.as_deref())
-    {
+    let ct = r.content_type.as_deref();
+    if !crate::fetch::is_html_type(ct) {
         // A page URL (a seed, a link) that answers with a feed is read as one.
-        if let Some(entries) = super::feed::entries(&r.body) {
+        let entries = crate::fetch::is_feed_type(ct)
+            .then(|| super::feed::entries(&r.body))
+            .flatten();
+        if let Some(entries) = entries {
             out.outcome = Outcome::Feed;
             extra.extend(super::feed::queue(shared, &item, &seed, url, entries));
             return done(lease, out, extra, true, delay);
         }
-    }
-    if !crate::fetch::is_html_type(r.content_type.as_deref()) {
         out.outcome = Outcome::NotHtml;
-        out.error = Some(format!(
-            "skipped: Content-Type {}",
-            r.content_type.clone().unwrap_or_default()
-        ));
+        out.error = Some(format!("skipped: Content-Type {}", ct.unwrap_or_default()));
         return done(lease, out, extra, true, delay);
     }
     if r.truncated {

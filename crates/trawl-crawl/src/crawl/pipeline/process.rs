@@ -151,7 +151,19 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
     }
     let mut record = None;
     let mut hash = None;
-    if let (false, Some(ex)) = (robots.noindex, ex) {
+    // A revisit whose text has not changed makes no record, nor the work of
+    // one (near-duplicate lookup, outgoing links, template fields).
+    let unchanged = item.revisit.as_deref().filter(|r| {
+        ex.as_ref().is_some_and(|ex| {
+            r.content_hash.as_deref() == Some(crate::record::text_hash(&ex.text).as_str())
+        })
+    });
+    if let (false, Some(r)) = (robots.noindex, unchanged) {
+        shared.stats.unchanged.fetch_add(1, Relaxed);
+        out.outcome = Outcome::Unchanged;
+        out.record = r.record;
+        out.content_hash = r.content_hash.clone();
+    } else if let (false, Some(ex)) = (robots.noindex, ex) {
         hash = simhash::simhash(&ex.text);
         let duplicate_of = hash
             .and_then(|h| shared.store.near_duplicate(h).ok().flatten())
@@ -178,31 +190,22 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         };
         rec.set_extracted(ex);
         out.content_hash = Some(rec.content_hash.clone());
-        // A revisit: the same text makes no record; a changed one, the
-        // next version of the record the revisit started from.
-        let revisit = item.revisit.as_deref();
-        match revisit {
-            Some(r) if r.content_hash.as_ref() == Some(&rec.content_hash) => {
-                shared.stats.unchanged.fetch_add(1, Relaxed);
-                out.outcome = Outcome::Unchanged;
-                out.record = r.record;
-                hash = None;
-            }
-            _ => {
-                if let Some((old, version)) = revisit.and_then(|r| Some((r.record?, r.version))) {
-                    shared.stats.versions.fetch_add(1, Relaxed);
-                    rec.previous = Some(old);
-                    rec.version = Some(version.max(1) + 1);
-                }
-                if seed.mode == crate::seeds::Mode::Ecommerce
-                    && page.is_product(&final_url, page_type)
-                {
-                    template_fields(shared, &lease.host, &response.body, &page, &mut rec);
-                }
-                shared.stats.record_made(rec.page_type.name());
-                record = Some(Box::new(rec));
-            }
+        // A changed page on a revisit: the next version of the record the
+        // revisit started from.
+        if let Some((old, version)) = item
+            .revisit
+            .as_deref()
+            .and_then(|r| Some((r.record?, r.version)))
+        {
+            shared.stats.versions.fetch_add(1, Relaxed);
+            rec.previous = Some(old);
+            rec.version = Some(version.max(1) + 1);
         }
+        if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, page_type) {
+            template_fields(shared, &lease.host, &response.body, &page, &mut rec);
+        }
+        shared.stats.record_made(rec.page_type.name());
+        record = Some(Box::new(rec));
     }
     WriterMsg {
         completion: Completion::Done {

@@ -19,27 +19,19 @@ use trawl_extract::PageType;
 /// Longest `ETag` or `Last-Modified` kept for a conditional request, in bytes.
 const MAX_VALIDATOR: usize = 512;
 
-/// The revisit settings of a run.
+/// The revisit settings of a run (`[revisit]`).
 #[derive(Debug, Clone)]
-pub struct Schedule {
-    hubs: u64,
-    pages: u64,
-    min: u64,
-    max: u64,
-    /// Send validators on revisits.
-    pub conditional: bool,
-}
+pub struct Schedule(RevisitConfig);
 
 impl Schedule {
     /// From `[revisit]`.
     pub fn new(c: &RevisitConfig) -> Schedule {
-        Schedule {
-            hubs: c.hubs,
-            pages: c.pages,
-            min: c.min,
-            max: c.max,
-            conditional: c.conditional,
-        }
+        Schedule(c.clone())
+    }
+
+    /// Whether revisits send validators.
+    pub fn conditional(&self) -> bool {
+        self.0.conditional
     }
 
     /// Sets the URL's next visit on a finished URL's completion, and keeps
@@ -99,14 +91,14 @@ impl Schedule {
                 None => prev.is_some_and(|p| p.hub),
             };
         let base = if hub {
-            seed.revisit.unwrap_or(self.hubs)
+            seed.revisit.unwrap_or(self.0.hubs)
         } else {
-            seed.revisit_pages.unwrap_or(self.pages)
+            seed.revisit_pages.unwrap_or(self.0.pages)
         };
         if base == 0 {
             return None;
         }
-        let (lo, hi) = (self.min.min(base), self.max.max(base));
+        let (lo, hi) = (self.0.min.min(base), self.0.max.max(base));
         let interval = match prev {
             None => base,
             // A new record on a revisit is a changed page.
@@ -161,19 +153,9 @@ mod tests {
     fn seed() -> Seed {
         Seed {
             url: "http://a.test/".into(),
-            host: "a.test".into(),
             max_depth: 3,
-            max_pages: None,
-            scope: crate::seeds::Scope::Host,
-            mode: crate::seeds::Mode::Article,
             sitemaps: true,
-            topic: None,
-            include: vec![],
-            exclude: vec![],
-            delay_ms: None,
-            revisit: None,
-            revisit_pages: None,
-            request: Default::default(),
+            ..Seed::bare("a.test")
         }
     }
 

@@ -279,7 +279,7 @@ impl Shared {
         let conditional = item
             .revisit
             .as_deref()
-            .filter(|_| self.revisits.conditional)
+            .filter(|_| self.revisits.conditional())
             .map(|r| Conditional {
                 etag: r.etag.clone(),
                 last_modified: r.last_modified.clone(),
@@ -310,9 +310,19 @@ impl Shared {
 
     /// Sets a finished URL's next visit on its completion (see `revisit`).
     pub(in crate::crawl) fn plan_revisit(&self, msg: &mut WriterMsg) {
-        let seed = self.seed(msg.lease.item.seed, &msg.lease.host);
-        self.revisits
-            .plan_completion(&seed, &msg.lease.item, &mut msg.completion);
+        // Read in place: one decision per URL needs no copy of its seed.
+        let seeds = self.seeds.read().ok();
+        let item = &msg.lease.item;
+        match seeds.as_ref().and_then(|s| s.get(&item.seed)) {
+            Some(seed) => self
+                .revisits
+                .plan_completion(seed, item, &mut msg.completion),
+            None => {
+                let seed = self.seed(item.seed, &msg.lease.host);
+                self.revisits
+                    .plan_completion(&seed, item, &mut msg.completion);
+            }
+        }
     }
 
     /// Seeds the crawl knows now (read or registered): their hosts may be
@@ -334,22 +344,7 @@ impl Shared {
             .read()
             .ok()
             .and_then(|s| s.get(&id).cloned())
-            .unwrap_or_else(|| Seed {
-                url: String::new(),
-                host: host.to_string(),
-                max_depth: 0,
-                max_pages: None,
-                scope: crate::seeds::Scope::Host,
-                mode: crate::seeds::Mode::Article,
-                sitemaps: false,
-                topic: None,
-                include: Vec::new(),
-                exclude: Vec::new(),
-                delay_ms: None,
-                revisit: None,
-                revisit_pages: None,
-                request: Default::default(),
-            })
+            .unwrap_or_else(|| Seed::bare(host))
     }
 
     /// A page counter: the backend's (a cluster's), else the store's.
@@ -461,19 +456,10 @@ mod tests {
     fn seed(include: &[&str], exclude: &[&str]) -> Seed {
         Seed {
             url: "http://a.test/".into(),
-            host: "a.test".into(),
             max_depth: 5,
-            max_pages: None,
-            scope: crate::seeds::Scope::Host,
-            mode: crate::seeds::Mode::Article,
-            sitemaps: false,
-            topic: None,
             include: include.iter().map(|s| s.to_string()).collect(),
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
-            delay_ms: None,
-            revisit: None,
-            revisit_pages: None,
-            request: Default::default(),
+            ..Seed::bare("a.test")
         }
     }
 

@@ -37,15 +37,12 @@ impl Sites {
     /// From the `[[site]]` tables; a cookie file that cannot be read or an
     /// environment variable that is not set is an error naming it.
     pub fn new(tables: &[SiteConfig]) -> Result<Sites, String> {
-        let sites = Sites::default();
+        let mut jars = HashMap::new();
         let mut rules = Vec::new();
         for (i, t) in tables.iter().enumerate() {
             if let Some(p) = &t.cookies {
-                sites.jar(p).ok_or_else(|| {
-                    CookieJar::load(p)
-                        .err()
-                        .map_or_else(String::new, |e| format!("site[{i}].cookies: {e}"))
-                })?;
+                let jar = CookieJar::load(p).map_err(|e| format!("site[{i}].cookies: {e}"))?;
+                jars.insert(p.clone(), Some(Arc::new(jar)));
             }
             if let Some(v) = &t.auth_env {
                 if std::env::var_os(v).is_none() {
@@ -71,25 +68,31 @@ impl Sites {
                 },
             });
         }
-        Ok(Sites { rules, ..sites })
+        Ok(Sites {
+            rules,
+            jars: Mutex::new(jars),
+        })
     }
 
     /// The table for `host` (`name[:port]`): the one naming the host, else
     /// the one with the longest domain the host is in.
     fn rule(&self, host: &str) -> Option<&Rule> {
+        if self.rules.is_empty() {
+            return None; // every request asks: no work without tables
+        }
         let host = host.to_ascii_lowercase();
         let name = host.split(':').next().unwrap_or(&host);
+        let in_domain = |d: &str| {
+            name.strip_suffix(d)
+                .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+        };
         self.rules
             .iter()
             .find(|r| r.host.as_deref().is_some_and(|h| h == host || h == name))
             .or_else(|| {
                 self.rules
                     .iter()
-                    .filter(|r| {
-                        r.domain
-                            .as_deref()
-                            .is_some_and(|d| name == d || name.ends_with(&format!(".{d}")))
-                    })
+                    .filter(|r| r.domain.as_deref().is_some_and(in_domain))
                     .max_by_key(|r| r.domain.as_ref().map_or(0, String::len))
             })
     }
