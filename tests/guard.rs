@@ -165,18 +165,7 @@ fn a_cluster_worker_keeps_the_guard_patterns_and_seed_delay() {
     )
     .expect("seeds");
     let cfg = config(&dir, "sitemaps = false");
-    let out = trawl()
-        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
-        .args(["--cluster", &pg.url(), "--worker", "w1"])
-        .args(["--data", &dir.join("w1").to_string_lossy()])
-        .args(["--seeds", &seeds.to_string_lossy()])
-        .output()
-        .expect("worker");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    support::cluster::run_once(&cfg, &pg, &dir, &seeds);
     assert!(hidden.paths().is_empty(), "{:?}", hidden.paths());
     assert!(
         !seed.paths().iter().any(|p| p.starts_with("/skip")),

@@ -216,6 +216,23 @@ pub fn wait_for(pg: &Pg, sql: &str, n: i64, limit: Duration) {
     }
 }
 
+/// Runs one worker named `w1` with `--once` on `cfg` and `seeds`, its store
+/// in `dir/w1`, and checks that it ended well.
+pub fn run_once(cfg: &std::path::Path, pg: &Pg, dir: &std::path::Path, seeds: &std::path::Path) {
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--cluster", &pg.url(), "--worker", "w1"])
+        .args(["--data", &dir.join("w1").to_string_lossy()])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .output()
+        .expect("worker");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 pub fn signal(child: &Child, sig: i32) {
     // SAFETY: kill(2) on our own child's pid; no memory is touched.
     let r = unsafe { libc::kill(child.id() as i32, sig) };

@@ -518,6 +518,7 @@ pub fn assert_warc_whole(warcio: &Path, data: &Path, records: &[serde_json::Valu
     }
 }
 
+pub mod cdp;
 pub mod cluster;
 pub mod news;
 pub mod pg;

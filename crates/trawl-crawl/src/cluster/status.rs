@@ -42,6 +42,28 @@ pub struct ClusterStatus {
 }
 
 impl Conn {
+    /// The URLs queued in the cluster for each of `hosts` (hosts the
+    /// database does not know are left out).
+    pub async fn hosts_queued(
+        &mut self,
+        hosts: &[String],
+    ) -> Result<Vec<(String, u64)>, ClusterError> {
+        if hosts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let c = self.client().await?;
+        let rows = c
+            .query(
+                "SELECT name, GREATEST(queued, 0)::bigint FROM trawl_hosts WHERE name = ANY($1)",
+                &[&hosts],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1) as u64))
+            .collect())
+    }
+
     /// Reads the cluster's status.
     pub async fn status(&mut self) -> Result<ClusterStatus, ClusterError> {
         let c = self.client().await?;

@@ -20,6 +20,9 @@ pub struct SiteConfig {
     pub domain: Option<String>,
     /// Least time between two requests to a host of the site, in ms.
     pub delay_ms: Option<u64>,
+    /// Requests in flight to a host of the site at once (1 to 64; replaces
+    /// `crawl.max_per_host`).
+    pub concurrency: Option<usize>,
     /// The `User-Agent` sent to it (robots.txt is still matched with the
     /// crawl's own product token).
     pub user_agent: Option<String>,
@@ -54,6 +57,12 @@ impl SiteConfig {
             return Err((
                 key("delay_ms"),
                 format!("{d} is out of range (allowed: 0 to 3600000)"),
+            ));
+        }
+        if let Some(n) = self.concurrency.filter(|&n| !(1..=64).contains(&n)) {
+            return Err((
+                key("concurrency"),
+                format!("{n} is out of range (allowed: 1 to 64)"),
             ));
         }
         if self

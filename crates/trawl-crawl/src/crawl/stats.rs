@@ -142,6 +142,18 @@ pub(crate) struct HostActivity {
     errors: u64,
     last_ms: u64,
     next_ms: u64,
+    /// URLs waiting, as last read (see [`Stats::set_queued`]).
+    queued: Option<Queued>,
+}
+
+/// A host's queued URLs as the scheduler last counted them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Queued {
+    /// URLs not done yet (at least this many when `more`).
+    pub urls: u64,
+    /// The count stopped early: the host has more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub more: bool,
 }
 
 /// One row of the status page's host table.
@@ -159,6 +171,10 @@ pub struct HostRow {
     pub next_due: Option<u64>,
     /// When it was last sent one (seconds since the epoch).
     pub last: u64,
+    /// Its URLs not done yet (in flight included, as the crawl's `queue`
+    /// counts them), counted every couple of seconds (`None`: not counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queued: Option<Queued>,
 }
 
 /// A point-in-time copy, as served by `/status` and printed by `trawl
@@ -379,6 +395,7 @@ impl Stats {
                 held: held.get(host).map(|h| h.reason.clone()),
                 next_due: Some(a.next_ms / 1000),
                 last: a.last_ms / 1000,
+                queued: a.queued,
             })
             .collect();
         for (host, h) in &held {
@@ -398,6 +415,21 @@ impl Stats {
         });
         rows.truncate(SHOWN_HOSTS);
         rows
+    }
+
+    /// The hosts the table shows now: the scheduler counts their queued URLs.
+    pub(crate) fn shown_hosts(&self) -> Vec<String> {
+        self.host_rows().into_iter().map(|r| r.host).collect()
+    }
+
+    /// Sets the queued URLs counted for hosts of the table.
+    pub(crate) fn set_queued(&self, counts: impl IntoIterator<Item = (String, Queued)>) {
+        let Ok(mut m) = self.hosts.lock() else { return };
+        for (host, q) in counts {
+            if let Some(a) = m.get_mut(&host) {
+                a.queued = Some(q);
+            }
+        }
     }
 
     /// Counts a record made, by its page type.

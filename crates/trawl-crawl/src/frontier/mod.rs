@@ -73,11 +73,16 @@ pub struct Frontier {
     best: BinaryHeap<(u16, Reverse<u64>, [u8; 8], u64)>,
     tick: u64,
     max_inflight_per_host: usize,
+    /// A host's own limit of fetches in flight (see [`Frontier::set_limits`]).
+    limits: Option<HostLimits>,
     /// Priority ranks of all fetches in flight → count.
     flying: std::collections::BTreeMap<u16, usize>,
     /// See [`Frontier::set_patience`].
     patience: f32,
 }
+
+/// Fetches in flight a host may have at once, by host key.
+pub type HostLimits = Box<dyn Fn(&str) -> usize + Send + Sync>;
 
 fn rank_of(p: f32) -> u16 {
     (p.clamp(0.0, 1.0) * f32::from(u16::MAX)) as u16
@@ -93,6 +98,7 @@ impl Frontier {
             best: BinaryHeap::new(),
             tick: 0,
             max_inflight_per_host: max_inflight_per_host.max(1),
+            limits: None,
             flying: Default::default(),
             patience: 0.0,
         };
@@ -104,6 +110,12 @@ impl Frontier {
             }
         }
         Ok(f)
+    }
+
+    /// Each host's own limit of fetches in flight (a seed's or a site's
+    /// `concurrency`), in place of the one given to [`Frontier::new`].
+    pub fn set_limits(&mut self, limits: HostLimits) {
+        self.limits = Some(limits);
     }
 
     fn slot(&mut self, key: [u8; 8], name: &str) -> &mut HostSlot {
@@ -259,7 +271,11 @@ impl Frontier {
                 self.schedule(key, at);
                 continue;
             }
-            if slot.inflight >= self.max_inflight_per_host {
+            let limit = self
+                .limits
+                .as_ref()
+                .map_or(self.max_inflight_per_host, |f| f(&slot.name).max(1));
+            if slot.inflight >= limit {
                 // Rescheduled when a fetch of this host finishes.
                 continue;
             }
@@ -284,7 +300,7 @@ impl Frontier {
                 host: slot.name.clone(),
                 item,
             };
-            if slot.inflight < self.max_inflight_per_host {
+            if slot.inflight < limit {
                 // More fetches of this host may run at once: it stays ranked.
                 self.rank(key)?;
             }
@@ -330,6 +346,19 @@ impl Frontier {
         let key = host_hash(host);
         let slot = self.slot(key, host);
         slot.next_allowed = slot.next_allowed.max(until);
+    }
+
+    /// URLs of `host` not done yet (in flight, the rest of the block being
+    /// served and its other blocks, as the crawl's `queue` counts them),
+    /// reading up to `max_blocks` blocks, and whether it has more than that.
+    pub fn queued(&self, host: &str, max_blocks: usize) -> Result<(u64, bool), StoreError> {
+        let key = host_hash(host);
+        let serving = self
+            .hosts
+            .get(&key)
+            .map_or(0, |s| (s.cursor.len() + s.inflight) as u64);
+        let (n, more) = self.store.host_queued(&key, max_blocks)?;
+        Ok((n + serving, more))
     }
 
     /// Hosts waiting for their politeness delay, and hosts known.

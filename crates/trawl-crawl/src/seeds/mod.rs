@@ -112,6 +112,10 @@ pub struct Seed {
     /// `None`: `crawl.min_delay_ms`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
+    /// Requests in flight to the seed's own host at once (`concurrency=`;
+    /// `None`: its `[[site]]` table's, else `crawl.max_per_host`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
     /// How often this seed's hubs are fetched again, in seconds (`revisit=`;
     /// 0: never; `None`: `revisit.hubs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -186,6 +190,7 @@ impl Seed {
             include: Vec::new(),
             exclude: Vec::new(),
             delay_ms: None,
+            concurrency: None,
             revisit: None,
             revisit_pages: None,
             request: RequestSettings::default(),
@@ -269,6 +274,13 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
             _ => Err(bad("milliseconds, 0 to 3600000")),
         },
+        "concurrency" => match v.parse::<usize>() {
+            Ok(n) if (1..=64).contains(&n) => {
+                seed.concurrency = Some(n);
+                Ok(())
+            }
+            _ => Err(bad("a number of requests at once, 1 to 64")),
+        },
         "revisit" | "revisit_pages" => {
             let secs = crate::record::parse_duration(v).map_err(|e| format!("option {k}: {e}"))?;
             if k == "revisit" {
@@ -330,9 +342,53 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, revisit, revisit_pages, user_agent, header, cookies, auth_env, proxy)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, concurrency, revisit, revisit_pages, user_agent, header, cookies, auth_env, proxy)"
         )),
     }
+}
+
+/// A seed line's words: split at white space, except inside double quotes
+/// (`user_agent="MyBot/1.0 (+https://example.org/bot)"`), which are taken
+/// out; `\"` and `\\` inside quotes are a quote and a backslash.
+fn words(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut started = false;
+    let mut quoted = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            '\\' if quoted => match chars.next() {
+                Some(n @ ('"' | '\\')) => word.push(n),
+                Some(n) => {
+                    word.push('\\');
+                    word.push(n);
+                }
+                None => word.push('\\'),
+            },
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    out.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if quoted {
+        return Err("a double quote is not closed".into());
+    }
+    if started {
+        out.push(word);
+    }
+    Ok(out)
 }
 
 /// Parses a seed file's text. Returns the seeds and the bad lines.
@@ -364,7 +420,14 @@ pub fn parse(
             line: i + 1,
             message,
         };
-        let mut parts = line.split_whitespace();
+        let words = match words(line) {
+            Ok(w) => w,
+            Err(e) => {
+                errors.push(err(e));
+                continue;
+            }
+        };
+        let mut parts = words.iter().map(String::as_str);
         let Some(first) = parts.next() else { continue };
         if first == "*" {
             let mut next = template.clone();
@@ -469,6 +532,26 @@ mod tests {
             "{}",
             errors[0]
         );
+    }
+
+    #[test]
+    fn quoted_values_keep_their_spaces_and_concurrency_is_read() {
+        let text = "http://a.test/ user_agent=\"MyBot/1.0 (+https://a.test/bot; say \\\"hi\\\")\" concurrency=3 exclude=/p\\d+\n\
+                    http://b.test/ user_agent=\"open\n\
+                    http://c.test/ concurrency=0\n\
+                    http://d.test/ concurrency=65\n";
+        let (seeds, errors) = parse(text, "s.txt", &defaults(), &UrlRules::default());
+        assert_eq!(seeds.len(), 1, "{errors:?}");
+        assert_eq!(
+            seeds[0].request.user_agent.as_deref(),
+            Some("MyBot/1.0 (+https://a.test/bot; say \"hi\")")
+        );
+        assert_eq!(seeds[0].concurrency, Some(3));
+        assert_eq!(seeds[0].exclude, vec!["/p\\d+".to_string()]);
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![2, 3, 4]);
+        assert!(errors[0].message.contains("quote"), "{}", errors[0]);
+        assert!(errors[1].message.contains("1 to 64"), "{}", errors[1]);
     }
 
     #[test]

@@ -159,6 +159,18 @@ fn encode_block(items: &[QueuedUrl]) -> Vec<u8> {
     b
 }
 
+/// How many URLs a block holds (read from its length prefixes alone).
+fn block_len(b: &[u8]) -> Result<u64, StoreError> {
+    let mut p = Parts { b, tree: "queue" };
+    let mut n = 0;
+    while !p.b.is_empty() {
+        let len = p.u32()?;
+        p.take(len)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 fn decode_block(b: &[u8]) -> Result<Vec<QueuedUrl>, StoreError> {
     let mut p = Parts { b, tree: "queue" };
     let mut out = Vec::new();
@@ -498,6 +510,28 @@ impl Store {
             }
         }
         Ok(false)
+    }
+
+    /// URLs of the host's blocks not handed out yet, reading at most
+    /// `max_blocks` blocks, and whether it has more blocks than that. URLs
+    /// in the inbox are not counted until merged (a second at most).
+    pub fn host_queued(
+        &self,
+        host: &[u8; 8],
+        max_blocks: usize,
+    ) -> Result<(u64, bool), StoreError> {
+        let st = self.lock();
+        let mut n = 0;
+        for (i, kv) in self.kv.scan_prefix(key(Q, host)).enumerate() {
+            if i >= max_blocks {
+                return Ok((n, true));
+            }
+            let (k, v) = kv?;
+            if !st.open_blocks.contains_key(&k[1..]) {
+                n += block_len(&v)?;
+            }
+        }
+        Ok((n, false))
     }
 
     /// Priority of the host's best block not handed out yet.

@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::crawl::pipeline::seeding;
 use crate::crawl::pipeline::shared::Shared;
 use crate::crawl::pipeline::{Finished, Health, Leases};
+use crate::crawl::stats::Queued;
 use crate::crawl::{CrawlError, RunOptions};
 use crate::frontier::{Frontier, Next};
 use crate::record::now_secs;
@@ -25,10 +26,15 @@ pub(in crate::crawl) struct LocalLeases {
     seed_poll: Duration,
     next_seed_poll: Instant,
     next_revisit_check: Instant,
+    next_queued_count: Instant,
 }
 
 /// How often due revisits are moved to the queue.
 const REVISIT_CHECK: Duration = Duration::from_secs(1);
+/// How often the host table's queued URLs are counted.
+pub(in crate::crawl) const QUEUED_COUNT_EVERY: Duration = Duration::from_secs(2);
+/// Blocks read per host when counting its queued URLs (up to 32 URLs each).
+const QUEUED_COUNT_BLOCKS: usize = 64;
 
 impl LocalLeases {
     /// Offers set-aside URLs again, loads the seed files, and says so.
@@ -70,7 +76,24 @@ impl LocalLeases {
             seed_poll,
             next_seed_poll: Instant::now() + seed_poll,
             next_revisit_check: Instant::now() + REVISIT_CHECK,
+            next_queued_count: Instant::now(),
         })
+    }
+}
+
+impl LocalLeases {
+    /// Counts the queued URLs of the hosts the status page's table shows.
+    fn count_queued(&self) {
+        let stats = &self.shared.stats;
+        let counts: Vec<(String, Queued)> = stats
+            .shown_hosts()
+            .into_iter()
+            .filter_map(|host| {
+                let (urls, more) = self.frontier.queued(&host, QUEUED_COUNT_BLOCKS).ok()?;
+                Some((host, Queued { urls, more }))
+            })
+            .collect();
+        stats.set_queued(counts);
     }
 }
 
@@ -86,6 +109,10 @@ impl Leases for LocalLeases {
                 stats.store_error(format!("queuing due revisits: {e}"));
             }
             self.next_revisit_check = now + REVISIT_CHECK;
+        }
+        if now >= self.next_queued_count {
+            self.count_queued();
+            self.next_queued_count = now + QUEUED_COUNT_EVERY;
         }
         if now < self.next_seed_poll {
             return;

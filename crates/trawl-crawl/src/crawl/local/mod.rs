@@ -40,6 +40,8 @@ pub(super) async fn session(
     )
     .await?;
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
+    let limits = shared.clone();
+    frontier.set_limits(Box::new(move |host| limits.sites.concurrency(host)));
     if focus
         .as_ref()
         .is_some_and(|f| f.strategy == Strategy::Focused)

@@ -302,14 +302,18 @@ pub(super) async fn build_shared(
         backend,
         record_links: c.record_links,
         revisits: revisit::Schedule::new(&cfg.revisit),
-        sites: sites::Sites::new(&cfg.sites).map_err(CrawlError::Start)?,
+        sites: sites::Sites::new(&cfg.sites, c.max_per_host).map_err(CrawlError::Start)?,
         patterns: shared::Patterns::new(&c.include, &c.exclude),
         archive,
     });
-    // The seeds read from the store: their hosts may be private addresses.
-    if let (Some(g), Ok(seeds)) = (shared.fetcher.guard(), shared.seeds.read()) {
-        for seed in seeds.values() {
-            g.allow(&seed.host);
+    // The seeds read from the store: their hosts may be private addresses,
+    // and their own concurrency= holds for their hosts.
+    if let Ok(seeds) = shared.seeds.read() {
+        shared.sites.note_seeds(seeds.values());
+        if let Some(g) = shared.fetcher.guard() {
+            for seed in seeds.values() {
+                g.allow(&seed.host);
+            }
         }
     }
     if let Some(f) = &focus {

@@ -334,6 +334,7 @@ impl Shared {
                 if let Some(g) = &guard {
                     g.allow(&seed.host);
                 }
+                self.sites.note_seeds([&seed]);
                 s.insert(id, seed);
             }
         }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use base64::Engine;
 
@@ -22,6 +22,7 @@ struct Rule {
     host: Option<String>,
     domain: Option<String>,
     delay_ms: Option<u64>,
+    concurrency: Option<usize>,
     settings: RequestSettings,
 }
 
@@ -31,12 +32,17 @@ pub struct Sites {
     rules: Vec<Rule>,
     /// Cookie files read so far (a seed's may come while running).
     jars: Mutex<HashMap<PathBuf, Option<Arc<CookieJar>>>>,
+    /// Requests in flight per host when nothing else says (`crawl.max_per_host`).
+    default_concurrency: usize,
+    /// Seed hosts with their own `concurrency=`.
+    seed_concurrency: RwLock<HashMap<String, usize>>,
 }
 
 impl Sites {
-    /// From the `[[site]]` tables; a cookie file that cannot be read or an
-    /// environment variable that is not set is an error naming it.
-    pub fn new(tables: &[SiteConfig]) -> Result<Sites, String> {
+    /// From the `[[site]]` tables and `crawl.max_per_host`; a cookie file
+    /// that cannot be read or an environment variable that is not set is an
+    /// error naming it.
+    pub fn new(tables: &[SiteConfig], max_per_host: usize) -> Result<Sites, String> {
         let mut jars = HashMap::new();
         let mut rules = Vec::new();
         for (i, t) in tables.iter().enumerate() {
@@ -59,6 +65,7 @@ impl Sites {
                     .as_ref()
                     .map(|d| d.trim().trim_start_matches('.').to_ascii_lowercase()),
                 delay_ms: t.delay_ms,
+                concurrency: t.concurrency,
                 settings: RequestSettings {
                     user_agent: t.user_agent.clone(),
                     headers: t.headers.clone().into_iter().collect(),
@@ -71,6 +78,8 @@ impl Sites {
         Ok(Sites {
             rules,
             jars: Mutex::new(jars),
+            default_concurrency: max_per_host.max(1),
+            seed_concurrency: RwLock::default(),
         })
     }
 
@@ -100,6 +109,33 @@ impl Sites {
     /// The host's least time between requests from its `[[site]]` table.
     pub fn delay_ms(&self, host: &str) -> Option<u64> {
         self.rule(host).and_then(|r| r.delay_ms)
+    }
+
+    /// Notes the seeds' own `concurrency=` (for their own hosts).
+    pub fn note_seeds<'a>(&self, seeds: impl IntoIterator<Item = &'a Seed>) {
+        let Ok(mut m) = self.seed_concurrency.write() else {
+            return;
+        };
+        for s in seeds {
+            if let Some(n) = s.concurrency {
+                m.insert(s.host.to_ascii_lowercase(), n);
+            }
+        }
+    }
+
+    /// How many requests to `host` may be in flight at once: a seed's own
+    /// `concurrency=` for its host, else the host's `[[site]]` table's,
+    /// else `crawl.max_per_host`.
+    pub fn concurrency(&self, host: &str) -> usize {
+        let seed = self.seed_concurrency.read().ok().and_then(|m| {
+            if m.is_empty() {
+                None
+            } else {
+                m.get(host).copied()
+            }
+        });
+        seed.or_else(|| self.rule(host).and_then(|r| r.concurrency))
+            .unwrap_or(self.default_concurrency)
     }
 
     fn jar(&self, path: &Path) -> Option<Arc<CookieJar>> {
@@ -177,11 +213,14 @@ mod tests {
 
     #[test]
     fn a_host_table_wins_then_the_longest_domain() {
-        let sites = Sites::new(&[
-            table(None, Some("example.org"), "org"),
-            table(None, Some("news.example.org"), "news"),
-            table(Some("shop.example.org:8080"), None, "shop"),
-        ])
+        let sites = Sites::new(
+            &[
+                table(None, Some("example.org"), "org"),
+                table(None, Some("news.example.org"), "news"),
+                table(Some("shop.example.org:8080"), None, "shop"),
+            ],
+            1,
+        )
         .expect("sites");
         let ua = |host: &str| {
             let url = url::Url::parse(&format!("http://{host}/")).expect("url");
@@ -199,13 +238,29 @@ mod tests {
     }
 
     #[test]
+    fn concurrency_comes_from_the_seed_then_the_table_then_the_crawl() {
+        let t = SiteConfig {
+            domain: Some("example.org".into()),
+            concurrency: Some(4),
+            ..SiteConfig::default()
+        };
+        let sites = Sites::new(&[t], 2).expect("sites");
+        let mut seed = Seed::bare("a.example.org");
+        seed.concurrency = Some(8);
+        sites.note_seeds([&seed]);
+        assert_eq!(sites.concurrency("a.example.org"), 8, "the seed's own host");
+        assert_eq!(sites.concurrency("b.example.org"), 4, "the table's domain");
+        assert_eq!(sites.concurrency("other.test"), 2, "crawl.max_per_host");
+    }
+
+    #[test]
     fn a_missing_credential_variable_is_an_error_naming_it() {
         let t = SiteConfig {
             host: Some("a.test".into()),
             auth_env: Some("TRAWL_TEST_SURELY_UNSET_VAR".into()),
             ..SiteConfig::default()
         };
-        let e = Sites::new(&[t]).expect_err("unset");
+        let e = Sites::new(&[t], 1).expect_err("unset");
         assert!(e.contains("TRAWL_TEST_SURELY_UNSET_VAR"), "{e}");
     }
 }

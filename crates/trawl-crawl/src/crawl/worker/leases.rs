@@ -4,7 +4,8 @@
 //! `cluster.lease_secs`, renews its leases every third of that, and stops
 //! sending requests to a host as soon as its lease may have lapsed by the
 //! local clock (the [`Fence`]: a worker paused past its lease sends no
-//! request when it wakes). One URL per held host at a time, spaced by the
+//! request when it wakes). Up to the host's concurrency (`crawl.max_per_host`,
+//! a site's or seed's `concurrency`) of its URLs at a time, spaced by the
 //! host's delay (robots.txt `Crawl-delay`, `crawl.min_delay_ms`). A host
 //! with nothing due goes back to the cluster. Every couple of seconds the
 //! worker beats its heart, publishes the templates it learned and reads
@@ -24,7 +25,7 @@ use crate::config::Config;
 use crate::crawl::pipeline::seeding;
 use crate::crawl::pipeline::shared::Shared;
 use crate::crawl::pipeline::{Finished, Health, Leases};
-use crate::crawl::stats::Stats;
+use crate::crawl::stats::{Queued, Stats};
 use crate::crawl::{CrawlError, RunOptions};
 use crate::frontier::{Lease, Next};
 use crate::seeds::{self, Registry, SeedDefaults};
@@ -41,8 +42,8 @@ const LOOK_EVERY: Duration = Duration::from_millis(300);
 struct Held {
     claim: Claimed,
     queue: VecDeque<(i64, QueuedUrl)>,
-    /// A URL of it is being fetched or processed.
-    busy: bool,
+    /// Its URLs being fetched or processed.
+    inflight: usize,
     /// No request before this.
     next_at: Instant,
     /// Ended here but not yet in the database.
@@ -192,6 +193,18 @@ impl ClusterLeases {
                 self.db_error(e, "publishing templates");
             }
         }
+        if !self.db_down {
+            // The status page's host table: the cluster's queued URLs.
+            let shown = self.stats().shown_hosts();
+            match self.db.hosts_queued(&shown).await {
+                Ok(counts) => self.stats().set_queued(
+                    counts
+                        .into_iter()
+                        .map(|(h, urls)| (h, Queued { urls, more: false })),
+                ),
+                Err(e) => self.db_error(e, "counting queued URLs"),
+            }
+        }
         self.next_beat = now + BEAT_EVERY;
     }
 
@@ -258,7 +271,7 @@ impl ClusterLeases {
                         Held {
                             claim,
                             queue: VecDeque::new(),
-                            busy: false,
+                            inflight: 0,
                             next_at: now,
                             uncommitted: HashSet::new(),
                             recheck_at: None,
@@ -374,7 +387,7 @@ impl Leases for ClusterLeases {
                 continue;
             };
             // The fence knows until when the lease is surely live.
-            if h.busy || !self.fence.allows(&name) {
+            if h.inflight >= self.shared.sites.concurrency(&name) || !self.fence.allows(&name) {
                 continue;
             }
             if h.next_at > now {
@@ -382,7 +395,9 @@ impl Leases for ClusterLeases {
                 continue;
             }
             if h.queue.is_empty() {
-                if h.recheck_at.is_some_and(|t| t > now) {
+                // The database still has the URLs in flight as due: fill
+                // (and give the host back) only when none is.
+                if h.inflight > 0 || h.recheck_at.is_some_and(|t| t > now) {
                     continue;
                 }
                 if !self.fill(&name, now).await {
@@ -404,7 +419,7 @@ impl Leases for ClusterLeases {
             let Some(h) = self.held.get_mut(&name) else {
                 continue;
             };
-            h.busy = true;
+            h.inflight += 1;
             return Next::Url(Lease {
                 key: lease_key(h.claim.id, h.claim.epoch, hash),
                 host: name,
@@ -434,7 +449,7 @@ impl Leases for ClusterLeases {
         let Some(h) = self.held.get_mut(&f.host) else {
             return;
         };
-        h.busy = false;
+        h.inflight = h.inflight.saturating_sub(1);
         let now = Instant::now();
         h.next_at = f.hold.unwrap_or(now).max(now + f.delay);
         if !f.committed {
