@@ -262,3 +262,35 @@ fn swde_template_draws_floor() {
     assert_eq!(values.len(), 5, "{min}");
     assert!(values.iter().all(|&v| v >= 0.99), "{out}");
 }
+
+/// Date floors of `trawl eval --metadata` (same day, pages with a date in
+/// their truth; issue 41): wcxb-dev 0.835, trafilatura-eval 0.823,
+/// multilingual-dev 0.643 when set (0.676, 0.637 and 0.107 before the
+/// dates a page shows were read).
+const DATE_FLOORS: &[(&str, f64)] = &[
+    ("wcxb-dev", 0.83),
+    ("trafilatura-eval", 0.82),
+    ("multilingual-dev", 0.64),
+];
+
+#[test]
+fn metadata_date_floors() {
+    for &(name, floor) in DATE_FLOORS {
+        let Some(dir) = dataset(name) else {
+            return;
+        };
+        let table = eval(&dir, &["--metadata"]);
+        // "date n exact contained missing extra", then "  all N rate …".
+        let all = table
+            .lines()
+            .skip_while(|l| !l.starts_with("date"))
+            .find(|l| l.trim_start().starts_with("all "))
+            .and_then(|l| l.split_whitespace().nth(2))
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0);
+        assert!(
+            all >= floor,
+            "{name}: date {all:.4} < floor {floor}\n{table}"
+        );
+    }
+}

@@ -68,6 +68,12 @@ pub struct EvalArgs {
     ///          --products tests/data/products/wcxb-dev.jsonl
     #[arg(long, value_name = "TRUTH")]
     pub products: Option<PathBuf>,
+    /// Score the records' title, author and publish date against the
+    /// dataset's truth (wcxb-dev), per page type, each page with its URL;
+    /// --worst N lists N misses per field.
+    /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev --metadata --worst 20
+    #[arg(long)]
+    pub metadata: bool,
 }
 
 pub(super) fn eval(args: EvalArgs) -> Result<i32> {
@@ -142,6 +148,15 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         .unwrap_or("dataset")
         .to_string();
     let pages = crate::eval::load(&args.dataset, args.limit)?;
+    if args.metadata {
+        let scored = crate::eval::metadata::run(&args.dataset, &pages, args.threads)?;
+        write!(
+            out,
+            "{}",
+            crate::eval::metadata::format(&scored, &name, args.worst)
+        )?;
+        return Ok(0);
+    }
     if let Some(model_path) = &args.train_types {
         let report = crate::eval::types::train(&pages);
         write!(out, "{}", crate::eval::types::format(&report))?;

@@ -5,6 +5,7 @@
 
 pub mod dataset;
 pub mod losses;
+pub mod metadata;
 pub mod products;
 pub mod score;
 pub mod swde;

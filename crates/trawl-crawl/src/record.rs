@@ -88,8 +88,16 @@ pub struct Record {
     pub canonical: Option<String>,
     /// xxh3-64 of the text, 16 hex digits.
     pub content_hash: String,
-    /// Publication date, ISO 8601 where it could be read.
+    /// The page's date, ISO 8601 where it could be read: the date it shows
+    /// at its head, else its recorded publication date, else its URL's
+    /// (see `trawl_extract::Extracted::date`).
     pub date: Option<String>,
+    /// When it was first published, when the page says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_published: Option<String>,
+    /// When it was last updated, when the page says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_modified: Option<String>,
     /// Links from the seed to this page.
     pub depth: u16,
     /// `<meta name="description">` or `og:description`.
@@ -170,6 +178,8 @@ impl Record {
         self.author = ex.author;
         self.canonical = ex.canonical;
         self.date = ex.date;
+        self.date_published = ex.date_published;
+        self.date_modified = ex.date_modified;
         self.description = ex.description;
         self.language = ex.language;
         self.page_type = ex.page_type;
@@ -325,6 +335,8 @@ mod tests {
             canonical: None,
             content_hash: "0123456789abcdef".into(),
             date: Some("2024-05-01".into()),
+            date_published: None,
+            date_modified: None,
             depth: 1,
             description: None,
             duplicate_of: None,

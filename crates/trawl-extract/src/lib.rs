@@ -39,6 +39,7 @@ mod training;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use error::{ExtractError, InputError};
+pub use extract::metadata::normalize_date;
 pub use extract::product_record::{Availability, Price, Product, Source};
 pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};
 pub use html::{render, Doc, Selection};

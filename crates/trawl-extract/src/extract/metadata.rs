@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::extract::dates::{self, Day, Order, Shown};
+use crate::extract::PageType;
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Metadata of one page.
@@ -11,7 +13,12 @@ use crate::html::{Doc, Kind, NodeId, Tag};
 pub struct Meta {
     pub title: Option<String>,
     pub author: Option<String>,
+    /// The recorded publication date (JSON-LD, `<meta>`).
     pub date: Option<String>,
+    /// The recorded update date (JSON-LD `dateModified`, `<meta>`).
+    pub date_modified: Option<String>,
+    /// The first `<time datetime>` of the page.
+    pub time_element: Option<String>,
     pub canonical: Option<String>,
     pub description: Option<String>,
     pub site_name: Option<String>,
@@ -166,6 +173,76 @@ pub(crate) const DATE_KEYS: &[&str] = &[
     "parsely-pub-date",
 ];
 
+/// `<meta>` names and properties that give a page's last update.
+const MODIFIED_KEYS: &[&str] = &[
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dcterms.modified",
+    "dc.date.modified",
+    "last-modified",
+    "lastmod",
+];
+
+/// The page's dates: the one it goes by, its publication and its update.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Dates {
+    pub date: Option<String>,
+    pub published: Option<String>,
+    pub modified: Option<String>,
+}
+
+/// The page's dates (see [`crate::Extracted::date`]): what it shows at its
+/// head first, then what its markup records, then its URL's, then a
+/// `<time>`'s; on a forum thread, whose head shows the latest posts' dates,
+/// what its markup records first. A recorded date of the same day as a
+/// shown one is kept for its time of day.
+///
+/// Measured with `trawl eval --metadata` (date, same day; pages with a
+/// date in their truth), before → after: wcxb-dev 0.676 → 0.832,
+/// trafilatura-eval 0.637 → 0.824, multilingual-dev (zh) 0.107 → 0.643.
+/// The recorded date first everywhere gave 0.831, 0.819, 0.625; shown
+/// first on forums too cost wcxb-dev's forums 0.857 → 0.800.
+pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageType) -> Dates {
+    let order = Order::of_lang(meta.html_lang.as_deref());
+    let shown = dates::shown(doc, order);
+    let same_day = |recorded: &Option<String>, day: Day| {
+        recorded
+            .as_ref()
+            .filter(|r| r.get(..10) == Some(day.iso().as_str()))
+            .cloned()
+            .unwrap_or_else(|| day.iso())
+    };
+    let first_of = |kind: Shown, recorded: &Option<String>| {
+        shown
+            .iter()
+            .find(|(_, k)| *k == kind)
+            .map(|(d, _)| same_day(recorded, *d))
+    };
+    let url_day = url.and_then(dates::in_url).map(Day::iso);
+    let shown_published = first_of(Shown::Published, &meta.date);
+    let shown_updated = first_of(Shown::Updated, &meta.date_modified);
+    let shown_first = shown.first().map(|&(d, kind)| match kind {
+        Shown::Published => same_day(&meta.date, d),
+        Shown::Updated => same_day(&meta.date_modified, d),
+    });
+    let date = if page_type == PageType::Forum {
+        meta.date
+            .clone()
+            .or_else(|| shown_published.clone())
+            .or_else(|| shown_updated.clone())
+    } else {
+        shown_first.or_else(|| meta.date.clone())
+    };
+    Dates {
+        date: date
+            .or_else(|| url_day.clone())
+            .or_else(|| meta.time_element.clone()),
+        published: shown_published.or_else(|| meta.date.clone()).or(url_day),
+        modified: shown_updated.or_else(|| meta.date_modified.clone()),
+    }
+}
+
 /// Whether the page's markup records its publication date for machines (a
 /// `<meta>` of [`DATE_KEYS`] or a JSON-LD `datePublished` / `dateCreated`),
 /// so that the record's date field has it whatever the text keeps.
@@ -224,11 +301,15 @@ pub fn collect(doc: &Doc) -> Meta {
             .and_then(clean)
         })
         .or_else(|| visible_author(doc));
+    let order = Order::of_lang(m.html_lang.as_deref());
     m.date = ld_str("datePublished")
         .or_else(|| ld_str("dateCreated"))
-        .or_else(|| meta_get(doc, DATE_KEYS).map(str::to_string))
-        .or_else(|| time_element(doc))
-        .and_then(|d| normalize_date(&d));
+        .and_then(|d| normalize_date(&d))
+        .or_else(|| meta_get(doc, DATE_KEYS).and_then(|d| normalize_date_in(d, order)));
+    m.date_modified = ld_str("dateModified")
+        .and_then(|d| normalize_date(&d))
+        .or_else(|| meta_get(doc, MODIFIED_KEYS).and_then(|d| normalize_date_in(d, order)));
+    m.time_element = time_element(doc).and_then(|d| normalize_date(&d));
     m.canonical = doc
         .meta
         .links
@@ -344,6 +425,12 @@ pub fn normalize_date(raw: &str) -> Option<String> {
         .filter_map(|w| num(w))
         .find(|&n| (1..=31).contains(&n))?;
     Some(format!("{year:04}-{m:02}-{day:02}"))
+}
+
+/// [`normalize_date`], and numeric dates such as `Thu, 09/25/2025 - 11:38`
+/// read in the page's `order`.
+fn normalize_date_in(raw: &str, order: Order) -> Option<String> {
+    normalize_date(raw).or_else(|| dates::find(raw, order).first().map(|f| f.day.iso()))
 }
 
 /// ISO 639-1 for whatlang's ISO 639-3 codes (the 3-letter code where 639-1
@@ -475,7 +562,54 @@ mod tests {
         let m = collect(&doc);
         assert_eq!(m.title.as_deref(), Some("Visible"));
         assert_eq!(m.author.as_deref(), Some("Jo Ray"));
-        assert_eq!(m.date.as_deref(), Some("2023-11-02"));
+        assert_eq!(m.date, None, "nothing recorded");
+        let d = super::dates(&doc, None, &m, PageType::Article);
+        assert_eq!(d.date.as_deref(), Some("2023-11-02"), "the <time>'s");
+    }
+
+    #[test]
+    fn shown_recorded_and_url_dates_in_their_order() {
+        let page = |head: &str, body: &str| {
+            format!("<html><head>{head}</head><body><h1>Headline</h1>{body}<p>The story, long enough to be read as the text of the article.</p></body></html>")
+        };
+        let recorded = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-29T20:47:55+00:00","dateModified":"2025-08-19T13:25:59+00:00"}</script>"#;
+        let at = |html: &str, url: Option<&str>, t: PageType| {
+            let doc = Doc::parse_str(html);
+            super::dates(&doc, url, &collect(&doc), t)
+        };
+        // The page shows only its update: that is its date; both are kept.
+        let d = at(
+            &page(recorded, "<p class=post-info>Updated August 19, 2025</p>"),
+            None,
+            PageType::Article,
+        );
+        assert_eq!(d.date.as_deref(), Some("2025-08-19T13:25:59+00:00"));
+        assert_eq!(d.published.as_deref(), Some("2025-01-29T20:47:55+00:00"));
+        assert_eq!(d.modified.as_deref(), Some("2025-08-19T13:25:59+00:00"));
+        // A forum thread goes by its recorded date.
+        let d = at(
+            &page(recorded, "<p class=post-info>Updated August 19, 2025</p>"),
+            None,
+            PageType::Forum,
+        );
+        assert_eq!(d.date.as_deref(), Some("2025-01-29T20:47:55+00:00"));
+        // Nothing shown or recorded: the URL's date.
+        let d = at(
+            &page("", ""),
+            Some("https://news.test/2024/03/01/a-story/"),
+            PageType::Article,
+        );
+        assert_eq!(d.date.as_deref(), Some("2024-03-01"));
+        assert_eq!(d.modified, None);
+        // German order and month names, label first.
+        let d = at(
+            &page("", "<div class=meta>Aktualisiert am 4. Juni 2024</div>"),
+            None,
+            PageType::Article,
+        );
+        assert_eq!(d.date.as_deref(), Some("2024-06-04"));
+        assert_eq!(d.modified.as_deref(), Some("2024-06-04"));
+        assert_eq!(d.published, None);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 pub(crate) mod algorithms;
 pub(crate) mod auto;
 pub(crate) mod chrome;
+pub(crate) mod dates;
 #[cfg(test)]
 mod invariants;
 pub(crate) mod metadata;
@@ -268,8 +269,19 @@ pub struct Extracted {
     pub title: Option<String>,
     /// Byline, from metadata or the page.
     pub author: Option<String>,
-    /// Publication date, ISO 8601 where it could be read.
+    /// The page's date, ISO 8601 where it could be read: the date it shows
+    /// at its head (its publication, or its update when it shows only
+    /// that or shows that first), else its recorded publication date
+    /// (JSON-LD, `<meta>`), else the date in its URL, else a `<time>`.
     pub date: Option<String>,
+    /// When it was first published, when the page says (a date shown with
+    /// no update label, JSON-LD `datePublished`, `article:published_time`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_published: Option<String>,
+    /// When it was last updated, when the page says ("Updated …" at its
+    /// head, JSON-LD `dateModified`, `article:modified_time`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_modified: Option<String>,
     /// ISO 639 code of the text's language.
     pub language: Option<String>,
     /// What kind of page it is.
@@ -330,6 +342,7 @@ pub(crate) fn extract_doc(
 ) -> Extracted {
     let meta = metadata::collect(doc);
     let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
+    let dates = metadata::dates(doc, url, &meta, page_type);
     let sel = match algorithm {
         Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),
@@ -351,7 +364,9 @@ pub(crate) fn extract_doc(
         url: url.map(str::to_string),
         title: meta.title,
         author: meta.author,
-        date: meta.date,
+        date: dates.date,
+        date_published: dates.published,
+        date_modified: dates.modified,
         language,
         page_type,
         algorithm: algorithm.name(),
