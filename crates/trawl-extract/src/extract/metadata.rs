@@ -4,9 +4,11 @@
 
 use serde_json::Value;
 
+use crate::extract::bylines;
 use crate::extract::dates::{self, Day, Order, Shown};
+use crate::extract::values::clean;
 use crate::extract::PageType;
-use crate::html::{Doc, Kind, NodeId, Tag};
+use crate::html::{Doc, NodeId, Tag};
 
 /// Metadata of one page.
 #[derive(Debug, Default, Clone)]
@@ -30,58 +32,6 @@ pub struct Meta {
     /// The `description` of a JSON-LD `Product`: the seller's own text, for
     /// product pages whose visible description is drawn by scripts.
     pub product_description: Option<String>,
-}
-
-/// Collapses whitespace and decodes the HTML character references that
-/// JSON-LD and `<meta>` values often carry (`&amp;`, `&#39;`, `&#x2019;`).
-fn clean(s: &str) -> Option<String> {
-    let t: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let t = if t.contains('&') {
-        decode_entities(&t)
-    } else {
-        t
-    };
-    (!t.is_empty()).then_some(t)
-}
-
-fn decode_entities(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(at) = rest.find('&') {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let end = tail.find(';').filter(|&e| e <= 10);
-        let decoded = end.and_then(|e| {
-            let name = &tail[1..e];
-            let c = match name {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" => Some('\''),
-                "nbsp" => Some(' '),
-                _ => name
-                    .strip_prefix("#x")
-                    .or_else(|| name.strip_prefix("#X"))
-                    .and_then(|h| u32::from_str_radix(h, 16).ok())
-                    .or_else(|| name.strip_prefix('#').and_then(|d| d.parse().ok()))
-                    .and_then(char::from_u32),
-            };
-            c.map(|c| (c, e + 1))
-        });
-        match decoded {
-            Some((c, len)) => {
-                out.push(c);
-                rest = &tail[len..];
-            }
-            None => {
-                out.push('&');
-                rest = &tail[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Flattens JSON-LD documents (arrays, `@graph`) into their objects.
@@ -283,24 +233,6 @@ pub fn collect(doc: &Doc) -> Meta {
         .or_else(|| meta_get(doc, &["og:title", "twitter:title"]).and_then(clean))
         .or_else(|| doc.meta.title.as_deref().and_then(clean))
         .or_else(|| first_text(doc, Tag::H1));
-    m.author = main_ld
-        .and_then(|o| o.get("author").or_else(|| o.get("creator")))
-        .and_then(name_of)
-        .or_else(|| {
-            meta_get(
-                doc,
-                &[
-                    "author",
-                    "article:author",
-                    "dc.creator",
-                    "parsely-author",
-                    "sailthru.author",
-                ],
-            )
-            .filter(|a| !a.starts_with("http"))
-            .and_then(clean)
-        })
-        .or_else(|| visible_author(doc));
     let order = Order::of_lang(m.html_lang.as_deref());
     m.date = ld_str("datePublished")
         .or_else(|| ld_str("dateCreated"))
@@ -326,6 +258,22 @@ pub fn collect(doc: &Doc) -> Meta {
     m.site_name = meta_get(doc, &["og:site_name", "application-name"])
         .and_then(clean)
         .or_else(|| main_ld.and_then(|o| o.get("publisher")).and_then(name_of));
+    m.author = bylines::author(
+        doc,
+        main_ld.and_then(|o| o.get("author").or_else(|| o.get("creator"))),
+        meta_get(
+            doc,
+            &[
+                "author",
+                "article:author",
+                "dc.creator",
+                "parsely-author",
+                "sailthru.author",
+            ],
+        ),
+        m.site_name.as_deref(),
+        m.html_lang.as_deref(),
+    );
     m.og_type = meta_get(doc, &["og:type"]).map(str::to_ascii_lowercase);
     m.product_description = ld
         .iter()
@@ -336,6 +284,82 @@ pub fn collect(doc: &Doc) -> Meta {
         })
         .find_map(|o| o.get("description").and_then(Value::as_str).and_then(clean));
     m
+}
+
+/// Separators between a page's title and its site's name ("Title | Site",
+/// "Site - Title").
+const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " / "];
+
+/// Lower-cased letters and digits, one space between words.
+fn words_of(s: &str) -> String {
+    s.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The record's title: the page's headline. The first `<h1>` when the
+/// recorded titles (JSON-LD headline, og:title, `<title>`) hold it, since
+/// they add the site's name (" | Site") or a tagline around it; else the
+/// recorded title with a part that names the site (its `og:site_name`, its
+/// host) cut off. An `<h1>` that is only the site's name (a logo) is not
+/// taken.
+pub(crate) fn record_title(doc: &Doc, meta: &Meta, url: Option<&str>) -> Option<String> {
+    let title = meta.title.clone()?;
+    let site = meta.site_name.as_deref().map(words_of);
+    // The host's first label past "www." ("example" of www.example.co.uk).
+    let host = url.and_then(|u| u.split_once("://")).map(|(_, rest)| {
+        let host = rest.split(['/', ':', '?', '#']).next().unwrap_or("");
+        let host = host.rsplit('@').next().unwrap_or(host).to_lowercase();
+        let host = host.trim_start_matches("www.");
+        words_of(host.split('.').next().unwrap_or(host))
+    });
+    let names_site = |part: &str| {
+        let w = words_of(part);
+        !w.is_empty()
+            && (site.as_deref() == Some(w.as_str())
+                || host
+                    .as_deref()
+                    .is_some_and(|h| w.replace(' ', "") == h.replace(' ', "")))
+    };
+    let recorded: Vec<String> = [
+        meta.title.clone(),
+        meta_get(doc, &["og:title", "twitter:title"]).and_then(clean),
+        doc.meta.title.as_deref().and_then(clean),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if let Some(h1) = first_text(doc, Tag::H1).filter(|h| h.split_whitespace().count() <= 30) {
+        let w = words_of(&h1);
+        let last_part = |t: &str| {
+            TITLE_SEPARATORS
+                .iter()
+                .filter_map(|sep| t.rsplit_once(sep).map(|(_, last)| words_of(last)))
+                .any(|last| last == w)
+        };
+        let held = recorded
+            .iter()
+            .any(|t| words_of(t).contains(&w) && !last_part(t));
+        if !w.is_empty() && held && !names_site(&h1) {
+            return Some(h1);
+        }
+    }
+    // Cut a part naming the site off the title.
+    for sep in TITLE_SEPARATORS {
+        if let Some((head, last)) = title.rsplit_once(sep) {
+            if names_site(last) && !head.trim().is_empty() {
+                return Some(head.trim().to_string());
+            }
+        }
+        if let Some((first, rest)) = title.split_once(sep) {
+            if names_site(first) && !rest.trim().is_empty() {
+                return Some(rest.trim().to_string());
+            }
+        }
+    }
+    Some(title)
 }
 
 fn first_text(doc: &Doc, tag: Tag) -> Option<String> {
@@ -349,30 +373,6 @@ fn time_element(doc: &Doc) -> Option<String> {
         .enumerate()
         .filter(|(_, n)| n.tag == Tag::Time)
         .find_map(|(i, _)| doc.attr(i as NodeId, "datetime").map(str::to_string))
-}
-
-fn visible_author(doc: &Doc) -> Option<String> {
-    for (i, n) in doc.nodes.iter().enumerate() {
-        if n.kind != Kind::Element {
-            continue;
-        }
-        let id = i as NodeId;
-        let rel_author =
-            n.tag == Tag::A && doc.attr(id, "rel").is_some_and(|r| r.contains("author"));
-        let named = doc.attr(id, "itemprop") == Some("author")
-            || doc.class_id(id).0.is_some_and(|c| {
-                c.split_whitespace()
-                    .any(|t| matches!(t, "author" | "byline" | "author-name" | "byline__name"))
-            });
-        if rel_author || named {
-            let t = doc.plain_text(id);
-            let t = t.trim_start_matches("By ").trim_start_matches("by ");
-            if !t.is_empty() && t.chars().count() <= 80 {
-                return clean(t);
-            }
-        }
-    }
-    None
 }
 
 const MONTHS: [&str; 12] = [
@@ -610,6 +610,68 @@ mod tests {
         assert_eq!(d.date.as_deref(), Some("2024-06-04"));
         assert_eq!(d.modified.as_deref(), Some("2024-06-04"));
         assert_eq!(d.published, None);
+    }
+
+    #[test]
+    fn the_record_title_is_the_headline_without_the_sites_name() {
+        let title = |head: &str, body: &str, url: Option<&str>| {
+            let doc = Doc::parse_str(&format!(
+                "<html><head>{head}</head><body>{body}</body></html>"
+            ));
+            record_title(&doc, &collect(&doc), url)
+        };
+        // The <h1> the <title> holds.
+        assert_eq!(
+            title(
+                "<title>Machine learning, explained | MIT Sloan</title>",
+                "<h1>Machine learning, explained</h1>",
+                None
+            )
+            .as_deref(),
+            Some("Machine learning, explained")
+        );
+        // A logo <h1> that is the title's last part is not the headline;
+        // the part naming the site (og:site_name) is cut off.
+        assert_eq!(
+            title(
+                r#"<title>iPhone Parts | iFixit</title><meta property="og:site_name" content="iFixit">"#,
+                "<h1>iFixit</h1>",
+                None
+            )
+            .as_deref(),
+            Some("iPhone Parts")
+        );
+        // The host's name, first or last.
+        assert_eq!(
+            title(
+                "<title>Podium - 7 Plumbing Trends</title>",
+                "",
+                Some("https://www.podium.com/blog/trends")
+            )
+            .as_deref(),
+            Some("7 Plumbing Trends")
+        );
+        // A separator inside the headline stays.
+        assert_eq!(
+            title(
+                "<title>Laptop vs. Desktop - Which Uses More?</title>",
+                "",
+                None
+            )
+            .as_deref(),
+            Some("Laptop vs. Desktop - Which Uses More?")
+        );
+        // A JSON-LD headline that is a paragraph gives way to the <h1>
+        // the other titles agree on.
+        assert_eq!(
+            title(
+                r#"<title>Bake bread at home | Kitchen</title><script type="application/ld+json">{"@type":"Article","headline":"In this guide we walk through every step of baking a loaf at home, from starter to crust."}</script>"#,
+                "<h1>Bake bread at home</h1>",
+                None
+            )
+            .as_deref(),
+            Some("Bake bread at home")
+        );
     }
 
     #[test]

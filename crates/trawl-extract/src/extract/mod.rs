@@ -10,6 +10,7 @@
 // product records).
 pub(crate) mod algorithms;
 pub(crate) mod auto;
+pub(crate) mod bylines;
 pub(crate) mod chrome;
 pub(crate) mod dates;
 #[cfg(test)]
@@ -19,6 +20,7 @@ pub(crate) mod noise;
 pub(crate) mod product_record;
 pub(crate) mod repeats;
 pub(crate) mod typing;
+pub(crate) mod values;
 
 use std::time::{Duration, Instant};
 
@@ -362,7 +364,7 @@ pub(crate) fn extract_doc(
     Extracted {
         product,
         url: url.map(str::to_string),
-        title: meta.title,
+        title: metadata::record_title(doc, &meta, url),
         author: meta.author,
         date: dates.date,
         date_published: dates.published,

@@ -1,0 +1,260 @@
+//! The record's author: who wrote the page, as its byline names them.
+//! Sources, in order: the JSON-LD author when it is a person (an
+//! organisation is the publisher, not a byline), the `author` `<meta>`
+//! unless it is a user handle the byline spells out, the visible byline
+//! (an element marked as the author's: `rel=author`, `itemprop=author`, a
+//! class such as `author` or `byline`), and an organisation last. Several
+//! authors are joined as a byline is written ("A, B and C"). A byline
+//! element's name is its first link or its first line, not the badges,
+//! post counts and dates a forum prints beside it.
+
+use serde_json::Value;
+
+use crate::html::{Doc, Kind, NodeId, Tag};
+
+/// Longest byline kept (characters).
+const MAX_CHARS: usize = 80;
+
+/// Prefixes bylines carry before the name.
+const PREFIXES: &[&str] = &[
+    "written by:",
+    "written by",
+    "posted by:",
+    "posted by",
+    "author:",
+    "authors:",
+    "by:",
+    "by",
+    "von",
+    "par",
+    "por",
+    "di",
+    "door",
+];
+
+/// Collapses white space and takes a byline's prefix ("By ", "Written
+/// by:") and trailing separators off.
+pub(crate) fn tidy(s: &str) -> Option<String> {
+    let t = crate::extract::values::clean(s)?;
+    let mut t = t
+        .as_str()
+        .trim_matches(|c: char| c == ',' || c == '|' || c == '·' || c.is_whitespace());
+    let lower = t.to_lowercase();
+    for p in PREFIXES {
+        let rest = lower.strip_prefix(p).zip(t.get(p.len()..));
+        if let Some((_, rest)) = rest.filter(|(l, _)| l.starts_with([' ', ':'])) {
+            t = rest.trim_start_matches([' ', ':']).trim();
+            break;
+        }
+    }
+    (!t.is_empty() && t.chars().count() <= MAX_CHARS && t.chars().any(char::is_alphabetic))
+        .then(|| t.to_string())
+}
+
+/// "A, B and C" in the page's language.
+fn join(names: &[String], lang: Option<&str>) -> String {
+    let and = match lang
+        .map(|l| l.get(..2).unwrap_or(l).to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("de") => "und",
+        Some("fr") => "et",
+        Some("es") => "y",
+        Some("it") => "e",
+        Some("pt") => "e",
+        Some("nl") => "en",
+        _ => "and",
+    };
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} {and} {last}", rest.join(", ")),
+    }
+}
+
+/// Whether a JSON-LD author is an organisation.
+fn is_organisation(v: &Value) -> bool {
+    let t = |x: &Value| {
+        x.get("@type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("organization") || t.ends_with("Organization"))
+    };
+    match v {
+        Value::Array(a) => !a.is_empty() && a.iter().all(t),
+        v => t(v),
+    }
+}
+
+/// The names of a JSON-LD author (a name, an object, a list of them).
+fn ld_names(v: &Value) -> Vec<String> {
+    match v {
+        Value::String(s) => tidy(s).into_iter().collect(),
+        Value::Object(m) => m.get("name").map(ld_names).unwrap_or_default(),
+        Value::Array(a) => a.iter().flat_map(ld_names).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A user handle rather than a name: one word with a dot, an underscore
+/// or a digit ("andrew.keaveney", "kffnirmitap2").
+fn handle(name: &str) -> bool {
+    !name.contains(' ')
+        && name
+            .chars()
+            .any(|c| c == '.' || c == '_' || c.is_ascii_digit())
+}
+
+/// The page's author (see the module's comment). `ld`: the main JSON-LD
+/// object's `author` (or `creator`); `tag`: the `author` `<meta>`;
+/// `site`: the site's name (an author of that name gives way to a byline
+/// naming someone); `lang`: the page's language.
+pub(crate) fn author(
+    doc: &Doc,
+    ld: Option<&Value>,
+    tag: Option<&str>,
+    site: Option<&str>,
+    lang: Option<&str>,
+) -> Option<String> {
+    let site = site.map(str::to_lowercase);
+    let is_site = |n: &str| site.as_deref() == Some(n.to_lowercase().as_str());
+    let (person, organisation) = match ld {
+        Some(v) if is_organisation(v) => (Vec::new(), ld_names(v)),
+        Some(v) => (ld_names(v), Vec::new()),
+        None => (Vec::new(), Vec::new()),
+    };
+    let visible = visible(doc);
+    if !person.is_empty() {
+        // A handle the byline spells out as a name.
+        if person.len() == 1 && (handle(&person[0]) || is_site(&person[0])) {
+            if let Some(v) = visible.as_ref().filter(|v| v.contains(' ') && !is_site(v)) {
+                return Some(v.clone());
+            }
+        }
+        return Some(join(&person, lang));
+    }
+    let tag = tag.filter(|a| !a.starts_with("http")).and_then(tidy);
+    match (tag, visible) {
+        (Some(t), Some(v)) if (handle(&t) || is_site(&t)) && v.contains(' ') && !is_site(&v) => {
+            Some(v)
+        }
+        (Some(t), _) => Some(t),
+        (None, Some(v)) => Some(v),
+        (None, None) => (!organisation.is_empty()).then(|| join(&organisation, lang)),
+    }
+}
+
+/// The first byline element's name.
+fn visible(doc: &Doc) -> Option<String> {
+    for (i, n) in doc.nodes.iter().enumerate() {
+        if n.kind != Kind::Element {
+            continue;
+        }
+        let id = i as NodeId;
+        let rel_author =
+            n.tag == Tag::A && doc.attr(id, "rel").is_some_and(|r| r.contains("author"));
+        let named = doc.attr(id, "itemprop") == Some("author")
+            || doc.class_id(id).0.is_some_and(|c| {
+                c.split_whitespace()
+                    .any(|t| matches!(t, "author" | "byline" | "author-name" | "byline__name"))
+            });
+        if !(rel_author || named) {
+            continue;
+        }
+        if let Some(name) = name_in(doc, id) {
+            return Some(name);
+        }
+    }
+    None
+}
+
+/// The name a byline element shows: its `itemprop=name` or its first link
+/// holding letters, else its first line of text.
+fn name_in(doc: &Doc, el: NodeId) -> Option<String> {
+    let end = doc.end(el);
+    let inner = |tag_ok: &dyn Fn(NodeId) -> bool| {
+        (el + 1..end)
+            .filter(|&d| doc.is_element(d) && tag_ok(d))
+            .find_map(|d| tidy(&doc.plain_text(d)))
+    };
+    if let Some(n) = inner(&|d| doc.attr(d, "itemprop") == Some("name")) {
+        return Some(n);
+    }
+    if doc.tag(el) != Tag::A {
+        if let Some(n) = inner(&|d| doc.tag(d) == Tag::A) {
+            return Some(n);
+        }
+    }
+    // The first text that is more than a prefix ("By", "Author:").
+    (el..end)
+        .filter(|&d| !doc.is_element(d))
+        .find_map(|d| tidy(doc.text(d)).filter(|t| !PREFIXES.contains(&t.to_lowercase().as_str())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(html: &str, ld: Option<Value>, tag: Option<&str>) -> Option<String> {
+        let doc = Doc::parse_str(html);
+        author(&doc, ld.as_ref(), tag, Some("Example News"), Some("en"))
+    }
+
+    #[test]
+    fn bylines_as_people_write_them() {
+        let ld = serde_json::json!([{"@type": "Person", "name": "Ann Lee"}, {"name": "Bo Chan"}, "Cy Diaz"]);
+        assert_eq!(
+            of("", Some(ld), None).as_deref(),
+            Some("Ann Lee, Bo Chan and Cy Diaz")
+        );
+        assert_eq!(tidy("  By Jo Ray ").as_deref(), Some("Jo Ray"));
+        assert_eq!(tidy("Written By: Tom May").as_deref(), Some("Tom May"));
+        assert_eq!(tidy("Byron Ellis").as_deref(), Some("Byron Ellis"));
+    }
+
+    #[test]
+    fn an_organisation_is_the_last_resort() {
+        let org = serde_json::json!({"@type": "Organization", "name": "Clinic Health"});
+        let html = r#"<body><h1>T</h1><div class="byline">By <a href="/a/holly">Holly Wilgus</a></div></body>"#;
+        assert_eq!(
+            of(html, Some(org.clone()), None).as_deref(),
+            Some("Holly Wilgus")
+        );
+        assert_eq!(
+            of("<body></body>", Some(org), None).as_deref(),
+            Some("Clinic Health")
+        );
+        // The site's own name gives way to the byline's person, and stays
+        // when there is none.
+        assert_eq!(
+            of(html, None, Some("Example News")).as_deref(),
+            Some("Holly Wilgus")
+        );
+        assert_eq!(
+            of("<body></body>", None, Some("Example News")).as_deref(),
+            Some("Example News")
+        );
+    }
+
+    #[test]
+    fn a_handle_gives_way_to_the_name_the_byline_shows() {
+        let html = r#"<body><span class="author">Denise Everheart</span></body>"#;
+        assert_eq!(
+            of(html, None, Some("andrew.keaveney")).as_deref(),
+            Some("Denise Everheart")
+        );
+        let ld = serde_json::json!({"@type": "Person", "name": "kffnirmitap2"});
+        assert_eq!(
+            of(html, Some(ld), None).as_deref(),
+            Some("Denise Everheart")
+        );
+    }
+
+    #[test]
+    fn a_forum_byline_is_the_name_not_its_badges() {
+        let html = r#"<body><div class="author"><a href="/u/1">drat</a> <span>1,655</span> <span>1 gold badge</span></div></body>"#;
+        assert_eq!(of(html, None, None).as_deref(), Some("drat"));
+        let html =
+            r#"<body><p class="author"><strong>galitsyn</strong> » 11. Sep 2024, 18:36</p></body>"#;
+        assert_eq!(of(html, None, None).as_deref(), Some("galitsyn"));
+    }
+}
