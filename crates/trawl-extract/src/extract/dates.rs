@@ -328,23 +328,70 @@ pub fn shown(doc: &Doc, order: Order) -> Vec<(Day, Shown)> {
         first = id;
     }
     // The text nodes of the zone, and where the headline starts in it.
-    let mut text = String::new();
-    let mut at: Vec<(usize, NodeId)> = Vec::new();
     let mut headline = None;
-    for id in first..end {
+    let (text, at) = texts(doc, first, end, |len, id| {
         if Some(id) == h1 {
-            headline = Some(text.len());
+            headline = Some(len);
         }
-        if doc.is_element(id) {
-            continue;
-        }
-        let stop = match headline {
+        len <= match headline {
             Some(h) => h + AFTER_HEADLINE,
             None if h1.is_none() => NO_HEADLINE,
             None => usize::MAX,
-        };
-        if text.len() > stop {
+        }
+    });
+    let (from, to) = match headline {
+        Some(h) => (h.saturating_sub(BEFORE_HEADLINE), h + AFTER_HEADLINE),
+        None => (0, NO_HEADLINE),
+    };
+    scan(doc, &text, &at, from, to, order, false)
+}
+
+/// Text characters read for a date anywhere.
+const ANYWHERE: usize = 100_000;
+
+/// Words that say a date is the page's publication.
+const PUBLISHED: &[&str] = &[
+    "published",
+    "posted",
+    "veröffentlicht",
+    "publié",
+    "publicado",
+    "pubblicato",
+    "gepubliceerd",
+    "发布",
+    "发表",
+];
+
+/// The first date a page shows anywhere in its first [`ANYWHERE`]
+/// characters, in a date's element or a line of its own as at its head, or
+/// after a label ("Last updated: …" in a footer, "Published …" in an author
+/// box under the story): for pages that show none at their head and record
+/// none.
+pub fn anywhere(doc: &Doc, order: Order) -> Option<(Day, Shown)> {
+    let body = doc.body();
+    let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
+    scan(doc, &text, &at, 0, text.len(), order, true)
+        .into_iter()
+        .next()
+}
+
+/// The text nodes of `first..end` joined with spaces, and where each starts
+/// in the result; `more(length so far, node)` is asked at every node and
+/// ends the text when it says no.
+fn texts(
+    doc: &Doc,
+    first: NodeId,
+    end: NodeId,
+    mut more: impl FnMut(usize, NodeId) -> bool,
+) -> (String, Vec<(usize, NodeId)>) {
+    let mut text = String::new();
+    let mut at = Vec::new();
+    for id in first..end {
+        if !more(text.len(), id) {
             break;
+        }
+        if doc.is_element(id) {
+            continue;
         }
         let t = doc.text(id);
         if t.trim().is_empty() {
@@ -354,26 +401,41 @@ pub fn shown(doc: &Doc, order: Order) -> Vec<(Day, Shown)> {
         text.push_str(t);
         text.push(' ');
     }
-    let (from, to) = match headline {
-        Some(h) => (h.saturating_sub(BEFORE_HEADLINE), h + AFTER_HEADLINE),
-        None => (0, NO_HEADLINE),
-    };
-    let from = floor_char(&text, from);
-    let to = floor_char(&text, to.min(text.len()));
-    let zone = &text[from..to];
+    (text, at)
+}
+
+/// The dates of `text[from..to]` (the text of the nodes in `at`) a page
+/// shows as its own: see [`taken`]; with `labelled`, also one after a
+/// publication or update label.
+fn scan(
+    doc: &Doc,
+    text: &str,
+    at: &[(usize, NodeId)],
+    from: usize,
+    to: usize,
+    order: Order,
+    labelled: bool,
+) -> Vec<(Day, Shown)> {
+    let from = floor_char(text, from);
+    let to = floor_char(text, to.min(text.len()));
     let mut out = Vec::new();
-    for f in find(zone, order) {
+    for f in find(&text[from..to], order) {
         let start = from + f.start;
         let node = match at.binary_search_by_key(&start, |(o, _)| *o) {
             Ok(i) => at[i].1,
             Err(0) => continue,
             Err(i) => at[i - 1].1,
         };
-        if !taken(doc, node, f.end - f.start) {
+        let before = text[floor_char(text, start.saturating_sub(40))..start].to_lowercase();
+        let updated = UPDATED.iter().any(|w| before.contains(w));
+        let label = updated || PUBLISHED.iter().any(|w| before.contains(w));
+        // Far from the headline only a date's element, a line that is the
+        // date or a label says a date is the page's.
+        let own = taken(doc, node, f.end - f.start, !labelled) || (labelled && label);
+        if !own {
             continue;
         }
-        let before = &text[floor_char(&text, start.saturating_sub(40))..start].to_lowercase();
-        let kind = if UPDATED.iter().any(|w| before.contains(w)) {
+        let kind = if updated {
             Shown::Updated
         } else {
             Shown::Published
@@ -384,9 +446,9 @@ pub fn shown(doc: &Doc, order: Order) -> Vec<(Day, Shown)> {
 }
 
 /// Whether a date in text node `node` is a date line's: an element within
-/// a few levels above it holds a date by its name, or the block around it
-/// is mostly the date (`len` bytes).
-fn taken(doc: &Doc, node: NodeId, len: usize) -> bool {
+/// a few levels above it holds a date by its name, or the text node (or,
+/// with `block`, the element around it) is mostly the date (`len` bytes).
+fn taken(doc: &Doc, node: NodeId, len: usize, block: bool) -> bool {
     let mut id = doc.nodes[node as usize].parent;
     for _ in 0..4 {
         if id == u32::MAX {
@@ -397,8 +459,10 @@ fn taken(doc: &Doc, node: NodeId, len: usize) -> bool {
         }
         id = doc.nodes[id as usize].parent;
     }
+    // The text node, or the element around it, is little more than the date.
     let parent = doc.nodes[node as usize].parent;
-    parent != u32::MAX && (doc.agg[parent as usize].chars as usize) <= len + 40
+    doc.text(node).trim().len() <= len + 12
+        || (block && parent != u32::MAX && (doc.agg[parent as usize].chars as usize) <= len + 40)
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -442,6 +506,23 @@ mod tests {
         assert!(days("February 30, 2024", en).is_empty());
         assert!(days("March 3, 1850", en).is_empty());
         assert!(days("Price 12.50 for 3 items", en).is_empty());
+    }
+
+    #[test]
+    fn a_labelled_date_far_from_the_headline() {
+        let story =
+            "<p>The story itself, long enough to be a paragraph of the article and more.</p>"
+                .repeat(40);
+        let html = format!(
+            "<body><h1>Webcams</h1>{story}<p>On March 3, 2021 the wall was rebuilt, as the story says here.</p>\
+             <footer><p>Last updated: November 13, 2025</p></footer></body>"
+        );
+        let doc = Doc::parse_str(&html);
+        assert!(shown(&doc, Order::MonthFirst).is_empty(), "not at its head");
+        assert_eq!(
+            anywhere(&doc, Order::MonthFirst).map(|(d, k)| (d.iso(), k)),
+            Some(("2025-11-13".to_string(), Shown::Updated))
+        );
     }
 
     #[test]
@@ -495,6 +576,14 @@ mod tests {
         assert_eq!(
             shown_of(&html, Order::MonthFirst),
             [("2025-12-12".to_string(), Shown::Updated)]
+        );
+        // A line of its own that is only a date, beside a legend.
+        let html = format!(
+            "<body><h1>Blog</h1><fieldset><legend>Week 2</legend> 20 December 2025 <div>{story}</div></fieldset></body>"
+        );
+        assert_eq!(
+            shown_of(&html, Order::DayFirst),
+            [("2025-12-20".to_string(), Shown::Published)]
         );
         // A date inside a sentence of the story is not the page's date.
         let html = format!(

@@ -143,16 +143,18 @@ pub struct Dates {
 }
 
 /// The page's dates (see [`crate::Extracted::date`]): what it shows at its
-/// head first, then what its markup records, then its URL's, then a
-/// `<time>`'s; on a forum thread, whose head shows the latest posts' dates,
-/// what its markup records first. A recorded date of the same day as a
-/// shown one is kept for its time of day.
+/// head first, then what its markup records, then its URL's, then (an
+/// article or a thread) a date it shows elsewhere, then a `<time>`'s; on a
+/// forum thread, whose head shows the latest posts' dates, what its markup
+/// records first. A recorded date of the same day as a shown one is kept
+/// for its time of day.
 ///
 /// Measured with `trawl eval --metadata` (date, same day; pages with a
-/// date in their truth), before → after: wcxb-dev 0.676 → 0.832,
-/// trafilatura-eval 0.637 → 0.824, multilingual-dev (zh) 0.107 → 0.643.
-/// The recorded date first everywhere gave 0.831, 0.819, 0.625; shown
-/// first on forums too cost wcxb-dev's forums 0.857 → 0.800.
+/// date in their truth), before → after: wcxb-dev 0.676 → 0.854,
+/// trafilatura-eval 0.637 → 0.843, multilingual-dev (zh) 0.107 → 0.679.
+/// The recorded date first everywhere gave 0.831, 0.819, 0.625 (before
+/// dates elsewhere were read); shown first on forums too cost wcxb-dev's
+/// forums 0.857 → 0.800.
 pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageType) -> Dates {
     let order = Order::of_lang(meta.html_lang.as_deref());
     let shown = dates::shown(doc, order);
@@ -184,9 +186,18 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
     } else {
         shown_first.or_else(|| meta.date.clone())
     };
+    // An article or thread showing its date only elsewhere (a footer's
+    // "Last updated", an author box under the story).
+    let elsewhere = || {
+        matches!(page_type, PageType::Article | PageType::Forum)
+            .then(|| dates::anywhere(doc, order))
+            .flatten()
+            .map(|(d, _)| d.iso())
+    };
     Dates {
         date: date
             .or_else(|| url_day.clone())
+            .or_else(elsewhere)
             .or_else(|| meta.time_element.clone()),
         published: shown_published.or_else(|| meta.date.clone()).or(url_day),
         modified: shown_updated.or_else(|| meta.date_modified.clone()),
@@ -237,7 +248,17 @@ pub fn collect(doc: &Doc) -> Meta {
     m.date = ld_str("datePublished")
         .or_else(|| ld_str("dateCreated"))
         .and_then(|d| normalize_date(&d))
-        .or_else(|| meta_get(doc, DATE_KEYS).and_then(|d| normalize_date_in(d, order)));
+        .or_else(|| meta_get(doc, DATE_KEYS).and_then(|d| normalize_date_in(d, order)))
+        .or_else(|| {
+            // Other names a site's software gives it ("published",
+            // "w-published-date", "publication_date").
+            doc.meta.metas.iter().find_map(|(k, v)| {
+                let k = k.to_ascii_lowercase();
+                let named = k == "published"
+                    || (k.contains("publi") && (k.contains("date") || k.contains("time")));
+                named.then(|| normalize_date_in(v, order)).flatten()
+            })
+        });
     m.date_modified = ld_str("dateModified")
         .and_then(|d| normalize_date(&d))
         .or_else(|| meta_get(doc, MODIFIED_KEYS).and_then(|d| normalize_date_in(d, order)));
@@ -593,6 +614,16 @@ mod tests {
             PageType::Forum,
         );
         assert_eq!(d.date.as_deref(), Some("2025-01-29T20:47:55+00:00"));
+        // A meta name of the site's own.
+        let d = at(
+            &page(
+                r#"<meta name="w-published-date" content="July 17, 2025">"#,
+                "",
+            ),
+            None,
+            PageType::Article,
+        );
+        assert_eq!(d.date.as_deref(), Some("2025-07-17"));
         // Nothing shown or recorded: the URL's date.
         let d = at(
             &page("", ""),
