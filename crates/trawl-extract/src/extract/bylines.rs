@@ -126,24 +126,24 @@ pub(crate) fn author(
         Some(v) => (ld_names(v), Vec::new()),
         None => (Vec::new(), Vec::new()),
     };
-    let visible = visible(doc);
+    // The byline is read only when it can decide (collect runs more than
+    // once per page): a person named in the byline over a handle or the
+    // site's own name.
+    let named_person = || visible(doc).filter(|v| v.contains(' ') && !is_site(v));
     if !person.is_empty() {
-        // A handle the byline spells out as a name.
         if person.len() == 1 && (handle(&person[0]) || is_site(&person[0])) {
-            if let Some(v) = visible.as_ref().filter(|v| v.contains(' ') && !is_site(v)) {
-                return Some(v.clone());
+            if let Some(v) = named_person() {
+                return Some(v);
             }
         }
         return Some(join(&person, lang));
     }
-    let tag = tag.filter(|a| !a.starts_with("http")).and_then(tidy);
-    match (tag, visible) {
-        (Some(t), Some(v)) if (handle(&t) || is_site(&t)) && v.contains(' ') && !is_site(&v) => {
-            Some(v)
+    match tag.filter(|a| !a.starts_with("http")).and_then(tidy) {
+        Some(t) if handle(&t) || is_site(&t) => Some(named_person().unwrap_or(t)),
+        Some(t) => Some(t),
+        None => {
+            visible(doc).or_else(|| (!organisation.is_empty()).then(|| join(&organisation, lang)))
         }
-        (Some(t), _) => Some(t),
-        (None, Some(v)) => Some(v),
-        (None, None) => (!organisation.is_empty()).then(|| join(&organisation, lang)),
     }
 }
 
@@ -155,8 +155,8 @@ fn visible(doc: &Doc) -> Option<String> {
 }
 
 /// Class words of elements around a byline that are not it (its picture,
-/// its biography).
-/// Also a reader's: a comment's, a review's, a form's field.
+/// its biography) or that are a reader's (a comment's, a review's, a
+/// form's field).
 const NOT_BYLINE: &[&str] = &[
     "avatar", "image", "img", "photo", "pic", "bio", "desc", "comment", "review", "form", "skip",
     "nav", "menu", "footer", "related", "widget",

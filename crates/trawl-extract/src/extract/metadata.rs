@@ -19,8 +19,6 @@ pub struct Meta {
     pub date: Option<String>,
     /// The recorded update date (JSON-LD `dateModified`, `<meta>`).
     pub date_modified: Option<String>,
-    /// The first `<time datetime>` of the page.
-    pub time_element: Option<String>,
     pub canonical: Option<String>,
     pub description: Option<String>,
     pub site_name: Option<String>,
@@ -165,19 +163,16 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
             .cloned()
             .unwrap_or_else(|| day.iso())
     };
-    let first_of = |kind: Shown, recorded: &Option<String>| {
-        shown
-            .iter()
-            .find(|(_, k)| *k == kind)
-            .map(|(d, _)| same_day(recorded, *d))
-    };
-    let url_day = url.and_then(dates::in_url).map(Day::iso);
-    let shown_published = first_of(Shown::Published, &meta.date);
-    let shown_updated = first_of(Shown::Updated, &meta.date_modified);
-    let shown_first = shown.first().map(|&(d, kind)| match kind {
+    // A shown date with the recorded one of its kind, when the same day.
+    let with_recorded = |&(d, kind): &(Day, Shown)| match kind {
         Shown::Published => same_day(&meta.date, d),
         Shown::Updated => same_day(&meta.date_modified, d),
-    });
+    };
+    let first_of = |kind: Shown| shown.iter().find(|(_, k)| *k == kind).map(with_recorded);
+    let url_day = url.and_then(dates::in_url).map(Day::iso);
+    let shown_published = first_of(Shown::Published);
+    let shown_updated = first_of(Shown::Updated);
+    let shown_first = shown.first().map(with_recorded);
     let date = if page_type == PageType::Forum {
         meta.date
             .clone()
@@ -198,7 +193,7 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
         date: date
             .or_else(|| url_day.clone())
             .or_else(elsewhere)
-            .or_else(|| meta.time_element.clone()),
+            .or_else(|| time_element(doc).and_then(|d| normalize_date(&d))),
         published: shown_published.or_else(|| meta.date.clone()).or(url_day),
         modified: shown_updated.or_else(|| meta.date_modified.clone()),
     }
@@ -262,7 +257,6 @@ pub fn collect(doc: &Doc) -> Meta {
     m.date_modified = ld_str("dateModified")
         .and_then(|d| normalize_date(&d))
         .or_else(|| meta_get(doc, MODIFIED_KEYS).and_then(|d| normalize_date_in(d, order)));
-    m.time_element = time_element(doc).and_then(|d| normalize_date(&d));
     m.canonical = doc
         .meta
         .links
