@@ -38,6 +38,13 @@ mod training;
 /// release that changes what it extracts raises it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// For the tokenizer's differential fuzz target (`fuzz/`) and tests: not a
+/// stable API.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::html::differential::tree_dumps;
+}
+
 pub use error::{ExtractError, InputError};
 pub use extract::metadata::normalize_date;
 pub use extract::product_record::{Availability, Price, Product, Source};
