@@ -3,6 +3,9 @@
 
 use std::path::Path;
 
+mod support;
+use support::assert_has;
+
 use trawl_extract::{extract, Algorithm, Extracted, Options, PageType};
 
 fn run(file: &str, algorithm: Algorithm) -> Extracted {
@@ -12,15 +15,6 @@ fn run(file: &str, algorithm: Algorithm) -> Extracted {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let opts = Options::default().with_algorithm(algorithm);
     extract(&bytes, &opts).unwrap_or_else(|e| panic!("{file}: {e}"))
-}
-
-fn assert_has(text: &str, wanted: &[&str], unwanted: &[&str]) {
-    for w in wanted {
-        assert!(text.contains(w), "missing {w:?} in:\n{text}");
-    }
-    for u in unwanted {
-        assert!(!text.contains(u), "unexpected {u:?} in:\n{text}");
-    }
 }
 
 const ARTICLE_BODY: &[&str] = &[

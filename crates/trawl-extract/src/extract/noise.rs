@@ -6,6 +6,9 @@
 
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
+mod junk;
+use junk::{mark_escaped_markup, mark_placeholders, mark_server_errors};
+
 /// Fragments of things that are never main content, whatever else the
 /// element is called ("ot-pc-content" is still the cookie dialog).
 const NEVER_CONTENT: &[&str] = &[
@@ -735,79 +738,10 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             && !holds_the_main(doc, &mains, id)
             && !story.as_ref().is_some_and(|s| s.held_by(doc, id))
     });
-    mark_placeholders(doc, &mut noise);
+    mark_placeholders(doc, &mut noise, body_chars);
     mark_server_errors(doc, &mut noise);
+    mark_escaped_markup(doc, &mut noise);
     noise
-}
-
-/// Template filler ("Lorem ipsum dolor sit amet…") left in a page's markup
-/// is never content: the element holding it is noise.
-fn mark_placeholders(doc: &Doc, noise: &mut [bool]) {
-    for i in 0..doc.len() {
-        let n = &doc.nodes[i];
-        if n.kind != Kind::Text || noise[i] || n.chars < 11 || n.parent == u32::MAX {
-            continue;
-        }
-        let t = doc.text(i as NodeId).trim_start();
-        let p = n.parent as usize;
-        // The filler is its element's text, not a quote inside an article.
-        if t.get(..11)
-            .is_some_and(|h| h.eq_ignore_ascii_case("lorem ipsum"))
-            && doc.agg[p].chars < 2 * n.chars
-        {
-            let end = doc.nodes[p].end as usize;
-            noise[p..end].fill(true);
-        }
-    }
-}
-
-/// The labels PHP prints its errors under when `display_errors` is on.
-const SERVER_ERROR_LABELS: &[&str] = &[
-    "Warning",
-    "Notice",
-    "Deprecated",
-    "Fatal error",
-    "Parse error",
-    "Strict Standards",
-];
-
-/// Error messages a server script printed into the page (PHP's
-/// `<b>Warning</b>: message in <b>/path/file.php</b> on line <b>928</b>`)
-/// are never content: the markup shape is PHP's own, whatever the message
-/// says. A run of them in a sidebar out-weighed a short blog post.
-fn mark_server_errors(doc: &Doc, noise: &mut [bool]) {
-    let bold = |id: NodeId| matches!(doc.tag(id), Tag::B | Tag::Strong);
-    let text = |id: NodeId| (!doc.is_element(id)).then(|| doc.text(id));
-    let next = |id: NodeId| {
-        let e = doc.nodes[id as usize].end;
-        ((e as usize) < doc.len() && doc.nodes[e as usize].parent == doc.nodes[id as usize].parent)
-            .then_some(e)
-    };
-    for label in 0..doc.len() as NodeId {
-        // Only short bold elements are read (no allocation for the rest).
-        if !bold(label) || doc.agg[label as usize].chars > 16 {
-            continue;
-        }
-        if !SERVER_ERROR_LABELS.contains(&doc.plain_text(label).trim()) {
-            continue;
-        }
-        let Some(message) = next(label).filter(|&m| text(m).is_some_and(|t| t.starts_with(':')))
-        else {
-            continue;
-        };
-        let path =
-            next(message).filter(|&p| bold(p) && doc.plain_text(p).trim_end().ends_with(".php"));
-        let on_line = path
-            .and_then(next)
-            .filter(|&o| text(o).is_some_and(|t| t.trim() == "on line"));
-        let line = on_line.and_then(next).filter(|&l| {
-            let n = doc.plain_text(l);
-            bold(l) && !n.trim().is_empty() && n.trim().bytes().all(|b| b.is_ascii_digit())
-        });
-        if let Some(line) = line {
-            noise[label as usize..doc.nodes[line as usize].end as usize].fill(true);
-        }
-    }
 }
 
 /// Some ancestor of `id` has one of `tags`.

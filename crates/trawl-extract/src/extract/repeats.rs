@@ -23,13 +23,19 @@ const MIN_RUN: usize = 2;
 /// blank lines do not break a run), and the blank lines left behind.
 pub fn drop_repeated_lines(text: &mut String) {
     let lines: Vec<&str> = text.split('\n').collect();
-    let mut seen: HashSet<String> = HashSet::new();
+    let keys: Vec<String> = lines.iter().map(|line| words(line)).collect();
+    let written_out = written_out(&keys);
+    let mut seen: HashSet<&str> = HashSet::new();
     // For each line with words: does it repeat an earlier one?
-    let repeats: Vec<Option<bool>> = lines
+    let repeats: Vec<Option<bool>> = keys
         .iter()
-        .map(|line| {
-            let key = words(line);
-            (!key.is_empty()).then(|| !seen.insert(key))
+        .zip(&written_out)
+        .map(|(key, &kept)| {
+            if key.is_empty() {
+                return None;
+            }
+            let repeat = !seen.insert(key);
+            Some(repeat && !kept)
         })
         .collect();
     let mut drop = vec![false; lines.len()];
@@ -53,6 +59,53 @@ pub fn drop_repeated_lines(text: &mut String) {
         }
     }
     remove_lines(text, &drop);
+}
+
+/// A paragraph of prose written out at least this many times back to back
+/// (blank lines aside) is what the page says: a mock-up, a drill, a poem's
+/// refrain. Blocks shown twice (a mobile and a desktop copy) come in twos,
+/// and the back-to-back copies of short lines (a product tile's name and
+/// price) are chrome: wcxb-dev lost 46 pages when all back-to-back copies
+/// stayed.
+const WRITTEN_OUT_RUN: usize = 3;
+/// ...and has at least this many words.
+const WRITTEN_OUT_WORDS: usize = 12;
+
+/// A line of prose: [`WRITTEN_OUT_WORDS`] words or more, most of them
+/// different (not a marquee's "Book Now * Book Now * …").
+fn prose(key: &str) -> bool {
+    let words: Vec<&str> = key.split(' ').collect();
+    let distinct: HashSet<&str> = words.iter().copied().collect();
+    words.len() >= WRITTEN_OUT_WORDS && 2 * distinct.len() >= words.len()
+}
+
+/// For each line: is it one of [`WRITTEN_OUT_RUN`] or more back-to-back
+/// copies of one paragraph of prose?
+fn written_out(keys: &[String]) -> Vec<bool> {
+    let mut out = vec![false; keys.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        if keys[i].is_empty() {
+            i += 1;
+            continue;
+        }
+        // The run of copies of keys[i], blank lines between them allowed.
+        let mut copies = vec![i];
+        let mut j = i + 1;
+        while j < keys.len() && (keys[j].is_empty() || keys[j] == keys[i]) {
+            if !keys[j].is_empty() {
+                copies.push(j);
+            }
+            j += 1;
+        }
+        if copies.len() >= WRITTEN_OUT_RUN && prose(&keys[i]) {
+            for &c in &copies {
+                out[c] = true;
+            }
+        }
+        i = copies.last().map_or(i + 1, |&l| l + 1);
+    }
+    out
 }
 
 /// Removes the lines of `text` marked in `drop` (one flag per `\n`-separated
@@ -129,6 +182,21 @@ mod tests {
             "Fast & free shipping.\nRisk-free 99 day trial.\n\nThe wallet holds twelve cards.\n\n\
              It is made of aluminium."
         );
+    }
+
+    #[test]
+    fn a_paragraph_written_out_back_to_back_stays() {
+        // Regression: five copies of one paragraph under a heading kept one.
+        let p = "The river rose after three days of rain and the council met in the library.";
+        let text = format!("Heading\n\n{p}\n\n{p}\n\n{p}\n\nEnd.");
+        assert_eq!(dropped(&text), text);
+        // Twice, or a short line: a block shown twice.
+        let text = format!("Heading\n\n{p}\nA\n\n{p}\nA\n\nEnd.");
+        assert_eq!(dropped(&text), format!("Heading\n\n{p}\nA\n\nEnd."));
+        // A marquee's line is not prose.
+        let m = "Book now * ".repeat(12);
+        let text = format!("Top\n{m}\n{m}\n{m}\nEnd.");
+        assert_eq!(dropped(&text), format!("Top\n{m}\nEnd."));
     }
 
     #[test]

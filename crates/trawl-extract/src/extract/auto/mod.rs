@@ -28,6 +28,7 @@
 //!    list: a grid of links typed as an article.
 
 pub(crate) mod article_body;
+mod baseline;
 pub(crate) mod captions;
 pub(crate) mod date_lines;
 pub(crate) mod echoes;
@@ -280,6 +281,12 @@ fn drop_before_headline(doc: &Doc, sel: &mut Selection, region: NodeId) {
 /// Auto extraction for a known page type; `title` is the page's title from
 /// its metadata, if any.
 pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
+    let sel = select_thin_as_list(doc, page_type, title);
+    baseline::safeguard(doc, &sel).unwrap_or(sel)
+}
+
+/// [`select_as`], and a page that keeps (almost) nothing read as a list.
+fn select_thin_as_list(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let sel = select_as(doc, page_type, title);
     let list_like = matches!(page_type, PageType::Listing | PageType::Collection);
     let kept = selected_chars(doc, &sel);

@@ -189,6 +189,21 @@ fn a_javascript_warning_is_noise_even_alone() {
 }
 
 #[test]
+fn escaped_markup_in_noscript_is_noise_real_markup_is_not() {
+    // Regression: a tracking pixel escaped into a <noscript> came out as a
+    // line of tags.
+    let doc = Doc::parse_str(
+        "<body><p>Story text.</p><noscript>&lt;img src=\"//px.invalid/a.gif\"/&gt;</noscript></body>",
+    );
+    assert_eq!(
+        unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)),
+        ["Story text."]
+    );
+    let doc = Doc::parse_str("<body><noscript><p>&lt;b&gt; is bold</p></noscript></body>");
+    assert!(!full(&doc, Profile::ARTICLE).iter().any(|&n| n));
+}
+
+#[test]
 fn a_dialog_is_noise_even_when_it_is_most_of_the_page() {
     // Regression: a privacy policy dialog in the footer outweighed a
     // product's text and became its extraction.
