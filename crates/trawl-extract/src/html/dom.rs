@@ -26,7 +26,7 @@ pub use super::head_meta::RawMeta;
 use super::head_meta::{collect_head, collect_meta};
 use super::sink::{Limits, SData, SNode, NONE};
 use super::tag::Tag;
-use super::visibility::{hidden_by_attrs, invisible_tag};
+use super::visibility::{aria_hidden, hidden_by_attrs, hidden_from_view, invisible_tag};
 use crate::error::ExtractError;
 
 /// Index of a node in a [`Doc`].
@@ -330,7 +330,10 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     // attribute-hidden elements with their ids; the ids that controls name.
     let mut text = vec![0usize; snodes.len()];
     let mut link_text = vec![0usize; snodes.len()];
-    let mut hidden: Vec<(u32, Option<&str>)> = Vec::new();
+    // Holds structured data (`itemprop`) or a control (button, form, input).
+    let mut data = vec![false; snodes.len()];
+    // (element, its id, hidden by aria-hidden alone)
+    let mut hidden: Vec<(u32, Option<&str>, bool)> = Vec::new();
     let mut controlled: HashSet<&str> = HashSet::new();
     let mut with_id: Vec<(u32, &str)> = Vec::new();
     let mut mains: HashSet<u32> = HashSet::new();
@@ -343,6 +346,7 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
             if let Some(&(parent, _, _)) = stack.last() {
                 text[parent as usize] += text[node as usize];
                 link_text[parent as usize] += link_text[node as usize];
+                data[parent as usize] |= data[node as usize];
             }
             continue;
         }
@@ -369,8 +373,16 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if let Some(ids) = attr("aria-controls") {
                     controlled.extend(ids.split_ascii_whitespace());
                 }
+                if attr("itemprop").is_some()
+                    || matches!(name, "button" | "form")
+                    || (name == "input"
+                        && attr("type").is_none_or(|t| !t.eq_ignore_ascii_case("hidden")))
+                {
+                    data[cur as usize] = true;
+                }
                 if hidden_by_attrs(name, attrs) {
-                    hidden.push((cur, attr("id")));
+                    let aria_only = aria_hidden(attrs) && !hidden_from_view(name, attrs);
+                    hidden.push((cur, attr("id"), aria_only));
                 }
                 if let Some(id) = attr("id") {
                     with_id.push((cur, id));
@@ -398,7 +410,12 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
         }
     }
     let total = text[0];
-    for (h, id) in hidden {
+    for (h, id, aria_only) in hidden {
+        // Hidden from screen readers only, over a product's microdata or a
+        // buy box: data a browser shows.
+        if aria_only && data[h as usize] {
+            continue;
+        }
         let (t, l) = (text[h as usize], link_text[h as usize]);
         // The page's `<main>` (or its one big child) hidden until a
         // script unlocks it is a mask too, whatever the menus hold.
@@ -626,6 +643,26 @@ mod tests {
         let tags = Doc::parse_str("<p>Hello <b>big</b>world<br>again</p>");
         assert_eq!(tags.plain_text(tags.body()), "Hello big world again");
         assert_eq!(doc.agg[body as usize].chars, "Hellobigworldx".len() as u32);
+    }
+
+    #[test]
+    fn json_ld_in_cdata_or_comment_wrappers_is_read() {
+        // Regression: a product's JSON-LD behind /*<![CDATA[*/ was not parsed.
+        for wrapped in [
+            "/*<![CDATA[*/ {\"a\":1} /*]]>*/",
+            "//<![CDATA[\n{\"a\":1}\n//]]>",
+            "<!--{\"a\":1}-->",
+            " {\"a\":1}; ",
+        ] {
+            let doc = Doc::parse_str(&format!(
+                "<script type=\"application/ld+json\">{wrapped}</script>"
+            ));
+            assert_eq!(
+                doc.meta.json_ld,
+                vec![r#"{"a":1}"#.to_string()],
+                "{wrapped}"
+            );
+        }
     }
 
     #[test]

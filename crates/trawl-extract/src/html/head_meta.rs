@@ -67,13 +67,36 @@ pub(super) fn collect_meta(
             if get("type")
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) =>
         {
-            meta.json_ld.push(child_text(nodes, id));
+            meta.json_ld
+                .push(unwrap_json_ld(&child_text(nodes, id)).to_string());
         }
         "html" if meta.lang.is_none() => {
             meta.lang = get("lang").or_else(|| get("xml:lang"));
         }
         _ => {}
     }
+}
+
+/// A JSON-LD script's JSON, without the wrappers pages put around it for
+/// old XHTML parsers (`/*<![CDATA[*/ … /*]]>*/`, `//<![CDATA[`, `<!-- … -->`):
+/// they made the whole block unreadable.
+fn unwrap_json_ld(raw: &str) -> &str {
+    const OPEN: [&str; 5] = [
+        "/*<![CDATA[*/",
+        "//<![CDATA[",
+        "<![CDATA[",
+        "<!--",
+        "/*-->*/",
+    ];
+    const CLOSE: [&str; 5] = ["/*]]>*/", "//]]>", "]]>", "//-->", "-->"];
+    let mut s = raw.trim();
+    while let Some(rest) = OPEN.iter().find_map(|o| s.strip_prefix(o)) {
+        s = rest.trim_start();
+    }
+    while let Some(rest) = CLOSE.iter().find_map(|c| s.strip_suffix(c)) {
+        s = rest.trim_end();
+    }
+    s.strip_suffix(';').unwrap_or(s).trim_end()
 }
 
 /// Whether a `<link type>` is a feed's (RSS, Atom, JSON Feed).

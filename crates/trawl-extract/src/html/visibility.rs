@@ -42,12 +42,25 @@ pub(super) fn invisible_tag(name: &str) -> bool {
 /// Elements hidden by their attributes (`hidden`, styles, utility classes):
 /// scripts may show them; some are shown all the same (`dom::stays_hidden`).
 pub(super) fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
+    aria_hidden(attrs) || hidden_from_view(name, attrs)
+}
+
+/// `aria-hidden="true"`: hidden from screen readers. A browser shows it, and
+/// we leave it out as decoration (icons, a price drawn twice for the eye)
+/// unless it holds data or controls (`dom::stays_hidden`).
+pub(super) fn aria_hidden(attrs: &[Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|a| &*a.name.local == "aria-hidden" && a.value.eq_ignore_ascii_case("true"))
+}
+
+/// Hidden from view by `hidden`, styles, utility classes or an input's type.
+pub(super) fn hidden_from_view(name: &str, attrs: &[Attribute]) -> bool {
     for a in attrs {
         let n = a.name.local.as_ref();
         let v = a.value.as_ref();
         let hidden = match n {
             "hidden" => !streamed_boundary(attrs),
-            "aria-hidden" => v.eq_ignore_ascii_case("true"),
             "style" => style_hides(v),
             "type" => name == "input" && v.eq_ignore_ascii_case("hidden"),
             "class" => class_hides(v),

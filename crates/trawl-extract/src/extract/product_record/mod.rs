@@ -513,6 +513,46 @@ mod tests {
     }
 
     #[test]
+    fn json_ld_behind_a_cdata_wrapper_is_read() {
+        // Regression: `/*<![CDATA[*/ … /*]]>*/` around the JSON made it unreadable.
+        let p = product(
+            r#"<script type="application/ld+json">/*<![CDATA[*/{"@type":"Product","name":"Tea Kettle",
+            "sku":"TK-2","offers":{"price":"39.90","priceCurrency":"EUR"}}/*]]>*/</script>
+            <h1>Tea Kettle</h1><p>39,90 €</p>"#,
+        );
+        let price = p.price.expect("price");
+        assert_eq!(
+            (
+                price.amount.as_str(),
+                price.currency.as_deref(),
+                price.source
+            ),
+            ("39.90", Some("EUR"), Source::JsonLd)
+        );
+        assert_eq!(p.sku.as_deref(), Some("TK-2"));
+    }
+
+    #[test]
+    fn microdata_and_a_buy_box_under_aria_hidden_are_read() {
+        // Regression: aria-hidden="true" on a wrapper hid the product's
+        // microdata and buy box; it tells screen readers what to skip, and a
+        // browser shows it.
+        let p = product(
+            r#"<h1>Field Lamp</h1><div aria-hidden="true"><div itemscope itemtype="https://schema.org/Product">
+            <meta itemprop="name" content="Field Lamp"><span itemprop="sku">FL-100</span>
+            <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+            <span itemprop="priceCurrency" content="USD">$</span><span itemprop="price" content="74.00">74.00</span>
+            </div></div><button>Add to cart</button></div>"#,
+        );
+        let price = p.price.expect("price");
+        assert_eq!(
+            (price.amount.as_str(), price.currency.as_deref()),
+            ("74.00", Some("USD"))
+        );
+        assert_eq!(p.sku.as_deref(), Some("FL-100"));
+    }
+
+    #[test]
     fn a_sale_the_markup_missed_takes_the_buy_box() {
         let p = product(
             r#"<script type="application/ld+json">{"@type":"Product","name":"Loke Jacket","offers":{"price":130,"priceCurrency":"USD"}}</script>
