@@ -150,6 +150,14 @@ impl Doc {
             .map(|a| a.value.as_ref())
     }
 
+    /// An element's attribute values, in source order.
+    pub(crate) fn attr_values(&self, id: NodeId) -> impl Iterator<Item = &str> {
+        self.nodes[id as usize]
+            .attrs
+            .iter()
+            .map(|a| a.value.as_ref())
+    }
+
     /// `class` and `id` of an element, joined, for boilerplate pattern tests.
     pub fn class_id(&self, id: NodeId) -> (Option<&str>, Option<&str>) {
         let mut class = None;

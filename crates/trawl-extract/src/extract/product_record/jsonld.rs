@@ -88,6 +88,71 @@ fn get(o: &Map<String, Value>, keys: &[&str]) -> Option<String> {
     keys.iter().find_map(|k| o.get(*k).and_then(text))
 }
 
+/// An offer's list price: a `priceSpecification` typed `ListPrice`,
+/// `StrikethroughPrice` or `MSRP` (the "was" price beside the one paid).
+fn list_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
+    let currency = get(o, &["priceCurrency"]).and_then(|c| code_of(&c));
+    let specs: Vec<&Map<String, Value>> = match o.get("priceSpecification") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+        Some(Value::Object(m)) => vec![m],
+        _ => Vec::new(),
+    };
+    let spec = specs.iter().find(|s| {
+        get(s, &["priceType"]).is_some_and(|t| {
+            let t = t.to_ascii_lowercase();
+            t.contains("listprice") || t.contains("strikethrough") || t.contains("msrp")
+        })
+    })?;
+    let raw = spec.get("price").and_then(text)?;
+    let mut p =
+        StructuredPrice::parse(raw, get(spec, &["priceCurrency"]).and_then(|c| code_of(&c)))?;
+    if p.currency.is_none() {
+        p.currency = currency;
+    }
+    Some(p)
+}
+
+/// `aggregateRating`: the rating as written ("4.6") and how many reviews
+/// or ratings it averages.
+fn rating(o: &Map<String, Value>) -> (Option<String>, Option<u64>) {
+    let Some(r) = o.get("aggregateRating").and_then(Value::as_object) else {
+        return (None, None);
+    };
+    let value = get(r, &["ratingValue"])
+        .map(|v| v.trim().replace(',', "."))
+        .filter(|v| v.parse::<f64>().is_ok_and(|x| x.is_finite() && x >= 0.0));
+    let count = get(r, &["reviewCount", "ratingCount"])
+        .and_then(|c| c.trim().replace([',', '.', ' '], "").parse::<u64>().ok());
+    (value, count)
+}
+
+/// One variant of a product group, or one of several offers naming their
+/// own item: its name, code, price and availability.
+fn variant(
+    holder: &Map<String, Value>,
+    offer: Option<&Map<String, Value>>,
+) -> Option<super::Variant> {
+    let price = offer
+        .and_then(offer_price)
+        .or_else(|| offers(holder).into_iter().find_map(offer_price));
+    let pick = |keys: &[&str]| {
+        offer
+            .and_then(|o| get(o, keys))
+            .or_else(|| get(holder, keys))
+    };
+    let v = super::Variant {
+        name: pick(&["name"]),
+        sku: pick(&["sku"]),
+        price: price.as_ref().map(|p| p.amount.clone()),
+        currency: price.and_then(|p| p.currency.map(str::to_string)),
+        availability: offer
+            .or_else(|| offers(holder).into_iter().next())
+            .and_then(|o| get(o, &["availability"]))
+            .and_then(|a| Availability::parse(&a)),
+    };
+    (v.name.is_some() || v.sku.is_some()).then_some(v)
+}
+
 /// The price of one offer (or its price specifications).
 fn offer_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
     let currency = get(o, &["priceCurrency"]).and_then(|c| code_of(&c));
@@ -213,6 +278,20 @@ pub fn read(json_ld: &[String]) -> Partial {
         Some(Value::Object(m)) => vec![m],
         _ => Vec::new(),
     };
+    (p.rating, p.review_count) = rating(main);
+    // Variants: a group's `hasVariant`, else several offers of the main
+    // product each naming its item (a size, a colour).
+    p.variants = variants.iter().filter_map(|v| variant(v, None)).collect();
+    if p.variants.is_empty() {
+        let own = offers(main);
+        if own.len() > 1 {
+            p.variants = own
+                .iter()
+                .filter(|o| o.contains_key("name") || o.contains_key("sku"))
+                .filter_map(|o| variant(main, Some(o)))
+                .collect();
+        }
+    }
     let holders = std::iter::once(*main)
         .chain(variants)
         .chain(products.iter().skip(1).copied());
@@ -224,6 +303,7 @@ pub fn read(json_ld: &[String]) -> Partial {
             continue;
         };
         p.price = Some(price);
+        p.list_price = list_price(offer);
         p.availability = get(offer, &["availability"]).and_then(|a| Availability::parse(&a));
         if p.sku.is_none() {
             p.sku = get(offer, &["sku"]).or_else(|| get(holder, &["sku"]));

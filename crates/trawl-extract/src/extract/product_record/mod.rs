@@ -10,6 +10,7 @@
 //! currency) gives way to the buy-box price. Prices are normalised
 //! ([`money`]): `"price": "1299.00", "currency": "EUR"`, with the raw text kept.
 
+mod availability;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
 pub(crate) mod money;
@@ -17,7 +18,7 @@ pub(crate) mod visible;
 
 use serde::{Deserialize, Serialize};
 
-use crate::html::Doc;
+use crate::html::{Doc, NodeId};
 use money::{same_amount, settle, Named};
 
 /// Whether the product can be bought now (schema.org's `ItemAvailability`).
@@ -125,6 +126,21 @@ pub struct Product {
     pub description: Option<String>,
     /// Labelled specification rows (label, value).
     pub specs: Vec<(String, String)>,
+    /// The regular (list, "was") price when the page sells below it: the
+    /// structured data's `ListPrice` / `StrikethroughPrice`, else a price
+    /// shown struck through above the one paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regular_price: Option<Price>,
+    /// The average rating as written (`"4.6"`), from `aggregateRating`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<String>,
+    /// How many reviews (or ratings) the rating averages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_count: Option<u64>,
+    /// Variants with their own names, codes and prices, when the structured
+    /// data lists them (a `ProductGroup`'s `hasVariant`, or several offers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<Variant>,
 }
 
 /// A price as structured data gives it.
@@ -163,6 +179,30 @@ pub(crate) struct Partial {
     pub description: Option<String>,
     pub images: Vec<String>,
     pub breadcrumbs: Vec<String>,
+    pub list_price: Option<StructuredPrice>,
+    pub rating: Option<String>,
+    pub review_count: Option<u64>,
+    pub variants: Vec<Variant>,
+}
+
+/// One variant of a product (a size, a colour) as its page lists it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Variant {
+    /// Its name ("Tee - M / Blue").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<String>,
+    /// Its own price (a decimal number as text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<String>,
+    /// The price's currency (ISO 4217).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// Whether it can be bought.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub availability: Option<Availability>,
 }
 
 /// Whitespace folded, entities a CMS double-escaped undone.
@@ -346,6 +386,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         .as_ref()
         .and_then(|p| p.currency.clone())
         .or_else(|| shown_currency(&vis, lang));
+    let regular_price = regular_price(&ld, &vis, price.as_ref());
     let breadcrumbs = if ld.breadcrumbs.is_empty() {
         vis.breadcrumbs
     } else {
@@ -355,7 +396,14 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         name,
         price,
         currency,
-        availability: ld.availability.or(md.availability).or(og.availability),
+        availability: ld
+            .availability
+            .or(md.availability)
+            .or(og.availability)
+            .or_else(|| {
+                let chrome = |id: NodeId| beside[id as usize] || visible::in_chrome(doc, id);
+                availability::shown(doc, &chrome, vis.anchor)
+            }),
         sku: first(|p| p.sku.clone()).or(vis.sku),
         gtin: first(|p| p.gtin.clone()).or(vis.gtin),
         mpn: first(|p| p.mpn.clone()).or(vis.mpn),
@@ -364,6 +412,41 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         breadcrumbs,
         description: first(|p| p.description.clone()),
         specs: vis.specs,
+        regular_price,
+        rating: ld.rating.clone(),
+        review_count: ld.review_count,
+        variants: ld.variants.clone(),
+    })
+}
+
+/// The regular price: the structured list price, else the first price
+/// shown struck through that is above the one paid (and not ten times it:
+/// a bundle's, a plan's). Only when there is a price paid, below it.
+fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> Option<Price> {
+    let paid = paid?;
+    let now: f64 = paid.amount.parse().ok()?;
+    let above = |amount: &str| {
+        amount
+            .parse::<f64>()
+            .is_ok_and(|a| a > now && a < now * 10.0)
+    };
+    if let Some(lp) = ld.list_price.as_ref().filter(|lp| above(&lp.amount)) {
+        return Some(Price {
+            amount: lp.amount.clone(),
+            currency: lp
+                .currency
+                .map(str::to_string)
+                .or_else(|| paid.currency.clone()),
+            raw: lp.raw.clone(),
+            source: Source::JsonLd,
+        });
+    }
+    let struck = vis.struck.iter().find(|a| above(a))?;
+    Some(Price {
+        amount: struck.clone(),
+        currency: paid.currency.clone(),
+        raw: struck.clone(),
+        source: Source::Visible,
     })
 }
 
@@ -550,6 +633,53 @@ mod tests {
             ("74.00", Some("USD"))
         );
         assert_eq!(p.sku.as_deref(), Some("FL-100"));
+    }
+
+    #[test]
+    fn rating_variants_and_list_price_from_json_ld() {
+        let p = product(
+            r#"<script type="application/ld+json">{"@type":"Product","name":"Trail Tee","sku":"TT",
+            "aggregateRating":{"@type":"AggregateRating","ratingValue":"4,6","reviewCount":"1,204"},
+            "offers":[
+              {"@type":"Offer","name":"Trail Tee - S","sku":"TT-S","price":"25.00","priceCurrency":"EUR",
+               "availability":"https://schema.org/InStock",
+               "priceSpecification":[{"@type":"UnitPriceSpecification","priceType":"https://schema.org/ListPrice","price":"35.00","priceCurrency":"EUR"}]},
+              {"@type":"Offer","name":"Trail Tee - XL","sku":"TT-XL","price":"27.00","priceCurrency":"EUR",
+               "availability":"https://schema.org/OutOfStock"}]}</script>
+            <h1>Trail Tee</h1><p>€25.00</p>"#,
+        );
+        assert_eq!(p.rating.as_deref(), Some("4.6"));
+        assert_eq!(p.review_count, Some(1204));
+        let names: Vec<_> = p
+            .variants
+            .iter()
+            .map(|v| (v.sku.as_deref(), v.price.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (Some("TT-S"), Some("25.00")),
+                (Some("TT-XL"), Some("27.00"))
+            ]
+        );
+        assert_eq!(p.variants[1].availability, Some(Availability::OutOfStock));
+        let regular = p.regular_price.expect("list price");
+        assert_eq!(
+            (regular.amount.as_str(), regular.source),
+            ("35.00", Source::JsonLd)
+        );
+    }
+
+    #[test]
+    fn a_struck_price_above_the_one_paid_is_the_regular_price() {
+        let p = product(
+            r#"<h1>Loke Jacket</h1><div class=price><span class=sale>$98.00</span><del>$130.00</del></div>"#,
+        );
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("98.00"));
+        assert_eq!(p.regular_price.map(|x| x.amount).as_deref(), Some("130.00"));
+        // No sale: no regular price.
+        let p = product(r#"<h1>Loke Jacket</h1><div class=price><span>$98.00</span></div>"#);
+        assert_eq!(p.regular_price, None);
     }
 
     #[test]

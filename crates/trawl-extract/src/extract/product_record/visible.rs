@@ -38,6 +38,18 @@ pub struct Visible {
     pub breadcrumbs: Vec<String>,
     /// Labelled specification rows.
     pub specs: Vec<(String, String)>,
+    /// The product's heading (the first of `headings`' elements).
+    pub anchor: Option<NodeId>,
+}
+
+/// In the page's navigation, header, footer or a sidebar.
+pub(super) fn in_chrome(doc: &Doc, id: NodeId) -> bool {
+    inside(
+        doc,
+        id,
+        &[Tag::Nav, Tag::Footer, Tag::Header, Tag::Aside],
+        64,
+    )
 }
 
 /// Longest element text read as one price label ("Sale price $29.95").
@@ -180,14 +192,7 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
     if n == 0 {
         return v;
     }
-    let chrome = |id: NodeId| {
-        inside(
-            doc,
-            id,
-            &[Tag::Nav, Tag::Footer, Tag::Header, Tag::Aside],
-            64,
-        ) || beside[id as usize]
-    };
+    let chrome = |id: NodeId| in_chrome(doc, id) || beside[id as usize];
     // Visible characters before each node, to measure distances as a reader would.
     let mut before = vec![0u64; n + 1];
     for i in 0..n {
@@ -243,6 +248,7 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
         boxes.push((id, found, text));
     }
     boxes.reverse();
+    v.anchor = h1s.first().copied();
     let anchor = h1s.first().map(|&h| before[h as usize]);
     let mut best: Option<(u64, Found)> = None;
     for (id, found, text) in &boxes {

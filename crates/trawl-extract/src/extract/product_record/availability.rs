@@ -1,0 +1,275 @@
+//! Availability a product page shows rather than declares: a schema.org
+//! availability URL in an attribute outside microdata (`data-stock=…/InStock`), the stock line of its buy box ("In
+//! stock", "Ausverkauft", "在庫切れ"), and last its add-to-cart button. The
+//! words are the common phrases of the languages shops write in; a phrase
+//! starts a short element (a line, a badge, a button), never inside a
+//! sentence.
+
+use super::Availability;
+use crate::html::{Doc, NodeId, Tag};
+
+/// Longest element text read as a stock line or a button.
+const LINE_CHARS: u32 = 40;
+
+const OUT: &[&str] = &[
+    "out of stock",
+    "sold out",
+    "currently unavailable",
+    "temporarily out of stock",
+    "no longer available",
+    "ausverkauft",
+    "nicht verfügbar",
+    "nicht lieferbar",
+    "derzeit nicht",
+    "épuisé",
+    "en rupture",
+    "rupture de stock",
+    "indisponible",
+    "agotado",
+    "sin stock",
+    "no disponible",
+    "esaurito",
+    "non disponibile",
+    "uitverkocht",
+    "niet op voorraad",
+    "niet leverbaar",
+    "slutsåld",
+    "ej i lager",
+    "udsolgt",
+    "utsolgt",
+    "loppuunmyyty",
+    "brak w magazynie",
+    "wyprzedane",
+    "niedostępny",
+    "vyprodáno",
+    "esgotado",
+    "indisponível",
+    "нет в наличии",
+    "在庫切れ",
+    "売り切れ",
+    "缺货",
+    "已售罄",
+    "售罄",
+    "품절",
+];
+
+const IN: &[&str] = &[
+    "in stock",
+    "available now",
+    "ready to ship",
+    "auf lager",
+    "sofort lieferbar",
+    "lieferbar",
+    "vorrätig",
+    "en stock",
+    "disponible",
+    "en existencia",
+    "disponibile",
+    "op voorraad",
+    "i lager",
+    "på lager",
+    "varastossa",
+    "w magazynie",
+    "dostępny",
+    "skladem",
+    "em estoque",
+    "в наличии",
+    "在庫あり",
+    "有货",
+    "现货",
+    "有現貨",
+    "재고 있음",
+];
+
+const PRE: &[&str] = &[
+    "pre-order",
+    "preorder",
+    "vorbestellen",
+    "vorbestellung",
+    "précommande",
+    "précommander",
+    "preventa",
+    "reserva",
+    "予約",
+    "预订",
+    "预售",
+];
+
+const CART: &[&str] = &[
+    "add to cart",
+    "add to basket",
+    "add to bag",
+    "add to trolley",
+    "buy now",
+    "in den warenkorb",
+    "in den einkaufswagen",
+    "jetzt kaufen",
+    "ajouter au panier",
+    "acheter",
+    "añadir al carrito",
+    "agregar al carrito",
+    "añadir a la cesta",
+    "comprar",
+    "aggiungi al carrello",
+    "acquista",
+    "in winkelwagen",
+    "toevoegen aan winkelwagen",
+    "lägg i varukorg",
+    "læg i kurv",
+    "legg i handlekurv",
+    "lisää ostoskoriin",
+    "do koszyka",
+    "dodaj do koszyka",
+    "do košíku",
+    "adicionar ao carrinho",
+    "в корзину",
+    "カートに入れる",
+    "加入购物车",
+    "加入購物車",
+    "장바구니",
+];
+
+/// What the page shows. `chrome` marks navigation, header, footer and
+/// blocks beside the product (carousels of other products have their own
+/// buttons); `anchor` is the product's heading: of several stock lines, the
+/// first after it counts.
+pub(super) fn shown(
+    doc: &Doc,
+    chrome: &dyn Fn(NodeId) -> bool,
+    anchor: Option<NodeId>,
+) -> Option<Availability> {
+    let mut url: Option<Availability> = None;
+    // (after the anchor, availability) of the first stock lines.
+    let mut line: Option<(bool, Availability)> = None;
+    let mut cart = false;
+    for i in 0..doc.len() as NodeId {
+        if !doc.is_element(i) {
+            continue;
+        }
+        if url.is_none() && doc.attr(i, "itemprop").is_none() {
+            url = doc
+                .attr_values(i)
+                .filter(|v| v.contains("schema.org/"))
+                .find_map(Availability::parse);
+        }
+        let chars = doc.agg[i as usize].chars;
+        let button = is_button(doc, i);
+        if (chars == 0 && !button) || chars > LINE_CHARS || chrome(i) {
+            continue;
+        }
+        let text = if chars == 0 {
+            doc.attr(i, "value").unwrap_or("").to_lowercase()
+        } else {
+            doc.plain_text(i).to_lowercase()
+        };
+        let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let after = anchor.is_some_and(|a| i > a);
+        if line.is_none_or(|(was_after, _)| !was_after && after) {
+            let said = if starts(text, OUT) {
+                Some(Availability::OutOfStock)
+            } else if starts(text, PRE) {
+                Some(Availability::PreOrder)
+            } else if starts(text, IN) {
+                Some(Availability::InStock)
+            } else {
+                None
+            };
+            if let Some(a) = said {
+                line = Some((after, a));
+            }
+        }
+        if button && doc.attr(i, "disabled").is_none() && starts(text, CART) {
+            cart = true;
+        }
+    }
+    url.or(line.map(|(_, a)| a))
+        .or(cart.then_some(Availability::InStock))
+}
+
+fn starts(text: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| {
+        text.strip_prefix(p)
+            .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric) || !p.is_ascii())
+    })
+}
+
+/// A button, a submit input, or a link or element playing one.
+fn is_button(doc: &Doc, i: NodeId) -> bool {
+    doc.tag(i) == Tag::Button
+        || doc.name(i) == "input"
+            && doc.attr(i, "type").is_some_and(|t| {
+                t.eq_ignore_ascii_case("submit") || t.eq_ignore_ascii_case("button")
+            })
+        || doc.attr(i, "role") == Some("button")
+        || doc.tag(i) == Tag::A
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn avail(html: &str) -> Option<Availability> {
+        let doc = Doc::parse_str(html);
+        let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
+        shown(&doc, &|_| false, h1)
+    }
+
+    #[test]
+    fn stock_lines_in_several_languages() {
+        assert_eq!(
+            avail("<h1>Lamp</h1><p>In stock (12)</p>"),
+            Some(Availability::InStock)
+        );
+        assert_eq!(
+            avail("<h1>Lampe</h1><span>Ausverkauft</span>"),
+            Some(Availability::OutOfStock)
+        );
+        assert_eq!(
+            avail("<h1>Lampe</h1><b>✓ Auf Lager</b>"),
+            Some(Availability::InStock)
+        );
+        assert_eq!(
+            avail("<h1>ランプ</h1><p>在庫切れ</p>"),
+            Some(Availability::OutOfStock)
+        );
+        assert_eq!(
+            avail("<h1>Lámpara</h1><p>No disponible</p>"),
+            Some(Availability::OutOfStock)
+        );
+    }
+
+    #[test]
+    fn the_stock_line_after_the_heading_wins_and_a_cart_button_says_in_stock() {
+        assert_eq!(
+            avail("<p>Sold out</p><h1>Lamp</h1><p>In stock</p>"),
+            Some(Availability::InStock)
+        );
+        assert_eq!(
+            avail("<h1>Lamp</h1><button>Add to cart</button>"),
+            Some(Availability::InStock)
+        );
+        assert_eq!(
+            avail("<h1>Lamp</h1><button disabled>Add to cart</button>"),
+            None
+        );
+        assert_eq!(
+            avail(r#"<h1>Lamp</h1><input type=submit value="In den Warenkorb">"#),
+            Some(Availability::InStock)
+        );
+        // Inside a sentence it is not a stock line.
+        assert_eq!(
+            avail("<h1>Lamp</h1><p>Most lamps sold out in a week last year.</p>"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_schema_org_url_outside_microdata() {
+        assert_eq!(
+            avail(
+                r#"<h1>Lamp</h1><div data-stock="https://schema.org/OutOfStock"><button>Add to cart</button></div>"#
+            ),
+            Some(Availability::OutOfStock)
+        );
+    }
+}
