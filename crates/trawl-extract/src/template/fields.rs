@@ -93,6 +93,11 @@ fn is_gtin(text: &str) -> bool {
         || (digits.len() == 13 && text.trim_start_matches([':', ' ']).len() <= 15)
 }
 
+/// Shows a money amount (with its currency sign or code).
+pub(crate) fn holds_price(text: &str) -> bool {
+    is_price(text) || !crate::extract::product_record::money::find_prices(text).is_empty()
+}
+
 fn is_price(text: &str) -> bool {
     let t = text.trim();
     let money = t.starts_with(['$', '€', '£', '¥']) || t.ends_with(['€', '$']);
@@ -236,7 +241,27 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
         };
         let by_length =
             (leaf.text.chars().count() >= super::align::LONG_TEXT).then_some("description");
-        if let Some(f) = by_label.or(by_hint).or(by_shape).or(by_length) {
+        // A price field's values show an amount with its currency ("43
+        // copies" under a class naming the price block is not one).
+        let priced = |f: &&str| {
+            *f != "price"
+                || samples
+                    .iter()
+                    .filter(|s| {
+                        s.leaves
+                            .iter()
+                            .find(|l| &l.key == key)
+                            .is_some_and(|l| holds_price(&l.text))
+                    })
+                    .count()
+                    >= majority
+        };
+        let named = by_label
+            .filter(priced)
+            .or(by_hint.filter(priced))
+            .or(by_shape)
+            .or(by_length);
+        if let Some(f) = named {
             let whole = matches!(f, "author" | "breadcrumbs");
             add(&mut rules, &mut taken, f, leaf, whole);
         } else if let Some(label) = leaf.label.as_ref().filter(|l| is_row(l, leaf)) {

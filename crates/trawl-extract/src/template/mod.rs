@@ -366,7 +366,10 @@ fn apply_to(t: &Template, leaves: &[Leaf]) -> Applied {
                 .map(|l| vec![clean_value(&l.text)])
                 .unwrap_or_default()
         };
-        let found: Vec<String> = found.into_iter().filter(|v| !v.is_empty()).collect();
+        let found: Vec<String> = found
+            .into_iter()
+            .filter(|v| !v.is_empty() && (rule.field != "price" || fields::holds_price(v)))
+            .collect();
         if !found.is_empty() {
             values.insert(rule.field.clone(), found);
         }
@@ -570,6 +573,39 @@ mod tests {
         assert_eq!(
             date.label.as_deref(),
             Some("Publication Date:"),
+            "{:?}",
+            t.fields
+        );
+    }
+
+    /// Regression: a block whose class names the price but which shows a
+    /// count ("43 copies") was learned as the price.
+    #[test]
+    fn a_price_field_shows_an_amount() {
+        let pages: Vec<Page> = [
+            ("Game Over", "43", "$7.99"),
+            ("Spirit Bound", "12", "$8.50"),
+            ("Night Myst", "7", "$9.25"),
+            ("Torn Apart", "101", "$6.75"),
+            ("Dark Rain", "3", "$5.10"),
+        ]
+        .iter()
+        .map(|(title, copies, price)| {
+            parsed(&format!(
+                "<html><head><title>{title}: Shop</title></head><body>\
+                 <div id=nav><a href=/>Home</a> <a href=/b>Books</a> <a href=/h>Help</a></div>\
+                 <div class=product><h1>{title}</h1>\
+                 <div class=price-stock><span>{copies} copies</span></div>\
+                 <p>Our price: <span>{price}</span></p>\
+                 <p>Shipping is free on all orders over twenty dollars, every day.</p></div></body></html>"
+            ))
+        })
+        .collect();
+        let t = Template::learn("shop", &pages[..4]).expect("learned");
+        let applied = t.apply(&pages[4]);
+        assert_eq!(
+            applied.values.get("price"),
+            Some(&vec!["$5.10".to_string()]),
             "{:?}",
             t.fields
         );
