@@ -116,11 +116,12 @@ pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
     }
 }
 
-/// Field → value the page states about itself: its JSON-LD product, then
+/// Field → value the page states about itself: its JSON-LD product (or
+/// buy-box price, [`fields::stated_values`]), then
 /// its labelled rows whose label names a field, when the page has one such
 /// value (the "Club price:" of every book in a carousel says nothing).
 pub(crate) fn evidence(page: &Page) -> BTreeMap<String, String> {
-    let mut out: BTreeMap<String, String> = fields::json_ld_values(&page.doc().meta.json_ld)
+    let mut out: BTreeMap<String, String> = fields::stated_values(page.doc())
         .into_iter()
         .filter(|(f, v)| *f != "description" && !v.trim().is_empty())
         .map(|(f, v)| (f.to_string(), v))
@@ -131,7 +132,7 @@ pub(crate) fn evidence(page: &Page) -> BTreeMap<String, String> {
             continue;
         };
         // A labelled price row is as often the struck list price as the
-        // price paid: prices come from structured data only.
+        // price paid: prices come from structured data or the buy box.
         let Some(f) =
             fields::field_of_label(label).filter(|f| *f != "price" && fields::is_row(label, leaf))
         else {

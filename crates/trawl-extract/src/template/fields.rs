@@ -122,6 +122,22 @@ pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
     .collect()
 }
 
+/// What a page states about its product for machines and in its buy box:
+/// [`json_ld_values`], and when they hold no price, the price the
+/// single-page record reads from the buy box (the price shown by the
+/// product's heading, not struck through): the price a template must agree
+/// with, learning and checking.
+pub fn stated_values(doc: &crate::html::Doc) -> HashMap<&'static str, String> {
+    let mut out = json_ld_values(&doc.meta.json_ld);
+    if !out.contains_key("price") {
+        let record = crate::extract::product_record::read(doc, true, doc.meta.title.as_deref());
+        if let Some(p) = record.and_then(|r| r.price) {
+            out.insert("price", p.raw);
+        }
+    }
+    out
+}
+
 /// Whether a label and its value look like a specification row
 /// ("Weight: 2 kg", a table row), not two neighbouring texts of a list.
 pub(crate) fn is_row(label: &str, value: &Leaf) -> bool {
@@ -134,6 +150,7 @@ pub(crate) fn is_row(label: &str, value: &Leaf) -> bool {
 pub struct Sample<'a> {
     pub leaves: &'a [Leaf],
     pub title: Option<&'a str>,
+    /// What the page states about its product ([`stated_values`]).
     pub json_ld: HashMap<&'static str, String>,
 }
 
@@ -177,7 +194,12 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
         let votes: HashMap<&str, usize> = samples.iter().fold(HashMap::new(), |mut acc, s| {
             if let Some(l) = s.leaves.iter().find(|l| &l.key == key) {
                 for (f, v) in &s.json_ld {
-                    if !v.is_empty() && norm(&l.text) == norm(v) {
+                    let same = if *f == "price" {
+                        holds_price(&l.text) && super::check::agrees("price", &l.text, v)
+                    } else {
+                        norm(&l.text) == norm(v)
+                    };
+                    if !v.is_empty() && same {
                         *acc.entry(*f).or_default() += 1;
                     }
                 }

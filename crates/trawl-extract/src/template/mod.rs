@@ -230,7 +230,7 @@ fn learn_from(
         .map(|(leaves, doc)| fields::Sample {
             leaves,
             title: doc.meta.title.as_deref(),
-            json_ld: fields::json_ld_values(&doc.meta.json_ld),
+            json_ld: fields::stated_values(doc),
         })
         .collect();
     let rules = fields::map_fields(&samples, &d.kept);

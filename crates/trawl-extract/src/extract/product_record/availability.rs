@@ -186,6 +186,31 @@ pub(super) fn shown(
         .or(cart.then_some(Availability::InStock))
 }
 
+/// How many enabled add-to-cart buttons the page has outside its
+/// navigation, header, footer and sidebars (a product page has one buy box;
+/// a grid of products one button per card).
+pub(crate) fn cart_buttons(doc: &Doc) -> usize {
+    (0..doc.len() as NodeId)
+        .filter(|&i| {
+            is_button(doc, i)
+                && doc.agg[i as usize].chars <= LINE_CHARS
+                && doc.attr(i, "disabled").is_none()
+                && !super::visible::in_chrome(doc, i)
+                && {
+                    let text = if doc.agg[i as usize].chars == 0 {
+                        doc.attr(i, "value").unwrap_or("").to_lowercase()
+                    } else {
+                        doc.plain_text(i).to_lowercase()
+                    };
+                    starts(
+                        text.trim_start_matches(|c: char| !c.is_alphanumeric()),
+                        CART,
+                    )
+                }
+        })
+        .count()
+}
+
 fn starts(text: &str, phrases: &[&str]) -> bool {
     phrases.iter().any(|p| {
         text.strip_prefix(p)

@@ -10,7 +10,7 @@
 //! currency) gives way to the buy-box price. Prices are normalised
 //! ([`money`]): `"price": "1299.00", "currency": "EUR"`, with the raw text kept.
 
-mod availability;
+pub(crate) mod availability;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
 pub(crate) mod money;
@@ -450,6 +450,17 @@ fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> 
     })
 }
 
+/// A buy box: one add-to-cart button outside the page's chrome, and a price
+/// shown by the product's heading (not struck through, not in a link or a
+/// carousel). A page with one is a product page whatever else it holds.
+pub(crate) fn has_buy_box(doc: &Doc) -> bool {
+    if availability::cart_buttons(doc) != 1 {
+        return false;
+    }
+    let beside = crate::extract::auto::product::beside(doc);
+    visible::read(doc, &beside).price.is_some()
+}
+
 /// The one currency of every price the page shows, if they agree.
 fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Option<String> {
     let mut codes = vis.all.iter().map(|f| settle(f.named, None, lang));
@@ -633,6 +644,24 @@ mod tests {
             ("74.00", Some("USD"))
         );
         assert_eq!(p.sku.as_deref(), Some("FL-100"));
+    }
+
+    #[test]
+    fn one_buy_box_makes_a_product_page_a_grid_does_not() {
+        let one = Doc::parse_str(
+            "<header><a href=/>Shop</a></header><h1>Field Lamp</h1>\
+             <div class=buy><span class=price>$74.00</span><button>Add to cart</button></div>\
+             <p>A lamp for the field.</p>",
+        );
+        assert!(has_buy_box(&one));
+        let grid = Doc::parse_str(
+            "<h1>Lamps</h1><div><a href=/a>Lamp A</a> <span>$74.00</span><button>Add to cart</button></div>\
+             <div><a href=/b>Lamp B</a> <span>$64.00</span><button>Add to cart</button></div>",
+        );
+        assert!(!has_buy_box(&grid));
+        // A button but no price by the heading.
+        let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
+        assert!(!has_buy_box(&no_price));
     }
 
     #[test]

@@ -49,6 +49,13 @@ pub fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
     {
         return PageType::Article;
     }
+    if matches!(
+        typed,
+        PageType::Service | PageType::Collection | PageType::Listing
+    ) && crate::extract::product_record::has_buy_box(doc)
+    {
+        return PageType::Product;
+    }
     typed
 }
 
