@@ -700,6 +700,28 @@ mod tests {
     }
 
     #[test]
+    fn a_regular_price_printed_plainly_then_struck_beside_the_sale_is_not_the_price() {
+        // Regression: a theme prints the regular price plainly (hidden by its
+        // stylesheet when on sale) and again struck beside the sale price;
+        // the plain copy, nearest the heading, was taken.
+        let p = product(
+            r#"<h1>Trail Tee</h1><div class="price price--on-sale">
+            <div class=price__regular><span>Regular price</span> <span>$99.00</span></div>
+            <div class=price__sale><s>$99.00</s> <span>Sale price</span> <span>$79.00</span></div></div>
+            <button>Add to cart</button>"#,
+        );
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("79.00"));
+        assert_eq!(p.regular_price.map(|x| x.amount).as_deref(), Some("99.00"));
+        // A list price struck before the price paid, and a member's price
+        // after: the price paid stays.
+        let p = product(
+            r#"<h1>Trail Tee</h1><table><tr><td><del>List: $26.99</del></td></tr>
+            <tr><td>Our price: $26.99</td></tr><tr><td>Member price: $24.29</td></tr></table>"#,
+        );
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("26.99"));
+    }
+
+    #[test]
     fn a_struck_price_above_the_one_paid_is_the_regular_price() {
         let p = product(
             r#"<h1>Loke Jacket</h1><div class=price><span class=sale>$98.00</span><del>$130.00</del></div>"#,

@@ -250,7 +250,10 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
     boxes.reverse();
     v.anchor = h1s.first().copied();
     let anchor = h1s.first().map(|&h| before[h as usize]);
-    let mut best: Option<(u64, Found)> = None;
+    // (distance from the heading, position, the box's price) of every
+    // buy-box candidate; (position, amount) of every struck price.
+    let mut candidates: Vec<(u64, u64, Found)> = Vec::new();
+    let mut struck_at: Vec<(u64, String)> = Vec::new();
     for (id, found, text) in &boxes {
         v.all.extend(found.iter().cloned());
         let lower = text.to_lowercase();
@@ -261,6 +264,8 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
             || STRUCK_BEFORE.iter().any(|w| prev.ends_with(w));
         if struck {
             v.struck.extend(found.iter().map(|f| f.amount.clone()));
+            let at = before[*id as usize];
+            struck_at.extend(found.iter().map(|f| (at, f.amount.clone())));
             continue;
         }
         let Some(anchor) = anchor else { continue };
@@ -307,15 +312,49 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
             }
             d * 3
         };
-        if best.as_ref().is_none_or(|(b, _)| distance < *b) {
-            best = Some((distance, pick.clone()));
-        }
+        candidates.push((distance, at, pick.clone()));
     }
-    v.price = best.map(|(_, f)| f);
+    v.price = buy_box_price(candidates, &struck_at);
     read_codes(doc, &mut v, &chrome);
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
+}
+
+/// Characters between a price and its struck copy, or a struck price and
+/// the sale price beside it, for them to be one buy box.
+const BESIDE_CHARS: u64 = 80;
+
+/// The buy-box price: the candidate nearest the heading; but when that
+/// amount is shown again struck through right after it, with a lower price
+/// right after the struck copy, the lower one. A theme that prints the regular
+/// price plainly and again struck beside the sale price (one of the two
+/// hidden by a stylesheet we do not apply) sells at the sale price.
+fn buy_box_price(
+    mut candidates: Vec<(u64, u64, Found)>,
+    struck: &[(u64, String)],
+) -> Option<Found> {
+    candidates.sort_by_key(|(d, _, _)| *d);
+    let (_, at, nearest) = candidates.first()?;
+    let amount = |f: &Found| f.amount.parse::<f64>().unwrap_or(f64::MAX);
+    let near = |a: u64, b: u64| a.abs_diff(b) <= BESIDE_CHARS;
+    // The plain price, then its struck copy, then the sale price: a list
+    // price struck *before* a price paid is the usual "was / now" (a
+    // member's price after them is not the price).
+    let copy = struck
+        .iter()
+        .find(|(s_at, s)| *s == nearest.amount && *s_at > *at && near(*s_at, *at));
+    if let Some((s_at, _)) = copy {
+        let now = amount(nearest);
+        if let Some((_, _, sale)) = candidates
+            .iter()
+            .skip(1)
+            .find(|(_, c_at, f)| amount(f) < now && *c_at > *s_at && near(*c_at, *s_at))
+        {
+            return Some(sale.clone());
+        }
+    }
+    candidates.into_iter().next().map(|(_, _, f)| f)
 }
 
 fn read_codes(doc: &Doc, v: &mut Visible, chrome: &dyn Fn(NodeId) -> bool) {
