@@ -89,21 +89,25 @@ fn written_out(keys: &[String]) -> Vec<bool> {
             i += 1;
             continue;
         }
-        // The run of copies of keys[i], blank lines between them allowed.
-        let mut copies = vec![i];
-        let mut j = i + 1;
-        while j < keys.len() && (keys[j].is_empty() || keys[j] == keys[i]) {
-            if !keys[j].is_empty() {
-                copies.push(j);
+        // The run of copies of keys[i], blank lines between them allowed:
+        // how many, and the last.
+        let (mut copies, mut last) = (1, i);
+        for (j, key) in keys.iter().enumerate().skip(i + 1) {
+            if key.is_empty() {
+                continue;
             }
-            j += 1;
+            if *key != keys[i] {
+                break;
+            }
+            copies += 1;
+            last = j;
         }
-        if copies.len() >= WRITTEN_OUT_RUN && prose(&keys[i]) {
-            for &c in &copies {
-                out[c] = true;
+        if copies >= WRITTEN_OUT_RUN && prose(&keys[i]) {
+            for (k, key) in keys.iter().enumerate().take(last + 1).skip(i) {
+                out[k] = !key.is_empty();
             }
         }
-        i = copies.last().map_or(i + 1, |&l| l + 1);
+        i = last + 1;
     }
     out
 }

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{clean_value, fields, Template, TemplateError};
-use crate::extract::product_record::{self, money};
+use crate::extract::product_record::{self, money, Product};
 use crate::page::Page;
 
 /// A field must be read right on this share of the checked pages that
@@ -120,8 +120,8 @@ pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
 /// buy-box price, [`fields::stated_values`]), then
 /// its labelled rows whose label names a field, when the page has one such
 /// value (the "Club price:" of every book in a carousel says nothing).
-pub(crate) fn evidence(page: &Page) -> BTreeMap<String, String> {
-    let mut out: BTreeMap<String, String> = fields::stated_values(page.doc())
+pub(crate) fn evidence(page: &Page, record: Option<&Product>) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = fields::stated_values_with(page.doc(), record)
         .into_iter()
         .filter(|(f, v)| *f != "description" && !v.trim().is_empty())
         .map(|(f, v)| (f.to_string(), v))
@@ -153,9 +153,8 @@ pub(crate) fn evidence(page: &Page) -> BTreeMap<String, String> {
 }
 
 /// The single-page product record's value for `field`, if it has one.
-fn record_values(page: &Page) -> BTreeMap<String, String> {
-    let doc = page.doc();
-    let Some(p) = product_record::read(doc, true, doc.meta.title.as_deref()) else {
+fn record_values(record: Option<Product>) -> BTreeMap<String, String> {
+    let Some(p) = record else {
         return BTreeMap::new();
     };
     let mut out: BTreeMap<String, String> = [
@@ -186,8 +185,11 @@ pub fn check(t: &Template, pages: &[Page]) -> Check {
     };
     for page in pages {
         let applied = t.apply(page);
-        let record = record_values(page);
-        for (field, want) in evidence(page) {
+        let doc = page.doc();
+        let product = product_record::read(doc, true, doc.meta.title.as_deref());
+        let stated = evidence(page, product.as_ref());
+        let record = record_values(product);
+        for (field, want) in stated {
             let fc = c.fields.entry(field.clone()).or_default();
             fc.evidence += 1;
             match applied.values.get(&field) {

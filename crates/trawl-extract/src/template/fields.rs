@@ -128,11 +128,19 @@ pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
 /// product's heading, not struck through): the price a template must agree
 /// with, learning and checking.
 pub fn stated_values(doc: &crate::html::Doc) -> HashMap<&'static str, String> {
+    let record = crate::extract::product_record::read(doc, true, doc.meta.title.as_deref());
+    stated_values_with(doc, record.as_ref())
+}
+
+/// [`stated_values`] with the page's single-page record already read.
+pub(crate) fn stated_values_with(
+    doc: &crate::html::Doc,
+    record: Option<&crate::extract::product_record::Product>,
+) -> HashMap<&'static str, String> {
     let mut out = json_ld_values(&doc.meta.json_ld);
     if !out.contains_key("price") {
-        let record = crate::extract::product_record::read(doc, true, doc.meta.title.as_deref());
-        if let Some(p) = record.and_then(|r| r.price) {
-            out.insert("price", p.raw);
+        if let Some(p) = record.and_then(|r| r.price.as_ref()) {
+            out.insert("price", p.raw.clone());
         }
     }
     out

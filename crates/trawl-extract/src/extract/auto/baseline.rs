@@ -75,11 +75,7 @@ fn kept_chars(doc: &Doc, sel: &Selection, p: NodeId) -> u32 {
 /// kept less than a quarter of it (`None` when it kept enough, or the page
 /// has little).
 pub(super) fn safeguard(doc: &Doc, sel: &Selection) -> Option<Selection> {
-    let all: u32 = (0..doc.len() as NodeId)
-        .filter(|&i| !doc.is_element(i) && sel.get(i))
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum();
-    if all >= NEAR_EMPTY_CHARS {
+    if super::selected_chars(doc, sel) >= NEAR_EMPTY_CHARS {
         return None;
     }
     let paragraphs = paragraphs(doc);

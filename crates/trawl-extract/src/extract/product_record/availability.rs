@@ -157,11 +157,7 @@ pub(super) fn shown(
         if (chars == 0 && !button) || chars > LINE_CHARS || chrome(i) {
             continue;
         }
-        let text = if chars == 0 {
-            doc.attr(i, "value").unwrap_or("").to_lowercase()
-        } else {
-            doc.plain_text(i).to_lowercase()
-        };
+        let text = line_text(doc, i);
         let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
@@ -178,7 +174,7 @@ pub(super) fn shown(
                 line = Some((after, a));
             }
         }
-        if button && doc.attr(i, "disabled").is_none() && starts(text, CART) {
+        if button && enabled_cart(doc, i, text) {
             cart = true;
         }
     }
@@ -192,23 +188,28 @@ pub(super) fn shown(
 pub(crate) fn cart_buttons(doc: &Doc) -> usize {
     (0..doc.len() as NodeId)
         .filter(|&i| {
-            is_button(doc, i)
-                && doc.agg[i as usize].chars <= LINE_CHARS
-                && doc.attr(i, "disabled").is_none()
-                && !super::visible::in_chrome(doc, i)
-                && {
-                    let text = if doc.agg[i as usize].chars == 0 {
-                        doc.attr(i, "value").unwrap_or("").to_lowercase()
-                    } else {
-                        doc.plain_text(i).to_lowercase()
-                    };
-                    starts(
-                        text.trim_start_matches(|c: char| !c.is_alphanumeric()),
-                        CART,
-                    )
-                }
+            is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {
+                let text = line_text(doc, i);
+                let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+                // The ancestor walk last: most links are not cart buttons.
+                enabled_cart(doc, i, text) && !super::visible::in_chrome(doc, i)
+            }
         })
         .count()
+}
+
+/// A short element's text, lower-cased: its own text, or an input's value.
+fn line_text(doc: &Doc, i: NodeId) -> String {
+    if doc.agg[i as usize].chars == 0 {
+        doc.attr(i, "value").unwrap_or("").to_lowercase()
+    } else {
+        doc.plain_text(i).to_lowercase()
+    }
+}
+
+/// A control reading "Add to cart" (`text`, lower-cased) that is not disabled.
+fn enabled_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
+    doc.attr(i, "disabled").is_none() && starts(text, CART)
 }
 
 fn starts(text: &str, phrases: &[&str]) -> bool {

@@ -92,17 +92,7 @@ fn get(o: &Map<String, Value>, keys: &[&str]) -> Option<String> {
 /// `StrikethroughPrice` or `MSRP` (the "was" price beside the one paid).
 fn list_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
     let currency = get(o, &["priceCurrency"]).and_then(|c| code_of(&c));
-    let specs: Vec<&Map<String, Value>> = match o.get("priceSpecification") {
-        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
-        Some(Value::Object(m)) => vec![m],
-        _ => Vec::new(),
-    };
-    let spec = specs.iter().find(|s| {
-        get(s, &["priceType"]).is_some_and(|t| {
-            let t = t.to_ascii_lowercase();
-            t.contains("listprice") || t.contains("strikethrough") || t.contains("msrp")
-        })
-    })?;
+    let spec = price_specs(o).into_iter().find(|s| is_list_price(s))?;
     let raw = spec.get("price").and_then(text)?;
     let mut p =
         StructuredPrice::parse(raw, get(spec, &["priceCurrency"]).and_then(|c| code_of(&c)))?;
@@ -164,23 +154,30 @@ fn offer_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
     if let Some(raw) = raw {
         return StructuredPrice::parse(raw, currency);
     }
-    // priceSpecification: one object or several; a list price is the "was".
-    let specs: Vec<&Map<String, Value>> = match o.get("priceSpecification") {
-        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
-        Some(Value::Object(m)) => vec![m],
-        _ => Vec::new(),
-    };
-    let current = specs.iter().find(|s| {
-        !get(s, &["priceType"]).is_some_and(|t| {
-            let t = t.to_ascii_lowercase();
-            t.contains("listprice") || t.contains("strikethrough") || t.contains("msrp")
-        })
-    })?;
+    // priceSpecification: a list price is the "was".
+    let current = price_specs(o).into_iter().find(|s| !is_list_price(s))?;
     let mut p = offer_price(current)?;
     if p.currency.is_none() {
         p.currency = currency;
     }
     Some(p)
+}
+
+/// An offer's `priceSpecification`s: one object or several.
+fn price_specs(o: &Map<String, Value>) -> Vec<&Map<String, Value>> {
+    match o.get("priceSpecification") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+        Some(Value::Object(m)) => vec![m],
+        _ => Vec::new(),
+    }
+}
+
+/// A price specification typed as the list ("was") price.
+fn is_list_price(spec: &Map<String, Value>) -> bool {
+    get(spec, &["priceType"]).is_some_and(|t| {
+        let t = t.to_ascii_lowercase();
+        t.contains("listprice") || t.contains("strikethrough") || t.contains("msrp")
+    })
 }
 
 fn offers(o: &Map<String, Value>) -> Vec<&Map<String, Value>> {
