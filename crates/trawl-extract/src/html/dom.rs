@@ -338,7 +338,7 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     // attribute-hidden elements with their ids; the ids that controls name.
     let mut text = vec![0usize; snodes.len()];
     let mut link_text = vec![0usize; snodes.len()];
-    // Holds structured data (`itemprop`) or a control (button, form, input).
+    // Holds structured data (`itemprop`).
     let mut data = vec![false; snodes.len()];
     // (element, its id, hidden by aria-hidden alone)
     let mut hidden: Vec<(u32, Option<&str>, bool)> = Vec::new();
@@ -381,11 +381,13 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if let Some(ids) = attr("aria-controls") {
                     controlled.extend(ids.split_ascii_whitespace());
                 }
-                if attr("itemprop").is_some()
-                    || matches!(name, "button" | "form")
-                    || (name == "input"
-                        && attr("type").is_none_or(|t| !t.eq_ignore_ascii_case("hidden")))
-                {
+                // Structured data. Not controls: an off-canvas menu hidden
+                // with aria-hidden holds a close button and a search form,
+                // and showing it put a list of event dates at a page's head
+                // (trafilatura-eval date 0.843 -> 0.842); showing a buy
+                // box's form cost three wcxb-dev product pages their text
+                // (store pickup panels; 0.054 page-F1 summed).
+                if attr("itemprop").is_some() {
                     data[cur as usize] = true;
                 }
                 if hidden_by_attrs(name, attrs) {
@@ -419,8 +421,8 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     }
     let total = text[0];
     for (h, id, aria_only) in hidden {
-        // Hidden from screen readers only, over a product's microdata or a
-        // buy box: data a browser shows.
+        // Hidden from screen readers only, over a product's microdata: data
+        // a browser shows.
         if aria_only && data[h as usize] {
             continue;
         }

@@ -47,7 +47,7 @@ pub(super) fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
 
 /// `aria-hidden="true"`: hidden from screen readers. A browser shows it, and
 /// we leave it out as decoration (icons, a price drawn twice for the eye)
-/// unless it holds data or controls (`dom::stays_hidden`).
+/// unless it holds structured data (`dom::stays_hidden`).
 pub(super) fn aria_hidden(attrs: &[Attribute]) -> bool {
     attrs
         .iter()

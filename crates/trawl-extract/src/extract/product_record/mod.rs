@@ -644,6 +644,14 @@ mod tests {
             ("74.00", Some("USD"))
         );
         assert_eq!(p.sku.as_deref(), Some("FL-100"));
+        // A menu hidden from screen readers, with a close button and a search
+        // form, stays hidden.
+        let doc = Doc::parse_str(
+            r#"<div aria-hidden="true"><button>Close</button><form role="search">
+            <input name=s></form><p>20.02.2020 Meeting</p></div><h1>Post</h1>
+            <p>The post itself, long enough that the menu is not most of the page.</p>"#,
+        );
+        assert!(!doc.plain_text(doc.body()).contains("Meeting"));
     }
 
     #[test]
