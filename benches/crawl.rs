@@ -41,11 +41,12 @@ fn main() {
         .expect("runtime");
     println!(
         "trawl: {} pages ({} records) from {hosts} hosts x {pages} pages (~{avg_kb:.0} KB each) in {secs:.1} s: \
-         {:.0} pages/s end to end (fetch, extract, store); peak RSS {:.0} MB",
+         {:.0} pages/s end to end (fetch, extract, store); peak RSS {:.0} MB; rendered under render.mode auto: {}",
         snap.fetched,
         snap.records,
         snap.fetched as f64 / secs,
-        peak_rss_mb()
+        peak_rss_mb(),
+        snap.render.rendered
     );
 
     if warc {

@@ -24,7 +24,7 @@ const EXTRACT: &[&[&str]] = &[
 const CRAWL: &[&[&str]] = &[
     &["record"],
     &["store"],
-    &["frontier", "focus", "politeness", "fetch", "warc"],
+    &["frontier", "focus", "politeness", "fetch", "warc", "render"],
     &["seeds"],
     &["config"],
     &["cluster"],

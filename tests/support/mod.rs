@@ -282,7 +282,18 @@ pub fn trawl() -> Command {
 
 /// Runs `trawl crawl --once` to the end.
 pub fn crawl_once(cfg: &Path, seeds: &Path) -> Output {
-    let out = trawl()
+    let out = crawl_once_output(cfg, seeds);
+    assert!(
+        out.status.success(),
+        "crawl failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Runs `trawl crawl --once` to the end, whether it succeeds or not.
+pub fn crawl_once_output(cfg: &Path, seeds: &Path) -> Output {
+    trawl()
         .args([
             "--config",
             &cfg.to_string_lossy(),
@@ -292,13 +303,7 @@ pub fn crawl_once(cfg: &Path, seeds: &Path) -> Output {
             &seeds.to_string_lossy(),
         ])
         .output()
-        .unwrap_or_else(|e| panic!("run trawl: {e}"));
-    assert!(
-        out.status.success(),
-        "crawl failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+        .unwrap_or_else(|e| panic!("run trawl: {e}"))
 }
 
 pub fn spawn_crawl(cfg: &Path, seeds: &Path, once: bool) -> Child {

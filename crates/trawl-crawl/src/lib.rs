@@ -25,6 +25,7 @@ pub mod focus;
 pub mod frontier;
 mod politeness;
 pub mod record;
+pub mod render;
 pub mod seeds;
 pub mod store;
 pub mod warc;

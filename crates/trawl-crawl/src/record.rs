@@ -132,6 +132,10 @@ pub struct Record {
     pub product: Option<trawl_extract::Product>,
     /// Topic relevance in [0, 1], in a focused crawl.
     pub relevance: Option<f64>,
+    /// The page was rendered in a headless browser (`render`): why, and
+    /// what the render did. Absent for pages extracted as fetched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rendered: Option<RenderNote>,
     /// Export cursor: records are numbered 1, 2, … in the order stored.
     /// Set by the store.
     #[serde(default)]
@@ -151,6 +155,11 @@ pub struct Record {
     pub template_version: Option<u32>,
     /// Main content: blocks separated by a blank line.
     pub text: String,
+    /// Where the text was read when not from the page's markup: the
+    /// embedded state of an app shell (`__NEXT_DATA__`, a `window.__NAME__`
+    /// global, an `application/json` script's id) or `json-ld`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_source: Option<String>,
     /// Title or the article's own headline.
     pub title: Option<String>,
     /// `product` when the page has a product record or template fields.
@@ -187,6 +196,7 @@ impl Record {
         self.product = ex.product;
         self.site_name = ex.site_name;
         self.text = ex.text;
+        self.text_source = ex.text_source;
         self.title = ex.title;
         self.extractor = Some(format!("trawl-extract {}", trawl_extract::VERSION));
     }
@@ -195,6 +205,24 @@ impl Record {
 /// A record's `content_hash`: xxh3-64 of its text, 16 hex digits.
 pub fn text_hash(text: &str) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
+}
+
+/// How a page was rendered in the browser.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderNote {
+    /// Why: `always` (the mode), or what `auto` saw in the fetched HTML
+    /// (`empty_shell`, `empty_app_root`, `noscript_notice`, `price_by_script`).
+    pub reason: String,
+    /// Requests of the page's scripts that were sent (each on its host's
+    /// schedule, after robots.txt).
+    pub requests: u32,
+    /// Requests refused: images, fonts, media, stylesheets, frames, methods
+    /// other than GET, robots.txt, private addresses.
+    pub refused: u32,
+    /// Scrolls made to load lazy content.
+    pub scrolls: u32,
+    /// How long the render took, in milliseconds.
+    pub ms: u64,
 }
 
 /// What a record describes beyond a page.
@@ -259,6 +287,10 @@ pub enum Outcome {
     /// Not fetched: the host resolves to (or is) a private, loopback or
     /// link-local address that no seed names (`crawl.allow_private`).
     BlockedAddress,
+    /// The page needed a browser (`render`) and rendering failed: it timed
+    /// out (a script that never finishes), the browser crashed, or there is
+    /// none; `error` says which. Its response is archived; no record.
+    RenderFailed,
     /// Written by a trawl that did not record outcome kinds.
     #[default]
     Unknown,
@@ -350,6 +382,7 @@ mod tests {
             page_type: PageType::Article,
             product: None,
             relevance: None,
+            rendered: None,
             seq: 7,
             site_name: None,
             status: 200,
@@ -357,6 +390,7 @@ mod tests {
             template_match: None,
             template_version: None,
             text: "Body".into(),
+            text_source: None,
             title: Some("T".into()),
             kind: None,
             url: "http://a.test/x".into(),

@@ -48,6 +48,7 @@ pub mod fuzzing {
 pub use error::{ExtractError, InputError};
 pub use extract::metadata::normalize_date;
 pub use extract::product_record::{Availability, Price, Product, Source, Variant};
+pub use extract::shell::ScriptNeed;
 pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};
 pub use html::{render, Doc, Selection};
 pub use input::read_input;

@@ -9,9 +9,11 @@ use std::time::Duration;
 use serde::Deserialize;
 
 mod overrides;
+mod render;
 mod revisit;
 mod sites;
 
+pub use render::RenderConfig;
 pub use revisit::RevisitConfig;
 pub use sites::SiteConfig;
 
@@ -35,6 +37,8 @@ pub struct Config {
     pub warc: WarcConfig,
     /// `[revisit]`: fetching pages again (freshness).
     pub revisit: RevisitConfig,
+    /// `[render]`: pages that need JavaScript, rendered in Chromium.
+    pub render: RenderConfig,
     /// `[[site]]` tables: request settings per host or domain.
     #[serde(rename = "site")]
     pub sites: Vec<SiteConfig>,
@@ -493,7 +497,7 @@ impl Config {
             key: key.to_string(),
             message,
         };
-        for (key, v, lo, hi) in self.ranges() {
+        for (key, v, lo, hi) in self.ranges().into_iter().chain(self.render.ranges()) {
             if !(lo..=hi).contains(&v) {
                 return Err(bad(
                     key,

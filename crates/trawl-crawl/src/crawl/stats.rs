@@ -66,6 +66,8 @@ pub struct Stats {
     pub(crate) last_drift: Mutex<Option<String>>,
     /// The canonical store directory, set once at start.
     pub(crate) data_dir: std::sync::OnceLock<String>,
+    /// The browser pool's counters, once it exists.
+    pub(crate) render: std::sync::OnceLock<std::sync::Arc<crate::render::Counters>>,
 }
 
 impl Default for Stats {
@@ -111,6 +113,7 @@ impl Default for Stats {
             drift_events: AtomicU64::new(0),
             last_drift: Mutex::new(None),
             data_dir: std::sync::OnceLock::new(),
+            render: std::sync::OnceLock::new(),
         }
     }
 }
@@ -276,6 +279,26 @@ pub struct Snapshot {
     pub drift_events: u64,
     /// The last drift event, in words.
     pub last_drift: Option<String>,
+    /// Rendering in the headless browser (`render`).
+    #[serde(default)]
+    pub render: RenderCounts,
+}
+
+/// What the browser pool did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RenderCounts {
+    /// Pages rendered.
+    pub rendered: u64,
+    /// Renders that failed (outcome `render_failed`), timeouts included.
+    pub failed: u64,
+    /// Of those, timeouts.
+    pub timeouts: u64,
+    /// Requests of pages' scripts that were sent.
+    pub requests: u64,
+    /// Requests of pages' scripts that were refused.
+    pub refused: u64,
+    /// Browsers started (restarts included).
+    pub launches: u64,
 }
 
 impl Stats {
@@ -490,6 +513,18 @@ impl Stats {
             products: l(&self.products),
             drift_events: l(&self.drift_events),
             last_drift: self.last_drift.lock().ok().and_then(|g| g.clone()),
+            render: self
+                .render
+                .get()
+                .map(|c| RenderCounts {
+                    rendered: l(&c.rendered),
+                    failed: l(&c.failed),
+                    timeouts: l(&c.timeouts),
+                    requests: l(&c.requests),
+                    refused: l(&c.refused),
+                    launches: l(&c.launches),
+                })
+                .unwrap_or_default(),
         }
     }
 }
@@ -631,6 +666,35 @@ impl Snapshot {
             "Template drift events (failing fields or a changed layout).",
             "counter",
             &[(String::new(), self.drift_events)],
+        );
+        let r = &self.render;
+        metric(
+            "rendered_total",
+            "Pages rendered in the headless browser, by result.",
+            "counter",
+            &[
+                ("{result=\"ok\"}".into(), r.rendered),
+                ("{result=\"timeout\"}".into(), r.timeouts),
+                (
+                    "{result=\"failed\"}".into(),
+                    r.failed.saturating_sub(r.timeouts),
+                ),
+            ],
+        );
+        metric(
+            "browser_requests_total",
+            "Requests of rendered pages' scripts, sent or refused.",
+            "counter",
+            &[
+                ("{result=\"sent\"}".into(), r.requests),
+                ("{result=\"refused\"}".into(), r.refused),
+            ],
+        );
+        metric(
+            "browser_launches_total",
+            "Browsers started (restarts included).",
+            "counter",
+            &[(String::new(), r.launches)],
         );
         if let Some(h) = &self.harvest {
             metric(

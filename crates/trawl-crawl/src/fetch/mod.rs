@@ -63,6 +63,8 @@ pub struct Response {
     pub remote_ip: Option<std::net::IpAddr>,
     /// The exchange's number in the run's WARC archive, once archived.
     pub archived: Option<u64>,
+    /// The WARC-Record-ID of its response record, once archived.
+    pub archived_id: Option<String>,
     /// `Content-Length`, as declared.
     pub content_length: Option<u64>,
     /// `Last-Modified`.

@@ -23,6 +23,7 @@
 //! | `cookies`   | a Netscape cookie file (curl, wget)              | none             |
 //! | `auth_env`  | environment variable with `user:password` (basic auth) | none       |
 //! | `proxy`     | a proxy URL for its requests                     | `crawl.proxy`    |
+//! | `render`    | `never`, `auto` or `always`: pages rendered in Chromium | `render.mode` |
 //!
 //! A line of options after `*` sets them for the following lines of the file:
 //!
@@ -81,6 +82,33 @@ pub enum Mode {
     Ecommerce,
 }
 
+/// When pages are rendered in a headless browser (`render.mode`,
+/// `render=`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RenderMode {
+    /// Never: the fetched HTML is extracted as it is.
+    Never,
+    /// When the fetched HTML needs it (an app shell, a price that comes
+    /// with a script) and holds no embedded state to read instead.
+    #[default]
+    Auto,
+    /// Every HTML page.
+    Always,
+}
+
+impl RenderMode {
+    /// Reads `never`, `auto` or `always`.
+    pub fn parse(s: &str) -> Option<RenderMode> {
+        match s {
+            "never" => Some(RenderMode::Never),
+            "auto" => Some(RenderMode::Auto),
+            "always" => Some(RenderMode::Always),
+            _ => None,
+        }
+    }
+}
+
 /// A seed and its options (persisted in the store by seed id).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Seed {
@@ -128,6 +156,9 @@ pub struct Seed {
     /// `cookies=`, `auth_env=`, `proxy=`); over a `[[site]]` table's.
     #[serde(default, skip_serializing_if = "RequestSettings::is_empty")]
     pub request: RequestSettings,
+    /// When its pages are rendered (`render=`; `None`: `render.mode`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<RenderMode>,
 }
 
 /// How requests are sent to some URLs: a seed line's options or a
@@ -194,6 +225,7 @@ impl Seed {
             revisit: None,
             revisit_pages: None,
             request: RequestSettings::default(),
+            render: None,
         }
     }
 
@@ -263,6 +295,9 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             _ => Err(bad("article or ecommerce")),
         }
         .map(|m| seed.mode = m),
+        "render" => RenderMode::parse(v)
+            .map(|m| seed.render = Some(m))
+            .ok_or_else(|| bad("never, auto or always")),
         "sitemaps" => v
             .parse()
             .map(|b| seed.sitemaps = b)
@@ -342,7 +377,7 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, concurrency, revisit, revisit_pages, user_agent, header, cookies, auth_env, proxy)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, concurrency, revisit, revisit_pages, render, user_agent, header, cookies, auth_env, proxy)"
         )),
     }
 }

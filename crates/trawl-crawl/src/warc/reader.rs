@@ -347,6 +347,7 @@ mod tests {
             target: Some(target),
             ip: None,
             concurrent_to: None,
+            refers_to: None,
             filename: None,
             content_type: "application/http; msgtype=response",
             truncated: false,

@@ -22,6 +22,9 @@ pub enum Kind {
     Request,
     /// An HTTP response as received.
     Response,
+    /// Another form of a response's content: a page's DOM after its
+    /// scripts ran in a browser (WARC-Refers-To names the response).
+    Conversion,
 }
 
 impl Kind {
@@ -30,6 +33,7 @@ impl Kind {
             Kind::Warcinfo => "warcinfo",
             Kind::Request => "request",
             Kind::Response => "response",
+            Kind::Conversion => "conversion",
         }
     }
 }
@@ -49,6 +53,8 @@ pub struct Record<'a> {
     pub ip: Option<IpAddr>,
     /// WARC-Concurrent-To: the id of the other half of an exchange.
     pub concurrent_to: Option<&'a str>,
+    /// WARC-Refers-To: the record this one was made from (conversions).
+    pub refers_to: Option<&'a str>,
     /// WARC-Filename (warcinfo only).
     pub filename: Option<&'a str>,
     /// Content-Type of the block.
@@ -141,6 +147,9 @@ impl Record<'_> {
         if let Some(c) = self.concurrent_to {
             h.push_str(&format!("WARC-Concurrent-To: {c}\r\n"));
         }
+        if let Some(r) = self.refers_to {
+            h.push_str(&format!("WARC-Refers-To: {r}\r\n"));
+        }
         h.push_str(&format!(
             "WARC-Block-Digest: {}\r\n",
             sha1_digest(self.block)
@@ -217,6 +226,7 @@ mod tests {
             target: Some("http://a.test/"),
             ip: Some("127.0.0.2".parse().unwrap()),
             concurrent_to: None,
+            refers_to: None,
             filename: None,
             content_type: "application/http; msgtype=response",
             truncated: true,

@@ -13,12 +13,14 @@ pub(crate) mod auto;
 pub(crate) mod bylines;
 pub(crate) mod chrome;
 pub(crate) mod dates;
+pub(crate) mod embedded;
 #[cfg(test)]
 mod invariants;
 pub(crate) mod metadata;
 pub(crate) mod noise;
 pub(crate) mod product_record;
 pub(crate) mod repeats;
+pub(crate) mod shell;
 pub(crate) mod typing;
 pub(crate) mod values;
 
@@ -304,6 +306,16 @@ pub struct Extracted {
     /// structured data declares a priced product).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub product: Option<product_record::Product>,
+    /// Where the text was read when not from the page's markup: the
+    /// embedded state of an app shell (`__NEXT_DATA__`, the id of an
+    /// `application/json` script, a `window.__NAME__` global) or `json-ld`
+    /// (`articleBody`). Only when the markup gave next to nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_source: Option<String>,
+    /// Why the page needs a browser to show its content (`None`: its
+    /// markup, or state it embeds, has it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needs_script: Option<shell::ScriptNeed>,
 }
 
 /// Decodes page bytes (`declared` charset and `tld` hint as in
@@ -359,9 +371,25 @@ pub(crate) fn extract_doc(
     if algorithm == Algorithm::Auto && page_type == PageType::Product {
         product::add_description(&mut text, meta.product_description.as_deref());
     }
+    // An app shell: its embedded state may hold what the markup does not.
+    // Not a product page's: its state holds many texts (size guides,
+    // reviews, other products) and the largest is seldom its description
+    // (wcxb-dev 0585 read a rug size guide: page F1 1.0 -> 0.0).
+    let mut text_source = None;
+    if algorithm == Algorithm::Auto
+        && page_type != PageType::Product
+        && text.chars().count() < embedded::THIN_TEXT_CHARS
+    {
+        if let Some((name, state)) = embedded::state_text(doc) {
+            if state.len() > text.len() {
+                text = nfc(state);
+                text_source = Some(name);
+            }
+        }
+    }
     let language = metadata::language(&text, meta.html_lang.as_deref());
     let product = product_record::read(doc, page_type == PageType::Product, meta.title.as_deref());
-    Extracted {
+    let mut ex = Extracted {
         product,
         url: url.map(str::to_string),
         title: metadata::record_title(doc, &meta, url),
@@ -377,7 +405,11 @@ pub(crate) fn extract_doc(
         site_name: meta.site_name,
         canonical: meta.canonical,
         encoding: "UTF-8",
-    }
+        text_source,
+        needs_script: None,
+    };
+    ex.needs_script = shell::needs_script(doc, &ex);
+    ex
 }
 
 #[cfg(test)]

@@ -571,7 +571,7 @@ fn wraps_main(mains: &[NodeId], id: NodeId, end: NodeId) -> bool {
 /// A `<noscript>` asking for JavaScript ("You need to enable JavaScript to
 /// run this app"): what a script-less client sees of an app shell, never
 /// content. Other `<noscript>` blocks (whole threads, image fallbacks) stay.
-fn scripts_warning(doc: &Doc, id: NodeId) -> bool {
+pub(crate) fn scripts_warning(doc: &Doc, id: NodeId) -> bool {
     doc.tag(id) == Tag::Other
         && doc.agg[id as usize].chars < 400
         && doc.name(id) == "noscript"

@@ -97,6 +97,17 @@ impl Doc {
         Ok(flatten(nodes, names))
     }
 
+    /// Parses a piece of markup held in a page's data (a CMS field in
+    /// embedded state), within small fixed limits.
+    pub(crate) fn parse_fragment(html: &str) -> Result<Doc, ExtractError> {
+        let limits = Limits {
+            max_depth: 256,
+            max_nodes: 200_000,
+            deadline: None,
+        };
+        Doc::parse(html, &limits)
+    }
+
     /// Parses an HTML string with default limits (handy in tests).
     #[cfg(test)]
     pub(crate) fn parse_str(html: &str) -> Doc {

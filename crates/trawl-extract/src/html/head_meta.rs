@@ -23,7 +23,25 @@ pub struct RawMeta {
     pub base: Option<String>,
     /// `href`s of `<link rel="alternate">` feeds (RSS, Atom, JSON Feed).
     pub feeds: Vec<String>,
+    /// What the page's other scripts are: whether it is an app that builds
+    /// itself in the browser, and the state it embeds.
+    pub scripts: Scripts,
 }
+
+/// The page's scripts, as a crawler that runs none sees them.
+#[derive(Debug, Default)]
+pub struct Scripts {
+    /// `<script src>` elements.
+    pub external: u32,
+    /// Characters of inline script (JSON-LD not counted).
+    pub inline_chars: usize,
+    /// Embedded state a framework hydrates from: its name (the script's id,
+    /// or the `window.__NAME__` it is assigned to) and its JSON.
+    pub states: Vec<(String, String)>,
+}
+
+/// Embedded state larger than this is not kept (bytes).
+const MAX_STATE_BYTES: usize = 8 << 20;
 
 pub(super) fn collect_meta(
     meta: &mut RawMeta,
@@ -70,6 +88,25 @@ pub(super) fn collect_meta(
             meta.json_ld
                 .push(unwrap_json_ld(&child_text(nodes, id)).to_string());
         }
+        "script" if get("src").is_some_and(|s| !s.trim().is_empty()) => {
+            meta.scripts.external += 1;
+        }
+        "script" => {
+            let text = child_text(nodes, id);
+            meta.scripts.inline_chars += text.len();
+            if text.len() > MAX_STATE_BYTES {
+                return;
+            }
+            let kind = get("type").unwrap_or_default().trim().to_ascii_lowercase();
+            if kind == "application/json" {
+                let name = get("id").unwrap_or_else(|| "application/json".into());
+                meta.scripts.states.push((name, text));
+            } else if let Some((name, json)) = assigned_state(&text) {
+                meta.scripts
+                    .states
+                    .push((name.to_string(), json.to_string()));
+            }
+        }
         "html" if meta.lang.is_none() => {
             meta.lang = get("lang").or_else(|| get("xml:lang"));
         }
@@ -97,6 +134,28 @@ fn unwrap_json_ld(raw: &str) -> &str {
         s = rest.trim_end();
     }
     s.strip_suffix(';').unwrap_or(s).trim_end()
+}
+
+/// A script that only assigns a JSON literal to a framework's global
+/// (`window.__INITIAL_STATE__ = {…};`, `window["__APOLLO_STATE__"]=…`):
+/// the global's name and the JSON.
+fn assigned_state(script: &str) -> Option<(&str, &str)> {
+    let s = script.trim_start();
+    let s = s
+        .strip_prefix("window.")
+        .or_else(|| s.strip_prefix("self."))
+        .or_else(|| s.strip_prefix("var "))
+        .or_else(|| s.strip_prefix("window[\""))
+        .or_else(|| s.strip_prefix("window['"))?;
+    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))?;
+    let (name, rest) = s.split_at(end);
+    if !(name.starts_with("__") && name.ends_with("__") && name.len() > 4) {
+        return None;
+    }
+    let rest = rest.trim_start_matches(['"', '\'', ']']).trim_start();
+    let json = rest.strip_prefix('=')?.trim();
+    let json = json.strip_suffix(';').unwrap_or(json).trim_end();
+    json.starts_with(['{', '[']).then_some((name, json))
 }
 
 /// Whether a `<link type>` is a feed's (RSS, Atom, JSON Feed).

@@ -53,9 +53,10 @@ impl Archive {
         }
     }
 
-    /// Builds the records of one exchange with `url`; returns its number.
-    /// Transport errors (no answer) leave no record.
-    pub(in crate::crawl) fn exchange(&self, url: &str, r: &Response) -> Option<u64> {
+    /// Builds the records of one exchange with `url`; returns its number
+    /// and the response record's WARC-Record-ID. Transport errors (no
+    /// answer) leave no record.
+    pub(in crate::crawl) fn exchange(&self, url: &str, r: &Response) -> Option<(u64, String)> {
         if r.is_transport_error() || r.head.is_empty() {
             return None;
         }
@@ -72,6 +73,7 @@ impl Archive {
             target: Some(url),
             ip: r.remote_ip,
             concurrent_to: None,
+            refers_to: None,
             filename: None,
             content_type: "application/http; msgtype=response",
             truncated: r.truncated || r.oversize.is_some(),
@@ -86,6 +88,7 @@ impl Archive {
             target: Some(url),
             ip: r.remote_ip,
             concurrent_to: Some(&response_id),
+            refers_to: None,
             filename: None,
             content_type: "application/http; msgtype=request",
             truncated: false,
@@ -104,7 +107,35 @@ impl Archive {
                 response_at,
             });
         }
-        Some(id)
+        Some((id, response_id))
+    }
+
+    /// A page's DOM after its scripts ran, as a `conversion` record of
+    /// `url` that refers to the page's response record `refers_to`.
+    pub(in crate::crawl) fn conversion(&self, url: &str, refers_to: Option<&str>, html: &str) {
+        let record = Record {
+            kind: Kind::Conversion,
+            id: new_id(),
+            date: warc_date(now_secs()),
+            target: Some(url),
+            ip: None,
+            concurrent_to: None,
+            refers_to,
+            filename: None,
+            content_type: "text/html; charset=utf-8",
+            truncated: false,
+            payload_at: None,
+            block: html.as_bytes(),
+        }
+        .to_gzip();
+        let id = self.next.fetch_add(1, Relaxed);
+        if let Ok(mut p) = self.pending.lock() {
+            p.push(Pending {
+                id,
+                bytes: record,
+                response_at: 0,
+            });
+        }
     }
 
     /// Appends every waiting exchange and makes the files durable (the

@@ -67,8 +67,13 @@ impl Shared {
         if !resp.blocked {
             self.stats.note_request(&host, failed, delay);
         }
-        if let Some(archive) = &self.archive {
-            resp.archived = archive.exchange(url.as_str(), &resp);
+        if let Some((n, id)) = self
+            .archive
+            .as_ref()
+            .and_then(|a| a.exchange(url.as_str(), &resp))
+        {
+            resp.archived = Some(n);
+            resp.archived_id = Some(id);
         }
         resp
     }
@@ -103,7 +108,7 @@ impl Shared {
     /// The host's robots rules, fetching them if missing or stale. The second
     /// value is the status of the robots.txt fetched now (first contact;
     /// 0 for no answer), `None` when a cached copy served.
-    async fn robots_for(
+    pub(super) async fn robots_for(
         &self,
         scheme: &str,
         host: &str,
@@ -571,5 +576,6 @@ async fn fetch_page(
         seed,
         delay,
         extra_links: extra,
+        rendered: None,
     })
 }

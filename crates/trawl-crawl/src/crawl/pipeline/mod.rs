@@ -27,6 +27,7 @@ pub(super) mod feed;
 pub(super) mod fetch_task;
 pub(super) mod links;
 pub(super) mod process;
+pub(super) mod render;
 pub(super) mod revisit;
 pub(super) mod schedule;
 pub(super) mod seeding;
@@ -170,7 +171,10 @@ pub(super) async fn run<L: Leases, C: Commits>(
     let (cpu_tx, cpu_rx) = mpsc::channel::<CpuJob>(threads * 4);
     let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
     let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
-    let cpu = spawn_cpu(threads, shared, cpu_rx, &write_tx)?;
+    let tabs = cfg.render.tabs.max(1);
+    let (render_tx, render_rx) = mpsc::channel::<render::RenderJob>(tabs * 2);
+    let renders = tokio::spawn(render::run(shared.clone(), render_rx, write_tx.clone()));
+    let cpu = spawn_cpu(threads, shared, cpu_rx, &write_tx, render_tx)?;
     // The writer has a thread of its own (sled writes and checkpoints
     // block) and a small runtime on it (a cluster commits over the network).
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -211,9 +215,15 @@ pub(super) async fn run<L: Leases, C: Commits>(
     while tasks.join_next().await.is_some() {}
     drop(cpu_tx);
     drop(write_tx);
-    for t in cpu {
-        let _ = t.join(); // a CPU thread catches its pages' panics; nothing else to report
-    }
+    // The CPU threads end once the fetch tasks are gone; pages they sent
+    // to the browser are rendered (each within render.timeout_secs).
+    let _ = tokio::task::spawn_blocking(move || {
+        for t in cpu {
+            let _ = t.join(); // a CPU thread catches its pages' panics; nothing else to report
+        }
+    })
+    .await;
+    let _ = renders.await;
     let kept = writer.join().unwrap_or_default();
     while let Ok(msg) = sched_rx.try_recv() {
         schedule::apply(msg, leases, &mut 0);
@@ -265,6 +275,7 @@ pub(super) async fn build_shared(
     } else {
         None
     };
+    let render = render::policy(cfg, &Registry::of(store).all()?, stats)?;
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,
@@ -305,6 +316,7 @@ pub(super) async fn build_shared(
         sites: sites::Sites::new(&cfg.sites, c.max_per_host).map_err(CrawlError::Start)?,
         patterns: shared::Patterns::new(&c.include, &c.exclude),
         archive,
+        render,
     });
     // The seeds read from the store: their hosts may be private addresses,
     // and their own concurrency= holds for their hosts.
@@ -342,12 +354,14 @@ fn spawn_cpu(
     shared: &Arc<Shared>,
     cpu_rx: mpsc::Receiver<CpuJob>,
     write_tx: &mpsc::Sender<WriterMsg>,
+    render_tx: mpsc::Sender<render::RenderJob>,
 ) -> Result<Vec<std::thread::JoinHandle<()>>, CrawlError> {
     let cpu_rx = Arc::new(Mutex::new(cpu_rx));
     let mut cpu_threads = Vec::new();
     for i in 0..threads {
         let rx = cpu_rx.clone();
         let tx = write_tx.clone();
+        let render_tx = render_tx.clone();
         let shared = shared.clone();
         let handle = std::thread::Builder::new()
             .name(format!("trawl-cpu-{i}"))
@@ -358,9 +372,14 @@ fn spawn_cpu(
                     Err(_) => None,
                 };
                 let Some(job) = job else { break };
-                let mut msg = process::process_guarded(&shared, job);
-                shared.plan_revisit(&mut msg);
-                if tx.blocking_send(msg).is_err() {
+                let sent = match process::process_guarded(&shared, job) {
+                    process::Processed::Done(mut msg) => {
+                        shared.plan_revisit(&mut msg);
+                        tx.blocking_send(msg).is_ok()
+                    }
+                    process::Processed::Render(r) => render_tx.blocking_send(r).is_ok(),
+                };
+                if !sent {
                     break;
                 }
             })

@@ -9,15 +9,25 @@ use std::sync::atomic::Ordering::Relaxed;
 use url::Url;
 
 use super::links;
-use super::shared::{outcome, CpuJob, Shared, WriterMsg};
+use super::shared::{ended, outcome, CpuJob, Shared, WriterMsg};
 use crate::record::{Outcome, Record, RecordKind};
 use crate::store::{simhash, Completion};
 use trawl_extract::{Charset, Page};
 
+/// What the CPU stage made of a page.
+// One value per page, moved once: see `FetchResult`.
+#[allow(clippy::large_enum_variant)]
+pub enum Processed {
+    /// Done: for the writer.
+    Done(WriterMsg),
+    /// The page needs a browser first (`render`).
+    Render(super::render::RenderJob),
+}
+
 /// [`process`], with a panic (an extractor bug on a hostile page) caught
 /// and turned into an error outcome for that page: the host is not stalled
 /// and the crawl goes on.
-pub fn process_guarded(shared: &Shared, job: CpuJob) -> WriterMsg {
+pub fn process_guarded(shared: &Shared, job: CpuJob) -> Processed {
     let lease = job.lease.clone();
     let delay = job.delay;
     let links = job.extra_links.clone();
@@ -38,26 +48,14 @@ pub fn process_guarded(shared: &Shared, job: CpuJob) -> WriterMsg {
                 Outcome::InternalError,
                 Some(format!("internal error while processing the page: {what}")),
             );
-            WriterMsg {
-                completion: Completion::Done {
-                    outcome: out,
-                    record: None,
-                    simhash: None,
-                    links,
-                    counted: Some((lease.host.clone(), lease.item.seed)),
-                    again: None,
-                },
-                lease,
-                delay,
-                hold: None,
-                archived: None,
-            }
+            Processed::Done(ended(lease, out, links, true, delay))
         }
     }
 }
 
-/// The CPU stage: turns a fetched page into a record and links.
-pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
+/// The CPU stage: turns a fetched page into a record and links, or sends
+/// it to the browser first.
+pub fn process(shared: &Shared, job: CpuJob) -> Processed {
     let CpuJob {
         lease,
         seed,
@@ -66,6 +64,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         response,
         delay,
         extra_links,
+        rendered,
     } = job;
     let item = lease.item.clone();
     let archived = response.archived;
@@ -98,7 +97,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
             shared.stats.extraction_errors.fetch_add(1, Relaxed);
             out.outcome = Outcome::ExtractionError;
             out.error = Some(format!("extraction: {e}"));
-            return WriterMsg {
+            return Processed::Done(WriterMsg {
                 completion: Completion::Done {
                     outcome: out,
                     record: None,
@@ -111,13 +110,30 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 delay,
                 hold: None,
                 archived: None,
-            };
+            });
         }
     };
     let robots = page.robots(&shared.agent);
     // A focused crawl judges every page, indexed or not: its links need it.
     let focus = shared.focus.as_deref();
     let ex = (!robots.noindex || focus.is_some()).then(|| page.extract(&opts));
+    if rendered.is_none() {
+        if let Some(reason) = shared.render.reason(&seed, ex.as_ref(), robots.noindex) {
+            return Processed::Render(super::render::RenderJob {
+                job: CpuJob {
+                    lease,
+                    seed,
+                    final_url,
+                    chain: out.redirects,
+                    response,
+                    delay,
+                    extra_links,
+                    rendered: None,
+                },
+                reason,
+            });
+        }
+    }
     let topic = focus.and_then(|f| f.topic_for(seed.topic.as_deref()));
     let relevance = topic.zip(ex.as_ref()).map(|(t, ex)| t.relevance(&ex.text));
     if let (Some(f), Some(r)) = (focus, relevance) {
@@ -184,6 +200,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
                 .filter(|_| shared.record_links)
                 .map(links::outgoing),
             relevance: relevance.map(f64::from),
+            rendered: rendered.clone(),
             status: response.status,
             url: item.url.clone(),
             ..Record::default()
@@ -207,7 +224,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         shared.stats.record_made(rec.page_type.name());
         record = Some(Box::new(rec));
     }
-    WriterMsg {
+    Processed::Done(WriterMsg {
         completion: Completion::Done {
             outcome: out,
             record,
@@ -220,7 +237,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> WriterMsg {
         delay,
         hold: None,
         archived,
-    }
+    })
 }
 
 /// Reads a product page's fields with its site's template (learning or

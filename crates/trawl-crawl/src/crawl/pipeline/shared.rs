@@ -63,6 +63,8 @@ pub struct Shared {
     pub(in crate::crawl) patterns: Patterns,
     /// The WARC archive (`None`: `[warc] enabled = false`).
     pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
+    /// When pages are rendered, and the browser pool.
+    pub(in crate::crawl) render: super::render::RenderPolicy,
 }
 
 /// The two things the shared stages ask of where URLs come from: whether a
@@ -104,6 +106,8 @@ pub struct CpuJob {
     pub response: Response,
     pub delay: Duration,
     pub extra_links: Vec<NewUrl>,
+    /// Set when `response` holds the DOM a browser rendered.
+    pub rendered: Option<crate::record::RenderNote>,
 }
 
 /// Work for the store writer.
@@ -205,8 +209,20 @@ pub(in crate::crawl) fn done(
     counted: bool,
     delay: Duration,
 ) -> FetchResult {
+    FetchResult::Write(ended(lease, out, links, counted, delay))
+}
+
+/// A URL that ended with `out` and no record (`counted`: against its
+/// budgets).
+pub(in crate::crawl) fn ended(
+    lease: Lease,
+    out: PageOutcome,
+    links: Vec<NewUrl>,
+    counted: bool,
+    delay: Duration,
+) -> WriterMsg {
     let counted = counted.then(|| (lease.host.clone(), lease.item.seed));
-    FetchResult::Write(WriterMsg {
+    WriterMsg {
         lease,
         completion: Completion::Done {
             outcome: out,
@@ -219,7 +235,7 @@ pub(in crate::crawl) fn done(
         delay,
         hold: None,
         archived: None,
-    })
+    }
 }
 
 pub(in crate::crawl) fn retry(

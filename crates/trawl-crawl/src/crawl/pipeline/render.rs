@@ -1,0 +1,340 @@
+//! The render stage, between the CPU stage and the writer, for pages that
+//! need a browser (`render`): the CPU stage decides ([`RenderPolicy`]),
+//! this stage renders the page in the pool's browser, extracts the
+//! rendered DOM on the blocking pool and sends the completion to the
+//! writer. A render that fails ends the page with the outcome
+//! `render_failed`.
+//!
+//! Every request the page's scripts make goes through [`PageGate`]: the
+//! host's robots.txt, the private-network guard and the host's schedule,
+//! as the crawl's own requests do; the exchange is archived.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use url::Url;
+
+use super::process::{process_guarded, Processed};
+use super::shared::{ended, outcome, CpuJob, Shared, WriterMsg};
+use crate::frontier::url::host_key;
+use crate::politeness::robots::Robots;
+use crate::record::{Outcome, RenderNote};
+use crate::render::{Answer, Gate, GateFuture, Job, RenderError, Renderer};
+use crate::seeds::{RenderMode, Seed};
+
+/// When pages are rendered, and with what.
+pub(in crate::crawl) struct RenderPolicy {
+    /// `render.mode` (a seed's `render=` overrides it).
+    pub mode: RenderMode,
+    /// The pool (`None`: no browser was found).
+    pub renderer: Option<Arc<Renderer>>,
+    /// Why there is no pool.
+    pub missing: Option<String>,
+}
+
+impl RenderPolicy {
+    /// Why the page (of `seed`, extracted as `ex`) should be rendered, if it
+    /// should: `always`, or under `auto` what the fetched HTML showed. A
+    /// page kept out of the index (`noindex`) is not rendered; under `auto`
+    /// without a browser the fetched HTML is extracted as it is.
+    pub fn reason(
+        &self,
+        seed: &Seed,
+        ex: Option<&trawl_extract::Extracted>,
+        noindex: bool,
+    ) -> Option<String> {
+        if noindex {
+            return None;
+        }
+        match seed.render.unwrap_or(self.mode) {
+            RenderMode::Never => None,
+            RenderMode::Always => Some("always".into()),
+            RenderMode::Auto => {
+                let need = ex?.needs_script?;
+                self.renderer.as_ref()?;
+                Some(need.name().into())
+            }
+        }
+    }
+}
+
+/// The run's policy: `render.mode`, and a pool when any page may need it.
+/// No browser found: an error when `always` is asked for (the setting or a
+/// seed's `render=always`), else a warning, and pages are extracted as
+/// fetched.
+pub(super) fn policy(
+    cfg: &crate::config::Config,
+    seeds: &std::collections::HashMap<u32, Seed>,
+    stats: &crate::crawl::stats::Stats,
+) -> Result<RenderPolicy, crate::crawl::CrawlError> {
+    let r = &cfg.render;
+    let modes = || std::iter::once(r.mode).chain(seeds.values().filter_map(|s| s.render));
+    let always = modes().any(|m| m == RenderMode::Always);
+    if !modes().any(|m| m != RenderMode::Never) {
+        return Ok(RenderPolicy {
+            mode: r.mode,
+            renderer: None,
+            missing: Some("render.mode = \"never\"".into()),
+        });
+    }
+    let chromium = match crate::render::find_chromium(&r.chromium) {
+        Ok(path) => path,
+        Err(why) if always => {
+            return Err(crate::crawl::CrawlError::Start(format!(
+                "rendering is asked for (render.mode = \"always\" or a seed's render=always) \
+                 but there is no browser: {why}"
+            )))
+        }
+        Err(why) => {
+            tracing::warn!(
+                "render.mode = \"auto\" but there is no browser ({why}): pages that need \
+                 JavaScript are extracted as fetched"
+            );
+            return Ok(RenderPolicy {
+                mode: r.mode,
+                renderer: None,
+                missing: Some(why),
+            });
+        }
+    };
+    let renderer = Arc::new(Renderer::new(crate::render::Settings {
+        chromium,
+        tabs: r.tabs.max(1),
+        timeout: Duration::from_secs(r.timeout_secs),
+        idle: Duration::from_millis(r.idle_ms),
+        scrolls: r.scrolls,
+        restart_after: r.restart_after,
+        tab_memory_mb: r.tab_memory_mb,
+        profiles: std::env::temp_dir().join("trawl-browser"),
+    }));
+    let _ = stats.render.set(renderer.counters.clone()); // set once per run
+    Ok(RenderPolicy {
+        mode: r.mode,
+        renderer: Some(renderer),
+        missing: None,
+    })
+}
+
+/// A page the CPU stage sends to the browser.
+pub struct RenderJob {
+    /// The fetched page.
+    pub job: CpuJob,
+    /// Why it is rendered.
+    pub reason: String,
+}
+
+/// Renders the pages sent on `rx` until every sender is gone and the
+/// renders in flight are done; completions go to `write_tx`.
+pub(super) async fn run(
+    shared: Arc<Shared>,
+    mut rx: mpsc::Receiver<RenderJob>,
+    write_tx: mpsc::Sender<WriterMsg>,
+) {
+    let mut running = tokio::task::JoinSet::new();
+    while let Some(job) = rx.recv().await {
+        let (shared, tx) = (shared.clone(), write_tx.clone());
+        running.spawn(async move {
+            let msg = render_page(shared, job).await;
+            let _ = tx.send(msg).await;
+        });
+        // Finished renders are reaped as new ones come.
+        while running.try_join_next().is_some() {}
+    }
+    while running.join_next().await.is_some() {}
+    if let Some(r) = &shared.render.renderer {
+        r.close().await;
+    }
+}
+
+/// One page: rendered, then extracted like any page (on the blocking pool).
+async fn render_page(shared: Arc<Shared>, rj: RenderJob) -> WriterMsg {
+    let RenderJob { mut job, reason } = rj;
+    let rendered = match &shared.render.renderer {
+        Some(r) => {
+            let gate: Arc<dyn Gate> = Arc::new(PageGate {
+                shared: shared.clone(),
+                seed: job.seed.clone(),
+            });
+            let page = Job {
+                url: &job.final_url,
+                status: job.response.status,
+                headers: header_fields(&job.response.head, job.response.content_type.as_deref()),
+                body: &job.response.body,
+            };
+            r.render(page, gate).await
+        }
+        None => Err(RenderError::NoBrowser(
+            shared.render.missing.clone().unwrap_or_default(),
+        )),
+    };
+    let rendered = match rendered {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(url = %job.final_url, error = %e, "render failed");
+            return failed(&job, &e);
+        }
+    };
+    if let Some(a) = &shared.archive {
+        a.conversion(
+            &job.final_url,
+            job.response.archived_id.as_deref(),
+            &rendered.html,
+        );
+    }
+    job.rendered = Some(RenderNote {
+        reason,
+        requests: rendered.requests,
+        refused: rendered.refused,
+        scrolls: rendered.scrolls,
+        ms: rendered.took.as_millis() as u64,
+    });
+    job.response.body = rendered.html.into_bytes();
+    job.response.content_type = Some("text/html; charset=utf-8".into());
+    job.response.truncated = false;
+    let s = shared.clone();
+    let (lease, delay, status) = (job.lease.clone(), job.delay, job.response.status);
+    match tokio::task::spawn_blocking(move || process_guarded(&s, job)).await {
+        Ok(Processed::Done(mut msg)) => {
+            shared.plan_revisit(&mut msg);
+            msg
+        }
+        // Never: a rendered page is not sent to the browser again.
+        Ok(Processed::Render(rj)) => failed(
+            &rj.job,
+            &RenderError::Navigation("the rendered page asked for a second render".into()),
+        ),
+        Err(e) => {
+            let out = outcome(
+                &lease.item.url,
+                status,
+                Outcome::InternalError,
+                Some(format!("extracting the rendered page: {e}")),
+            );
+            ended(lease, out, Vec::new(), true, delay)
+        }
+    }
+}
+
+/// The completion of a page whose render failed.
+fn failed(job: &CpuJob, e: &RenderError) -> WriterMsg {
+    let mut out = outcome(
+        &job.lease.item.url,
+        job.response.status,
+        Outcome::RenderFailed,
+        Some(e.to_string()),
+    );
+    out.final_url = Some(job.final_url.clone()).filter(|f| *f != job.lease.item.url);
+    out.redirects = job.chain.clone();
+    out.bytes = job.response.body.len() as u64;
+    let mut msg = ended(
+        job.lease.clone(),
+        out,
+        job.extra_links.clone(),
+        true,
+        job.delay,
+    );
+    msg.archived = job.response.archived;
+    msg
+}
+
+/// The response's header fields for the browser: as received, but for
+/// those that described the transfer (the body is kept decoded) and
+/// cookies (the browser keeps none of the crawl's).
+fn header_fields(head: &[u8], content_type: Option<&str>) -> Vec<(String, String)> {
+    const DROP: [&str; 7] = [
+        "content-encoding",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "set-cookie",
+        "set-cookie2",
+    ];
+    let text = String::from_utf8_lossy(head);
+    let mut fields: Vec<(String, String)> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .filter(|(k, _)| !k.is_empty() && !DROP.contains(&k.to_ascii_lowercase().as_str()))
+        .collect();
+    if let Some(ct) = content_type {
+        if !fields
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+        {
+            fields.push(("Content-Type".into(), ct.to_string()));
+        }
+    }
+    fields
+}
+
+/// How the browser's requests for one page are sent: as the crawl's own,
+/// with the settings of the page's seed for its own host.
+struct PageGate {
+    shared: Arc<Shared>,
+    seed: Seed,
+}
+
+impl Gate for PageGate {
+    fn request(self: Arc<Self>, url: String) -> GateFuture {
+        Box::pin(async move { self.send(&url).await })
+    }
+}
+
+impl PageGate {
+    async fn send(&self, raw: &str) -> Answer {
+        let Ok(url) = Url::parse(raw) else {
+            return Answer::Refused("unparseable URL".into());
+        };
+        let host = host_key(&url);
+        let shared = &self.shared;
+        let (robots, _) = shared.robots_for(url.scheme(), &host, &self.seed).await;
+        if matches!(*robots, Robots::Unavailable) {
+            return Answer::Refused("robots.txt unavailable".into());
+        }
+        if !robots.allowed(&shared.agent, url.as_str()) {
+            return Answer::Refused("disallowed by robots.txt".into());
+        }
+        let base = match self.seed.delay_ms {
+            Some(ms) if host == self.seed.host => Duration::from_millis(ms),
+            _ => shared.host_delay(&host),
+        };
+        let delay = shared.delays.host_delay_from(base, robots.crawl_delay());
+        let own = Some(&self.seed).filter(|s| s.host == host);
+        let opts = shared.sites.options(&host, own, &url, None);
+        let r = shared.request(&url, delay, false, Some(&opts)).await;
+        if r.blocked {
+            return Answer::Refused(r.error.unwrap_or_else(|| "blocked address".into()));
+        }
+        if r.is_transport_error() {
+            return Answer::Refused(r.error.unwrap_or_else(|| "no answer".into()));
+        }
+        let headers = header_fields(&r.head, r.content_type.as_deref());
+        Answer::Response {
+            status: r.status,
+            headers,
+            body: r.body,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::header_fields;
+
+    #[test]
+    fn transfer_fields_and_cookies_are_not_given_to_the_browser() {
+        let head =
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n\
+            Set-Cookie: sid=secret\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 10\r\n\r\n";
+        let f = header_fields(head, None);
+        let names: Vec<&str> = f.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["Content-Type", "Access-Control-Allow-Origin"]);
+        assert_eq!(
+            header_fields(b"", Some("text/html")),
+            [("Content-Type".to_string(), "text/html".to_string())]
+        );
+    }
+}
