@@ -19,7 +19,8 @@ use support::{peak_rss_mb, run_daemon, Host, Reply};
 const PROSE: &str = "The harbour wall was rebuilt in granite after the storm of the winter before, and the fishing boats came back within the month.";
 
 fn site(ip: &str, pages: usize) -> Host {
-    Host::start(ip, move |path, _| match path {
+    Host::start(ip, move |path, _| {
+        match path {
         "/" => {
             let links: String = (0..pages)
                 .map(|i| format!("<li><a href=\"/p/{i}\">Story {i} of the harbour and its boats</a></li>"))
@@ -51,6 +52,7 @@ fn site(ip: &str, pages: usize) -> Host {
              <body><div id=\"root\"></div></body></html>",
         ),
         _ => support::status(404),
+    }
     })
 }
 
@@ -59,7 +61,9 @@ fn rss_of(needle: &str) -> f64 {
     let mut kb = 0u64;
     for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let dir = e.path();
-        let Ok(cmd) = std::fs::read(dir.join("cmdline")) else { continue };
+        let Ok(cmd) = std::fs::read(dir.join("cmdline")) else {
+            continue;
+        };
         if !String::from_utf8_lossy(&cmd).contains(needle) {
             continue;
         }
@@ -87,9 +91,12 @@ fn main() {
         eprintln!("no chromium: apt-get install chromium");
         return;
     }
-    let web: Vec<Host> = (0..hosts).map(|h| site(&format!("127.0.4.{}", h + 1), pages)).collect();
+    let web: Vec<Host> = (0..hosts)
+        .map(|h| site(&format!("127.0.4.{}", h + 1), pages))
+        .collect();
     for t in tabs {
-        let dir = std::env::temp_dir().join(format!("trawl-render-bench-{}-{t}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("trawl-render-bench-{}-{t}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("seeds")).expect("scratch dir");
         let seeds: String = web.iter().map(|h| h.url("/") + " depth=1\n").collect();
@@ -100,7 +107,10 @@ fn main() {
             dir.join("storage").display(),
             dir.join("seeds").display()
         );
-        let (stop, peak) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+        let (stop, peak) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicU64::new(0)),
+        );
         let sampler = {
             let (stop, peak) = (stop.clone(), peak.clone());
             let needle = format!("trawl-browser/profile-{}-", std::process::id());

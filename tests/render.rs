@@ -398,7 +398,13 @@ fn cluster_workers_render_with_their_own_browsers() {
     let records = c.export();
     for h in &hosts {
         let article = by_path(&records, h, "/article").expect("article record");
-        assert!(article["text"].as_str().unwrap_or_default().contains("Tickets are cheaper"), "{article}");
+        assert!(
+            article["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("Tickets are cheaper"),
+            "{article}"
+        );
         assert_eq!(article["rendered"]["reason"], "empty_shell");
         let kettle = by_path(&records, h, "/shop/kettle").expect("kettle record");
         assert_eq!(kettle["product"]["price"]["amount"], "24.99", "{kettle}");

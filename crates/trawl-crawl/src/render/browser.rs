@@ -157,22 +157,25 @@ fn is_fatal(e: &chromiumoxide::error::CdpError) -> bool {
     )
 }
 
+/// Closes `old` in the background once no render holds it (a restart).
+pub(super) fn retire(old: Arc<Live>) {
+    tokio::spawn(close(old));
+}
+
 /// Closes `old` once no render holds it (killing it if it does not close),
 /// then removes its profile.
-pub(super) fn retire(old: Arc<Live>) {
-    tokio::spawn(async move {
-        while Arc::strong_count(&old) > 1 {
-            tokio::time::sleep(Duration::from_millis(100)).await;
+pub(super) async fn close(old: Arc<Live>) {
+    while Arc::strong_count(&old) > 1 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    {
+        let mut b = old.browser.write().await;
+        let closed = tokio::time::timeout(Duration::from_secs(5), b.close()).await;
+        if !matches!(closed, Ok(Ok(_))) {
+            let _ = b.kill().await;
         }
-        {
-            let mut b = old.browser.write().await;
-            let closed = tokio::time::timeout(Duration::from_secs(5), b.close()).await;
-            if !matches!(closed, Ok(Ok(_))) {
-                let _ = b.kill().await;
-            }
-            let _ = tokio::time::timeout(Duration::from_secs(5), b.wait()).await;
-        }
-        old.handler.abort();
-        let _ = std::fs::remove_dir_all(&old.profile);
-    });
+        let _ = tokio::time::timeout(Duration::from_secs(5), b.wait()).await;
+    }
+    old.handler.abort();
+    let _ = std::fs::remove_dir_all(&old.profile);
 }

@@ -244,10 +244,11 @@ impl Renderer {
         Ok(live)
     }
 
-    /// Closes the browser (at the end of a run).
+    /// Closes the browser (at the end of a run), waiting for it to exit.
     pub async fn close(&self) {
-        if let Some(old) = self.live.lock().await.take() {
-            browser::retire(old);
+        let old = self.live.lock().await.take();
+        if let Some(old) = old {
+            browser::close(old).await;
         }
     }
 

@@ -131,12 +131,25 @@ pub(super) async fn run(
     mut rx: mpsc::Receiver<RenderJob>,
     write_tx: mpsc::Sender<WriterMsg>,
 ) {
+    // A page is taken off the channel only when a tab is free for it, so
+    // the pages waiting for the browser stay within the channel's bound.
+    let tabs = shared
+        .render
+        .renderer
+        .as_ref()
+        .map_or(1, |r| r.settings().tabs.max(1));
+    let free = Arc::new(tokio::sync::Semaphore::new(tabs));
     let mut running = tokio::task::JoinSet::new();
-    while let Some(job) = rx.recv().await {
+    loop {
+        let Ok(permit) = free.clone().acquire_owned().await else {
+            break;
+        };
+        let Some(job) = rx.recv().await else { break };
         let (shared, tx) = (shared.clone(), write_tx.clone());
         running.spawn(async move {
             let msg = render_page(shared, job).await;
             let _ = tx.send(msg).await;
+            drop(permit);
         });
         // Finished renders are reaped as new ones come.
         while running.try_join_next().is_some() {}
