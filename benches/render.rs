@@ -2,8 +2,8 @@
 //! shells each (an empty `#root`, a script that fetches the article as
 //! JSON and draws it), crawled with `render.mode = "auto"` and politeness
 //! delays off, once per tab count. Reports rendered pages per second, the
-//! crawl process's peak RSS and the browser's (all its processes, sampled
-//! every 100 ms).
+//! crawl process's peak RSS and the browser's peak memory (the PSS of all
+//! its processes, sampled every 100 ms).
 //!
 //! `cargo bench --bench render -- [HOSTS] [PAGES] [TABS,TABS,…]`
 //! (defaults 8, 25 and 1,2,4). Needs chromium.
@@ -56,7 +56,8 @@ fn site(ip: &str, pages: usize) -> Host {
     })
 }
 
-/// Resident memory of every process whose command line names `needle`, in MB.
+/// Proportional memory (PSS: shared pages split among the processes that
+/// share them) of every process whose command line names `needle`, in MB.
 fn rss_of(needle: &str) -> f64 {
     let mut kb = 0u64;
     for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
@@ -67,10 +68,10 @@ fn rss_of(needle: &str) -> f64 {
         if !String::from_utf8_lossy(&cmd).contains(needle) {
             continue;
         }
-        let status = std::fs::read_to_string(dir.join("status")).unwrap_or_default();
-        kb += status
+        let rollup = std::fs::read_to_string(dir.join("smaps_rollup")).unwrap_or_default();
+        kb += rollup
             .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .find_map(|l| l.strip_prefix("Pss:"))
             .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
             .unwrap_or(0);
     }
@@ -126,7 +127,7 @@ fn main() {
         let _ = sampler.join();
         println!(
             "tabs {t}: {} pages fetched, {} rendered ({} failed, {} browser requests) in {secs:.1} s: \
-             {:.1} rendered pages/s; peak RSS trawl {:.0} MB (process so far), browser {} MB",
+             {:.1} rendered pages/s; peak RSS trawl {:.0} MB (process so far), browser {} MB (PSS, all its processes)",
             snap.fetched,
             snap.render.rendered,
             snap.render.failed,

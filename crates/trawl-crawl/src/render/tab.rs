@@ -205,23 +205,27 @@ struct Look {
     complete: bool,
     text: u64,
     height: u64,
+    /// The window's height: a page no taller is not scrolled.
+    view: u64,
 }
 
 async fn look(page: &Page) -> Result<Look, RenderError> {
     const JS: &str = "[document.readyState === 'complete', \
         document.body ? document.body.innerText.length : 0, \
-        document.documentElement ? document.documentElement.scrollHeight : 0]";
+        document.documentElement ? document.documentElement.scrollHeight : 0, \
+        window.innerHeight]";
     let v = tokio::time::timeout(PROBE_TIMEOUT, page.evaluate_expression(JS))
         .await
         .map_err(|_| RenderError::Timeout(PROBE_TIMEOUT))?
         .map_err(|e| RenderError::Crashed(format!("reading the page: {e}")))?;
-    let (complete, text, height): (bool, u64, u64) = v
+    let (complete, text, height, view): (bool, u64, u64, u64) = v
         .into_value()
         .map_err(|e| RenderError::Crashed(format!("reading the page: {e}")))?;
     Ok(Look {
         complete,
         text,
         height,
+        view,
     })
 }
 
@@ -242,8 +246,10 @@ async fn load(
     traffic.touch();
     settle(page, s, traffic, true).await?;
     let mut scrolls = 0;
-    let mut height = look(page).await?.height;
-    while scrolls < s.scrolls {
+    let first = look(page).await?;
+    let mut height = first.height;
+    // A page that fits the window has nothing below to load.
+    while scrolls < s.scrolls && height > first.view {
         let js = "window.scrollTo(0, document.documentElement.scrollHeight); true";
         tokio::time::timeout(PROBE_TIMEOUT, page.evaluate_expression(js))
             .await
