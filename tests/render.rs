@@ -411,3 +411,51 @@ fn cluster_workers_render_with_their_own_browsers() {
         assert!(!h.paths().iter().any(|p| p.starts_with("/private/")));
     }
 }
+
+/// Processes whose command line holds `needle`.
+fn processes_with(needle: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.flatten()
+                .filter(|e| {
+                    std::fs::read(e.path().join("cmdline"))
+                        .is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_browser_dies_with_a_killed_crawl() {
+    if !chromium_present() {
+        return;
+    }
+    let host = site("127.0.0.123");
+    let dir = scratch("render-kill");
+    let seeds = dir.join("seeds/s.txt");
+    // The never-ending page keeps the browser busy for the whole timeout.
+    std::fs::write(&seeds, format!("{} depth=0\n", host.url("/never"))).expect("seeds");
+    let cfg = config(&dir, "[render]\nmode = \"auto\"\ntimeout_secs = 120");
+    let mut child = support::spawn_crawl(&cfg, &seeds, false);
+    let needle = format!("trawl-browser/profile-{}-", child.id());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    // The browser is up and busy: it asked for the page's script.
+    while !host.paths().iter().any(|p| p == "/js/never.js") {
+        assert!(std::time::Instant::now() < deadline, "no browser started");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(processes_with(&needle) > 0);
+    // SAFETY: kill(2) on the crawl this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    let _ = child.wait();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while processes_with(&needle) > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the browser outlived the killed crawl"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
 
-use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::browser::Browser;
+use chromiumoxide::handler::HandlerConfig;
 use chromiumoxide::Page;
 use futures_util::StreamExt;
 use tokio::sync::RwLock;
@@ -50,55 +51,106 @@ pub fn find_chromium(configured: &str) -> Result<PathBuf, String> {
 /// A running browser.
 pub(super) struct Live {
     browser: RwLock<Browser>,
+    /// Its process, started by us: it dies with trawl (even on `kill -9`:
+    /// the kernel sends it SIGKILL when trawl's thread that started it is
+    /// gone) and is killed when dropped.
+    child: tokio::sync::Mutex<tokio::process::Child>,
     handler: tokio::task::JoinHandle<()>,
     pages: AtomicU64,
     dead: Arc<AtomicBool>,
     profile: PathBuf,
 }
 
+/// Flags for a quiet, bounded headless browser.
+const FLAGS: [&str; 22] = [
+    "--headless",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+    "--disable-breakpad",
+    "--disable-component-update",
+    "--disable-client-side-phishing-detection",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-hang-monitor",
+    "--no-first-run",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--dns-prefetch-disable",
+    "--blink-settings=imagesEnabled=false",
+    "--window-size=1280,900",
+    // Requests not paused and answered by trawl go nowhere.
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+];
+
 impl Live {
-    /// Starts the browser.
+    /// Starts the browser and connects to it.
     pub(super) async fn launch(s: &Settings) -> Result<Live, RenderError> {
+        remove_stale_profiles(&s.profiles);
         let profile = profile_dir(&s.profiles);
         std::fs::create_dir_all(&profile)
             .map_err(|e| RenderError::Launch(format!("profile {}: {e}", profile.display())))?;
-        let mut cfg = BrowserConfig::builder()
-            .chrome_executable(&s.chromium)
-            .user_data_dir(&profile)
-            .enable_request_intercept()
-            .launch_timeout(Duration::from_secs(20))
-            .request_timeout(Duration::from_secs(20))
-            .window_size(1280, 900)
-            .args([
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-default-apps",
-                "--no-first-run",
-                "--mute-audio",
-                "--dns-prefetch-disable",
-                "--blink-settings=imagesEnabled=false",
-                // Requests not paused and answered by trawl go nowhere.
-                "--proxy-server=http://127.0.0.1:9",
-                "--proxy-bypass-list=<-loopback>",
-            ])
+        let mut cmd = tokio::process::Command::new(&s.chromium);
+        cmd.args(FLAGS)
             .arg(format!(
                 "--js-flags=--max-old-space-size={}",
                 s.tab_memory_mb
             ))
-            .arg(format!("--renderer-process-limit={}", s.tabs.max(1) + 1))
-            .env("HOME", profile.display().to_string());
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("--remote-debugging-port=0")
+            .env("HOME", &profile)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
         // As root the sandbox cannot start (Debian's chromium says so).
         // SAFETY: geteuid has no preconditions and cannot fail.
         if unsafe { libc::geteuid() } == 0 {
-            cfg = cfg.no_sandbox();
+            cmd.arg("--no-sandbox");
         }
-        let cfg = cfg.build().map_err(RenderError::Launch)?;
-        let (browser, mut handler) = Browser::launch(cfg)
-            .await
-            .map_err(|e| RenderError::Launch(e.to_string()))?;
+        cmd.arg("about:blank");
+        // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches no memory.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| RenderError::Launch(format!("{}: {e}", s.chromium.display())))?;
+        let ws = match tokio::time::timeout(Duration::from_secs(20), devtools_url(&mut child)).await
+        {
+            Ok(Ok(ws)) => ws,
+            Ok(Err(e)) => {
+                let _ = child.kill().await;
+                return Err(RenderError::Launch(e));
+            }
+            Err(_) => {
+                let _ = child.kill().await;
+                return Err(RenderError::Launch("no DevTools address after 20 s".into()));
+            }
+        };
+        let config = HandlerConfig {
+            request_intercept: true,
+            cache_enabled: false,
+            request_timeout: Duration::from_secs(20),
+            ..HandlerConfig::default()
+        };
+        let (browser, mut handler) = match Browser::connect_with_config(ws, config).await {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = child.kill().await;
+                return Err(RenderError::Launch(e.to_string()));
+            }
+        };
         let dead = Arc::new(AtomicBool::new(false));
         let flag = dead.clone();
         let handler = tokio::spawn(async move {
@@ -115,6 +167,7 @@ impl Live {
         tracing::info!(chromium = %s.chromium.display(), "browser started");
         Ok(Live {
             browser: RwLock::new(browser),
+            child: tokio::sync::Mutex::new(child),
             handler,
             pages: AtomicU64::new(0),
             dead,
@@ -140,11 +193,49 @@ impl Live {
     }
 
     pub(super) async fn pid(&self) -> Option<u32> {
-        self.browser
-            .write()
-            .await
-            .get_mut_child()
-            .and_then(|c| c.inner.id())
+        self.child.lock().await.id()
+    }
+}
+
+/// Reads the browser's standard error until it says where DevTools listens.
+async fn devtools_url(child: &mut tokio::process::Child) -> Result<String, String> {
+    use tokio::io::AsyncBufReadExt;
+    let Some(err) = child.stderr.take() else {
+        return Err("no standard error to read".into());
+    };
+    let mut lines = tokio::io::BufReader::new(err).lines();
+    let mut said = Vec::new();
+    while let Ok(Some(line)) = lines.next_line().await {
+        if let Some(at) = line.find("ws://") {
+            let url = line[at..].trim().to_string();
+            // The rest of its output is not read: drained so it never blocks.
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return Ok(url);
+        }
+        if said.len() < 5 {
+            said.push(line);
+        }
+    }
+    Err(format!("the browser exited: {}", said.join(" | ")))
+}
+
+/// Profiles left by a trawl that was killed (`profile-PID-N` of a PID
+/// that no longer runs).
+fn remove_stale_profiles(root: &Path) {
+    let Ok(dir) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in dir.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix("profile-")
+            .and_then(|r| r.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
     }
 }
 
@@ -169,12 +260,18 @@ pub(super) async fn close(old: Arc<Live>) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     {
-        let mut b = old.browser.write().await;
-        let closed = tokio::time::timeout(Duration::from_secs(5), b.close()).await;
-        if !matches!(closed, Ok(Ok(_))) {
-            let _ = b.kill().await;
+        let closed = {
+            let mut b = old.browser.write().await;
+            tokio::time::timeout(Duration::from_secs(5), b.close()).await
+        };
+        let mut child = old.child.lock().await;
+        let exited = matches!(closed, Ok(Ok(_)))
+            && tokio::time::timeout(Duration::from_secs(5), child.wait())
+                .await
+                .is_ok();
+        if !exited {
+            let _ = child.kill().await;
         }
-        let _ = tokio::time::timeout(Duration::from_secs(5), b.wait()).await;
     }
     old.handler.abort();
     let _ = std::fs::remove_dir_all(&old.profile);

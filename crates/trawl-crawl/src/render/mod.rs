@@ -1,7 +1,9 @@
 //! Rendering pages that need JavaScript in headless Chromium, driven over
 //! the DevTools protocol (chromiumoxide): a bounded pool of tabs in one
 //! browser, started on first use and restarted every
-//! [`Settings::restart_after`] pages or when it dies.
+//! [`Settings::restart_after`] pages or when it dies. trawl starts the
+//! browser's process itself, so the process dies with trawl, even on
+//! `kill -9` (the kernel's parent-death signal).
 //!
 //! The browser sends nothing by itself. Every request a page makes is
 //! paused ([`tab`]): images, fonts, media, stylesheets, frames, beacons and
