@@ -288,7 +288,13 @@ async fn settle(
     let mut stable = 0;
     loop {
         tokio::time::sleep(TICK).await;
-        let now = look(page).await?;
+        let now = match look(page).await {
+            Ok(now) => now,
+            // A script holding the page's thread: wait on, within the
+            // page's own timeout (the caller's).
+            Err(RenderError::Timeout(_)) => continue,
+            Err(e) => return Err(e),
+        };
         let idle = traffic.in_flight.load(Relaxed) == 0 && traffic.quiet_for() >= s.idle;
         if now.complete && idle {
             return Ok(());
