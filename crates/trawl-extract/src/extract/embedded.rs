@@ -138,22 +138,21 @@ fn walk(
 /// A string as text: markup (`<p>…</p>` in a CMS field) rendered, spaces
 /// folded.
 fn as_text(s: &str) -> String {
+    let fold = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let s = s.trim();
-    if s.contains('<') && s.contains('>') {
-        let Ok(doc) = Doc::parse_fragment(s) else {
-            return s.split_whitespace().collect::<Vec<_>>().join(" ");
-        };
-        let blocks = doc.plain_pieces(doc.body());
-        let text = blocks
-            .iter()
-            .map(|b| b.split_whitespace().collect::<Vec<_>>().join(" "))
-            .filter(|b| !b.is_empty())
-            .collect::<Vec<_>>();
-        if !text.is_empty() {
-            return text.join("\n\n");
-        }
-    }
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let blocks = (s.contains('<') && s.contains('>'))
+        .then(|| Doc::parse_fragment(s).ok())
+        .flatten()
+        .map(|doc| {
+            let pieces = doc.plain_pieces(doc.body());
+            pieces
+                .iter()
+                .map(|b| fold(b))
+                .filter(|b| !b.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .filter(|blocks| !blocks.is_empty());
+    blocks.map_or_else(|| fold(s), |b| b.join("\n\n"))
 }
 
 /// Prose: long enough, mostly letters and spaces, words (or CJK text), and

@@ -30,6 +30,10 @@ pub struct Meta {
     /// The `description` of a JSON-LD `Product`: the seller's own text, for
     /// product pages whose visible description is drawn by scripts.
     pub product_description: Option<String>,
+    /// Enabled add-to-cart controls outside the page's chrome: counted
+    /// once, when first asked (typing and the test for a browser both ask;
+    /// `product_record::cart_buttons`).
+    pub cart_buttons: std::sync::OnceLock<usize>,
 }
 
 /// Flattens JSON-LD documents (arrays, `@graph`) into their objects.

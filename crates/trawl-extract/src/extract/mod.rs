@@ -408,7 +408,7 @@ pub(crate) fn extract_doc(
         text_source,
         needs_script: None,
     };
-    ex.needs_script = shell::needs_script(doc, &ex);
+    ex.needs_script = shell::needs_script(doc, &ex, &meta.cart_buttons);
     ex
 }
 

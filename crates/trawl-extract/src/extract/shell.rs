@@ -59,7 +59,11 @@ const APP_ROOTS: [&str; 9] = [
 ];
 
 /// Why `doc` (extracted as `ex`) needs a browser, if it does.
-pub(crate) fn needs_script(doc: &Doc, ex: &Extracted) -> Option<ScriptNeed> {
+pub(crate) fn needs_script(
+    doc: &Doc,
+    ex: &Extracted,
+    carts: &std::sync::OnceLock<usize>,
+) -> Option<ScriptNeed> {
     let scripts = &doc.meta.scripts;
     let has_scripts = scripts.external > 0 || scripts.inline_chars >= APP_INLINE_CHARS;
     if !has_scripts || ex.text_source.is_some() {
@@ -87,7 +91,7 @@ pub(crate) fn needs_script(doc: &Doc, ex: &Extracted) -> Option<ScriptNeed> {
     let shop = matches!(
         ex.page_type,
         PageType::Product | PageType::Service | PageType::Collection | PageType::Listing
-    ) && super::product_record::availability::cart_buttons(doc) == 1;
+    ) && super::product_record::cart_buttons(doc, carts) == 1;
     if shop {
         return Some(ScriptNeed::PriceByScript);
     }

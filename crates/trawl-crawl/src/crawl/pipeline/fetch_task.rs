@@ -266,10 +266,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     let item = lease.item.clone();
     let host = lease.host.clone();
     let seed = shared.seed(item.seed, &host);
-    // A seed's `delay=` replaces its site's `delay_ms` and crawl.min_delay_ms.
-    let base_delay = seed
-        .delay_ms
-        .map_or_else(|| shared.host_delay(&host), Duration::from_millis);
+    let base_delay = shared.seed_delay(Some(&seed), &host);
     let Ok(url) = Url::parse(&item.url) else {
         return done(
             lease,

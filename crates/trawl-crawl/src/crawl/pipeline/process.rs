@@ -200,7 +200,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
                 .filter(|_| shared.record_links)
                 .map(links::outgoing),
             relevance: relevance.map(f64::from),
-            rendered: rendered.clone(),
+            rendered,
             status: response.status,
             url: item.url.clone(),
             ..Record::default()

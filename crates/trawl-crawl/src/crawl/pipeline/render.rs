@@ -310,12 +310,10 @@ impl PageGate {
         if !robots.allowed(&shared.agent, url.as_str()) {
             return Answer::Refused("disallowed by robots.txt".into());
         }
-        let base = match self.seed.delay_ms {
-            Some(ms) if host == self.seed.host => Duration::from_millis(ms),
-            _ => shared.host_delay(&host),
-        };
-        let delay = shared.delays.host_delay_from(base, robots.crawl_delay());
+        // The seed's own settings (`delay=`, headers) for its own host only.
         let own = Some(&self.seed).filter(|s| s.host == host);
+        let base = shared.seed_delay(own, &host);
+        let delay = shared.delays.host_delay_from(base, robots.crawl_delay());
         let opts = shared.sites.options(&host, own, &url, None);
         let r = shared.request(&url, delay, false, Some(&opts)).await;
         if r.blocked {

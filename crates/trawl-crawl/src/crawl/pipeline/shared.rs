@@ -304,6 +304,14 @@ impl Shared {
         self.sites.options(host, Some(seed), url, conditional)
     }
 
+    /// The least time between two requests to `host` for `seed`: its
+    /// `delay=` (which replaces its site's `delay_ms` and
+    /// `crawl.min_delay_ms`), else [`Shared::host_delay`].
+    pub(in crate::crawl) fn seed_delay(&self, seed: Option<&Seed>, host: &str) -> Duration {
+        seed.and_then(|s| s.delay_ms)
+            .map_or_else(|| self.host_delay(host), Duration::from_millis)
+    }
+
     /// The least time between two requests to `host` when no seed says
     /// otherwise: its `[[site]]` table's, else `crawl.min_delay_ms`.
     pub(in crate::crawl) fn host_delay(&self, host: &str) -> Duration {

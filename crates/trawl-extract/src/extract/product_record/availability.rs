@@ -185,7 +185,7 @@ pub(super) fn shown(
 /// How many enabled add-to-cart buttons the page has outside its
 /// navigation, header, footer and sidebars (a product page has one buy box;
 /// a grid of products one button per card).
-pub(crate) fn cart_buttons(doc: &Doc) -> usize {
+pub(super) fn cart_buttons(doc: &Doc) -> usize {
     (0..doc.len() as NodeId)
         .filter(|&i| {
             is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {

@@ -16,6 +16,8 @@ pub(crate) mod microdata;
 pub(crate) mod money;
 pub(crate) mod visible;
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::html::{Doc, NodeId};
@@ -450,11 +452,17 @@ fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> 
     })
 }
 
+/// [`availability::cart_buttons`], counted once per page in `counted`
+/// (`Meta::cart_buttons`).
+pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<usize>) -> usize {
+    *counted.get_or_init(|| availability::cart_buttons(doc))
+}
+
 /// A buy box: one add-to-cart button outside the page's chrome, and a price
 /// shown by the product's heading (not struck through, not in a link or a
 /// carousel). A page with one is a product page whatever else it holds.
-pub(crate) fn has_buy_box(doc: &Doc) -> bool {
-    if availability::cart_buttons(doc) != 1 {
+pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<usize>) -> bool {
+    if cart_buttons(doc, counted) != 1 {
         return false;
     }
     let beside = crate::extract::auto::product::beside(doc);
@@ -661,15 +669,15 @@ mod tests {
              <div class=buy><span class=price>$74.00</span><button>Add to cart</button></div>\
              <p>A lamp for the field.</p>",
         );
-        assert!(has_buy_box(&one));
+        assert!(has_buy_box(&one, &OnceLock::new()));
         let grid = Doc::parse_str(
             "<h1>Lamps</h1><div><a href=/a>Lamp A</a> <span>$74.00</span><button>Add to cart</button></div>\
              <div><a href=/b>Lamp B</a> <span>$64.00</span><button>Add to cart</button></div>",
         );
-        assert!(!has_buy_box(&grid));
+        assert!(!has_buy_box(&grid, &OnceLock::new()));
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
-        assert!(!has_buy_box(&no_price));
+        assert!(!has_buy_box(&no_price, &OnceLock::new()));
     }
 
     #[test]
