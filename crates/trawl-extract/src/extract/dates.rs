@@ -254,10 +254,21 @@ pub fn in_url(url: &str) -> Option<Day> {
 /// What a shown date is, by the words just before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
-    /// "Updated", "Last modified", "Aktualisiert", …
+    /// "Updated", "Last modified", "Aktualisiert", "edited", …
     Updated,
-    /// Any other label ("Published", "Posted on", a byline) or none.
+    /// Any other label ("Published", "Posted on", "asked", a byline) or none.
     Published,
+}
+
+/// A date a page shows, what its label says it is, and whether it sits in
+/// one of a run of like items (a teaser list, a news ticker, a thread's
+/// posts): there it is an item's date, the page's only on a forum thread,
+/// whose first post is the thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShownDate {
+    pub day: Day,
+    pub kind: Shown,
+    pub listed: bool,
 }
 
 /// Words that say a date is an update, in the languages we meet.
@@ -277,7 +288,30 @@ const UPDATED: &[&str] = &[
     "atualizado",
     "aggiornato",
     "bijgewerkt",
+    "edited",
     "更新",
+];
+
+/// Words that say a date is not the page's: a member's join date beside a
+/// post, a last visit, a copyright year's line.
+const NOT_THE_PAGES: &[&str] = &[
+    "joined",
+    "member since",
+    "registered",
+    "last seen",
+    "last visit",
+    "last active",
+    "mitglied seit",
+    "registriert",
+    "dabei seit",
+    "inscrit",
+    "miembro desde",
+    "registrado",
+    "iscritto",
+    "lid sinds",
+    "注册时间",
+    "注册于",
+    "加入时间",
 ];
 
 /// Class, id or itemprop words of an element that holds a date.
@@ -310,7 +344,7 @@ const NO_HEADLINE: usize = 1_500;
 /// is taken when an element around it is a date's (a `<time>`, a class or
 /// itemprop naming a date, a byline or meta line) or its block is little
 /// more than the date. `order` reads 09/05/2025.
-pub fn shown(doc: &Doc, order: Order) -> Vec<(Day, Shown)> {
+pub fn shown(doc: &Doc, order: Order) -> Vec<ShownDate> {
     let body = doc.body();
     let end = doc.end(body);
     let h1 = (body..end).find(|&id| doc.tag(id) == Tag::H1 && doc.is_element(id));
@@ -367,7 +401,7 @@ const PUBLISHED: &[&str] = &[
 /// after a label ("Last updated: …" in a footer, "Published …" in an author
 /// box under the story): for pages that show none at their head and record
 /// none.
-pub fn anywhere(doc: &Doc, order: Order) -> Option<(Day, Shown)> {
+pub fn anywhere(doc: &Doc, order: Order) -> Option<ShownDate> {
     let body = doc.body();
     let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
     scan(doc, &text, &at, 0, text.len(), order, true)
@@ -415,7 +449,7 @@ fn scan(
     to: usize,
     order: Order,
     labelled: bool,
-) -> Vec<(Day, Shown)> {
+) -> Vec<ShownDate> {
     let from = floor_char(text, from);
     let to = floor_char(text, to.min(text.len()));
     let mut out = Vec::new();
@@ -427,22 +461,129 @@ fn scan(
             Err(i) => at[i - 1].1,
         };
         let before = text[floor_char(text, start.saturating_sub(40))..start].to_lowercase();
-        let updated = UPDATED.iter().any(|w| before.contains(w));
-        let label = updated || PUBLISHED.iter().any(|w| before.contains(w));
+        if not_the_pages(&before) {
+            continue;
+        }
+        let label = nearest_label(&before);
         // Far from the headline only a date's element, a line that is the
         // date or a label says a date is the page's.
-        let own = taken(doc, node, f.end - f.start, !labelled) || (labelled && label);
+        let own = taken(doc, node, f.end - f.start, !labelled) || (labelled && label.is_some());
         if !own {
             continue;
         }
-        let kind = if updated {
+        let kind = if label == Some(Label::Updated) {
             Shown::Updated
         } else {
             Shown::Published
         };
-        out.push((f.day, kind));
+        out.push(ShownDate {
+            day: f.day,
+            kind,
+            listed: listed(doc, node, f.end - f.start, order),
+        });
     }
     out
+}
+
+/// What the words before a date say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Label {
+    Updated,
+    Published,
+}
+
+/// Characters between a label of [`NOT_THE_PAGES`] and its date ("Joined:
+/// Mon ", "Member since "): further on, the label is another line's.
+const NOT_THE_PAGES_GAP: usize = 8;
+
+/// Whether `before` (lower case) ends with a label of [`NOT_THE_PAGES`].
+fn not_the_pages(before: &str) -> bool {
+    NOT_THE_PAGES.iter().any(|w| {
+        before
+            .rfind(w)
+            .is_some_and(|at| before.len() - (at + w.len()) <= NOT_THE_PAGES_GAP)
+    })
+}
+
+/// The label nearest the end of `before` (lower case): "Posted May 1,
+/// updated May 5" makes the second an update.
+fn nearest_label(before: &str) -> Option<Label> {
+    [(UPDATED, Label::Updated), (PUBLISHED, Label::Published)]
+        .iter()
+        .flat_map(|(words, label)| {
+            words
+                .iter()
+                .filter_map(|w| before.rfind(w).map(|at| (at + w.len(), *label)))
+        })
+        .max_by_key(|(end, _)| *end)
+        .map(|(_, label)| label)
+}
+
+/// Levels above a date's text searched for an item of a run.
+const ITEM_LEVELS: usize = 6;
+
+/// Characters besides the date that make an element an item (a headline,
+/// a teaser), not a line of a byline's list ("By …", "May 5, 2025", "5 min").
+const ITEM_MORE: usize = 12;
+
+/// Whether a date (`len` bytes) in text node `node` is inside one of at
+/// least three like siblings (same element, same first class) that each
+/// show a date, and holds more than the date: an item of a list, a ticker
+/// or a grid, not a byline's line (not a table's row or cell either: old
+/// pages lay themselves out in tables).
+fn listed(doc: &Doc, node: NodeId, len: usize, order: Order) -> bool {
+    let body = doc.body();
+    let mut id = doc.nodes[node as usize].parent;
+    for _ in 0..ITEM_LEVELS {
+        if id == u32::MAX || id <= body {
+            return false;
+        }
+        let parent = doc.nodes[id as usize].parent;
+        if parent == u32::MAX {
+            return false;
+        }
+        let kind = |n: NodeId| {
+            let class = doc.class_id(n).0.unwrap_or("");
+            (doc.nodes[n as usize].name, class.split_whitespace().next())
+        };
+        // Rows and cells of a table are most often a layout's.
+        if matches!(
+            doc.tag(id),
+            Tag::Tr | Tag::Td | Tag::Th | Tag::Tbody | Tag::Thead | Tag::Table
+        ) {
+            id = parent;
+            continue;
+        }
+        let me = kind(id);
+        let dated = doc
+            .children(parent)
+            .filter(|&c| doc.is_element(c) && kind(c) == me && shows_a_date(doc, c, order))
+            .take(3)
+            .count();
+        if dated >= 3 && doc.agg[id as usize].chars as usize >= len + ITEM_MORE {
+            return true;
+        }
+        id = parent;
+    }
+    false
+}
+
+/// Text read from an item for a date of its own.
+const ITEM_TEXT: usize = 400;
+
+/// Whether the first [`ITEM_TEXT`] bytes of element `id`'s text hold a date.
+fn shows_a_date(doc: &Doc, id: NodeId, order: Order) -> bool {
+    let mut text = String::new();
+    for n in id..doc.end(id) {
+        if text.len() >= ITEM_TEXT {
+            break;
+        }
+        if !doc.is_element(n) {
+            text.push_str(doc.text(n));
+            text.push(' ');
+        }
+    }
+    !find(&text, order).is_empty()
 }
 
 /// Whether a date in text node `node` is a date line's: an element within
@@ -520,7 +661,7 @@ mod tests {
         let doc = Doc::parse_str(&html);
         assert!(shown(&doc, Order::MonthFirst).is_empty(), "not at its head");
         assert_eq!(
-            anywhere(&doc, Order::MonthFirst).map(|(d, k)| (d.iso(), k)),
+            anywhere(&doc, Order::MonthFirst).map(|s| (s.day.iso(), s.kind)),
             Some(("2025-11-13".to_string(), Shown::Updated))
         );
     }
@@ -548,7 +689,8 @@ mod tests {
         let doc = Doc::parse_str(html);
         shown(&doc, order)
             .into_iter()
-            .map(|(d, k)| (d.iso(), k))
+            .filter(|s| !s.listed)
+            .map(|s| (s.day.iso(), s.kind))
             .collect()
     }
 

@@ -47,12 +47,7 @@ fn is_product(o: &Map<String, Value>) -> bool {
 fn objects(json_ld: &[String]) -> Vec<Map<String, Value>> {
     let mut out = Vec::new();
     for block in json_ld {
-        // Shops leave raw control characters in strings; JSON forbids them.
-        let cleaned: String = block
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        let Ok(v) = serde_json::from_str::<Value>(cleaned.trim()) else {
+        let Some(v) = crate::extract::metadata::json_ld_value(block) else {
             continue;
         };
         let mut stack = vec![v];
