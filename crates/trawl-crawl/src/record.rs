@@ -98,6 +98,9 @@ pub struct Record {
     /// When it was last updated, when the page says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date_modified: Option<String>,
+    /// Which of the two `date` is (`published`, `updated`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_kind: Option<trawl_extract::DateKind>,
     /// Links from the seed to this page.
     pub depth: u16,
     /// `<meta name="description">` or `og:description`.
@@ -189,6 +192,7 @@ impl Record {
         self.date = ex.date;
         self.date_published = ex.date_published;
         self.date_modified = ex.date_modified;
+        self.date_kind = ex.date_kind;
         self.description = ex.description;
         self.language = ex.language;
         self.page_type = ex.page_type;
@@ -369,6 +373,7 @@ mod tests {
             date: Some("2024-05-01".into()),
             date_published: None,
             date_modified: None,
+            date_kind: None,
             depth: 1,
             description: None,
             duplicate_of: None,

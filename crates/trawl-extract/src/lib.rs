@@ -49,7 +49,7 @@ pub use error::{ExtractError, InputError};
 pub use extract::metadata::normalize_date;
 pub use extract::product_record::{Availability, Price, Product, Source, Variant};
 pub use extract::shell::ScriptNeed;
-pub use extract::{Algorithm, Charset, Extracted, Extractor, Options, PageType};
+pub use extract::{Algorithm, Charset, DateKind, Extracted, Extractor, Options, PageType};
 pub use html::{render, Doc, Selection};
 pub use input::read_input;
 pub use page::{extract, Link, Page, RobotsMeta};

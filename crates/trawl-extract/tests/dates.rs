@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use trawl_extract::{extract, Extracted, Options, PageType};
+use trawl_extract::{extract, DateKind, Extracted, Options, PageType};
 
 fn run(file: &str, page_type: Option<PageType>) -> Extracted {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -60,6 +60,8 @@ fn a_thread_recorded_as_a_web_pages_main_entity() {
     // forbids and sites write anyway.
     let r = run("thread_webpage_main_entity.html", Some(PageType::Forum));
     assert_eq!(day(r.date.as_deref()), Some("2024-01-10"));
+    // Its publication too, not the first reply's day.
+    assert_eq!(day(r.date_published.as_deref()), Some("2024-01-10"));
     assert_eq!(r.author.as_deref(), Some("Kevin Hale"));
 }
 
@@ -67,4 +69,22 @@ fn a_thread_recorded_as_a_web_pages_main_entity() {
 fn the_shown_date_the_markup_records_wins_over_a_mastheads_day() {
     let r = run("article_today_then_byline_fr.html", Some(PageType::Article));
     assert_eq!(day(r.date.as_deref()), Some("2025-12-18"));
+    assert_eq!(day(r.date_published.as_deref()), Some("2025-12-18"));
+    assert_eq!(r.date_kind, Some(DateKind::Published));
+}
+
+#[test]
+fn an_english_page_writing_days_first_reads_03_10_as_the_third_of_october() {
+    // `lang="en"` leaves the order open; the page's other dates are
+    // written day first.
+    let r = run("article_en_day_first.html", Some(PageType::Article));
+    assert_eq!(day(r.date.as_deref()), Some("2023-10-03"));
+}
+
+#[test]
+fn a_page_giving_only_its_update_goes_by_it_and_says_so() {
+    let r = run("service_updated_only.html", Some(PageType::Service));
+    assert_eq!(day(r.date.as_deref()), Some("2025-03-22"));
+    assert_eq!(r.date_published, None);
+    assert_eq!(r.date_kind, Some(DateKind::Updated));
 }

@@ -132,7 +132,47 @@ impl Order {
             _ => Order::DayFirst,
         }
     }
+
+    /// Whether the language leaves the order open: plain `en` (British,
+    /// Indian, Australian sites say so too) or none.
+    pub fn lang_is_vague(lang: Option<&str>) -> bool {
+        lang.is_none_or(|l| l.trim().eq_ignore_ascii_case("en"))
+    }
+
+    /// The order the page's own dates show, for a page whose language
+    /// leaves it open: "16 February 2026" and 25/12/2025 vote day first,
+    /// "February 16, 2026" and 12/25/2025 month first (the first
+    /// [`EVIDENCE`] characters of its text; none or a tie: `None`).
+    pub fn of_page(doc: &Doc) -> Option<Order> {
+        let body = doc.body();
+        let (text, _) = texts(doc, body, doc.end(body), |len, _| len <= EVIDENCE);
+        let p = patterns();
+        let mut day_first = p[2].find_iter(&text).count() as i64;
+        let mut month_first = p[3].find_iter(&text).count() as i64;
+        for c in p[1].captures_iter(&text) {
+            if &c[2] != "/" || c[2] != c[4] {
+                continue;
+            }
+            let (a, b) = (
+                c[1].parse::<u32>().unwrap_or(0),
+                c[3].parse::<u32>().unwrap_or(0),
+            );
+            if a > 12 && b <= 12 {
+                day_first += 1;
+            } else if b > 12 && a <= 12 {
+                month_first += 1;
+            }
+        }
+        match day_first.cmp(&month_first) {
+            std::cmp::Ordering::Greater => Some(Order::DayFirst),
+            std::cmp::Ordering::Less => Some(Order::MonthFirst),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
 }
+
+/// Text characters read for the order a page writes its dates in.
+const EVIDENCE: usize = 20_000;
 
 fn patterns() -> &'static [Regex; 5] {
     static P: OnceLock<[Regex; 5]> = OnceLock::new();
@@ -520,7 +560,7 @@ fn nearest_label(before: &str) -> Option<Label> {
 }
 
 /// Levels above a date's text searched for an item of a run.
-const ITEM_LEVELS: usize = 6;
+const ITEM_LEVELS: usize = 10;
 
 /// Characters besides the date that make an element an item (a headline,
 /// a teaser), not a line of a byline's list ("By …", "May 5, 2025", "5 min").

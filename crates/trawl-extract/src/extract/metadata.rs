@@ -162,6 +162,32 @@ pub struct Dates {
     pub modified: Option<String>,
 }
 
+/// Which of its dates a page goes by (the record's `date_kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateKind {
+    /// Its publication, or a date it gives with no update label.
+    Published,
+    /// Its last update: the page shows that first or gives only that.
+    Updated,
+}
+
+impl Dates {
+    /// Whether `date` is the update: the same day as `modified` and not
+    /// as `published`.
+    pub fn kind(&self) -> Option<DateKind> {
+        let day = |d: &Option<String>| d.as_deref().and_then(|d| d.get(..10)).map(str::to_string);
+        let date = day(&self.date)?;
+        let updated = day(&self.modified).as_ref() == Some(&date)
+            && day(&self.published).as_ref() != Some(&date);
+        Some(if updated {
+            DateKind::Updated
+        } else {
+            DateKind::Published
+        })
+    }
+}
+
 /// The page's dates (see [`crate::Extracted::date`]): what it shows at its
 /// head first, then what its markup records, then its URL's, then (an
 /// article or a thread) a date it shows elsewhere, then a `<time>`'s; on a
@@ -181,10 +207,19 @@ pub struct Dates {
 /// truth is the document's signing day, not the publication day it shows
 /// and records).
 pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageType) -> Dates {
-    let order = Order::of_lang(meta.html_lang.as_deref());
+    let lang = meta.html_lang.as_deref();
+    let mut order = Order::of_lang(lang);
+    let mut shown = dates::shown(doc, order);
+    // A language that leaves 03/10/2023 open: the page's other dates say.
+    if Order::lang_is_vague(lang) && shown != dates::shown(doc, Order::DayFirst) {
+        if let Some(o) = Order::of_page(doc).filter(|&o| o != order) {
+            order = o;
+            shown = dates::shown(doc, order);
+        }
+    }
     // Dates in a run of like items (teasers, a ticker) are the items'; a
     // forum thread's first post is the thread.
-    let shown: Vec<(Day, Shown)> = dates::shown(doc, order)
+    let shown: Vec<(Day, Shown)> = shown
         .into_iter()
         .filter(|s| !s.listed || page_type == PageType::Forum)
         .map(|s| (s.day, s.kind))
@@ -201,16 +236,31 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
         Shown::Published => same_day(&meta.date, d),
         Shown::Updated => same_day(&meta.date_modified, d),
     };
-    let first_of = |kind: Shown| shown.iter().find(|(_, k)| *k == kind).map(with_recorded);
+    // A shown date the markup records is the one the page goes by,
+    // wherever it is in the head's dates (after a masthead's day, say).
+    let day_of = |r: &Option<String>| r.as_deref().and_then(|d| d.get(..10)).map(str::to_string);
+    let (recorded, recorded_update) = (day_of(&meta.date), day_of(&meta.date_modified));
+    let recorded_as = |d: &Day, kind: Shown| {
+        let r = match kind {
+            Shown::Published => &recorded,
+            Shown::Updated => &recorded_update,
+        };
+        r.as_deref() == Some(d.iso().as_str())
+    };
+    let first_of = |kind: Shown| {
+        let mut of_kind = shown.iter().filter(|(_, k)| *k == kind);
+        of_kind
+            .clone()
+            .find(|(d, _)| recorded_as(d, kind))
+            .or_else(|| of_kind.next())
+            .map(with_recorded)
+    };
     let url_day = url.and_then(dates::in_url).map(Day::iso);
     let shown_published = first_of(Shown::Published);
     let shown_updated = first_of(Shown::Updated);
-    // A shown date the markup records as the publication is the one the
-    // page goes by, wherever it is in the head's dates.
-    let recorded_day = meta.date.as_deref().and_then(|d| d.get(..10));
     let shown_first = shown
         .iter()
-        .find(|(d, _)| Some(d.iso().as_str()) == recorded_day)
+        .find(|(d, _)| recorded.as_deref() == Some(d.iso().as_str()))
         .or(shown.first())
         .map(with_recorded);
     let date = if page_type == PageType::Forum {
@@ -233,8 +283,17 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
         date: date
             .or_else(|| url_day.clone())
             .or_else(elsewhere)
-            .or_else(|| time_element(doc).and_then(|d| normalize_date(&d))),
-        published: shown_published.or_else(|| meta.date.clone()).or(url_day),
+            .or_else(|| time_element(doc).and_then(|d| normalize_date(&d)))
+            // A page that gives only its update goes by it.
+            .or_else(|| shown_updated.clone())
+            .or_else(|| meta.date_modified.clone()),
+        // A thread's publication is its recorded one, as its date.
+        published: if page_type == PageType::Forum {
+            meta.date.clone().or(shown_published)
+        } else {
+            shown_published.or_else(|| meta.date.clone())
+        }
+        .or(url_day),
         modified: shown_updated.or_else(|| meta.date_modified.clone()),
     }
 }

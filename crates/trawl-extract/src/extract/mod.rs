@@ -32,6 +32,7 @@ pub use crate::error::ExtractError;
 use crate::html::{charset, render, Doc, Limits, Selection};
 use algorithms::{article_std, cc, cetd_tpc, list_rank, segment};
 use auto::product;
+pub use metadata::DateKind;
 use typing::classify;
 pub use typing::classify::PageType;
 
@@ -286,6 +287,9 @@ pub struct Extracted {
     /// head, JSON-LD `dateModified`, `article:modified_time`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub date_modified: Option<String>,
+    /// Which of the two `date` is: `published` or `updated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_kind: Option<DateKind>,
     /// ISO 639 code of the text's language.
     pub language: Option<String>,
     /// What kind of page it is.
@@ -394,6 +398,7 @@ pub(crate) fn extract_doc(
         url: url.map(str::to_string),
         title: metadata::record_title(doc, &meta, url),
         author: meta.author,
+        date_kind: dates.kind(),
         date: dates.date,
         date_published: dates.published,
         date_modified: dates.modified,
