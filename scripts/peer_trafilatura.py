@@ -6,6 +6,12 @@
   /tmp/peers/bin/python scripts/peer_trafilatura.py ../shared/datasets/trafilatura-eval out.jsonl
   trawl eval --dataset ../shared/datasets/trafilatura-eval --losses ours.jsonl out.jsonl
 
+With `--metadata` it writes trafilatura's title, author and date instead
+(`source`, `title`, `author`, `date`; each page with its URL from the
+ground truth, as `trawl eval --metadata` extracts ours), for
+
+  trawl eval --dataset ../shared/datasets/wcxb-dev --metadata --peer out.jsonl
+
 Pages go in as bytes (trafilatura decodes them itself, as in its own
 harness), or with `--decode` as text decoded the way the datasets' own
 harness hands it to peers for multilingual-dev (UTF-8 when valid, else the
@@ -22,6 +28,7 @@ from pathlib import Path
 import trafilatura
 
 COMMENTS = "--no-comments" not in sys.argv
+METADATA = "--metadata" in sys.argv
 DECODE = "--decode" in sys.argv
 DECLARED = re.compile(rb"""(?:charset|encoding)\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
 
@@ -41,10 +48,35 @@ def decode(data):
         return data.decode("cp1252", errors="replace")
 
 
+def url_of(path):
+    """The page's URL from its ground truth (wcxb-dev, trafilatura-eval)."""
+    page_id = path.name.split(".")[0]
+    truth = path.parent.parent / "ground-truth" / f"{page_id}.json"
+    try:
+        g = json.loads(truth.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return g.get("url") or (g.get("metadata") or {}).get("url")
+
+
+def metadata(path, data):
+    try:
+        doc = trafilatura.bare_extraction(
+            decode(data) if DECODE else data, url=url_of(path), with_metadata=True
+        )
+    except Exception as e:  # a peer's crash scores as nothing found
+        print(f"{path.name}: {e}", file=sys.stderr)
+        doc = None
+    get = lambda k: getattr(doc, k, None) if doc is not None else None
+    return {"source": str(path), "title": get("title"), "author": get("author"), "date": get("date")}
+
+
 def one(path):
     data = path.read_bytes()
     if path.suffix == ".gz":
         data = gzip.decompress(data)
+    if METADATA:
+        return metadata(path, data)
     try:
         page = decode(data) if DECODE else data
         text = trafilatura.extract(page, include_comments=COMMENTS) or ""

@@ -74,6 +74,14 @@ pub struct EvalArgs {
     /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev --metadata --worst 20
     #[arg(long)]
     pub metadata: bool,
+    /// With --metadata: a peer's title, author and date per page (JSONL:
+    /// `source`, `title`, `author`, `date`; scripts/peer_trafilatura.py
+    /// --metadata writes trafilatura's), scored beside ours per page type;
+    /// --worst N lists N pages per field the peer gets right and we miss.
+    /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev --metadata
+    ///          --peer trafilatura-meta.jsonl --worst 20
+    #[arg(long, value_name = "FILE", requires = "metadata")]
+    pub peer: Option<PathBuf>,
 }
 
 pub(super) fn eval(args: EvalArgs) -> Result<i32> {
@@ -150,11 +158,14 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
     let pages = crate::eval::load(&args.dataset, args.limit)?;
     if args.metadata {
         let scored = crate::eval::metadata::run(&args.dataset, &pages, args.threads)?;
-        write!(
-            out,
-            "{}",
-            crate::eval::metadata::format(&scored, &name, args.worst)
-        )?;
+        let report = match &args.peer {
+            Some(path) => {
+                let peer = crate::eval::metadata::read_peer(path)?;
+                crate::eval::metadata::format_vs_peer(&scored, &peer, &name, args.worst)
+            }
+            None => crate::eval::metadata::format(&scored, &name, args.worst),
+        };
+        write!(out, "{report}")?;
         return Ok(0);
     }
     if let Some(model_path) = &args.train_types {

@@ -6,7 +6,7 @@
 //! lower-casing and removing punctuation, "contained" when one holds the
 //! other, and for dates the same day.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -146,20 +146,64 @@ pub fn run(dir: &Path, pages: &[Loaded], threads: usize) -> Result<Vec<MetaPage>
     )
 }
 
+/// A peer's title, author and date per page id, from a JSONL file
+/// (`source`, `title`, `author`, `date`; the id is the source's file name
+/// up to its first dot, as in `--losses`).
+pub fn read_peer(path: &Path) -> Result<HashMap<String, [Option<String>; 3]>, EvalError> {
+    #[derive(serde::Deserialize)]
+    struct Line {
+        #[serde(default)]
+        source: String,
+        date: Option<String>,
+        title: Option<String>,
+        author: Option<String>,
+    }
+    let bad = |message: String| EvalError::BadFile {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let mut out = HashMap::new();
+    for (i, line) in String::from_utf8_lossy(&text).lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let l: Line =
+            serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
+        let name = Path::new(&l.source)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("");
+        let id = name.split('.').next().unwrap_or(name).to_string();
+        let keep = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+        out.insert(id, [keep(l.date), keep(l.title), keep(l.author)]);
+    }
+    Ok(out)
+}
+
 /// Scores per field: "all" and each page type.
 pub fn score(pages: &[MetaPage]) -> [BTreeMap<String, FieldScore>; 3] {
+    let ours: Vec<&[Option<String>; 3]> = pages.iter().map(|p| &p.ours).collect();
+    score_of(pages, &ours)
+}
+
+/// Scores per field of one side's values (ours, or a peer's), one per page.
+fn score_of(
+    pages: &[MetaPage],
+    side: &[&[Option<String>; 3]],
+) -> [BTreeMap<String, FieldScore>; 3] {
     let mut out: [BTreeMap<String, FieldScore>; 3] = Default::default();
-    for p in pages {
+    for (p, values) in pages.iter().zip(side) {
         for (f, field) in FIELDS.iter().enumerate() {
             let Some(truth) = &p.truth[f] else {
-                if p.ours[f].is_some() {
+                if values[f].is_some() {
                     for key in ["all", p.kind.as_str()] {
                         out[f].entry(key.to_string()).or_default().extra += 1;
                     }
                 }
                 continue;
             };
-            let (exact, contained) = p.ours[f]
+            let (exact, contained) = values[f]
                 .as_deref()
                 .map_or((false, false), |o| matches(field, truth, o));
             for key in ["all", p.kind.as_str()] {
@@ -167,7 +211,7 @@ pub fn score(pages: &[MetaPage]) -> [BTreeMap<String, FieldScore>; 3] {
                 s.n += 1;
                 s.exact += usize::from(exact);
                 s.contained += usize::from(contained);
-                s.missing += usize::from(p.ours[f].is_none());
+                s.missing += usize::from(values[f].is_none());
             }
         }
     }
@@ -214,6 +258,85 @@ pub fn format(pages: &[MetaPage], dataset: &str, worst: usize) -> String {
                     p.ours[f].as_deref().unwrap_or("-")
                 ));
             }
+        }
+    }
+    s
+}
+
+/// Ours beside a peer's (`peer`: page id → date, title, author), per
+/// field and page type, then up to `worst` pages per field that the peer
+/// gets right and we miss ("where we lose"). Pages the peer file lacks
+/// count as the peer giving nothing.
+pub fn format_vs_peer(
+    pages: &[MetaPage],
+    peer: &HashMap<String, [Option<String>; 3]>,
+    dataset: &str,
+    worst: usize,
+) -> String {
+    let none: [Option<String>; 3] = Default::default();
+    let theirs_by_page: Vec<&[Option<String>; 3]> = pages
+        .iter()
+        .map(|p| peer.get(&p.id).unwrap_or(&none))
+        .collect();
+    let ours = score(pages);
+    let theirs = score_of(pages, &theirs_by_page);
+    let mut s = format!(
+        "{dataset} · metadata, ours vs peer (each page with its URL): {} pages, {} in the peer's file\n",
+        pages.len(),
+        pages.iter().filter(|p| peer.contains_key(&p.id)).count()
+    );
+    for (f, field) in FIELDS.iter().enumerate() {
+        s.push_str(&format!(
+            "{field:<16}{:>6}{:>8}{:>8}{:>11}{:>11}{:>9}{:>9}\n",
+            "n", "exact", "peer", "contained", "peer", "missing", "peer"
+        ));
+        let all = "all".to_string();
+        for k in std::iter::once(&all).chain(ours[f].keys().filter(|k| *k != "all")) {
+            let (Some(o), Some(t)) = (ours[f].get(k), theirs[f].get(k)) else {
+                continue;
+            };
+            s.push_str(&format!(
+                "  {k:<14}{:>6}{:>8.3}{:>8.3}{:>11.3}{:>11.3}{:>9}{:>9}\n",
+                o.n,
+                o.exact_rate(),
+                t.exact_rate(),
+                o.contained_rate(),
+                t.contained_rate(),
+                o.missing,
+                t.missing
+            ));
+        }
+        let right = |v: &[Option<String>; 3], t: &str| {
+            v[f].as_deref().is_some_and(|o| matches(field, t, o).0)
+        };
+        let both = || pages.iter().zip(theirs_by_page.iter().copied());
+        let losses: Vec<(&MetaPage, &[Option<String>; 3])> = both()
+            .filter(|(p, v)| {
+                p.truth[f]
+                    .as_deref()
+                    .is_some_and(|t| right(v, t) && !right(&p.ours, t))
+            })
+            .collect();
+        let wins = both()
+            .filter(|(p, v)| {
+                p.truth[f]
+                    .as_deref()
+                    .is_some_and(|t| right(&p.ours, t) && !right(v, t))
+            })
+            .count();
+        s.push_str(&format!(
+            "  we alone right on {wins} pages, the peer alone on {}\n",
+            losses.len()
+        ));
+        for (p, v) in losses.iter().take(worst) {
+            s.push_str(&format!(
+                "    lose {} {:<14} truth {:?} ours {:?} peer {:?}\n",
+                p.id,
+                p.kind,
+                p.truth[f].as_deref().unwrap_or(""),
+                p.ours[f].as_deref().unwrap_or("-"),
+                v[f].as_deref().unwrap_or("-")
+            ));
         }
     }
     s

@@ -88,3 +88,11 @@ fn a_page_giving_only_its_update_goes_by_it_and_says_so() {
     assert_eq!(r.date_published, None);
     assert_eq!(r.date_kind, Some(DateKind::Updated));
 }
+
+#[test]
+fn a_documentation_page_dated_only_in_its_footer() {
+    let r = run("docs_footer_updated.html", Some(PageType::Documentation));
+    assert_eq!(day(r.date.as_deref()), Some("2025-03-05"));
+    assert_eq!(day(r.date_modified.as_deref()), Some("2025-03-05"));
+    assert_eq!(r.date_kind, Some(DateKind::Updated));
+}

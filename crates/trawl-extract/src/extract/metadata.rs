@@ -271,18 +271,26 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
     } else {
         shown_first.or_else(|| meta.date.clone())
     };
-    // An article or thread showing its date only elsewhere (a footer's
-    // "Last updated", an author box under the story).
+    // An article, thread or documentation page showing its date only
+    // elsewhere (a footer's "Last updated", an author box under the story).
     let elsewhere = || {
-        matches!(page_type, PageType::Article | PageType::Forum)
-            .then(|| dates::anywhere(doc, order))
-            .flatten()
-            .map(|s| s.day.iso())
+        matches!(
+            page_type,
+            PageType::Article | PageType::Forum | PageType::Documentation
+        )
+        .then(|| dates::anywhere(doc, order))
+        .flatten()
     };
+    let mut updated_elsewhere = None;
+    let date = date.or_else(|| url_day.clone()).or_else(|| {
+        let found = elsewhere()?;
+        if found.kind == Shown::Updated {
+            updated_elsewhere = Some(found.day.iso());
+        }
+        Some(found.day.iso())
+    });
     Dates {
         date: date
-            .or_else(|| url_day.clone())
-            .or_else(elsewhere)
             .or_else(|| time_element(doc).and_then(|d| normalize_date(&d)))
             // A page that gives only its update goes by it.
             .or_else(|| shown_updated.clone())
@@ -294,7 +302,9 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
             shown_published.or_else(|| meta.date.clone())
         }
         .or(url_day),
-        modified: shown_updated.or_else(|| meta.date_modified.clone()),
+        modified: shown_updated
+            .or_else(|| meta.date_modified.clone())
+            .or(updated_elsewhere),
     }
 }
 
