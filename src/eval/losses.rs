@@ -33,14 +33,18 @@ pub fn read_predictions(path: &Path) -> Result<HashMap<String, String>, EvalErro
         }
         let l: Line =
             serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
-        let name = Path::new(&l.source)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("");
-        let id = name.split('.').next().unwrap_or(name).to_string();
-        out.insert(id, l.text.unwrap_or_default());
+        out.insert(page_id(&l.source), l.text.unwrap_or_default());
     }
     Ok(out)
+}
+
+/// A prediction's page id: its source's file name up to the first dot.
+pub(crate) fn page_id(source: &str) -> String {
+    let name = Path::new(source)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    name.split('.').next().unwrap_or(name).to_string()
 }
 
 /// One page of both files.

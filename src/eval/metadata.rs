@@ -170,11 +170,7 @@ pub fn read_peer(path: &Path) -> Result<HashMap<String, [Option<String>; 3]>, Ev
         }
         let l: Line =
             serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
-        let name = Path::new(&l.source)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("");
-        let id = name.split('.').next().unwrap_or(name).to_string();
+        let id = crate::eval::losses::page_id(&l.source);
         let keep = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
         out.insert(id, [keep(l.date), keep(l.title), keep(l.author)]);
     }
@@ -362,5 +358,46 @@ mod tests {
             (true, true)
         );
         assert_eq!(matches("date", "2025-09-04", "2025-09-05"), (false, false));
+    }
+
+    #[test]
+    fn a_peer_is_scored_beside_us_and_its_wins_are_listed() {
+        let page = |id: &str, truth: &str, ours: &str| MetaPage {
+            id: id.into(),
+            kind: "article".into(),
+            truth: [Some(truth.into()), None, None],
+            ours: [Some(ours.into()), None, None],
+        };
+        let pages = [
+            page("0001", "2025-01-02", "2025-01-02"),
+            page("0002", "2024-05-06", "2025-11-30"),
+        ];
+        let dir = std::env::temp_dir().join(format!("trawl-peer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        let file = dir.join("peer.jsonl");
+        std::fs::write(
+            &file,
+            "{\"source\": \"html/0001.html.gz\", \"date\": \"2025-01-03\", \"title\": null}\n\
+             {\"source\": \"html/0002.html.gz\", \"date\": \"2024-05-06\", \"author\": \"\"}\n",
+        )
+        .unwrap_or_default();
+        let peer = read_peer(&file).unwrap_or_default();
+        std::fs::remove_dir_all(&dir).unwrap_or_default();
+        assert_eq!(peer.len(), 2);
+        assert_eq!(peer["0002"][2], None, "an empty author is none");
+        let report = format_vs_peer(&pages, &peer, "set", 5);
+        assert!(
+            report.contains("we alone right on 1 pages, the peer alone on 1"),
+            "{report}"
+        );
+        assert!(
+            report.contains("lose 0002 article        truth \"2024-05-06\" ours \"2025-11-30\" peer \"2024-05-06\""),
+            "{report}"
+        );
+        // The per-type row: ours 1 of 2, the peer's 1 of 2.
+        assert!(
+            report.contains("  all                2   0.500   0.500"),
+            "{report}"
+        );
     }
 }

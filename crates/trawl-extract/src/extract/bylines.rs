@@ -129,7 +129,14 @@ pub(crate) fn author(
     // The byline is read only when it can decide (collect runs more than
     // once per page): a person named in the byline over a handle or the
     // site's own name.
-    let named_person = || visible(doc).filter(|v| v.contains(' ') && !is_site(v));
+    // A person: names of several words, or written in Han characters
+    // (no spaces between a Chinese name's characters).
+    let named_person = || {
+        visible(doc).filter(|v| {
+            (v.contains(' ') || v.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)))
+                && !is_site(v)
+        })
+    };
     if !person.is_empty() {
         if person.len() == 1 && (handle(&person[0]) || is_site(&person[0])) {
             if let Some(v) = named_person() {
@@ -147,9 +154,11 @@ pub(crate) fn author(
     }
 }
 
-/// The first byline element's name, else a name after a byline's label.
+/// The first byline element's name, else the writer a Chinese page's
+/// credit line names, else a name after a byline's label.
 fn visible(doc: &Doc) -> Option<String> {
     marked(doc, false)
+        .or_else(|| crate::extract::credits::credited(doc))
         .or_else(|| labelled(doc))
         .or_else(|| marked(doc, true))
 }

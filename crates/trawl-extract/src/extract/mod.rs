@@ -12,6 +12,7 @@ pub(crate) mod algorithms;
 pub(crate) mod auto;
 pub(crate) mod bylines;
 pub(crate) mod chrome;
+mod credits;
 pub(crate) mod dates;
 pub(crate) mod embedded;
 #[cfg(test)]
