@@ -311,6 +311,12 @@ fn apply_to(t: &Template, leaves: &[Leaf]) -> Applied {
     let holes = share(&mut t.fields.iter().map(|f| f.key.as_str()), t.fields.len());
     let matched = 0.5 * fixed + 0.5 * holes;
     let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // The leaves' keys without positions, and reduced to tags: computed
+    // once per page, when a rule first needs them.
+    let tag_keys = std::cell::OnceCell::new();
+    let tag_keys = || -> &Vec<String> {
+        tag_keys.get_or_init(|| leaves.iter().map(|l| tags_only(&l.key)).collect())
+    };
     for rule in &t.fields {
         // The learned node if it still carries the learned label; else the
         // row with that label elsewhere (rows reordered, one added).
@@ -323,7 +329,7 @@ fn apply_to(t: &Template, leaves: &[Leaf]) -> Applied {
                     // (a banner added above the product block).
                     let want = loose(&rule.key);
                     leaves.iter().find(|l| {
-                        loose(&l.key) == want && (rule.label.is_none() || l.label == rule.label)
+                        loose_is(&l.key, &want) && (rule.label.is_none() || l.label == rule.label)
                     })
                 })
                 .or_else(|| {
@@ -332,10 +338,11 @@ fn apply_to(t: &Template, leaves: &[Leaf]) -> Applied {
                     let want = tags_only(&rule.key);
                     leaves
                         .iter()
-                        .filter(|l| {
-                            tags_only(&l.key) == want
-                                && (rule.label.is_none() || l.label == rule.label)
+                        .zip(tag_keys())
+                        .filter(|(l, k)| {
+                            **k == want && (rule.label.is_none() || l.label == rule.label)
                         })
+                        .map(|(l, _)| l)
                         .max_by_key(|l| common_parts(&l.key, &rule.key))
                 })
         };
@@ -423,6 +430,27 @@ fn loose(key: &str) -> String {
     out
 }
 
+/// `loose(key) == want`, compared as `loose` would build it, without
+/// building it (most keys differ in their first characters).
+fn loose_is(key: &str, want: &str) -> bool {
+    let (path, last) = key.rsplit_once('/').unwrap_or(("", key));
+    let mut want = want.chars();
+    let mut skip = false;
+    for c in path.chars() {
+        match c {
+            '[' => skip = true,
+            ']' => skip = false,
+            c if !skip => {
+                if want.next() != Some(c) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    want.next() == Some('/') && want.as_str() == last
+}
+
 /// A key reduced to its tags and the text's position.
 fn tags_only(key: &str) -> String {
     let (path, last) = key.rsplit_once('/').unwrap_or(("", key));
@@ -461,6 +489,19 @@ fn field_block_like(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loose_is_loose_without_building_it() {
+        for (a, b) in [
+            ("div.main[2]/ul[1]/li[3]/0", "div.main[1]/ul[1]/li[5]/0"),
+            ("div.main[2]/ul[1]/li[3]/0", "div.side[2]/ul[1]/li[3]/0"),
+            ("div[2]/p[1]/1", "div[2]/p[1]/0"),
+            ("x", "x"),
+            ("a/b", "a/bc"),
+        ] {
+            assert_eq!(loose_is(a, &loose(b)), loose(a) == loose(b), "{a} {b}");
+        }
+    }
 
     fn parsed(html: &str) -> Page {
         Page::parse(html.as_bytes(), &crate::Options::default()).unwrap_or_else(|e| panic!("{e}"))
