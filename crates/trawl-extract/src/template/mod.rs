@@ -440,11 +440,7 @@ fn loose_is(key: &str, want: &str) -> bool {
         match c {
             '[' => skip = true,
             ']' => skip = false,
-            c if !skip => {
-                if want.next() != Some(c) {
-                    return false;
-                }
-            }
+            c if !skip && want.next() != Some(c) => return false,
             _ => {}
         }
     }
