@@ -326,6 +326,22 @@ fn without_tail(pieces: &[String], refs: &[&str]) -> Option<String> {
     (!rest.is_empty() && refs.iter().any(|r| covered(&rest, r) >= 1.0)).then_some(rest)
 }
 
+/// The SKU: the structured one, unless the page shows another after a
+/// label ("SKU: TB-40-01", "Item # 22405") and never shows the structured
+/// one (a variant's id, a database number).
+fn shown_sku(doc: &Doc, structured: Option<String>, shown: Option<String>) -> Option<String> {
+    match (structured, shown) {
+        (Some(s), Some(v)) if s != v && !in_text(doc, &s) => Some(v),
+        (s, v) => s.or(v),
+    }
+}
+
+/// Whether a text of the page's body holds `needle`.
+fn in_text(doc: &Doc, needle: &str) -> bool {
+    let body = doc.body();
+    (body..doc.end(body)).any(|id| !doc.is_element(id) && doc.text(id).contains(needle))
+}
+
 /// Reads a product record from a parsed page. `is_product_page` is the page
 /// type's verdict; a page that is not typed a product page still gets a
 /// record when its structured data declares a product with a price.
@@ -406,7 +422,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
                 let chrome = |id: NodeId| beside[id as usize] || visible::in_chrome(doc, id);
                 availability::shown(doc, &chrome, vis.anchor)
             }),
-        sku: first(|p| p.sku.clone()).or(vis.sku),
+        sku: shown_sku(doc, first(|p| p.sku.clone()), vis.sku),
         gtin: first(|p| p.gtin.clone()).or(vis.gtin),
         mpn: first(|p| p.mpn.clone()).or(vis.mpn),
         brand: first(|p| p.brand.clone()),
@@ -545,6 +561,30 @@ mod tests {
     fn product(html: &str) -> Product {
         let doc = Doc::parse_str(html);
         read(&doc, true, None).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_shown_sku_over_a_variant_id_the_page_never_shows() {
+        let page = |shown: &str| {
+            format!(
+                r#"<html><head><script type="application/ld+json">{{"@type":"Product","name":"Trail Bottle",
+                "sku":"884213007","offers":{{"price":"24.00","priceCurrency":"EUR"}}}}</script></head>
+                <body><h1>Trail Bottle</h1><p>€24.00</p><p>{shown}</p><button>Add to cart</button></body></html>"#
+            )
+        };
+        assert_eq!(
+            product(&page("SKU: TB-40-01")).sku.as_deref(),
+            Some("TB-40-01")
+        );
+        // The structured one when the page shows it too, or shows none.
+        assert_eq!(
+            product(&page("SKU: TB-40-01 (884213007)")).sku.as_deref(),
+            Some("884213007")
+        );
+        assert_eq!(
+            product(&page("Light and strong.")).sku.as_deref(),
+            Some("884213007")
+        );
     }
 
     #[test]
