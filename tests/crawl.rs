@@ -551,3 +551,53 @@ fn include_and_exclude_patterns_decide_what_is_queued() {
     assert_eq!(paths, ["/", "/news/2026/a"], "{paths:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A page that shows only "Posted 2 days ago" is dated against the time the
+/// crawl fetched it (issue 41); a saved copy of unknown age is not dated.
+#[test]
+fn a_relative_date_is_read_against_the_fetch_time() {
+    let story =
+        "<p>The harbour wall was rebuilt over the winter, stone by stone, by the same crew.</p>"
+            .repeat(4);
+    let body = format!(
+        "<html><head><title>Harbour wall rebuilt</title></head><body>\
+         <nav><a href=\"/\">Home</a></nav><article><h1>Harbour wall rebuilt</h1>\
+         <div class=\"post-meta\"><span class=\"date\">Posted 2 days ago</span></div>{story}</article></body></html>"
+    );
+    let page = body.clone();
+    let host = Host::start("127.0.0.124", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/story" => html(&page),
+        _ => status(404),
+    });
+    let dir = scratch("relative-date");
+    let cfg = config(&dir, "");
+    let seeds = seeds_file(&dir, &[host.url("/story")]);
+    crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    let r = records
+        .iter()
+        .find(|r| r["url"].as_str().is_some_and(|u| u.ends_with("/story")))
+        .unwrap_or_else(|| panic!("no record: {records:?}"));
+    let fetched = r["fetched_at"].as_i64().unwrap_or_default();
+    let expected = trawl_extract::normalize_date(&{
+        // The day two days before the fetch, as YYYY-MM-DD.
+        let days = (fetched - 2 * 86_400).div_euclid(86_400);
+        let out = std::process::Command::new("date")
+            .args(["-u", "-d", &format!("@{}", days * 86_400), "+%Y-%m-%d"])
+            .output()
+            .unwrap_or_else(|e| panic!("date: {e}"));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    });
+    assert_eq!(r["date"].as_str(), expected.as_deref(), "{r}");
+    // The same page extracted as a saved file: no fetch time, no date.
+    let file = dir.join("story.html");
+    std::fs::write(&file, &body).unwrap_or_else(|e| panic!("{e}"));
+    let out = trawl()
+        .args(["extract", "--jsonl", &file.to_string_lossy()])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let saved: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved["date"], serde_json::Value::Null, "{saved}");
+}

@@ -267,6 +267,7 @@ fn again(rec: &Record, warc_dir: &Path, opts: &Options, templates: &Templates) -
     let o = opts
         .clone()
         .with_url(rec.final_url.clone())
+        .with_fetched_at(i64::try_from(rec.fetched_at).ok())
         .with_charset(charset);
     let page = match Page::parse(&body, &o) {
         Ok(p) => p,

@@ -81,6 +81,7 @@ impl Page {
             opts.url.as_deref(),
             opts.algorithm,
             opts.page_type,
+            opts.fetched_at,
         );
         out.encoding = self.encoding.name();
         out

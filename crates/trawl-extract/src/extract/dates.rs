@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::extract::relative_dates as relative;
 use crate::html::{Doc, NodeId, Tag};
 
 /// A calendar day.
@@ -36,6 +37,21 @@ impl Day {
             month: month as u8,
             day: day as u8,
         })
+    }
+
+    /// The day `days` days after 1970-01-01 (proleptic Gregorian).
+    pub fn from_days(days: i64) -> Option<Day> {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Day::new(u32::try_from(year).ok()?, month as u32, day as u32)
     }
 
     /// `YYYY-MM-DD`.
@@ -384,7 +400,7 @@ const NO_HEADLINE: usize = 1_500;
 /// is taken when an element around it is a date's (a `<time>`, a class or
 /// itemprop naming a date, a byline or meta line) or its block is little
 /// more than the date. `order` reads 09/05/2025.
-pub fn shown(doc: &Doc, order: Order) -> Vec<ShownDate> {
+pub fn shown(doc: &Doc, order: Order, fetched_at: Option<i64>) -> Vec<ShownDate> {
     let body = doc.body();
     let end = doc.end(body);
     let h1 = (body..end).find(|&id| doc.tag(id) == Tag::H1 && doc.is_element(id));
@@ -417,7 +433,7 @@ pub fn shown(doc: &Doc, order: Order) -> Vec<ShownDate> {
         Some(h) => (h.saturating_sub(BEFORE_HEADLINE), h + AFTER_HEADLINE),
         None => (0, NO_HEADLINE),
     };
-    scan(doc, &text, &at, from, to, order, false)
+    scan(doc, &text, &at, (from, to), order, false, fetched_at)
 }
 
 /// Text characters read for a date anywhere.
@@ -441,10 +457,10 @@ const PUBLISHED: &[&str] = &[
 /// after a label ("Last updated: …" in a footer, "Published …" in an author
 /// box under the story): for pages that show none at their head and record
 /// none.
-pub fn anywhere(doc: &Doc, order: Order) -> Option<ShownDate> {
+pub fn anywhere(doc: &Doc, order: Order, fetched_at: Option<i64>) -> Option<ShownDate> {
     let body = doc.body();
     let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
-    scan(doc, &text, &at, 0, text.len(), order, true)
+    scan(doc, &text, &at, (0, text.len()), order, true, fetched_at)
         .into_iter()
         .next()
 }
@@ -485,15 +501,20 @@ fn scan(
     doc: &Doc,
     text: &str,
     at: &[(usize, NodeId)],
-    from: usize,
-    to: usize,
+    (from, to): (usize, usize),
     order: Order,
     labelled: bool,
+    fetched_at: Option<i64>,
 ) -> Vec<ShownDate> {
     let from = floor_char(text, from);
     let to = floor_char(text, to.min(text.len()));
+    let mut found = find(&text[from..to], order);
+    if let Some(now) = fetched_at {
+        found.extend(relative::find(&text[from..to], now));
+        found.sort_by_key(|f| f.start);
+    }
     let mut out = Vec::new();
-    for f in find(&text[from..to], order) {
+    for f in found {
         let start = from + f.start;
         let node = match at.binary_search_by_key(&start, |(o, _)| *o) {
             Ok(i) => at[i].1,
@@ -699,9 +720,12 @@ mod tests {
              <footer><p>Last updated: November 13, 2025</p></footer></body>"
         );
         let doc = Doc::parse_str(&html);
-        assert!(shown(&doc, Order::MonthFirst).is_empty(), "not at its head");
+        assert!(
+            shown(&doc, Order::MonthFirst, None).is_empty(),
+            "not at its head"
+        );
         assert_eq!(
-            anywhere(&doc, Order::MonthFirst).map(|s| (s.day.iso(), s.kind)),
+            anywhere(&doc, Order::MonthFirst, None).map(|s| (s.day.iso(), s.kind)),
             Some(("2025-11-13".to_string(), Shown::Updated))
         );
     }
@@ -727,7 +751,7 @@ mod tests {
 
     fn shown_of(html: &str, order: Order) -> Vec<(String, Shown)> {
         let doc = Doc::parse_str(html);
-        shown(&doc, order)
+        shown(&doc, order, None)
             .into_iter()
             .filter(|s| !s.listed)
             .map(|s| (s.day.iso(), s.kind))

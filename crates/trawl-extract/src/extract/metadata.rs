@@ -206,15 +206,21 @@ impl Dates {
 /// preferred: 0.854 → 0.875, 0.843 → 0.879, 0.679 → 0.661 (one page whose
 /// truth is the document's signing day, not the publication day it shows
 /// and records).
-pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageType) -> Dates {
+pub(crate) fn dates(
+    doc: &Doc,
+    url: Option<&str>,
+    meta: &Meta,
+    page_type: PageType,
+    fetched_at: Option<i64>,
+) -> Dates {
     let lang = meta.html_lang.as_deref();
     let mut order = Order::of_lang(lang);
-    let mut shown = dates::shown(doc, order);
+    let mut shown = dates::shown(doc, order, fetched_at);
     // A language that leaves 03/10/2023 open: the page's other dates say.
-    if Order::lang_is_vague(lang) && shown != dates::shown(doc, Order::DayFirst) {
+    if Order::lang_is_vague(lang) && shown != dates::shown(doc, Order::DayFirst, fetched_at) {
         if let Some(o) = Order::of_page(doc).filter(|&o| o != order) {
             order = o;
-            shown = dates::shown(doc, order);
+            shown = dates::shown(doc, order, fetched_at);
         }
     }
     // Dates in a run of like items (teasers, a ticker) are the items'; a
@@ -278,7 +284,7 @@ pub(crate) fn dates(doc: &Doc, url: Option<&str>, meta: &Meta, page_type: PageTy
             page_type,
             PageType::Article | PageType::Forum | PageType::Documentation
         )
-        .then(|| dates::anywhere(doc, order))
+        .then(|| dates::anywhere(doc, order, fetched_at))
         .flatten()
     };
     let mut updated_elsewhere = None;
@@ -706,7 +712,7 @@ mod tests {
         assert_eq!(m.title.as_deref(), Some("Visible"));
         assert_eq!(m.author.as_deref(), Some("Jo Ray"));
         assert_eq!(m.date, None, "nothing recorded");
-        let d = super::dates(&doc, None, &m, PageType::Article);
+        let d = super::dates(&doc, None, &m, PageType::Article, None);
         assert_eq!(d.date.as_deref(), Some("2023-11-02"), "the <time>'s");
     }
 
@@ -718,7 +724,7 @@ mod tests {
         let recorded = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-29T20:47:55+00:00","dateModified":"2025-08-19T13:25:59+00:00"}</script>"#;
         let at = |html: &str, url: Option<&str>, t: PageType| {
             let doc = Doc::parse_str(html);
-            super::dates(&doc, url, &collect(&doc), t)
+            super::dates(&doc, url, &collect(&doc), t, None)
         };
         // The page shows only its update: that is its date; both are kept.
         let d = at(

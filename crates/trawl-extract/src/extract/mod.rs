@@ -20,6 +20,7 @@ mod invariants;
 pub(crate) mod metadata;
 pub(crate) mod noise;
 pub(crate) mod product_record;
+mod relative_dates;
 pub(crate) mod repeats;
 pub(crate) mod shell;
 pub(crate) mod typing;
@@ -169,6 +170,10 @@ pub struct Options {
     pub time_limit: Option<Duration>,
     /// Page type to assume instead of classifying (e.g. from a seed's mode).
     pub page_type: Option<PageType>,
+    /// When the page was fetched (seconds since the Unix epoch): relative
+    /// dates it shows ("3 days ago", "gestern", "2小时前") are read against
+    /// it; `None` (a saved page of unknown age) leaves them unread.
+    pub fetched_at: Option<i64>,
 }
 
 impl Default for Options {
@@ -182,6 +187,7 @@ impl Default for Options {
             max_nodes: 2_000_000,
             time_limit: Some(Duration::from_secs(10)),
             page_type: None,
+            fetched_at: None,
         }
     }
 }
@@ -215,6 +221,12 @@ impl Options {
     /// With a page type to assume instead of classifying.
     pub fn with_page_type(mut self, page_type: Option<PageType>) -> Self {
         self.page_type = page_type;
+        self
+    }
+
+    /// Sets [`Options::fetched_at`].
+    pub fn with_fetched_at(mut self, fetched_at: Option<i64>) -> Self {
+        self.fetched_at = fetched_at;
         self
     }
 
@@ -358,10 +370,11 @@ pub(crate) fn extract_doc(
     url: Option<&str>,
     algorithm: Algorithm,
     page_type: Option<PageType>,
+    fetched_at: Option<i64>,
 ) -> Extracted {
     let meta = metadata::collect(doc);
     let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
-    let dates = metadata::dates(doc, url, &meta, page_type);
+    let dates = metadata::dates(doc, url, &meta, page_type, fetched_at);
     let sel = match algorithm {
         Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),

@@ -85,6 +85,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         .extract
         .clone()
         .with_url(final_url.clone())
+        .with_fetched_at(i64::try_from(out.fetched_at).ok())
         .with_charset(
             response
                 .content_type
