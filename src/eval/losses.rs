@@ -21,21 +21,28 @@ pub fn read_predictions(path: &Path) -> Result<HashMap<String, String>, EvalErro
         #[serde(default)]
         text: Option<String>,
     }
+    Ok(read_jsonl::<Line>(path)?
+        .into_iter()
+        .map(|l| (page_id(&l.source), l.text.unwrap_or_default()))
+        .collect())
+}
+
+/// Every non-blank line of a JSONL file (read as UTF-8, lossily), parsed;
+/// a line that does not parse is an error naming its number.
+pub(crate) fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, EvalError> {
     let bad = |message: String| EvalError::BadFile {
         path: path.to_path_buf(),
         message,
     };
     let text = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let mut out = HashMap::new();
-    for (i, line) in String::from_utf8_lossy(&text).lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let l: Line =
-            serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
-        out.insert(page_id(&l.source), l.text.unwrap_or_default());
-    }
-    Ok(out)
+    String::from_utf8_lossy(&text)
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", i + 1)))
+        })
+        .collect()
 }
 
 /// A prediction's page id: its source's file name up to the first dot.

@@ -158,23 +158,14 @@ pub fn read_peer(path: &Path) -> Result<HashMap<String, [Option<String>; 3]>, Ev
         title: Option<String>,
         author: Option<String>,
     }
-    let bad = |message: String| EvalError::BadFile {
-        path: path.to_path_buf(),
-        message,
-    };
-    let text = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let mut out = HashMap::new();
-    for (i, line) in String::from_utf8_lossy(&text).lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let l: Line =
-            serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
-        let id = crate::eval::losses::page_id(&l.source);
-        let keep = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
-        out.insert(id, [keep(l.date), keep(l.title), keep(l.author)]);
-    }
-    Ok(out)
+    let keep = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+    Ok(crate::eval::losses::read_jsonl::<Line>(path)?
+        .into_iter()
+        .map(|l| {
+            let id = crate::eval::losses::page_id(&l.source);
+            (id, [keep(l.date), keep(l.title), keep(l.author)])
+        })
+        .collect())
 }
 
 /// Scores per field: "all" and each page type.

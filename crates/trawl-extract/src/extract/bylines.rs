@@ -133,8 +133,7 @@ pub(crate) fn author(
     // (no spaces between a Chinese name's characters).
     let named_person = || {
         visible(doc).filter(|v| {
-            (v.contains(' ') || v.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)))
-                && !is_site(v)
+            (v.contains(' ') || v.chars().any(crate::extract::credits::han)) && !is_site(v)
         })
     };
     if !person.is_empty() {

@@ -47,7 +47,8 @@ fn after_name_ok(rest: &str) -> bool {
         || ["报道", "发自", "摄"].iter().any(|w| rest.starts_with(w))
 }
 
-fn han(c: char) -> bool {
+/// A CJK unified ideograph (the characters of Chinese names).
+pub(crate) fn han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
@@ -123,10 +124,6 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
             (*read <= ZONE).then_some(id)
         })
         .collect();
-    // Most pages have no Han character at all.
-    if !texts.iter().any(|&id| doc.text(id).chars().any(han)) {
-        return None;
-    }
     let mut best: Option<(Credit, Vec<String>)> = None;
     for (k, &id) in texts.iter().enumerate() {
         // Most texts hold no label's first character.

@@ -223,6 +223,9 @@ pub struct Found {
     pub day: Day,
     pub start: usize,
     pub end: usize,
+    /// Read by the [`Order`] given (09/05/2025): another order reads
+    /// another day.
+    pub ambiguous: bool,
 }
 
 /// Every date written in `text`, in order (overlaps resolved for the one
@@ -240,16 +243,26 @@ pub fn find(text: &str, order: Order) -> Vec<Found> {
     let p = patterns();
     let num = |s: &str| s.parse::<u32>().unwrap_or(0);
     let mut out: Vec<Found> = Vec::new();
-    let mut push = |day: Option<Day>, start: usize, end: usize| {
+    let mut push = |day: Option<Day>, start: usize, end: usize, ambiguous: bool| {
         if let Some(day) = day {
-            out.push(Found { day, start, end });
+            out.push(Found {
+                day,
+                start,
+                end,
+                ambiguous,
+            });
         }
     };
     for c in p[0].captures_iter(text) {
         if c[2] == c[4] {
             let start = c.get(0).map_or(0, |m| m.start());
             let end = c.get(5).map_or(start, |m| m.end());
-            push(Day::new(num(&c[1]), num(&c[3]), num(&c[5])), start, end);
+            push(
+                Day::new(num(&c[1]), num(&c[3]), num(&c[5])),
+                start,
+                end,
+                false,
+            );
         }
     }
     for c in p[1].captures_iter(text) {
@@ -269,19 +282,25 @@ pub fn find(text: &str, order: Order) -> Vec<Found> {
             Day::new(y, b, a)
         };
         let m = c.get(0).map_or(0..0, |m| m.range());
-        push(day, m.start, m.end);
+        let ambiguous = &c[2] == "/" && a <= 12 && b <= 12 && a != b;
+        push(day, m.start, m.end, ambiguous);
     }
     // Month names: (pattern, day's group, month's group); the year is group 3.
     for (re, d, mo) in [(&p[2], 1, 2), (&p[3], 2, 1)] {
         for c in re.captures_iter(text) {
             let m = c.get(0).map_or(0..0, |m| m.range());
             let day = month_of(&c[mo]).and_then(|month| Day::new(num(&c[3]), month, num(&c[d])));
-            push(day, m.start, m.end);
+            push(day, m.start, m.end, false);
         }
     }
     for c in p[4].captures_iter(text) {
         let m = c.get(0).map_or(0..0, |m| m.range());
-        push(Day::new(num(&c[1]), num(&c[2]), num(&c[3])), m.start, m.end);
+        push(
+            Day::new(num(&c[1]), num(&c[2]), num(&c[3])),
+            m.start,
+            m.end,
+            false,
+        );
     }
     out.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
     let mut kept: Vec<Found> = Vec::with_capacity(out.len());
@@ -325,6 +344,8 @@ pub struct ShownDate {
     pub day: Day,
     pub kind: Shown,
     pub listed: bool,
+    /// Written so that another day-month order reads another day.
+    pub ambiguous: bool,
 }
 
 /// Words that say a date is an update, in the languages we meet.
@@ -541,6 +562,7 @@ fn scan(
             day: f.day,
             kind,
             listed: listed(doc, node, f.end - f.start, order),
+            ambiguous: f.ambiguous,
         });
     }
     out

@@ -172,14 +172,17 @@ pub enum DateKind {
     Updated,
 }
 
+/// The day (`YYYY-MM-DD`) of an ISO 8601 date.
+fn day_of(date: &Option<String>) -> Option<&str> {
+    date.as_deref().and_then(|d| d.get(..10))
+}
+
 impl Dates {
     /// Whether `date` is the update: the same day as `modified` and not
     /// as `published`.
     pub fn kind(&self) -> Option<DateKind> {
-        let day = |d: &Option<String>| d.as_deref().and_then(|d| d.get(..10)).map(str::to_string);
-        let date = day(&self.date)?;
-        let updated = day(&self.modified).as_ref() == Some(&date)
-            && day(&self.published).as_ref() != Some(&date);
+        let date = day_of(&self.date)?;
+        let updated = day_of(&self.modified) == Some(date) && day_of(&self.published) != Some(date);
         Some(if updated {
             DateKind::Updated
         } else {
@@ -203,9 +206,9 @@ impl Dates {
 /// forums 0.857 → 0.800. Then (issue 41, second pass): dates of a run of
 /// dated items and after a "Joined" label dropped, microdata and a
 /// `WebPage`'s `mainEntity` read, and a shown date the markup records
-/// preferred: 0.854 → 0.875, 0.843 → 0.879, 0.679 → 0.661 (one page whose
-/// truth is the document's signing day, not the publication day it shows
-/// and records).
+/// preferred, with the steps after it (docs/BENCHMARKS.md): 0.854 → 0.882,
+/// 0.843 → 0.879, 0.679 → 0.661 (one page whose truth is the document's
+/// signing day, not the publication day it shows and records).
 pub(crate) fn dates(
     doc: &Doc,
     url: Option<&str>,
@@ -217,7 +220,7 @@ pub(crate) fn dates(
     let mut order = Order::of_lang(lang);
     let mut shown = dates::shown(doc, order, fetched_at);
     // A language that leaves 03/10/2023 open: the page's other dates say.
-    if Order::lang_is_vague(lang) && shown != dates::shown(doc, Order::DayFirst, fetched_at) {
+    if Order::lang_is_vague(lang) && shown.iter().any(|s| s.ambiguous) {
         if let Some(o) = Order::of_page(doc).filter(|&o| o != order) {
             order = o;
             shown = dates::shown(doc, order, fetched_at);
@@ -233,7 +236,7 @@ pub(crate) fn dates(
     let same_day = |recorded: &Option<String>, day: Day| {
         recorded
             .as_ref()
-            .filter(|r| r.get(..10) == Some(day.iso().as_str()))
+            .filter(|_| day_of(recorded) == Some(day.iso().as_str()))
             .cloned()
             .unwrap_or_else(|| day.iso())
     };
@@ -244,14 +247,13 @@ pub(crate) fn dates(
     };
     // A shown date the markup records is the one the page goes by,
     // wherever it is in the head's dates (after a masthead's day, say).
-    let day_of = |r: &Option<String>| r.as_deref().and_then(|d| d.get(..10)).map(str::to_string);
     let (recorded, recorded_update) = (day_of(&meta.date), day_of(&meta.date_modified));
     let recorded_as = |d: &Day, kind: Shown| {
         let r = match kind {
-            Shown::Published => &recorded,
-            Shown::Updated => &recorded_update,
+            Shown::Published => recorded,
+            Shown::Updated => recorded_update,
         };
-        r.as_deref() == Some(d.iso().as_str())
+        r == Some(d.iso().as_str())
     };
     let first_of = |kind: Shown| {
         let mut of_kind = shown.iter().filter(|(_, k)| *k == kind);
@@ -266,7 +268,7 @@ pub(crate) fn dates(
     let shown_updated = first_of(Shown::Updated);
     let shown_first = shown
         .iter()
-        .find(|(d, _)| recorded.as_deref() == Some(d.iso().as_str()))
+        .find(|(d, _)| recorded == Some(d.iso().as_str()))
         .or(shown.first())
         .map(with_recorded);
     let date = if page_type == PageType::Forum {

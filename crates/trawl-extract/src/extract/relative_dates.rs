@@ -53,7 +53,7 @@ fn unit_secs(word: &str) -> Option<i64> {
 /// "a", "an", "one", "einem", "une", "una" are one.
 fn count(word: &str) -> Option<i64> {
     match word.to_lowercase().as_str() {
-        "a" | "an" | "one" | "einer" | "einem" | "un" | "une" | "una" | "un día" => Some(1),
+        "a" | "an" | "one" | "einer" | "einem" | "un" | "une" | "una" => Some(1),
         n => n.parse().ok().filter(|&n: &i64| n <= 999),
     }
 }
@@ -66,7 +66,7 @@ fn patterns() -> &'static [Regex; 3] {
         [
             // 3 days ago, an hour ago; vor 2 Tagen; il y a 3 jours; hace 2 días
             re(&format!(
-                r"(?i)(?-u:\b)(?:(?:vor|il\s+y\s+a|hace)\s+)?([0-9]{{1,3}}|an?|one|einer|einem|une?|una)\s+{units}(?:\s+(ago))?(?-u:\b)"
+                r"(?i)(?-u:\b)(?:(vor|il\s+y\s+a|hace)\s+)?([0-9]{{1,3}}|an?|one|einer|einem|une?|una)\s+{units}(?:\s+(ago))?(?-u:\b)"
             )),
             // yesterday, gestern, ayer
             re(r"(?i)(?-u:\b)(yesterday|gestern|ayer)(?-u:\b)"),
@@ -87,21 +87,17 @@ pub(super) fn find(text: &str, now: i64) -> Vec<Found> {
                 day,
                 start: range.start,
                 end: range.end,
+                ambiguous: false,
             });
         }
     };
     for c in p[0].captures_iter(text) {
-        let whole = c.get(0).map_or(0..0, |m| m.range());
-        let lead = whole.start < text.len()
-            && ["vor", "il", "hace"]
-                .iter()
-                .any(|w| text[whole.clone()].to_lowercase().starts_with(w));
         // "ago" after, or "vor" / "il y a" / "hace" before: not "3 days" alone.
-        if c.get(3).is_none() && !lead {
+        if c.get(1).is_none() && c.get(4).is_none() {
             continue;
         }
-        if let (Some(n), Some(unit)) = (count(&c[1]), unit_secs(&c[2])) {
-            push(n * unit, whole);
+        if let (Some(n), Some(unit)) = (count(&c[2]), unit_secs(&c[3])) {
+            push(n * unit, c.get(0).map_or(0..0, |m| m.range()));
         }
     }
     for m in p[1].find_iter(text) {
