@@ -271,3 +271,32 @@ fn each_worker_reextracts_what_it_archived() {
         assert_eq!(old["warc"], r["warc"]);
     }
 }
+
+/// A cluster worker reads "Posted 2 days ago" against its own fetch time,
+/// as a single crawl does (issue 41).
+#[test]
+fn a_relative_date_is_read_against_the_fetch_time_in_a_cluster() {
+    let Some(pg) = Pg::start("relative_dates") else {
+        return;
+    };
+    let story = support::relative_date_story();
+    let host = Host::start("127.0.0.125", move |path, _| match path {
+        "/story" => html(&story),
+        _ => status(404),
+    });
+    let dir = scratch("cluster-relative-date");
+    let cfg = support::config(&dir, "min_delay_ms = 0\nsitemaps = false");
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/story"))).expect("seeds");
+    run_once(&cfg, &pg, &dir, &seeds);
+    let records = support::export_lines(&cfg, &["--cluster", &pg.url()]);
+    let r = records
+        .iter()
+        .find(|r| r["url"].as_str().is_some_and(|u| u.ends_with("/story")))
+        .unwrap_or_else(|| panic!("no record: {records:?}"));
+    assert_eq!(
+        r["date"].as_str(),
+        support::days_before_fetch(r, 2).as_deref(),
+        "{r}"
+    );
+}

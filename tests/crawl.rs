@@ -556,14 +556,7 @@ fn include_and_exclude_patterns_decide_what_is_queued() {
 /// crawl fetched it (issue 41); a saved copy of unknown age is not dated.
 #[test]
 fn a_relative_date_is_read_against_the_fetch_time() {
-    let story =
-        "<p>The harbour wall was rebuilt over the winter, stone by stone, by the same crew.</p>"
-            .repeat(4);
-    let body = format!(
-        "<html><head><title>Harbour wall rebuilt</title></head><body>\
-         <nav><a href=\"/\">Home</a></nav><article><h1>Harbour wall rebuilt</h1>\
-         <div class=\"post-meta\"><span class=\"date\">Posted 2 days ago</span></div>{story}</article></body></html>"
-    );
+    let body = relative_date_story();
     let page = body.clone();
     let host = Host::start("127.0.0.124", move |path, _| match path {
         "/robots.txt" => status(404),
@@ -579,16 +572,7 @@ fn a_relative_date_is_read_against_the_fetch_time() {
         .iter()
         .find(|r| r["url"].as_str().is_some_and(|u| u.ends_with("/story")))
         .unwrap_or_else(|| panic!("no record: {records:?}"));
-    let fetched = r["fetched_at"].as_i64().unwrap_or_default();
-    let expected = trawl_extract::normalize_date(&{
-        // The day two days before the fetch, as YYYY-MM-DD.
-        let days = (fetched - 2 * 86_400).div_euclid(86_400);
-        let out = std::process::Command::new("date")
-            .args(["-u", "-d", &format!("@{}", days * 86_400), "+%Y-%m-%d"])
-            .output()
-            .unwrap_or_else(|e| panic!("date: {e}"));
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    });
+    let expected = days_before_fetch(r, 2);
     assert_eq!(r["date"].as_str(), expected.as_deref(), "{r}");
     // The same page extracted as a saved file: no fetch time, no date.
     let file = dir.join("story.html");

@@ -578,3 +578,27 @@ pub fn skip_or_fail(why: &str) {
     }
     eprintln!("SKIP: {why}");
 }
+
+/// An article whose only date is "Posted 2 days ago" (issue 41).
+pub fn relative_date_story() -> String {
+    let story =
+        "<p>The harbour wall was rebuilt over the winter, stone by stone, by the same crew.</p>"
+            .repeat(4);
+    format!(
+        "<html><head><title>Harbour wall rebuilt</title></head><body>\
+         <nav><a href=\"/\">Home</a></nav><article><h1>Harbour wall rebuilt</h1>\
+         <div class=\"post-meta\"><span class=\"date\">Posted 2 days ago</span></div>{story}</article></body></html>"
+    )
+}
+
+/// The day `days` days before a record's `fetched_at`, as `YYYY-MM-DD`
+/// (computed by the system's `date`, not by trawl).
+pub fn days_before_fetch(record: &serde_json::Value, days: i64) -> Option<String> {
+    let fetched = record["fetched_at"].as_i64().unwrap_or_default();
+    let day = (fetched - days * 86_400).div_euclid(86_400);
+    let out = Command::new("date")
+        .args(["-u", "-d", &format!("@{}", day * 86_400), "+%Y-%m-%d"])
+        .output()
+        .unwrap_or_else(|e| panic!("date: {e}"));
+    trawl_extract::normalize_date(String::from_utf8_lossy(&out.stdout).trim())
+}
