@@ -1,6 +1,11 @@
 """A generated book shop in SWDE's layout whose "Product Information" rows come and go.
 
-Usage: python3 scripts/gen_rowshop.py OUT_DIR [SEED]   (then: trawl eval --dataset OUT_DIR --draws 20)
+Usage: python3 scripts/gen_rowshop.py OUT_DIR [SEED] [--specs]
+       (then: trawl eval --dataset OUT_DIR --draws 20 [--check 4])
+
+With --specs, the truth also lists the specification rows a template reads as
+`spec:Format`, `spec:Series`, … (files `book-rowshop-spec:Series.txt`), the
+optional ones empty on pages without them.
 
 Optional rows (Series, Edition, Language, Dimensions) move the ISBN, publisher and
 date rows to different positions from page to page; a vendor line above the title
@@ -8,7 +13,8 @@ and customer reviews carry other years and dates. Used for docs/BENCHMARKS.md
 ("Templates that check themselves"); tests/templates.rs has the same shop in Rust.
 """
 import random, os, sys
-out = sys.argv[1]; seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+args = [a for a in sys.argv[1:] if a != "--specs"]; specs = "--specs" in sys.argv
+out = args[0]; seed = int(args[1]) if len(args) > 1 else 1
 random.seed(seed)
 site = os.path.join(out, "rowshop"); gt = os.path.join(out, "groundtruth")
 os.makedirs(site, exist_ok=True); os.makedirs(gt, exist_ok=True)
@@ -20,6 +26,9 @@ vendors = ["BookCo","ReadMore","PageHouse"]
 fmts = ["Paperback","Hardcover","Mass Market"]
 months = ["January","February","March","April","May","June","July","August","September","October","November","December"]
 cols = {a: [] for a in ["title","author","isbn_13","publisher","publication_date"]}
+spec_rows = ["Format","Series","Edition","Pages","Language","Dimensions"]
+if specs:
+    cols.update({"spec:" + k: [] for k in spec_rows})
 N = 60
 for i in range(N):
     title = " ".join(random.sample(words, random.randint(2,4)))
@@ -59,5 +68,9 @@ for i in range(N):
     open(os.path.join(site, name + ".htm"), "w").write(html)
     for a, v in [("title",title),("author",author),("isbn_13",isbn),("publisher",pub),("publication_date",date)]:
         cols[a].append(f"{name}\t1\t{v}")
+    if specs:
+        have = dict(rows)
+        for k in spec_rows:
+            cols["spec:" + k].append(f"{name}\t1\t{have[k]}" if k in have else f"{name}\t0")
 for a, lines in cols.items():
     open(os.path.join(gt, f"book-rowshop-{a}.txt"), "w").write(f"book\trowshop\t{a}\n{N}\t{N}\n" + "\n".join(lines) + "\n")

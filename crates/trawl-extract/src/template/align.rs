@@ -9,6 +9,11 @@
 //! the alignment. A leaf is *static* when one text is shared by a majority
 //! of the pages that have it (one odd page does not spoil that), and
 //! *variable* otherwise; only leaves present in a majority of pages count.
+//! A labelled row's value (its key names the row's label: `li{Series:}[0]`)
+//! is the exception both ways: the label says what it is, so a row on two
+//! samples counts (shops leave optional rows out), and it is static only
+//! when every sample that has it shows one text (three books of four in
+//! paperback do not make "Format:" fixed).
 //!
 //! The paper then prunes by link and text relevance (after Wang et al.'s
 //! STU-DOM: a block's links against its text). Its exact formulas are not in
@@ -94,7 +99,9 @@ pub fn diff_with(pages: &[Vec<Leaf>], agreement: Agreement) -> Diff {
         let Some(values) = texts.get(leaf.key.as_str()) else {
             continue;
         };
-        if agreement == Agreement::Majority && values.len() < majority.min(n).max(1) {
+        let row_value = agreement == Agreement::Majority && is_row_value(leaf);
+        let present = if row_value { 2.min(majority) } else { majority };
+        if agreement == Agreement::Majority && values.len() < present.min(n).max(1) {
             continue;
         }
         let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -102,7 +109,12 @@ pub fn diff_with(pages: &[Vec<Leaf>], agreement: Agreement) -> Diff {
             *counts.entry(v).or_default() += 1;
         }
         let top = counts.values().copied().max().unwrap_or(0);
-        if n > 1 && top >= majority {
+        let fixed = if row_value {
+            counts.len() == 1 && values.len() >= majority
+        } else {
+            top >= majority
+        };
+        if n > 1 && fixed {
             d.fixed.push(leaf.key.clone());
             continue;
         }
@@ -121,6 +133,16 @@ pub fn diff_with(pages: &[Vec<Leaf>], agreement: Agreement) -> Diff {
         }
     }
     d
+}
+
+/// Whether a leaf is the value of a row keyed by its label (not the label).
+fn is_row_value(leaf: &Leaf) -> bool {
+    leaf.block
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('{'))
+        && leaf.label.is_some()
+        && leaf.label.as_deref() != Some(leaf.text.as_str())
 }
 
 #[cfg(test)]
@@ -205,5 +227,39 @@ mod tests {
             .collect();
         assert_eq!(texts, ["One", ": 9780000000011"]);
         assert_eq!(d.total, 8);
+    }
+
+    #[test]
+    fn labelled_rows_count_on_two_samples_and_vary_when_any_value_differs() {
+        let page = |title: &str, format: &str, series: Option<&str>| {
+            let series = series.map_or(String::new(), |s| format!("<li><b>Series:</b> {s}</li>"));
+            let html = format!(
+                "<html><body><div class=product><h1>{title}</h1><ul class=info>\
+                 <li><b>Format:</b> {format}</li>{series}<li><b>Shipping:</b> Free</li></ul></div></body></html>"
+            );
+            leaves(&Doc::parse_str(&html))
+        };
+        let pages = vec![
+            page("One", "Paperback", Some("Dune")),
+            page("Two", "Paperback", None),
+            page("Three", "Hardcover", Some("Foundation")),
+            page("Four", "Paperback", None),
+        ];
+        let d = diff(&pages);
+        let varies = |text: &str| {
+            pages
+                .iter()
+                .flatten()
+                .find(|l| l.text.trim() == text)
+                .is_some_and(|l| d.variable.contains(&l.key))
+        };
+        // On 2 of 4 samples, and labelled: a hole.
+        assert!(varies("Dune"), "{:?}", d.variable);
+        // Three paperbacks of four: still a hole.
+        assert!(varies("Paperback"), "{:?}", d.variable);
+        // One text on every sample: the fixed part.
+        assert!(!varies("Free"), "{:?}", d.variable);
+        // Unlabelled leaves still need a majority of one text to be fixed.
+        assert!(varies("One"));
     }
 }

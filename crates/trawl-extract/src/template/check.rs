@@ -126,17 +126,21 @@ pub(crate) fn evidence(page: &Page, record: Option<&Product>) -> BTreeMap<String
         .filter(|(f, v)| *f != "description" && !v.trim().is_empty())
         .map(|(f, v)| (f.to_string(), v))
         .collect();
-    let mut rows: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut rows: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for leaf in page.leaves() {
         let Some(label) = leaf.label.as_deref() else {
             continue;
         };
+        if !fields::is_row(label, leaf) {
+            continue;
+        }
         // A labelled price row is as often the struck list price as the
         // price paid: prices come from structured data or the buy box.
-        let Some(f) =
-            fields::field_of_label(label).filter(|f| *f != "price" && fields::is_row(label, leaf))
-        else {
-            continue;
+        // A row whose label names no field is a specification.
+        let f = match fields::field_of_label(label) {
+            Some("price") => continue,
+            Some(f) => f.to_string(),
+            None => fields::spec_name(label),
         };
         let value = clean_value(&leaf.text);
         let seen = rows.entry(f).or_default();
@@ -145,8 +149,8 @@ pub(crate) fn evidence(page: &Page, record: Option<&Product>) -> BTreeMap<String
         }
     }
     for (f, mut values) in rows {
-        if values.len() == 1 && !out.contains_key(f) {
-            out.insert(f.to_string(), values.remove(0));
+        if values.len() == 1 && !out.contains_key(&f) {
+            out.insert(f, values.remove(0));
         }
     }
     out
@@ -169,9 +173,9 @@ fn record_values(record: Option<Product>) -> BTreeMap<String, String> {
     .filter_map(|(k, v)| Some((k.to_string(), v?)))
     .collect();
     for (label, value) in p.specs {
-        if let Some(f) = fields::field_of_label(&label) {
-            out.entry(f.to_string()).or_insert(value);
-        }
+        let f = fields::field_of_label(&label)
+            .map_or_else(|| fields::spec_name(&label), str::to_string);
+        out.entry(f).or_insert(value);
     }
     out
 }
@@ -183,6 +187,9 @@ pub fn check(t: &Template, pages: &[Page]) -> Check {
         pages: pages.len(),
         ..Check::default()
     };
+    // A specification row showing one text on every checked page is the
+    // site's fixed part, not a hole the template misses.
+    let mut texts: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
     for page in pages {
         let applied = t.apply(page);
         let doc = page.doc();
@@ -190,6 +197,9 @@ pub fn check(t: &Template, pages: &[Page]) -> Check {
         let stated = evidence(page, product.as_ref());
         let record = record_values(product);
         for (field, want) in stated {
+            if field.starts_with("spec:") {
+                texts.entry(field.clone()).or_default().insert(want.clone());
+            }
             let fc = c.fields.entry(field.clone()).or_default();
             fc.evidence += 1;
             match applied.values.get(&field) {
@@ -209,14 +219,23 @@ pub fn check(t: &Template, pages: &[Page]) -> Check {
     c.weak = c
         .fields
         .iter()
-        .filter(|(_, f)| {
-            f.evidence >= half
+        .filter(|(k, f)| {
+            texts.get(*k).is_none_or(|t| t.len() >= 2)
+                && f.evidence >= half
                 && f.shown >= half
                 && (f.template as f32) < FIELD_PASS * f.evidence.min(f.shown) as f32
         })
         .map(|(k, _)| k.clone())
         .collect();
-    let total: usize = c.fields.values().map(|f| f.evidence).sum();
+    // Template against record on the named fields: a specification row
+    // tells more samples to be taken, not which reader is better.
+    let named = || {
+        c.fields
+            .iter()
+            .filter(|(k, _)| !k.starts_with("spec:"))
+            .map(|(_, f)| f)
+    };
+    let total: usize = named().map(|f| f.evidence).sum();
     let share = |n: usize| {
         if total == 0 {
             1.0
@@ -224,8 +243,8 @@ pub fn check(t: &Template, pages: &[Page]) -> Check {
             n as f32 / total as f32
         }
     };
-    c.template_score = share(c.fields.values().map(|f| f.template).sum());
-    c.record_score = share(c.fields.values().map(|f| f.record).sum());
+    c.template_score = share(named().map(|f| f.template).sum());
+    c.record_score = share(named().map(|f| f.record).sum());
     c
 }
 
@@ -294,6 +313,11 @@ mod tests {
         } else {
             String::new()
         };
+        book_with(i, &row)
+    }
+
+    /// A book page with `row` among its information rows.
+    fn book_with(i: usize, row: &str) -> Page {
         parsed(&format!(
             "<html><head><title>Book {i} title words | Shop</title></head><body>\
              <div id=nav><a href=/>Home</a> <a href=/b>Books</a> <a href=/h>Help</a></div>\
@@ -307,10 +331,8 @@ mod tests {
 
     #[test]
     fn a_missing_field_takes_more_samples() {
-        // The ISBN row is on 2 of the first 4 pages (no majority), then on every page.
-        let pages: Vec<Page> = (0..10)
-            .map(|i| book(i, i == 0 || i == 3 || i >= 4))
-            .collect();
+        // The ISBN row is on 1 of the first 4 pages, then on every page.
+        let pages: Vec<Page> = (0..10).map(|i| book(i, i == 0 || i >= 4)).collect();
         let plain = Template::learn("s", &pages[..4]).expect("learned");
         assert!(!plain.fields.iter().any(|f| f.field == "gtin"));
         let t = Template::learn_checked("s", &pages, 4).expect("learned");
@@ -323,6 +345,37 @@ mod tests {
         // With no page to check on, it is plain learning.
         let t = Template::learn_checked("s", &pages[..4], 4).expect("learned");
         assert!(t.check.is_none() && t.is_used());
+    }
+
+    #[test]
+    fn an_optional_specification_row_takes_more_samples() {
+        // A "Series:" row, a label naming no field, on 1 of the first 4
+        // pages and on every later page but one in three.
+        let page = |i: usize| {
+            let series = if i == 2 || (i >= 4 && i % 3 != 0) {
+                format!("<li><b>Series:</b> Saga {i}</li>")
+            } else {
+                String::new()
+            };
+            book_with(i, &series)
+        };
+        let pages: Vec<Page> = (0..14).map(page).collect();
+        let plain = Template::learn("s", &pages[..4]).expect("learned");
+        assert!(!plain.fields.iter().any(|f| f.field == "spec:Series"));
+        let t = Template::learn_checked("s", &pages, 4).expect("learned");
+        assert!(t.samples > 4, "{}", t.samples);
+        assert!(
+            t.fields.iter().any(|f| f.field == "spec:Series"),
+            "{:?}",
+            t.fields
+        );
+        let c = t.check.as_ref().expect("checked");
+        assert!(c.passed(), "{c:?}");
+        // "Format:" reads "Paperback" on every page: the fixed part, not a
+        // hole to chase with more samples.
+        assert!(!c.weak.contains(&"spec:Format".to_string()), "{c:?}");
+        let applied = t.apply(&pages[13]);
+        assert_eq!(applied.values["spec:Series"], vec!["Saga 13"]);
     }
 
     #[test]

@@ -154,6 +154,12 @@ pub(crate) fn is_row(label: &str, value: &Leaf) -> bool {
         || matches!(value.parent_tag.as_str(), "td" | "dd")
 }
 
+/// The field a specification row with this label is read into
+/// ("Weight:" → "spec:Weight").
+pub(crate) fn spec_name(label: &str) -> String {
+    format!("spec:{}", label.trim().trim_end_matches(':').trim())
+}
+
 /// One sample page as the mapper sees it.
 pub struct Sample<'a> {
     pub leaves: &'a [Leaf],
@@ -295,8 +301,7 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
             let whole = matches!(f, "author" | "breadcrumbs");
             add(&mut rules, &mut taken, f, leaf, whole);
         } else if let Some(label) = leaf.label.as_ref().filter(|l| is_row(l, leaf)) {
-            let spec = format!("spec:{}", label.trim().trim_end_matches(':').trim());
-            add(&mut rules, &mut taken, &spec, leaf, false);
+            add(&mut rules, &mut taken, &spec_name(label), leaf, false);
         }
     }
     rules
