@@ -68,6 +68,15 @@ pub struct EvalArgs {
     ///          --products tests/data/products/wcxb-dev.jsonl
     #[arg(long, value_name = "TRUTH")]
     pub products: Option<PathBuf>,
+    /// Self-labelled product set: on every page whose JSON-LD or microdata
+    /// states a price the page also shows, the markup is the label; the
+    /// product record is read with the markup ignored (as for a shop without
+    /// any) and scored per field (name, price, currency, availability, sku,
+    /// gtin, mpn, brand) and per fold, sites kept together, at most 10 pages
+    /// per site. Works on every dataset, swde-book included.
+    /// Example: trawl eval --dataset ../shared/datasets/trafilatura-eval --products-shown
+    #[arg(long, conflicts_with = "products")]
+    pub products_shown: bool,
     /// Score the records' title, author and publish date against the
     /// dataset's truth (wcxb-dev), per page type, each page with its URL;
     /// --worst N lists N misses per field.
@@ -108,6 +117,16 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
             "{}",
             crate::eval::products::format(&report, name, args.worst)
         )?;
+        return Ok(0);
+    }
+    if args.products_shown {
+        let s = crate::eval::shown::run(&args.dataset)?;
+        let name = args
+            .dataset
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("dataset");
+        write!(out, "{}", crate::eval::shown::format(&s, name, args.worst))?;
         return Ok(0);
     }
     if crate::eval::swde::detect(&args.dataset).is_some() {

@@ -8,6 +8,7 @@ pub mod losses;
 pub mod metadata;
 pub mod products;
 pub mod score;
+pub mod shown;
 pub mod swde;
 pub mod types;
 

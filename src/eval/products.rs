@@ -163,7 +163,7 @@ pub fn matches(field: &str, got: &str, want: &str) -> bool {
             };
             d(got) == d(want) && !d(want).is_empty()
         }
-        "currency" | "sku" => got.trim().eq_ignore_ascii_case(want.trim()),
+        "currency" | "sku" | "mpn" | "availability" => got.trim().eq_ignore_ascii_case(want.trim()),
         _ => words(got) == words(want),
     }
 }
@@ -181,6 +181,11 @@ pub fn value(p: &Product, field: &str) -> Option<String> {
         "sku" => p.sku.clone(),
         "gtin" => p.gtin.clone(),
         "brand" => p.brand.clone(),
+        "mpn" => p.mpn.clone(),
+        "availability" => p
+            .availability
+            .and_then(|a| serde_json::to_value(a).ok())
+            .and_then(|v| v.as_str().map(str::to_string)),
         _ => None,
     }
 }
@@ -231,7 +236,7 @@ pub struct Report {
     pub folds: Vec<BTreeMap<&'static str, Counts>>,
 }
 
-fn host(url: Option<&str>, id: &str) -> String {
+pub(crate) fn host(url: Option<&str>, id: &str) -> String {
     url.and_then(|u| u.split("://").nth(1))
         .and_then(|rest| rest.split(['/', '?', '#']).next())
         .map(|h| h.trim_start_matches("www.").to_ascii_lowercase())
@@ -240,19 +245,59 @@ fn host(url: Option<&str>, id: &str) -> String {
 }
 
 /// A site's fold: a stable hash of its host.
-fn fold_of(host: &str) -> usize {
+pub(crate) fn fold_of(host: &str) -> usize {
     let h = host.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
     (h % FOLDS as u64) as usize
 }
 
+impl Report {
+    /// An empty report with its folds.
+    pub fn new() -> Report {
+        Report {
+            folds: vec![BTreeMap::new(); FOLDS],
+            ..Report::default()
+        }
+    }
+
+    /// Counts one field of one page in fold `fold`: right is a matching
+    /// value, or nothing where the page has none (`want` empty).
+    pub fn tally(
+        &mut self,
+        fold: usize,
+        field: &'static str,
+        got: Option<&str>,
+        want: &[String],
+    ) -> bool {
+        let ok = if want.is_empty() {
+            got.is_none()
+        } else {
+            got.is_some_and(|g| want.iter().any(|w| matches(field, g, w)))
+        };
+        for counts in [
+            self.all.entry(field).or_default(),
+            self.folds[fold % FOLDS].entry(field).or_default(),
+        ] {
+            counts.scored += 1;
+            if ok {
+                counts.tp += usize::from(!want.is_empty());
+            } else {
+                if got.is_some() {
+                    counts.fp += 1;
+                }
+                if !want.is_empty() {
+                    counts.fn_ += 1;
+                }
+            }
+        }
+        ok
+    }
+}
+
 /// Extracts every page and scores it.
 pub fn run(cases: &[Case]) -> Result<Report, EvalError> {
-    let mut report = Report {
-        folds: vec![BTreeMap::new(); FOLDS],
-        ..Report::default()
-    };
+    let mut report = Report::new();
     for c in cases {
         let bytes = trawl_extract::read_input(&c.html.to_string_lossy(), 1 << 28)?;
         let opts = Options::default().with_url_opt(c.url.clone());
@@ -268,29 +313,7 @@ pub fn run(cases: &[Case]) -> Result<Report, EvalError> {
                 fields.insert(field, (got, None));
                 continue;
             };
-            // Right: a matching value, or nothing where the page has none.
-            let ok = if want.is_empty() {
-                got.is_none()
-            } else {
-                got.as_deref()
-                    .is_some_and(|g| want.iter().any(|w| matches(field, g, w)))
-            };
-            for counts in [
-                report.all.entry(field).or_default(),
-                report.folds[fold].entry(field).or_default(),
-            ] {
-                counts.scored += 1;
-                if ok {
-                    counts.tp += usize::from(!want.is_empty());
-                } else {
-                    if got.is_some() {
-                        counts.fp += 1;
-                    }
-                    if !want.is_empty() {
-                        counts.fn_ += 1;
-                    }
-                }
-            }
+            let ok = report.tally(fold, field, got.as_deref(), want);
             fields.insert(field, (got, Some(ok)));
         }
         report.pages.push(PageOutcome {
@@ -305,6 +328,11 @@ pub fn run(cases: &[Case]) -> Result<Report, EvalError> {
 
 /// The report as a table.
 pub fn format(report: &Report, name: &str, worst: usize) -> String {
+    format_fields(report, name, worst, &FIELDS)
+}
+
+/// [`format`] for the given fields.
+pub fn format_fields(report: &Report, name: &str, worst: usize, fields: &[&str]) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let records = report.pages.iter().filter(|p| p.record).count();
@@ -318,10 +346,10 @@ pub fn format(report: &Report, name: &str, worst: usize) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<9} {:>6} {:>6} {:>6} {:>6}   F1 per fold ({FOLDS}, sites kept together)   min",
+        "{:<12} {:>6} {:>6} {:>6} {:>6}   F1 per fold ({FOLDS}, sites kept together)   min",
         "field", "scored", "P", "R", "F1"
     );
-    for field in FIELDS {
+    for field in fields.iter().copied() {
         let Some(c) = report.all.get(field) else {
             continue;
         };
@@ -336,7 +364,7 @@ pub fn format(report: &Report, name: &str, worst: usize) -> String {
         let folds: Vec<String> = per.iter().map(|f| format!("{f:.3}")).collect();
         let _ = writeln!(
             s,
-            "{:<9} {:>6} {:>6.3} {:>6.3} {:>6.3}   {:<40} {:.3}",
+            "{:<12} {:>6} {:>6.3} {:>6.3} {:>6.3}   {:<40} {:.3}",
             field,
             c.scored,
             c.p(),

@@ -47,7 +47,10 @@ pub mod fuzzing {
 
 pub use error::{ExtractError, InputError};
 pub use extract::metadata::normalize_date;
-pub use extract::product_record::{Availability, Price, Product, Source, Variant};
+pub use extract::product_record::{
+    read_from as read_product, stated as stated_product, Availability, Price, Product, Source,
+    Sources as ProductSources, Variant,
+};
 pub use extract::shell::ScriptNeed;
 pub use extract::{Algorithm, Charset, DateKind, Extracted, Extractor, Options, PageType};
 pub use html::{render, Doc, Selection};

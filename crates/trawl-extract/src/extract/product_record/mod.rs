@@ -14,7 +14,10 @@ pub(crate) mod availability;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
 pub(crate) mod money;
+mod stated;
 pub(crate) mod visible;
+
+pub use stated::stated;
 
 use std::sync::OnceLock;
 
@@ -342,10 +345,34 @@ fn in_text(doc: &Doc, needle: &str) -> bool {
     (body..doc.end(body)).any(|id| !doc.is_element(id) && doc.text(id).contains(needle))
 }
 
+/// Which of a page's sources a record is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Sources {
+    /// Structured data checked against the page: what the pipeline does.
+    All,
+    /// What the page shows, its JSON-LD, microdata and OpenGraph ignored: how
+    /// trawl reads a shop without markup (measured on shops with it).
+    Shown,
+}
+
 /// Reads a product record from a parsed page. `is_product_page` is the page
 /// type's verdict; a page that is not typed a product page still gets a
 /// record when its structured data declares a product with a price.
 pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Product> {
+    read_from(doc, is_product_page, title, Sources::All)
+}
+
+/// [`read`] from the chosen sources.
+pub fn read_from(
+    doc: &Doc,
+    is_product_page: bool,
+    title: Option<&str>,
+    sources: Sources,
+) -> Option<Product> {
+    if sources == Sources::Shown {
+        return is_product_page.then(|| from_shown(doc, title));
+    }
     // JSON-LD is parsed again here only where it may hold a priced item
     // (a product type, an offer or a price), not on every article.
     let maybe_product = is_product_page
@@ -366,6 +393,17 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
     if !is_product_page && !declared {
         return None;
     }
+    Some(combine(doc, title, &ld, &md, &og))
+}
+
+/// The record of a product page with its markup ignored.
+fn from_shown(doc: &Doc, title: Option<&str>) -> Product {
+    let none = Partial::default();
+    combine(doc, title, &none, &none, &none)
+}
+
+/// The record from the structured sources and the visible page.
+fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Partial) -> Product {
     let beside = crate::extract::auto::product::beside(doc);
     let vis = visible::read(doc, &beside);
     let lang = doc.meta.lang.as_deref();
@@ -383,17 +421,17 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
 
     let price = pick_price(
         &[
-            (&ld, Source::JsonLd),
-            (&md, Source::Microdata),
-            (&og, Source::OpenGraph),
+            (ld, Source::JsonLd),
+            (md, Source::Microdata),
+            (og, Source::OpenGraph),
         ],
         &vis,
         lang,
     );
 
-    let first = |f: fn(&Partial) -> Option<String>| f(&ld).or_else(|| f(&md)).or_else(|| f(&og));
+    let first = |f: fn(&Partial) -> Option<String>| f(ld).or_else(|| f(md)).or_else(|| f(og));
     let mut images: Vec<String> = Vec::new();
-    for src in [&ld, &md, &og] {
+    for src in [ld, md, og] {
         for i in &src.images {
             if !images.contains(i) {
                 images.push(i.clone());
@@ -404,13 +442,13 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         .as_ref()
         .and_then(|p| p.currency.clone())
         .or_else(|| shown_currency(&vis, lang));
-    let regular_price = regular_price(&ld, &vis, price.as_ref());
+    let regular_price = regular_price(ld, &vis, price.as_ref());
     let breadcrumbs = if ld.breadcrumbs.is_empty() {
         vis.breadcrumbs
     } else {
         ld.breadcrumbs.clone()
     };
-    Some(Product {
+    Product {
         name,
         price,
         currency,
@@ -434,7 +472,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
         rating: ld.rating.clone(),
         review_count: ld.review_count,
         variants: ld.variants.clone(),
-    })
+    }
 }
 
 /// The regular price: the structured list price, else the first price
