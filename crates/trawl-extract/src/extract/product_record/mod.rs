@@ -11,6 +11,7 @@
 //! ([`money`]): `"price": "1299.00", "currency": "EUR"`, with the raw text kept.
 
 pub(crate) mod availability;
+mod brand;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
 pub(crate) mod money;
@@ -463,7 +464,8 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
         sku: shown_sku(doc, first(|p| p.sku.clone()), vis.sku),
         gtin: first(|p| p.gtin.clone()).or(vis.gtin),
         mpn: first(|p| p.mpn.clone()).or(vis.mpn),
-        brand: first(|p| p.brand.clone()),
+        brand: first(|p| p.brand.clone())
+            .or_else(|| brand::shown(doc, &vis.specs, vis.anchor, &|id| beside[id as usize])),
         images,
         breadcrumbs,
         description: first(|p| p.description.clone()),

@@ -1,0 +1,291 @@
+//! The brand a product page shows, for pages whose markup names none.
+//!
+//! Shops show a brand in a few ways, strongest first:
+//! - a specification row whose label means brand or maker, in any of the
+//!   languages below ("Brand", "Marke", "Marque", "品牌"), or a short
+//!   labelled line ("Brand: Acme");
+//! - a short element named for it (`class="product-brand"`,
+//!   `product__vendor`) near the product's heading, outside the page's
+//!   chrome and the blocks beside the product;
+//! - the heading's first piece as a link (`<h1><a>Acme</a> Kettle</h1>`): the
+//!   brand's page;
+//! - a marketplace's "Visit the Acme Store" link.
+//!
+//! A shop's own name (the brand of everything it sells) is not read here: a
+//! retailer's name would be as likely.
+
+use super::visible::in_chrome;
+use crate::html::{Doc, Kind, NodeId, Tag};
+
+/// Labels of a brand or maker row, lower-cased, without the colon.
+const LABELS: &[&str] = &[
+    "brand",
+    "brand name",
+    "manufacturer",
+    "maker",
+    "marke",
+    "hersteller",
+    "marque",
+    "fabricant",
+    "marca",
+    "fabricante",
+    "merk",
+    "fabrikant",
+    "marchio",
+    "produttore",
+    "märke",
+    "varumärke",
+    "tillverkare",
+    "merke",
+    "mærke",
+    "producent",
+    "marka",
+    "valmistaja",
+    "бренд",
+    "производитель",
+    "品牌",
+    "牌子",
+    "ブランド",
+    "メーカー",
+    "브랜드",
+    "제조사",
+];
+
+/// Most characters (and words) of a brand.
+const MAX_CHARS: usize = 40;
+const MAX_WORDS: usize = 5;
+/// How far (visible characters) from the heading a named element may be.
+const NEAR_HEADING: u64 = 600;
+
+fn is_label(label: &str) -> bool {
+    // The longest label is 26 bytes ("производитель"): most texts stop here.
+    if label.trim().len() > 32 {
+        return false;
+    }
+    let l = label
+        .trim()
+        .trim_end_matches([':', '：'])
+        .trim()
+        .to_lowercase();
+    LABELS.contains(&l.as_str())
+}
+
+/// A brand-like value: short, a few words, some letters.
+fn plausible(value: &str) -> Option<String> {
+    let v = value.trim().trim_start_matches([':', '：']).trim();
+    let ok = !v.is_empty()
+        && v.chars().count() <= MAX_CHARS
+        && v.split_whitespace().count() <= MAX_WORDS
+        && v.chars().any(char::is_alphabetic);
+    ok.then(|| v.to_string())
+}
+
+/// A class or id token naming a brand or vendor block (its last part:
+/// `product-brand`, `product__vendor`), not a site's logo (`navbar-brand`).
+fn names_brand(names: &str) -> bool {
+    // Most class lists name no brand: a cheap look before any work.
+    let b = names.as_bytes();
+    let may = b.windows(5).any(|w| {
+        w.eq_ignore_ascii_case(b"brand")
+            || w.eq_ignore_ascii_case(b"vendo")
+            || w.eq_ignore_ascii_case(b"manuf")
+    });
+    if !may {
+        return false;
+    }
+    names.split_ascii_whitespace().any(|token| {
+        let t = token.to_ascii_lowercase();
+        let last = t.rsplit(['-', '_']).next().unwrap_or_default();
+        // Colour utilities name the brand's colour (`btn-solid-brand`,
+        // `text-brand`), not the brand.
+        let utility = [
+            "btn", "button", "bg", "text", "border", "color", "fill", "hover",
+        ]
+        .iter()
+        .any(|u| t.starts_with(u));
+        matches!(last, "brand" | "vendor" | "manufacturer" | "brandname")
+            && !utility
+            && !t.contains("nav")
+            && !t.contains("logo")
+    })
+}
+
+/// The brand the page shows, if it shows one. `specs` are the page's
+/// specification rows; `anchor` its product heading; `beside` and the
+/// chrome are left out.
+pub fn shown(
+    doc: &Doc,
+    specs: &[(String, String)],
+    anchor: Option<NodeId>,
+    beside: &dyn Fn(NodeId) -> bool,
+) -> Option<String> {
+    if let Some(b) = specs
+        .iter()
+        .find(|(l, _)| is_label(l))
+        .and_then(|(_, v)| plausible(v))
+    {
+        return Some(b);
+    }
+    let skip = |id: NodeId| in_chrome(doc, id) || beside(id);
+    // Labelled lines and named elements, the nearest to the heading first.
+    let mut before = vec![0u64; doc.len() + 1];
+    for i in 0..doc.len() {
+        before[i + 1] = before[i] + u64::from(doc.nodes[i].chars);
+    }
+    let near = |id: NodeId| {
+        anchor.is_none_or(|a| before[id as usize].abs_diff(before[a as usize]) <= NEAR_HEADING)
+    };
+    let mut best: Option<(u64, String)> = None;
+    for i in 0..doc.len() {
+        let id = i as NodeId;
+        let chars = doc.agg[i].chars as usize;
+        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 60 {
+            continue;
+        }
+        let (class, ident) = doc.class_id(id);
+        let named = class.is_some_and(names_brand) || ident.is_some_and(names_brand);
+        // Otherwise only an element opening with a brand label or a store
+        // link's words is read (its text is built only then).
+        if !named && !opens_like_brand(doc, id) {
+            continue;
+        }
+        let text = super::clean(&doc.plain_text(id));
+        if named && (doc.tag(id) == Tag::Button || doc.attr(id, "role") == Some("button")) {
+            continue;
+        }
+        let found = if named {
+            labelled(&text).or_else(|| plausible(&text))
+        } else {
+            labelled(&text).or_else(|| store_link(doc, id, &text))
+        };
+        let Some(found) = found else { continue };
+        if skip(id) || !near(id) {
+            continue;
+        }
+        let d = anchor.map_or(0, |a| before[id as usize].abs_diff(before[a as usize]));
+        if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+            best = Some((d, found));
+        }
+    }
+    best.map(|(_, b)| b)
+        .or_else(|| anchor.and_then(|h| heading_link(doc, h)))
+}
+
+/// Whether the element's first text is a brand label ("Brand:", "Marke")
+/// or opens a store link ("Visit the").
+fn opens_like_brand(doc: &Doc, id: NodeId) -> bool {
+    let end = doc.nodes[id as usize].end;
+    let Some(first) = (id + 1..end).find(|&i| !doc.is_element(i) && !doc.text(i).trim().is_empty())
+    else {
+        return false;
+    };
+    let t = doc.text(first).trim();
+    let head = t.split([':', '：']).next().unwrap_or(t);
+    is_label(head) || t.starts_with("Visit the ")
+}
+
+/// "Brand: Acme" in one short element.
+fn labelled(text: &str) -> Option<String> {
+    let (label, value) = text.split_once([':', '：'])?;
+    if !is_label(label) {
+        return None;
+    }
+    plausible(value)
+}
+
+/// A marketplace's "Visit the Acme Store" link.
+fn store_link(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
+    if doc.tag(id) != Tag::A {
+        return None;
+    }
+    let name = text.strip_prefix("Visit the ")?.strip_suffix(" Store")?;
+    plausible(name)
+}
+
+/// The heading's first piece when it is a link of its own and more follows.
+fn heading_link(doc: &Doc, h: NodeId) -> Option<String> {
+    let end = doc.nodes[h as usize].end;
+    let link = (h + 1..end).find(|&i| doc.is_element(i) && doc.agg[i as usize].chars > 0)?;
+    if doc.tag(link) != Tag::A {
+        return None;
+    }
+    let first_text =
+        (h + 1..end).find(|&i| !doc.is_element(i) && !doc.text(i).trim().is_empty())?;
+    if first_text < link || first_text >= doc.nodes[link as usize].end {
+        return None;
+    }
+    let all = super::clean(&doc.plain_text(h));
+    let brand = super::clean(&doc.plain_text(link));
+    (all.chars().count() > brand.chars().count() + 2)
+        .then(|| plausible(&brand))
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brand(html: &str) -> Option<String> {
+        let doc = Doc::parse_str(html);
+        let specs = vec![];
+        let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
+        shown(&doc, &specs, h1, &|_| false)
+    }
+
+    #[test]
+    fn rows_lines_names_and_links_give_the_brand() {
+        let doc = Doc::parse_str("<h1>Kettle</h1>");
+        let specs = vec![("Marke".to_string(), "Acme".to_string())];
+        assert_eq!(
+            shown(&doc, &specs, None, &|_| false).as_deref(),
+            Some("Acme")
+        );
+        assert_eq!(
+            brand("<h1>Kettle</h1><p>Brand: Acme Home</p><p>$20</p>").as_deref(),
+            Some("Acme Home")
+        );
+        assert_eq!(
+            brand("<div class=product-meta__vendor>Acme</div><h1>Kettle</h1>").as_deref(),
+            Some("Acme")
+        );
+        assert_eq!(
+            brand("<h1>Kettle</h1><p class=product-brand>Brand: Acme</p>").as_deref(),
+            Some("Acme")
+        );
+        assert_eq!(
+            brand("<h1><a href=/brands/acme>Acme</a> Steel Kettle</h1>").as_deref(),
+            Some("Acme")
+        );
+        assert_eq!(
+            brand("<h1>Kettle</h1><a href=/s>Visit the Acme Store</a>").as_deref(),
+            Some("Acme")
+        );
+    }
+
+    #[test]
+    fn logos_chrome_and_whole_heading_links_are_not_brands() {
+        assert_eq!(
+            brand("<nav><a class=navbar-brand href=/>Shop</a></nav><h1>Kettle</h1>"),
+            None
+        );
+        assert_eq!(
+            brand("<header><span class=brand>Shop</span></header><h1>Kettle</h1>"),
+            None
+        );
+        assert_eq!(brand("<h1><a href=/k>Steel Kettle</a></h1>"), None);
+        // A button in the theme's brand colour.
+        assert_eq!(
+            brand("<h1>Kettle</h1><button class='btn-solid-brand w-full'>Add to cart</button>"),
+            None
+        );
+        assert_eq!(
+            brand("<h1>Kettle</h1><div class='text-brand'>Free delivery</div>"),
+            None
+        );
+        // A long text under a brand class is a description, not a name.
+        assert_eq!(
+            brand("<h1>Kettle</h1><div class=brand>Acme makes kettles in Sheffield since 1921 for every kitchen</div>"),
+            None
+        );
+    }
+}
