@@ -42,8 +42,7 @@ pub(super) fn invisible_tag(name: &str) -> bool {
 /// Elements hidden by their attributes (`hidden`, styles, utility classes):
 /// scripts may show them; some are shown all the same (`dom::stays_hidden`).
 pub(super) fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
-    (aria_hidden(attrs) && std::env::var_os("TRAWL_ARIA_SHOWN").is_none())
-        || hidden_from_view(name, attrs)
+    aria_hidden(attrs) || hidden_from_view(name, attrs)
 }
 
 /// `aria-hidden="true"`: hidden from screen readers. A browser shows it, and
