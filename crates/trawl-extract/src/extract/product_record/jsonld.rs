@@ -300,8 +300,20 @@ pub fn read(json_ld: &[String]) -> Partial {
         if p.sku.is_none() {
             p.sku = get(offer, &["sku"]).or_else(|| get(holder, &["sku"]));
         }
+        // Codes the main product leaves to its offer or to the variant
+        // that is sold (a product group's `hasVariant`).
         if p.gtin.is_none() {
-            p.gtin = get(offer, &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"]);
+            p.gtin = get(offer, &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"])
+                .or_else(|| get(holder, &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"]));
+        }
+        if p.mpn.is_none() {
+            p.mpn = get(offer, &["mpn"]).or_else(|| get(holder, &["mpn"]));
+        }
+        if p.brand.is_none() {
+            p.brand = holder
+                .get("brand")
+                .or_else(|| holder.get("manufacturer"))
+                .and_then(text);
         }
         break;
     }
@@ -366,6 +378,27 @@ mod tests {
         assert_eq!(p.name.as_deref(), Some("Buckle"));
         assert_eq!(p.sku.as_deref(), Some("TXSB06"));
         assert_eq!(p.price.unwrap().amount, "335.00");
+    }
+
+    #[test]
+    fn codes_and_brand_come_from_the_variant_sold_when_the_group_has_none() {
+        let p = one(
+            r#"{"@type":"ProductGroup","name":"Runner","productGroupID":"R1","hasVariant":[
+                {"@type":"Product","name":"Runner - 42","sku":"R1-42","gtin13":"4006381333931",
+                 "mpn":"RN-42","brand":{"@type":"Brand","name":"Acme"},
+                 "offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}]}"#,
+        );
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("89.00"));
+        assert_eq!(p.gtin.as_deref(), Some("4006381333931"));
+        assert_eq!(p.mpn.as_deref(), Some("RN-42"));
+        assert_eq!(p.brand.as_deref(), Some("Acme"));
+        // The group's own codes come first.
+        let p = one(
+            r#"{"@type":"Product","name":"Mug","mpn":"M-1","brand":"Own","offers":{"@type":"Offer",
+                "price":"9.00","priceCurrency":"EUR","mpn":"M-1-RED"}}"#,
+        );
+        assert_eq!(p.mpn.as_deref(), Some("M-1"));
+        assert_eq!(p.brand.as_deref(), Some("Own"));
     }
 
     #[test]
