@@ -243,6 +243,42 @@ fn product_fields_floor_wcxb_dev() {
     }
 }
 
+/// The visible product reader on the self-labelled set (`eval
+/// --products-shown`): pages whose markup states a price they show, read
+/// with the markup ignored. Pooled F1 floors per field.
+#[test]
+fn shown_product_fields_floor_wcxb_dev() {
+    let Some(dir) = dataset("wcxb-dev") else {
+        return;
+    };
+    let out = eval(&dir, &["--products-shown"]);
+    let floors = [
+        ("name", 0.68),
+        ("price", 0.82),
+        ("currency", 0.97),
+        ("availability", 0.69),
+        ("sku", 0.63),
+        ("mpn", 0.70),
+        ("brand", 0.35),
+    ];
+    for (field, floor) in floors {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(field))
+            .unwrap_or_else(|| panic!("no {field} row in:\n{out}"));
+        let nums: Vec<f64> = line
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert!(
+            nums[3] >= floor,
+            "{field} F1 {:.3} under its floor {floor}:\n{out}",
+            nums[3]
+        );
+    }
+}
+
 /// Template learning does not depend on which pages it learns from: five
 /// seeded draws of 4 booksamillion pages, every field F1 ≥ 0.99 on the rest.
 #[test]
