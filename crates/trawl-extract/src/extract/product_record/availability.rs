@@ -1,12 +1,62 @@
-//! Availability a product page shows rather than declares: a schema.org
+//! Availability: the states a product can be in (schema.org's
+//! `ItemAvailability`), and the one a page shows rather than declares: a schema.org
 //! availability URL in an attribute outside microdata (`data-stock=…/InStock`), the stock line of its buy box ("In
 //! stock", "Ausverkauft", "在庫切れ"), and last its add-to-cart button. The
 //! words are the common phrases of the languages shops write in; a phrase
 //! starts a short element (a line, a badge, a button), never inside a
 //! sentence.
 
-use super::Availability;
+use serde::{Deserialize, Serialize};
+
 use crate::html::{Doc, NodeId, Tag};
+
+/// Whether the product can be bought now (schema.org's `ItemAvailability`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Availability {
+    /// In stock.
+    InStock,
+    /// Out of stock or sold out.
+    OutOfStock,
+    /// Can be ordered before release.
+    PreOrder,
+    /// Can be ordered, ships later.
+    BackOrder,
+    /// Few left.
+    LimitedAvailability,
+    /// No longer made or sold.
+    Discontinued,
+    /// Sold online only.
+    OnlineOnly,
+    /// Sold in stores only.
+    InStoreOnly,
+}
+
+impl Availability {
+    /// Reads `https://schema.org/InStock`, `InStock`, `in stock`, `oos`, `instock`.
+    pub fn parse(text: &str) -> Option<Availability> {
+        let t: String = text
+            .rsplit(['/', ':'])
+            .next()
+            .unwrap_or(text)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        Some(match t.as_str() {
+            "instock" | "available" | "true" => Availability::InStock,
+            "outofstock" | "oos" | "soldout" | "unavailable" | "false" => Availability::OutOfStock,
+            "preorder" | "presale" => Availability::PreOrder,
+            "backorder" => Availability::BackOrder,
+            "limitedavailability" => Availability::LimitedAvailability,
+            "discontinued" => Availability::Discontinued,
+            "onlineonly" => Availability::OnlineOnly,
+            "instoreonly" => Availability::InStoreOnly,
+            _ => return None,
+        })
+    }
+}
 
 /// Longest element text read as a stock line or a button.
 const LINE_CHARS: u32 = 40;

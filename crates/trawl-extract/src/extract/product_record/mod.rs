@@ -18,6 +18,7 @@ pub(crate) mod money;
 mod stated;
 pub(crate) mod visible;
 
+pub use availability::Availability;
 pub use stated::stated;
 
 use std::sync::OnceLock;
@@ -26,54 +27,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::html::{Doc, NodeId};
 use money::{same_amount, settle, Named};
-
-/// Whether the product can be bought now (schema.org's `ItemAvailability`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Availability {
-    /// In stock.
-    InStock,
-    /// Out of stock or sold out.
-    OutOfStock,
-    /// Can be ordered before release.
-    PreOrder,
-    /// Can be ordered, ships later.
-    BackOrder,
-    /// Few left.
-    LimitedAvailability,
-    /// No longer made or sold.
-    Discontinued,
-    /// Sold online only.
-    OnlineOnly,
-    /// Sold in stores only.
-    InStoreOnly,
-}
-
-impl Availability {
-    /// Reads `https://schema.org/InStock`, `InStock`, `in stock`, `oos`, `instock`.
-    pub fn parse(text: &str) -> Option<Availability> {
-        let t: String = text
-            .rsplit(['/', ':'])
-            .next()
-            .unwrap_or(text)
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        Some(match t.as_str() {
-            "instock" | "available" | "true" => Availability::InStock,
-            "outofstock" | "oos" | "soldout" | "unavailable" | "false" => Availability::OutOfStock,
-            "preorder" | "presale" => Availability::PreOrder,
-            "backorder" => Availability::BackOrder,
-            "limitedavailability" => Availability::LimitedAvailability,
-            "discontinued" => Availability::Discontinued,
-            "onlineonly" => Availability::OnlineOnly,
-            "instoreonly" => Availability::InStoreOnly,
-            _ => return None,
-        })
-    }
-}
 
 /// Where a price came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
