@@ -80,6 +80,11 @@ const STRUCK_NAMES: &[&str] = &[
     "line-through",
 ];
 
+/// Names of blocks set beside the product's text that still speak of the
+/// product itself (`auto::product`'s beside names, reviews and questions left
+/// out).
+const ASIDE_NAMES: &[&str] = &["disclaimer", "popover", "tooltip"];
+
 /// Words that open a former or reference price's label.
 const STRUCK_WORDS: &[&str] = &[
     "was",
@@ -178,7 +183,7 @@ fn code_pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)(?:^|[^\p{L}])(sku|item\s*(?:#|no\.?|number|id)|art(?:ikel)?\.?\s*-?\s*nr\.?|product\s*(?:code|id)|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean|gtin|isbn(?:-1[03])?)\s*[:#.]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
+            r"(?i)(?:^|[^\p{L}])(sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|art(?:ikel)?\.?\s*-?\s*nr\.?|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id)|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean|gtin|isbn(?:-1[03])?)\s*[:#.]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
         )
         .unwrap_or_else(|e| panic!("code pattern: {e}"))
     })
@@ -315,7 +320,7 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
         candidates.push((distance, at, pick.clone()));
     }
     v.price = buy_box_price(candidates, &struck_at);
-    read_codes(doc, &mut v, &chrome);
+    read_codes(doc, &mut v, beside);
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
@@ -357,18 +362,44 @@ fn buy_box_price(
     candidates.into_iter().next().map(|(_, _, f)| f)
 }
 
-fn read_codes(doc: &Doc, v: &mut Visible, chrome: &dyn Fn(NodeId) -> bool) {
+/// Labelled codes ("SKU: …", "Model #", "EAN"), each in the first element
+/// that shows it, outside the page's chrome and the blocks beside the
+/// product. Codes in a block set aside for its name alone (a disclaimer line,
+/// a tooltip: BestBuy's "SKU: 10124570" under `class=disclaimer`) are the
+/// product's own and fill what is left; those in reviews, questions or other
+/// products' cards are not read.
+fn read_codes(doc: &Doc, v: &mut Visible, beside: &[bool]) {
+    let mut aside: Vec<String> = Vec::new();
     for i in 0..doc.len() {
         let id = i as NodeId;
         let chars = doc.agg[i].chars;
-        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 80 || chrome(id) {
+        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 80 || in_chrome(doc, id) {
             continue;
         }
-        // Only the smallest element holding the label and its value.
         let text = doc.plain_text(id);
-        let Some(c) = code_pattern().captures(&text) else {
+        if !code_pattern().is_match(&text) {
             continue;
-        };
+        }
+        if beside[i] {
+            if named_like(doc, id, ASIDE_NAMES, 64) {
+                aside.push(text);
+            }
+            continue;
+        }
+        fill_codes(v, &text);
+        if v.sku.is_some() && v.gtin.is_some() && v.mpn.is_some() {
+            return;
+        }
+    }
+    for text in aside {
+        fill_codes(v, &text);
+    }
+}
+
+/// Fills the empty code slots from the labelled codes of one element's text
+/// (a line may hold several: "Model: ZGM-00026 SKU: 10124570").
+fn fill_codes(v: &mut Visible, text: &str) {
+    for c in code_pattern().captures_iter(text) {
         let (Some(label), Some(value)) = (c.get(1), c.get(2)) else {
             continue;
         };
@@ -383,6 +414,7 @@ fn read_codes(doc: &Doc, v: &mut Visible, chrome: &dyn Fn(NodeId) -> bool) {
         {
             &mut v.gtin
         } else if label.starts_with("mpn")
+            || label.starts_with("mfr")
             || label.starts_with("model")
             || label.starts_with("part")
         {
@@ -392,9 +424,6 @@ fn read_codes(doc: &Doc, v: &mut Visible, chrome: &dyn Fn(NodeId) -> bool) {
         };
         if slot.is_none() {
             *slot = Some(value.to_string());
-        }
-        if v.sku.is_some() && v.gtin.is_some() && v.mpn.is_some() {
-            break;
         }
     }
 }
@@ -506,6 +535,39 @@ mod tests {
         assert!(v.price.is_none());
         let v = visible(r#"<h1>Sale</h1><div><span>Sale: £114.90 £94.90 -17%</span></div>"#);
         assert_eq!(v.price.unwrap().amount, "94.90");
+    }
+
+    #[test]
+    fn codes_in_one_line_in_an_aside_and_under_other_labels() {
+        // Read with the blocks beside the product marked, as the record does.
+        let visible = |html: &str| {
+            let doc = Doc::parse_str(html);
+            read(&doc, &crate::extract::auto::product::beside(&doc))
+        };
+        // Two codes in one line; the line under a class that sets it beside
+        // the text (a disclaimer) is still the product's.
+        let v = visible(
+            r#"<h1>Laptop</h1><p class=price>$899.99</p>
+            <div class="disclaimer"><div>Model: <!-- -->ZGM-00026 SKU: <!-- -->10124570</div></div>"#,
+        );
+        assert_eq!(
+            (v.sku.as_deref(), v.mpn.as_deref()),
+            (Some("10124570"), Some("ZGM-00026"))
+        );
+        // A review quoting another item's code is not.
+        let v = visible(
+            r#"<h1>Laptop</h1><p class=price>$899.99</p>
+            <p>A light laptop with a long battery life, for work and travel alike.</p>
+            <div class=reviews><p>Bought with SKU: 55501234, works.</p></div>"#,
+        );
+        assert_eq!(v.sku, None);
+        let v = visible(
+            r#"<h1>Shelf</h1><p>Article Number <b>802.758.87</b></p><p>BH #POP1 • MFR #P1-RC4</p>"#,
+        );
+        assert_eq!(
+            (v.sku.as_deref(), v.mpn.as_deref()),
+            (Some("802.758.87"), Some("P1-RC4"))
+        );
     }
 
     #[test]
