@@ -370,7 +370,7 @@ fn buy_box_price(
 /// products' cards are not read.
 fn read_codes(doc: &Doc, v: &mut Visible, beside: &[bool]) {
     let mut aside: Vec<String> = Vec::new();
-    for i in 0..doc.len() {
+    for (i, &set_aside) in beside.iter().enumerate().take(doc.len()) {
         let id = i as NodeId;
         let chars = doc.agg[i].chars;
         if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 80 || in_chrome(doc, id) {
@@ -380,7 +380,7 @@ fn read_codes(doc: &Doc, v: &mut Visible, beside: &[bool]) {
         if !code_pattern().is_match(&text) {
             continue;
         }
-        if beside[i] {
+        if set_aside {
             if named_like(doc, id, ASIDE_NAMES, 64) {
                 aside.push(text);
             }
