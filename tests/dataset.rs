@@ -257,7 +257,7 @@ fn shown_product_fields_floor_wcxb_dev() {
         ("price", 0.82),
         ("currency", 0.97),
         ("availability", 0.69),
-        ("sku", 0.63),
+        ("sku", 0.74),
         ("mpn", 0.70),
         ("brand", 0.35),
     ];
