@@ -156,9 +156,16 @@ pub(super) fn run(cmd: TemplatesCommand, config: &Config) -> Result<i32> {
 /// One line on a template's self-check: per field, the checked pages it
 /// read in agreement with their own evidence, and the verdict.
 fn check_line(c: &trawl_extract::Check) -> String {
+    // Specification rows are listed when they count: weak, or read on half
+    // the checked pages (not every row a page or two show, nor a row with one
+    // text everywhere, which is the fixed part).
+    let half = c.pages.div_ceil(2).max(1);
     let fields: Vec<String> = c
         .fields
         .iter()
+        .filter(|(f, x)| {
+            !f.starts_with("spec:") || c.weak.contains(f) || (x.evidence >= half && x.template > 0)
+        })
         .map(|(f, x)| format!("{f} {}/{}", x.template, x.evidence))
         .collect();
     let verdict = if !c.template_is_used() {
