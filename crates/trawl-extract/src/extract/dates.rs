@@ -531,7 +531,16 @@ fn scan(
     let to = floor_char(text, to.min(text.len()));
     let mut found = find(&text[from..to], order);
     if let Some(now) = fetched_at {
-        found.extend(relative::find(&text[from..to], now));
+        found.extend(relative::find(&text[from..to], now).into_iter().filter_map(
+            |(days, range)| {
+                Some(Found {
+                    day: Day::from_days(days)?,
+                    start: range.start,
+                    end: range.end,
+                    ambiguous: false,
+                })
+            },
+        ));
         found.sort_by_key(|f| f.start);
     }
     let mut out = Vec::new();

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::dates::{Day, Found};
+use std::ops::Range;
 
 const MINUTE: i64 = 60;
 const HOUR: i64 = 3_600;
@@ -76,20 +76,13 @@ fn patterns() -> &'static [Regex; 3] {
     })
 }
 
-/// The relative dates of `text`, as days against `now` (seconds since the
-/// epoch, UTC), with their byte ranges.
-pub(super) fn find(text: &str, now: i64) -> Vec<Found> {
+/// The relative dates of `text` read against `now` (seconds since the
+/// epoch, UTC): each as days since the epoch, with its byte range, in order.
+pub(super) fn find(text: &str, now: i64) -> Vec<(i64, Range<usize>)> {
     let p = patterns();
     let mut out = Vec::new();
-    let mut push = |secs_ago: i64, range: std::ops::Range<usize>| {
-        if let Some(day) = Day::from_days((now - secs_ago).div_euclid(DAY)) {
-            out.push(Found {
-                day,
-                start: range.start,
-                end: range.end,
-                ambiguous: false,
-            });
-        }
+    let mut push = |secs_ago: i64, range: Range<usize>| {
+        out.push(((now - secs_ago).div_euclid(DAY), range));
     };
     for c in p[0].captures_iter(text) {
         // "ago" after, or "vor" / "il y a" / "hace" before: not "3 days" alone.
@@ -114,19 +107,23 @@ pub(super) fn find(text: &str, now: i64) -> Vec<Found> {
             push(n * unit, whole);
         }
     }
-    out.sort_by_key(|f| f.start);
+    out.sort_by_key(|(_, r)| r.start);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::dates::Day;
 
     /// 2025-12-20 15:00 UTC.
     const NOW: i64 = 1_766_242_800;
 
     fn days(text: &str) -> Vec<String> {
-        find(text, NOW).into_iter().map(|f| f.day.iso()).collect()
+        find(text, NOW)
+            .into_iter()
+            .filter_map(|(d, _)| Day::from_days(d).map(Day::iso))
+            .collect()
     }
 
     #[test]

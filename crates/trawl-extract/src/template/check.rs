@@ -18,8 +18,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::fields::agrees;
 use super::{clean_value, fields, Template, TemplateError};
-use crate::extract::product_record::{self, money, Product};
+use crate::extract::product_record::{self, Product};
 use crate::page::Page;
 
 /// A field must be read right on this share of the checked pages that
@@ -72,47 +73,6 @@ impl Check {
     /// record on its own site (with no evidence at all, it is used).
     pub fn template_is_used(&self) -> bool {
         self.template_score >= self.record_score
-    }
-}
-
-/// Whether a value read for `field` agrees with the page's evidence.
-pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
-    match field {
-        "price" => {
-            match (
-                money::parse_amount(value, false),
-                money::parse_amount(evidence, true),
-            ) {
-                (Some(a), Some(b)) => money::same_amount(&a, &b),
-                _ => false,
-            }
-        }
-        "gtin" | "isbn_10" => {
-            let digits = |s: &str| -> String {
-                s.chars()
-                    .filter(char::is_ascii_alphanumeric)
-                    .collect::<String>()
-                    .trim_start_matches('0')
-                    .to_uppercase()
-            };
-            let (a, b) = (digits(value), digits(evidence));
-            !a.is_empty() && a == b
-        }
-        _ => {
-            let (a, b) = (
-                fields::norm(&clean_value(value)),
-                fields::norm(&clean_value(evidence)),
-            );
-            if a.is_empty() || b.is_empty() {
-                return false;
-            }
-            let (short, long) = if a.len() <= b.len() {
-                (&a, &b)
-            } else {
-                (&b, &a)
-            };
-            a == b || (short.chars().count() >= 3 && long.contains(short.as_str()))
-        }
     }
 }
 

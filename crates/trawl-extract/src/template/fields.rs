@@ -15,6 +15,8 @@
 
 use std::collections::HashMap;
 
+use super::clean_value;
+use crate::extract::product_record::money;
 use crate::html::leaves::Leaf;
 
 /// How a field's values are read from a page.
@@ -146,6 +148,44 @@ pub(crate) fn stated_values_with(
     out
 }
 
+/// Whether a value read for `field` agrees with the page's evidence.
+pub(crate) fn agrees(field: &str, value: &str, evidence: &str) -> bool {
+    match field {
+        "price" => {
+            match (
+                money::parse_amount(value, false),
+                money::parse_amount(evidence, true),
+            ) {
+                (Some(a), Some(b)) => money::same_amount(&a, &b),
+                _ => false,
+            }
+        }
+        "gtin" | "isbn_10" => {
+            let digits = |s: &str| -> String {
+                s.chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect::<String>()
+                    .trim_start_matches('0')
+                    .to_uppercase()
+            };
+            let (a, b) = (digits(value), digits(evidence));
+            !a.is_empty() && a == b
+        }
+        _ => {
+            let (a, b) = (norm(&clean_value(value)), norm(&clean_value(evidence)));
+            if a.is_empty() || b.is_empty() {
+                return false;
+            }
+            let (short, long) = if a.len() <= b.len() {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
+            a == b || (short.chars().count() >= 3 && long.contains(short.as_str()))
+        }
+    }
+}
+
 /// Whether a label and its value look like a specification row
 /// ("Weight: 2 kg", a table row), not two neighbouring texts of a list.
 pub(crate) fn is_row(label: &str, value: &Leaf) -> bool {
@@ -209,7 +249,7 @@ pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
             if let Some(l) = s.leaves.iter().find(|l| &l.key == key) {
                 for (f, v) in &s.json_ld {
                     let same = if *f == "price" {
-                        holds_price(&l.text) && super::check::agrees("price", &l.text, v)
+                        holds_price(&l.text) && agrees("price", &l.text, v)
                     } else {
                         norm(&l.text) == norm(v)
                     };
