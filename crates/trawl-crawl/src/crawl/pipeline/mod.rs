@@ -28,6 +28,7 @@ pub(super) mod fetch_task;
 pub(super) mod links;
 pub(super) mod process;
 pub(super) mod render;
+pub(super) mod render_policy;
 pub(super) mod revisit;
 pub(super) mod schedule;
 pub(super) mod seeding;
@@ -172,7 +173,7 @@ pub(super) async fn run<L: Leases, C: Commits>(
     let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
     let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
     let tabs = cfg.render.tabs.max(1);
-    let (render_tx, render_rx) = mpsc::channel::<render::RenderJob>(tabs * 2);
+    let (render_tx, render_rx) = mpsc::channel::<shared::RenderJob>(tabs * 2);
     let renders = tokio::spawn(render::run(shared.clone(), render_rx, write_tx.clone()));
     let cpu = spawn_cpu(threads, shared, cpu_rx, &write_tx, render_tx)?;
     // The writer has a thread of its own (sled writes and checkpoints
@@ -275,7 +276,7 @@ pub(super) async fn build_shared(
     } else {
         None
     };
-    let render = render::policy(cfg, &Registry::of(store).all()?, stats)?;
+    let render = render_policy::policy(cfg, &Registry::of(store).all()?, stats)?;
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,
@@ -354,7 +355,7 @@ fn spawn_cpu(
     shared: &Arc<Shared>,
     cpu_rx: mpsc::Receiver<CpuJob>,
     write_tx: &mpsc::Sender<WriterMsg>,
-    render_tx: mpsc::Sender<render::RenderJob>,
+    render_tx: mpsc::Sender<shared::RenderJob>,
 ) -> Result<Vec<std::thread::JoinHandle<()>>, CrawlError> {
     let cpu_rx = Arc::new(Mutex::new(cpu_rx));
     let mut cpu_threads = Vec::new();

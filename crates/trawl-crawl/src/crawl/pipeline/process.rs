@@ -21,7 +21,7 @@ pub enum Processed {
     /// Done: for the writer.
     Done(WriterMsg),
     /// The page needs a browser first (`render`).
-    Render(super::render::RenderJob),
+    Render(super::shared::RenderJob),
 }
 
 /// [`process`], with a panic (an extractor bug on a hostile page) caught
@@ -120,7 +120,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
     let ex = (!robots.noindex || focus.is_some()).then(|| page.extract(&opts));
     if rendered.is_none() {
         if let Some(reason) = shared.render.reason(&seed, ex.as_ref(), robots.noindex) {
-            return Processed::Render(super::render::RenderJob {
+            return Processed::Render(super::shared::RenderJob {
                 job: CpuJob {
                     lease,
                     seed,

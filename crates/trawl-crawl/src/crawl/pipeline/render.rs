@@ -1,5 +1,6 @@
 //! The render stage, between the CPU stage and the writer, for pages that
-//! need a browser (`render`): the CPU stage decides ([`RenderPolicy`]),
+//! need a browser (`render`): the CPU stage decides
+//! ([`super::render_policy::RenderPolicy`]),
 //! this stage renders the page in the pool's browser, extracts the
 //! rendered DOM on the blocking pool and sends the completion to the
 //! writer. A render that fails ends the page with the outcome
@@ -10,119 +11,17 @@
 //! as the crawl's own requests do; the exchange is archived.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::mpsc;
 use url::Url;
 
 use super::process::{process_guarded, Processed};
-use super::shared::{ended, outcome, CpuJob, Shared, WriterMsg};
+use super::shared::{ended, outcome, CpuJob, RenderJob, Shared, WriterMsg};
 use crate::frontier::url::host_key;
 use crate::politeness::robots::Robots;
 use crate::record::{Outcome, RenderNote};
-use crate::render::{Answer, Gate, GateFuture, Job, RenderError, Renderer};
-use crate::seeds::{RenderMode, Seed};
-
-/// When pages are rendered, and with what.
-pub(in crate::crawl) struct RenderPolicy {
-    /// `render.mode` (a seed's `render=` overrides it).
-    pub mode: RenderMode,
-    /// The pool (`None`: no browser was found).
-    pub renderer: Option<Arc<Renderer>>,
-    /// Why there is no pool.
-    pub missing: Option<String>,
-}
-
-impl RenderPolicy {
-    /// Why the page (of `seed`, extracted as `ex`) should be rendered, if it
-    /// should: `always`, or under `auto` what the fetched HTML showed. A
-    /// page kept out of the index (`noindex`) is not rendered; under `auto`
-    /// without a browser the fetched HTML is extracted as it is.
-    pub fn reason(
-        &self,
-        seed: &Seed,
-        ex: Option<&trawl_extract::Extracted>,
-        noindex: bool,
-    ) -> Option<String> {
-        if noindex {
-            return None;
-        }
-        match seed.render.unwrap_or(self.mode) {
-            RenderMode::Never => None,
-            RenderMode::Always => Some("always".into()),
-            RenderMode::Auto => {
-                let need = ex?.needs_script?;
-                self.renderer.as_ref()?;
-                Some(need.name().into())
-            }
-        }
-    }
-}
-
-/// The run's policy: `render.mode`, and a pool when any page may need it.
-/// No browser found: an error when `always` is asked for (the setting or a
-/// seed's `render=always`), else a warning, and pages are extracted as
-/// fetched.
-pub(super) fn policy(
-    cfg: &crate::config::Config,
-    seeds: &std::collections::HashMap<u32, Seed>,
-    stats: &crate::crawl::stats::Stats,
-) -> Result<RenderPolicy, crate::crawl::CrawlError> {
-    let r = &cfg.render;
-    let modes = || std::iter::once(r.mode).chain(seeds.values().filter_map(|s| s.render));
-    let always = modes().any(|m| m == RenderMode::Always);
-    if !modes().any(|m| m != RenderMode::Never) {
-        return Ok(RenderPolicy {
-            mode: r.mode,
-            renderer: None,
-            missing: Some("render.mode = \"never\"".into()),
-        });
-    }
-    let chromium = match crate::render::find_chromium(&r.chromium) {
-        Ok(path) => path,
-        Err(why) if always => {
-            return Err(crate::crawl::CrawlError::Start(format!(
-                "rendering is asked for (render.mode = \"always\" or a seed's render=always) \
-                 but there is no browser: {why}"
-            )))
-        }
-        Err(why) => {
-            tracing::warn!(
-                "render.mode = \"auto\" but there is no browser ({why}): pages that need \
-                 JavaScript are extracted as fetched"
-            );
-            return Ok(RenderPolicy {
-                mode: r.mode,
-                renderer: None,
-                missing: Some(why),
-            });
-        }
-    };
-    let renderer = Arc::new(Renderer::new(crate::render::Settings {
-        chromium,
-        tabs: r.tabs.max(1),
-        timeout: Duration::from_secs(r.timeout_secs),
-        idle: Duration::from_millis(r.idle_ms),
-        scrolls: r.scrolls,
-        restart_after: r.restart_after,
-        tab_memory_mb: r.tab_memory_mb,
-        profiles: std::env::temp_dir().join("trawl-browser"),
-    }));
-    let _ = stats.render.set(renderer.counters.clone()); // set once per run
-    Ok(RenderPolicy {
-        mode: r.mode,
-        renderer: Some(renderer),
-        missing: None,
-    })
-}
-
-/// A page the CPU stage sends to the browser.
-pub struct RenderJob {
-    /// The fetched page.
-    pub job: CpuJob,
-    /// Why it is rendered.
-    pub reason: String,
-}
+use crate::render::{Answer, Gate, GateFuture, Job, RenderError};
+use crate::seeds::Seed;
 
 /// Renders the pages sent on `rx` until every sender is gone and the
 /// renders in flight are done; completions go to `write_tx`.

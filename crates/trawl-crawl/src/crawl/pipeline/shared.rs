@@ -64,7 +64,7 @@ pub struct Shared {
     /// The WARC archive (`None`: `[warc] enabled = false`).
     pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
     /// When pages are rendered, and the browser pool.
-    pub(in crate::crawl) render: super::render::RenderPolicy,
+    pub(in crate::crawl) render: super::render_policy::RenderPolicy,
 }
 
 /// The two things the shared stages ask of where URLs come from: whether a
@@ -96,6 +96,14 @@ pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T
 pub struct Local;
 
 impl Backend for Local {}
+
+/// A page the CPU stage sends to the browser.
+pub struct RenderJob {
+    /// The fetched page.
+    pub job: CpuJob,
+    /// Why it is rendered.
+    pub reason: String,
+}
 
 /// A fetched page waiting for the CPU stage.
 pub struct CpuJob {
