@@ -220,18 +220,7 @@ fn product_fields_floor_wcxb_dev() {
         ("sku", 0.950, 0.850),
     ];
     for (field, all, fold) in floors {
-        let line = out
-            .lines()
-            .find(|l| l.split_whitespace().next() == Some(field))
-            .unwrap_or_else(|| panic!("no {field} row in:\n{out}"));
-        let nums: Vec<f64> = line
-            .split_whitespace()
-            .skip(1)
-            .filter_map(|w| w.parse().ok())
-            .collect();
-        // scored, P, R, F1, per-fold F1s…, min
-        let f1 = nums[3];
-        let min = nums[nums.len() - 1];
+        let (f1, min) = product_row(&out, field);
         assert!(
             f1 >= all,
             "{field} F1 {f1:.3} under its floor {all}:\n{out}"
@@ -262,21 +251,27 @@ fn shown_product_fields_floor_wcxb_dev() {
         ("brand", 0.35),
     ];
     for (field, floor) in floors {
-        let line = out
-            .lines()
-            .find(|l| l.split_whitespace().next() == Some(field))
-            .unwrap_or_else(|| panic!("no {field} row in:\n{out}"));
-        let nums: Vec<f64> = line
-            .split_whitespace()
-            .skip(1)
-            .filter_map(|w| w.parse().ok())
-            .collect();
+        let (f1, _) = product_row(&out, field);
         assert!(
-            nums[3] >= floor,
-            "{field} F1 {:.3} under its floor {floor}:\n{out}",
-            nums[3]
+            f1 >= floor,
+            "{field} F1 {f1:.3} under its floor {floor}:\n{out}"
         );
     }
+}
+
+/// A field's pooled F1 and worst fold from a product report's row
+/// (field, scored, P, R, F1, per-fold F1s…, min).
+fn product_row(out: &str, field: &str) -> (f64, f64) {
+    let line = out
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(field))
+        .unwrap_or_else(|| panic!("no {field} row in:\n{out}"));
+    let nums: Vec<f64> = line
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (nums[3], nums[nums.len() - 1])
 }
 
 /// Template learning does not depend on which pages it learns from: five

@@ -46,6 +46,7 @@ pub mod fuzzing {
 }
 
 pub use error::{ExtractError, InputError};
+pub use extract::dates::civil_from_days;
 pub use extract::metadata::normalize_date;
 pub use extract::product_record::{
     read_from as read_product, stated as stated_product, Availability, Price, Product, Source,

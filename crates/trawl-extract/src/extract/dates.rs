@@ -41,17 +41,8 @@ impl Day {
 
     /// The day `days` days after 1970-01-01 (proleptic Gregorian).
     pub fn from_days(days: i64) -> Option<Day> {
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = doy - (153 * mp + 2) / 5 + 1;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 };
-        let year = yoe + era * 400 + i64::from(month <= 2);
-        Day::new(u32::try_from(year).ok()?, month as u32, day as u32)
+        let (year, month, day) = civil_from_days(days);
+        Day::new(u32::try_from(year).ok()?, month, day)
     }
 
     /// `YYYY-MM-DD`.
@@ -226,6 +217,22 @@ pub struct Found {
     /// Read by the [`Order`] given (09/05/2025): another order reads
     /// another day.
     pub ambiguous: bool,
+}
+
+/// The (year, month, day) `days` days after 1970-01-01, proleptic
+/// Gregorian (Howard Hinnant's `civil_from_days`): the one calendar sum the
+/// extractor and the crawl's timestamps share.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month as u32, day as u32)
 }
 
 /// Every date written in `text`, in order (overlaps resolved for the one

@@ -18,36 +18,18 @@ const DAY: i64 = 86_400;
 
 /// Seconds in a unit word ("days", "Stunden", "semaine", "小时").
 fn unit_secs(word: &str) -> Option<i64> {
+    // A unit's words, as they start (en, de, fr, es/pt, zh), and its length.
+    const UNITS: [(&[&str], i64); 4] = [
+        (&["min", "分钟"], MINUTE),
+        (&["hour", "hr", "stunde", "heure", "hora", "小时"], HOUR),
+        (&["day", "tag", "jour", "día", "dia", "天"], DAY),
+        (&["week", "woche", "semaine", "semana", "周"], 7 * DAY),
+    ];
     let w = word.to_lowercase();
-    let w = w.as_str();
-    Some(if w.starts_with("min") || w == "分钟" {
-        MINUTE
-    } else if w.starts_with("hour")
-        || w.starts_with("hr")
-        || w.starts_with("stunde")
-        || w.starts_with("heure")
-        || w.starts_with("hora")
-        || w == "小时"
-    {
-        HOUR
-    } else if w.starts_with("day")
-        || w.starts_with("tag")
-        || w.starts_with("jour")
-        || w.starts_with("día")
-        || w.starts_with("dia")
-        || w == "天"
-    {
-        DAY
-    } else if w.starts_with("week")
-        || w.starts_with("woche")
-        || w.starts_with("semaine")
-        || w.starts_with("semana")
-        || w == "周"
-    {
-        7 * DAY
-    } else {
-        return None;
-    })
+    UNITS
+        .iter()
+        .find(|(starts, _)| starts.iter().any(|s| w.starts_with(s)))
+        .map(|(_, secs)| *secs)
 }
 
 /// "a", "an", "one", "einem", "une", "una" are one.

@@ -126,15 +126,20 @@ pub fn shown(
     {
         return Some(b);
     }
-    let skip = |id: NodeId| in_chrome(doc, id) || beside(id);
-    // Labelled lines and named elements, the nearest to the heading first.
-    let mut before = vec![0u64; doc.len() + 1];
-    for i in 0..doc.len() {
-        before[i + 1] = before[i] + u64::from(doc.nodes[i].chars);
-    }
-    let near = |id: NodeId| {
-        anchor.is_none_or(|a| before[id as usize].abs_diff(before[a as usize]) <= NEAR_HEADING)
+    // Visible characters before each node (for distances to the heading),
+    // counted only once a candidate turns up: most pages have none.
+    let before = std::cell::OnceCell::new();
+    let offset = |id: NodeId| -> u64 {
+        let b: &Vec<u64> = before.get_or_init(|| {
+            let mut b = vec![0u64; doc.len() + 1];
+            for i in 0..doc.len() {
+                b[i + 1] = b[i] + u64::from(doc.nodes[i].chars);
+            }
+            b
+        });
+        b[id as usize]
     };
+    // Labelled lines and named elements, the nearest to the heading first.
     let mut best: Option<(u64, String)> = None;
     for i in 0..doc.len() {
         let id = i as NodeId;
@@ -149,20 +154,21 @@ pub fn shown(
         if !named && !opens_like_brand(doc, id) {
             continue;
         }
-        let text = super::clean(&doc.plain_text(id));
-        if named && (doc.tag(id) == Tag::Button || doc.attr(id, "role") == Some("button")) {
+        let button = doc.tag(id) == Tag::Button || doc.attr(id, "role") == Some("button");
+        if (named && button) || in_chrome(doc, id) || beside(id) {
             continue;
         }
+        let text = super::clean(&doc.plain_text(id));
         let found = if named {
             labelled(&text).or_else(|| plausible(&text))
         } else {
             labelled(&text).or_else(|| store_link(doc, id, &text))
         };
         let Some(found) = found else { continue };
-        if skip(id) || !near(id) {
+        let d = anchor.map_or(0, |a| offset(id).abs_diff(offset(a)));
+        if d > NEAR_HEADING {
             continue;
         }
-        let d = anchor.map_or(0, |a| before[id as usize].abs_diff(before[a as usize]));
         if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
             best = Some((d, found));
         }
