@@ -8,6 +8,7 @@ mod cluster;
 mod eval;
 mod process;
 mod status;
+mod terminal;
 
 fn main() {
     quiet_store_panics();

@@ -11,6 +11,10 @@
 //!   `&outcomes=1` page outcomes instead (how `trawl export` reads a store
 //!   the running daemon has open).
 //!
+//! Only a `Host` naming the endpoint itself (its address, or `localhost`)
+//! is answered; any other gets 421, so a page in a local browser whose name
+//! an attacker rebinds to this address cannot read `/status` or `/export`.
+//!
 //! `/export` streams: a blocking task walks the store and hands the server
 //! 64 KiB chunks through a channel of four, so an export of millions of
 //! records holds a few chunks in memory, not the store. A store error in the
@@ -41,12 +45,47 @@ pub async fn spawn(addr: &str, observer: Observer) -> Result<tokio::task::JoinHa
         .await
         .with_context(|| format!("status endpoint {addr}"))?;
     tracing::info!(addr, "status endpoint listening");
-    let app = router(observer);
+    let own = listener
+        .local_addr()
+        .with_context(|| format!("status endpoint {addr}"))?;
+    let app = router(observer).layer(axum::middleware::from_fn(
+        move |req: axum::extract::Request, next: axum::middleware::Next| async move {
+            let host = req.headers().get(header::HOST).map(|h| h.to_str());
+            match host {
+                Some(Ok(h)) if !host_is_own(h, own) => {
+                    (StatusCode::MISDIRECTED_REQUEST, "unknown Host\n").into_response()
+                }
+                Some(Err(_)) => (StatusCode::MISDIRECTED_REQUEST, "bad Host\n").into_response(),
+                _ => next.run(req).await,
+            }
+        },
+    ));
     Ok(tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::warn!(error = %e, "status endpoint stopped");
         }
     }))
+}
+
+/// Whether a `Host` header names the endpoint bound at `own`: `localhost`
+/// or its address (any address when bound to all), with its port if one is
+/// written.
+fn host_is_own(host: &str, own: std::net::SocketAddr) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        Some((n, p)) if !p.contains(']') => (n, Some(p)),
+        _ => (host, None),
+    };
+    if port.is_some_and(|p| p.parse::<u16>().ok() != Some(own.port())) {
+        return false;
+    }
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    match name.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip == own.ip() || own.ip().is_unspecified(),
+        Err(_) => false,
+    }
 }
 
 fn router(observer: Observer) -> Router {
@@ -207,5 +246,31 @@ impl Write for Chunks {
         self.tx
             .blocking_send(Ok(chunk))
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client hung up"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_is_own;
+
+    #[test]
+    fn only_the_endpoints_own_host_is_answered() {
+        let own: std::net::SocketAddr = "127.0.0.1:7171".parse().unwrap();
+        for ok in ["127.0.0.1:7171", "127.0.0.1", "localhost:7171", "LOCALHOST"] {
+            assert!(host_is_own(ok, own), "{ok}");
+        }
+        for bad in [
+            "evil.example:7171",
+            "127.0.0.1:80",
+            "127.0.0.2:7171",
+            "evil.example",
+        ] {
+            assert!(!host_is_own(bad, own), "{bad}");
+        }
+        let v6: std::net::SocketAddr = "[::1]:7171".parse().unwrap();
+        assert!(host_is_own("[::1]:7171", v6));
+        let all: std::net::SocketAddr = "0.0.0.0:7171".parse().unwrap();
+        assert!(host_is_own("10.1.2.3:7171", all));
+        assert!(!host_is_own("rebind.example:7171", all));
     }
 }

@@ -22,7 +22,7 @@ const EXTRACT: &[&[&str]] = &[
 ];
 
 const CRAWL: &[&[&str]] = &[
-    &["record"],
+    &["record", "limits"],
     &["store"],
     &["frontier", "focus", "politeness", "fetch", "warc", "render"],
     &["seeds"],

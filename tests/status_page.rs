@@ -196,7 +196,7 @@ fn head_of_page(port: u16) -> String {
     use std::io::{Read, Write};
     let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
     let _ = c.set_read_timeout(Some(Duration::from_secs(10)));
-    let _ = write!(c, "GET / HTTP/1.0\r\nHost: x\r\n\r\n");
+    let _ = write!(c, "GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
     let mut s = Vec::new();
     let _ = c.read_to_end(&mut s);
     let s = String::from_utf8_lossy(&s).to_ascii_lowercase();

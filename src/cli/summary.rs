@@ -97,7 +97,15 @@ pub fn summary(s: &Snapshot, why: &str) -> String {
                 ("panics", s.panics),
             ]),
         ),
-        ("links left out", parts(&[("by URL patterns", s.excluded)])),
+        (
+            "links left out",
+            parts(&[
+                ("by URL patterns", s.excluded),
+                ("over the page's link cap", s.over_page_cap),
+                ("over the host's queue room", s.over_host_cap),
+                ("sitemap entries", s.sitemap_left_out),
+            ]),
+        ),
         ("retries", n(s.retries)),
         (
             "revisits",

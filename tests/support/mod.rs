@@ -424,7 +424,7 @@ pub fn endpoint_get(port: u16, path: &str) -> Option<(String, Vec<u8>)> {
     let mut c = TcpStream::connect(("127.0.0.1", port)).ok()?;
     c.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
     // HTTP/1.0: the body ends with the connection, no chunked framing.
-    write!(c, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n").ok()?;
+    write!(c, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n").ok()?;
     let mut s = Vec::new();
     c.read_to_end(&mut s).ok()?;
     let split = s.windows(4).position(|w| w == b"\r\n\r\n")?;

@@ -23,6 +23,7 @@ pub mod crawl;
 pub mod fetch;
 pub mod focus;
 pub mod frontier;
+pub mod limits;
 mod politeness;
 pub mod record;
 pub mod render;

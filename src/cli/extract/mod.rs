@@ -237,8 +237,9 @@ pub(super) fn write_human(
     rec: &Extracted,
     many: bool,
 ) -> std::io::Result<()> {
+    use crate::terminal::printable;
     if many {
-        writeln!(out, "==> {path} <==")?;
+        writeln!(out, "==> {} <==", printable(path, false))?;
     }
     let fields = [
         ("Title", &rec.title),
@@ -248,12 +249,12 @@ pub(super) fn write_human(
     ];
     for (label, v) in fields {
         if let Some(v) = v {
-            writeln!(out, "{label}: {v}")?;
+            writeln!(out, "{label}: {}", printable(v, false))?;
         }
     }
     writeln!(out, "Type: {}", rec.page_type.name())?;
     writeln!(out)?;
-    writeln!(out, "{}", rec.text)?;
+    writeln!(out, "{}", printable(&rec.text, true))?;
     if many {
         writeln!(out)?;
     }

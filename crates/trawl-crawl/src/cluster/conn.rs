@@ -12,6 +12,10 @@ pub struct Conn {
     client: Option<Client>,
     /// Session limits set at each connect (see [`Conn::limit_transactions`]).
     tx_limit: Option<std::time::Duration>,
+    /// The frontier room each host may use through finished pages' links.
+    pub(super) queue_cap: Option<crate::store::QueueCap>,
+    /// Links left out by `queue_cap` through this connection.
+    pub(super) capped: u64,
 }
 
 impl std::fmt::Debug for Conn {
@@ -32,6 +36,8 @@ impl Conn {
             url: url.to_string(),
             client: None,
             tx_limit: None,
+            queue_cap: None,
+            capped: 0,
         })
     }
 
@@ -42,6 +48,18 @@ impl Conn {
         let mut c = Conn::new(url)?;
         c.client().await?;
         Ok(c)
+    }
+
+    /// Bounds the URLs each host may have had queued through finished
+    /// pages' links (seeds are queued without it).
+    pub fn set_queue_cap(&mut self, cap: Option<crate::store::QueueCap>) {
+        self.queue_cap = cap;
+    }
+
+    /// Links left out through this connection because their host had used
+    /// its frontier room.
+    pub fn capped(&self) -> u64 {
+        self.capped
     }
 
     /// Bounds how long this connection may sit idle inside a transaction

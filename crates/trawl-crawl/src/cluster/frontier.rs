@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::{url_hash, ClusterError, Conn};
 use crate::record::{PageOutcome, Record};
 use crate::seeds::Seed;
-use crate::store::{Again, NewUrl, QueuedUrl, Revisit, UrlKind, LINK_FEATURES};
+use crate::store::{Again, NewUrl, QueueCap, QueuedUrl, Revisit, UrlKind, LINK_FEATURES};
 
 /// A host this worker now holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -168,6 +168,17 @@ impl Conn {
 
     /// Queues URLs not seen before; returns how many were new.
     pub async fn enqueue(&mut self, urls: &[NewUrl]) -> Result<u64, ClusterError> {
+        self.enqueue_capped(urls, None).await
+    }
+
+    /// [`Conn::enqueue`], each host held to `cap`: a host may have had
+    /// [`QueueCap::room`] URLs queued in all (its row's `admitted`), the
+    /// rest are left out and counted in [`Conn::capped`].
+    async fn enqueue_capped(
+        &mut self,
+        urls: &[NewUrl],
+        cap: Option<QueueCap>,
+    ) -> Result<u64, ClusterError> {
         if urls.is_empty() {
             return Ok(0);
         }
@@ -193,6 +204,10 @@ impl Conn {
             )
             .await?;
         let host_ids: BTreeMap<String, i64> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let mut capped = 0;
+        if let Some(cap) = cap {
+            capped = cap_by_room(&tx, cap, &host_ids, &mut by_hash).await?;
+        }
         let (mut hashes, mut hosts, mut texts, mut prios) = (vec![], vec![], vec![], vec![]);
         let (mut depths, mut seeds, mut kinds, mut feats) = (vec![], vec![], vec![], vec![]);
         for (h, u) in &by_hash {
@@ -235,7 +250,8 @@ impl Conn {
             )
             .await?;
             tx.execute(
-                "UPDATE trawl_hosts h SET queued = h.queued + d.n, best = GREATEST(h.best, d.p)
+                "UPDATE trawl_hosts h SET queued = h.queued + d.n, best = GREATEST(h.best, d.p),
+                 admitted = h.admitted + d.n
                  FROM unnest($1::bigint[], $2::int[], $3::real[]) AS d(id, n, p)
                  WHERE h.id = d.id",
                 &[&ids, &ns, &ps],
@@ -243,6 +259,7 @@ impl Conn {
             .await?;
         }
         tx.commit().await?;
+        self.capped += capped;
         Ok(inserted.len() as u64)
     }
 
@@ -393,7 +410,7 @@ impl Conn {
                 })
             })
             .collect();
-        self.enqueue(&links).await?;
+        self.enqueue_capped(&links, self.queue_cap).await?;
         let mut ids: Vec<i64> = fs.iter().map(|f| f.host_id).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -533,6 +550,63 @@ async fn record_text(
         }),
         None => json(rec),
     }
+}
+
+/// Leaves out of `by_hash` the new URLs past their host's room (the host
+/// rows locked, in id order, as every writer of them locks them); returns
+/// how many. URLs already known cost no room and are left in (the insert
+/// skips them).
+async fn cap_by_room(
+    tx: &tokio_postgres::Transaction<'_>,
+    cap: QueueCap,
+    host_ids: &BTreeMap<String, i64>,
+    by_hash: &mut BTreeMap<i64, &NewUrl>,
+) -> Result<u64, ClusterError> {
+    let ids: Vec<i64> = host_ids.values().copied().collect();
+    let rooms: HashMap<i64, u64> = tx
+        .query(
+            "SELECT id, admitted, fetched FROM trawl_hosts WHERE id = ANY($1) ORDER BY id
+             FOR UPDATE",
+            &[&ids],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            let (admitted, fetched) = (r.get::<_, i64>(1).max(0), r.get::<_, i64>(2).max(0));
+            (
+                r.get(0),
+                cap.room(fetched as u64).saturating_sub(admitted as u64),
+            )
+        })
+        .collect();
+    let hashes: Vec<i64> = by_hash.keys().copied().collect();
+    let known: std::collections::HashSet<i64> = tx
+        .query(
+            "SELECT hash FROM trawl_urls WHERE hash = ANY($1)",
+            &[&hashes],
+        )
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let mut used: HashMap<i64, u64> = HashMap::new();
+    let mut capped = 0;
+    by_hash.retain(|h, u| {
+        if known.contains(h) {
+            return true;
+        }
+        let Some(id) = host_ids.get(&u.host) else {
+            return true;
+        };
+        let n = used.entry(*id).or_insert(0);
+        if *n >= rooms.get(id).copied().unwrap_or(0) {
+            capped += 1;
+            return false;
+        }
+        *n += 1;
+        true
+    });
+    Ok(capped)
 }
 
 /// Writes one end under an open transaction whose host row is locked.

@@ -13,7 +13,7 @@ use super::ClusterError;
 const BASE: &str = include_str!("schema.sql");
 
 /// The version this build reads and writes.
-pub const VERSION: i32 = 3;
+pub const VERSION: i32 = 4;
 
 /// Migrations: the statements that take a database from version `n - 1`
 /// to `n`, for n = 2, 3, …
@@ -39,6 +39,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
              record      text NOT NULL,
              replaced_by bigint NOT NULL
          );",
+    ),
+    // The frontier room a host has used: URLs ever queued for it, which
+    // `crawl.max_queued_per_host` and `crawl.queued_per_page` bound.
+    (
+        4,
+        "ALTER TABLE trawl_hosts ADD COLUMN IF NOT EXISTS admitted bigint NOT NULL DEFAULT 0;",
     ),
 ];
 

@@ -126,11 +126,12 @@ impl TopicConfig {
         let read = |field: &str, files: &[PathBuf], inline: &[String]| {
             let mut texts = inline.to_vec();
             for f in files {
-                let text = std::fs::read_to_string(f).map_err(|e| ConfigError::Invalid {
-                    path: PathBuf::from("config"),
-                    key: format!("{key}.{field}"),
-                    message: format!("{}: {e}", f.display()),
-                })?;
+                let text = crate::limits::read_capped_text(f, crate::limits::MAX_EXAMPLE_BYTES)
+                    .map_err(|e| ConfigError::Invalid {
+                        path: PathBuf::from("config"),
+                        key: format!("{key}.{field}"),
+                        message: e.to_string(),
+                    })?;
                 texts.push(text);
             }
             Ok::<_, ConfigError>(texts)
@@ -331,6 +332,15 @@ pub struct CrawlConfig {
     pub max_pages: u64,
     /// At most this many pages per host (0 = no limit).
     pub max_pages_per_host: u64,
+    /// Links of one page queued at most (the rest are counted as left out).
+    pub max_links_per_page: usize,
+    /// URLs of one host queued at most before it earns more by being
+    /// fetched: a host may have had `max_queued_per_host + queued_per_page
+    /// × its pages fetched` URLs queued in all; the rest are counted as
+    /// left out.
+    pub max_queued_per_host: u64,
+    /// More URLs a host may have queued for each of its pages fetched.
+    pub queued_per_page: u64,
     /// Default scope of a seed: "host", "domain" or "any".
     pub scope: Scope,
     /// Default crawl mode of a seed: "article" or "ecommerce".
@@ -406,6 +416,9 @@ impl Default for CrawlConfig {
             max_depth: 5,
             max_pages: 0,
             max_pages_per_host: 0,
+            max_links_per_page: 10_000,
+            max_queued_per_host: 10_000,
+            queued_per_page: 100,
             scope: Scope::Host,
             mode: Mode::Article,
             template_samples: 4,
@@ -462,14 +475,25 @@ impl Default for ExtractConfig {
     }
 }
 
+/// The text of a config file, at most [`crate::limits::MAX_CONFIG_BYTES`].
+fn read_config_file(path: &Path) -> Result<String, ConfigError> {
+    use crate::limits::{read_capped_text, FileError, MAX_CONFIG_BYTES};
+    read_capped_text(path, MAX_CONFIG_BYTES).map_err(|e| ConfigError::Read {
+        path: path.to_path_buf(),
+        source: match e {
+            FileError::Io { source, .. } => source,
+            FileError::TooLarge { max, .. } => std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("larger than {max} bytes, the most trawl reads for a config file"),
+            ),
+        },
+    })
+}
+
 impl Config {
     /// Reads and validates a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Config::parse(&text, path)
+        Config::parse(&read_config_file(path)?, path)
     }
 
     /// Parses and validates config text (`path` is for messages).
@@ -568,7 +592,7 @@ impl Config {
     /// Every number of the file with its allowed range: (key, value, min,
     /// max). Bounds keep durations, sizes and counts where the daemon can
     /// use them (no overflow, no allocation of the whole machine).
-    fn ranges(&self) -> [(&'static str, u64, u64, u64); 33] {
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 36] {
         let (e, f, c, k) = (&self.extract, &self.focus, &self.crawl, &self.cluster);
         const DAY: u64 = 86_400;
         const GIB: u64 = 1 << 30;
@@ -626,6 +650,19 @@ impl Config {
                 7 * 86_400,
             ),
             ("crawl.max_depth", u64::from(c.max_depth), 0, 1000),
+            (
+                "crawl.max_links_per_page",
+                c.max_links_per_page as u64,
+                1,
+                1_000_000,
+            ),
+            (
+                "crawl.max_queued_per_host",
+                c.max_queued_per_host,
+                1,
+                1_000_000_000,
+            ),
+            ("crawl.queued_per_page", c.queued_per_page, 0, 1_000_000),
         ]
     }
 

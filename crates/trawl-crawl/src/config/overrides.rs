@@ -8,11 +8,7 @@ use super::{Config, ConfigError};
 impl Config {
     /// [`Config::load`] with `-s KEY=VALUE` overrides ([`Config::parse_with`]).
     pub fn load_with(path: &Path, sets: &[String]) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Config::parse_with(&text, path, sets)
+        Config::parse_with(&super::read_config_file(path)?, path, sets)
     }
 
     /// Parses config text, applies `-s KEY=VALUE` overrides (Scrapy's

@@ -33,6 +33,10 @@ pub struct SiteConfig {
     pub cookies: Option<PathBuf>,
     /// The environment variable holding `user:password` for basic auth.
     pub auth_env: Option<String>,
+    /// Secret header fields: name = the environment variable holding the
+    /// value (sent, never archived, stored, logged or exported).
+    #[serde(default)]
+    pub headers_env: BTreeMap<String, String>,
     /// A proxy for its requests (`http://`, `https://`, `socks5://`, `socks5h://`).
     pub proxy: Option<String>,
 }
@@ -74,6 +78,15 @@ impl SiteConfig {
         }
         for (name, value) in &self.headers {
             check_header(name, value).map_err(|m| (key("headers"), m))?;
+        }
+        for (name, var) in &self.headers_env {
+            crate::fetch::check_secret_header(name).map_err(|m| (key("headers_env"), m))?;
+            if var.is_empty() || var.contains(['=', '\0']) {
+                return Err((
+                    key("headers_env"),
+                    format!("{var:?} is not an environment variable name"),
+                ));
+            }
         }
         if let Some(p) = self.proxy.as_ref().filter(|p| !is_proxy_url(p)) {
             return Err((

@@ -29,6 +29,13 @@ pub struct Stats {
     pub(crate) skipped: AtomicU64,
     /// Links not queued because of the URL patterns.
     pub(crate) excluded: AtomicU64,
+    /// Links past `crawl.max_links_per_page` on their page.
+    pub(crate) over_page_cap: AtomicU64,
+    /// Links past their host's frontier room (`crawl.max_queued_per_host`).
+    pub(crate) over_host_cap: AtomicU64,
+    /// Sitemap entries not queued: nested indexes, past the seed's page
+    /// budget or depth, past the Sitemap lines read from robots.txt.
+    pub(crate) sitemap_left_out: AtomicU64,
     /// Revisits sent; of them answered 304, found unchanged, found changed.
     pub(crate) revisits: AtomicU64,
     pub(crate) not_modified: AtomicU64,
@@ -89,6 +96,9 @@ impl Default for Stats {
             truncated: AtomicU64::new(0),
             skipped: AtomicU64::new(0),
             excluded: AtomicU64::new(0),
+            over_page_cap: AtomicU64::new(0),
+            over_host_cap: AtomicU64::new(0),
+            sitemap_left_out: AtomicU64::new(0),
             revisits: AtomicU64::new(0),
             not_modified: AtomicU64::new(0),
             unchanged: AtomicU64::new(0),
@@ -223,6 +233,17 @@ pub struct Snapshot {
     /// Links not queued because of the URL patterns (`include` / `exclude`).
     #[serde(default)]
     pub excluded: u64,
+    /// Links not queued: past `crawl.max_links_per_page` on their page.
+    #[serde(default)]
+    pub over_page_cap: u64,
+    /// Links not queued: their host had used its frontier room
+    /// (`crawl.max_queued_per_host` + `crawl.queued_per_page` per page fetched).
+    #[serde(default)]
+    pub over_host_cap: u64,
+    /// Sitemap entries not queued (nested indexes, past the seed's page
+    /// budget or depth).
+    #[serde(default)]
+    pub sitemap_left_out: u64,
     /// Revisits made (URLs fetched again).
     #[serde(default)]
     pub revisits: u64,
@@ -485,6 +506,9 @@ impl Stats {
             truncated: l(&self.truncated),
             skipped: l(&self.skipped),
             excluded: l(&self.excluded),
+            over_page_cap: l(&self.over_page_cap),
+            over_host_cap: l(&self.over_host_cap),
+            sitemap_left_out: l(&self.sitemap_left_out),
             revisits: l(&self.revisits),
             not_modified: l(&self.not_modified),
             unchanged: l(&self.unchanged),

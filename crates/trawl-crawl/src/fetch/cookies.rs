@@ -39,8 +39,8 @@ impl CookieJar {
     /// Reads a cookie file; a line that is not a cookie is an error naming
     /// its number (values are not repeated in the message).
     pub fn load(path: &Path) -> Result<CookieJar, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read cookie file {}: {e}", path.display()))?;
+        let text = crate::limits::read_capped_text(path, crate::limits::MAX_COOKIE_BYTES)
+            .map_err(|e| format!("cookie file: {e}"))?;
         CookieJar::parse(&text).map_err(|line| {
             format!(
                 "{}:{line}: not a cookie line (seven tab-separated fields: domain, \

@@ -10,10 +10,41 @@
 //! each new connection), and an address written in the URL is checked
 //! before the request. Every request goes through it: pages, each redirect
 //! hop, robots.txt, sitemaps.
+//!
+//! A seed names an origin, not just a host: a private address is reached
+//! at the scheme, host and port its seed names, and only for that seed's
+//! URLs (a request carries its seed's [`Origin`]). A link from another seed,
+//! or to another port of the same private host, is refused; a name a seed
+//! names is resolved before such a request and refused if it is private.
 
 use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, RwLock};
+
+/// Scheme, host (lower case, no brackets) and port (the scheme's default
+/// when none is written): what a seed names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Origin {
+    scheme: String,
+    host: String,
+    port: u16,
+}
+
+impl Origin {
+    /// The origin of `url`; `None` for URLs without a host or port.
+    pub fn of(url: &url::Url) -> Option<Origin> {
+        Some(Origin {
+            scheme: url.scheme().to_ascii_lowercase(),
+            host: key(url.host_str()?),
+            port: url.port_or_known_default()?,
+        })
+    }
+
+    /// The origin of a URL written as text.
+    pub fn parse(url: &str) -> Option<Origin> {
+        Origin::of(&url::Url::parse(url).ok()?)
+    }
+}
 
 /// Which hosts may resolve to private addresses.
 #[derive(Debug, Default)]
@@ -55,6 +86,23 @@ pub fn is_private(ip: IpAddr) -> bool {
                 return is_private(IpAddr::V4(v4));
             }
             let s = v6.segments();
+            let low_v4 = || IpAddr::V4(std::net::Ipv4Addr::from(u128::from(v6) as u32));
+            // IPv4-compatible ::a.b.c.d (deprecated, still routed by some
+            // stacks), NAT64 64:ff9b::/96 and its local-use 64:ff9b:1::/48:
+            // the IPv4 address is in the low 32 bits.
+            if (s[..6] == [0; 6] && !v6.is_loopback() && !v6.is_unspecified())
+                || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0]
+            {
+                return is_private(low_v4());
+            }
+            if s[..3] == [0x64, 0xff9b, 1] {
+                return true;
+            }
+            // 6to4 2002:AABB:CCDD::/48 carries a.b.c.d in its next 32 bits.
+            if s[0] == 0x2002 {
+                let v4 = std::net::Ipv4Addr::from((u32::from(s[1]) << 16) | u32::from(s[2]));
+                return is_private(IpAddr::V4(v4));
+            }
             v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
@@ -113,6 +161,48 @@ impl AddressGuard {
             })
         }
     }
+
+    /// The refusal for a request to `url` made for a seed naming `seed`
+    /// (`None`: a request no seed makes, such as a configured example URL,
+    /// checked by host as [`AddressGuard::check_url`]). A private target is
+    /// reached only at the seed's own origin; a name some seed names (which
+    /// the resolver lets resolve privately) is looked up first when the
+    /// request is for another origin.
+    pub async fn check_request(
+        &self,
+        url: &url::Url,
+        seed: Option<&Origin>,
+    ) -> Result<(), Blocked> {
+        let Some(seed) = seed else {
+            return self.check_url(url);
+        };
+        if self.allow_all || Origin::of(url).as_ref() == Some(seed) {
+            return Ok(());
+        }
+        let host = url.host_str().unwrap_or_default();
+        let blocked = |ip| Blocked {
+            host: host.to_string(),
+            ip,
+        };
+        match url.host() {
+            Some(url::Host::Ipv4(v4)) if is_private(IpAddr::V4(v4)) => Err(blocked(IpAddr::V4(v4))),
+            Some(url::Host::Ipv6(v6)) if is_private(IpAddr::V6(v6)) => Err(blocked(IpAddr::V6(v6))),
+            Some(url::Host::Domain(name))
+                if self.named.read().is_ok_and(|n| n.contains(&key(name))) =>
+            {
+                let port = url.port_or_known_default().unwrap_or(0);
+                // Unresolvable: the request fails on its own.
+                let Ok(addrs) = tokio::net::lookup_host((name, port)).await else {
+                    return Ok(());
+                };
+                match addrs.map(|a| a.ip()).find(|ip| is_private(*ip)) {
+                    Some(ip) => Err(blocked(ip)),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The fetcher's DNS resolver: the system's, without the addresses the
@@ -164,6 +254,13 @@ mod tests {
             "fe80::1",
             "::ffff:10.0.0.1",
             "::",
+            "::127.0.0.9",
+            "::10.0.0.1",
+            "64:ff9b::7f00:1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::1",
+            "2002:7f00:1::1",
+            "2002:c0a8:101::",
         ] {
             assert!(is_private(ip.parse().unwrap()), "{ip}");
         }
@@ -173,6 +270,9 @@ mod tests {
             "8.8.8.8",
             "2606:4700::1111",
             "100.128.0.1",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+            "::8.8.8.8",
         ] {
             assert!(!is_private(ip.parse().unwrap()), "{ip}");
         }

@@ -276,6 +276,16 @@ pub fn check_header(name: &str, value: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks a secret header field (`header_env`, `headers_env`): as
+/// [`check_header`], but `Authorization` may be given (a bearer token is the
+/// usual secret); its value is checked when read from the environment.
+pub fn check_secret_header(name: &str) -> Result<(), String> {
+    if name.eq_ignore_ascii_case("authorization") {
+        return Ok(());
+    }
+    check_header(name, "-")
+}
+
 /// Whether a Content-Type is a feed's (RSS, Atom, JSON Feed, or XML that
 /// may be one): its body is read, and a page URL that answers with one is
 /// read as a feed.
@@ -332,8 +342,11 @@ impl HttpFetcher {
     }
 
     async fn fetch(&self, url: &str, html_only: bool, opts: Option<&RequestOptions>) -> Response {
-        if let Some(Err(b)) = Url::parse(url).ok().map(|u| self.guard.check_url(&u)) {
-            return Response::blocked(b.to_string());
+        if let Ok(u) = Url::parse(url) {
+            let seed = opts.and_then(|o| o.seed.as_ref());
+            if let Err(b) = self.guard.check_request(&u, seed).await {
+                return Response::blocked(b.to_string());
+            }
         }
         let client = match self.client_for(opts.and_then(|o| o.proxy.as_deref())) {
             Ok(c) => c,

@@ -46,6 +46,9 @@ pub struct RequestOptions {
     pub secret_headers: Vec<(String, String)>,
     /// A proxy for this request (`None`: the crawl's).
     pub proxy: Option<String>,
+    /// The origin the request's seed names: a private address is reached
+    /// only there (see [`super::guard`]); `None` for requests no seed makes.
+    pub seed: Option<super::guard::Origin>,
 }
 
 impl std::fmt::Debug for RequestOptions {
@@ -60,6 +63,7 @@ impl std::fmt::Debug for RequestOptions {
             .field("headers", &self.headers)
             .field("secret_headers", &secret)
             .field("proxy", &self.proxy)
+            .field("seed", &self.seed)
             .finish()
     }
 }
@@ -71,6 +75,7 @@ impl RequestOptions {
             && self.headers.is_empty()
             && self.secret_headers.is_empty()
             && self.proxy.is_none()
+            && self.seed.is_none()
     }
 
     /// The header fields that may be archived: the site's and the validators.
@@ -112,6 +117,7 @@ mod tests {
                 last_modified: None,
             }),
             proxy: None,
+            seed: None,
         };
         assert_eq!(
             o.shown(),

@@ -178,6 +178,11 @@ pub struct RequestSettings {
     /// The environment variable holding `user:password` for basic auth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth_env: Option<String>,
+    /// Secret header fields (name, environment variable holding the
+    /// value): sent, never archived, stored, logged or exported; only the
+    /// variable's name is kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub header_env: Vec<(String, String)>,
     /// A proxy URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy: Option<String>,
@@ -194,13 +199,34 @@ impl RequestSettings {
     pub fn over(&self, base: &RequestSettings) -> RequestSettings {
         let mut headers = base.headers.clone();
         headers.extend(self.headers.iter().cloned());
+        let mut header_env = base.header_env.clone();
+        header_env.extend(self.header_env.iter().cloned());
         RequestSettings {
+            header_env,
             user_agent: self.user_agent.clone().or_else(|| base.user_agent.clone()),
             headers,
             cookies: self.cookies.clone().or_else(|| base.cookies.clone()),
             auth_env: self.auth_env.clone().or_else(|| base.auth_env.clone()),
             proxy: self.proxy.clone().or_else(|| base.proxy.clone()),
         }
+    }
+}
+
+/// Whether `v` can name an environment variable.
+fn is_env_name(v: &str) -> bool {
+    !v.is_empty() && !v.contains(['=', '\0'])
+}
+
+/// An option naming an environment variable needs it set: a seed crawled
+/// without the credentials it was given would be crawled as someone else
+/// (the same rule as `[[site]]`'s, which stops the start).
+fn env_is_set(option: &str, var: &str) -> Result<(), String> {
+    if std::env::var_os(var).is_some() {
+        Ok(())
+    } else {
+        Err(format!(
+            "option {option}: the environment variable {var} is not set"
+        ))
     }
 }
 
@@ -329,6 +355,15 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             seed.request.user_agent = Some(v.to_string());
             Ok(())
         }
+        "header" | "header_env"
+            if seed.request.headers.len() + seed.request.header_env.len()
+                >= crate::limits::MAX_SEED_HEADERS =>
+        {
+            Err(format!(
+                "more than {} header= and header_env= options on one line",
+                crate::limits::MAX_SEED_HEADERS
+            ))
+        }
         "header" => match v.split_once(':') {
             Some((name, value)) => {
                 let (name, value) = (name.trim(), value.trim());
@@ -338,13 +373,24 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
             None => Err(bad("Name:Value")),
         },
+        "header_env" => match v.split_once(':') {
+            Some((name, var)) if is_env_name(var.trim()) => {
+                let (name, var) = (name.trim(), var.trim());
+                crate::fetch::check_secret_header(name).map_err(|e| format!("option header_env: {e}"))?;
+                env_is_set(k, var)?;
+                seed.request.header_env.push((name.to_string(), var.to_string()));
+                Ok(())
+            }
+            _ => Err(bad("Name:ENV_VARIABLE (the variable holds the value)")),
+        },
         "cookies" => {
             let path = PathBuf::from(v);
             crate::fetch::cookies::CookieJar::load(&path).map_err(|e| format!("option cookies: {e}"))?;
             seed.request.cookies = Some(path);
             Ok(())
         }
-        "auth_env" if !v.is_empty() && !v.contains('=') => {
+        "auth_env" if is_env_name(v) => {
+            env_is_set(k, v)?;
             seed.request.auth_env = Some(v.to_string());
             Ok(())
         }
@@ -377,7 +423,7 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
             }
         ))),
         _ => Err(format!(
-            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, concurrency, revisit, revisit_pages, render, user_agent, header, cookies, auth_env, proxy)"
+            "unknown option {k:?} (known: depth, max_pages, scope, mode, sitemaps, topic, include, exclude, delay, concurrency, revisit, revisit_pages, render, user_agent, header, header_env, cookies, auth_env, proxy)"
         )),
     }
 }

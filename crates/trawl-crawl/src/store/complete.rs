@@ -124,11 +124,12 @@ impl Store {
                     }
                     _ => None,
                 };
-                let fresh = self.enqueue_into(&st, &mut batch, links)?;
+                let (fresh, capped) = self.enqueue_into(&st, &mut batch, links, true)?;
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
                 }
                 self.kv.apply_batch(batch)?;
+                st.capped += capped;
                 Self::note_enqueued(&mut st, &fresh);
                 if let Some(h) = seen_only {
                     Self::note_seen_only(&mut st, h);

@@ -52,7 +52,7 @@ pub mod raw;
 mod readonly;
 
 pub use error::StoreError;
-pub use queue::Block;
+pub use queue::{Block, QueueCap};
 pub use queued::{Again, Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
 pub use tree::Tree;
 
@@ -170,6 +170,8 @@ pub enum Counter<'a> {
     Relevant,
     /// Pages of one host judged relevant.
     RelevantHost(&'a str),
+    /// URLs of one host ever queued (what [`QueueCap`] bounds).
+    Queued(&'a str),
 }
 
 impl Counter<'_> {
@@ -181,6 +183,7 @@ impl Counter<'_> {
             Counter::Judged => "n:judged".to_string(),
             Counter::Relevant => "n:relevant".to_string(),
             Counter::RelevantHost(h) => format!("n:r:{h}"),
+            Counter::Queued(h) => format!("n:q:{h}"),
         }
     }
 }
@@ -270,6 +273,8 @@ impl Store {
                 open_blocks: Default::default(),
                 session_seq: 0,
                 queued: 0,
+                cap: None,
+                capped: 0,
             })),
             db,
         };
@@ -314,7 +319,7 @@ impl Store {
     pub fn enqueue(&self, urls: &[NewUrl]) -> Result<usize, StoreError> {
         let mut st = self.lock();
         let mut batch = sled::Batch::default();
-        let fresh = self.enqueue_into(&st, &mut batch, urls)?;
+        let (fresh, _) = self.enqueue_into(&st, &mut batch, urls, false)?;
         if fresh.is_empty() {
             return Ok(0);
         }
@@ -337,6 +342,17 @@ impl Store {
     /// URLs waiting in the queue (inbox and blocks).
     pub fn queue_len_hint(&self) -> u64 {
         self.lock().queued
+    }
+
+    /// Bounds the URLs each host may have queued through completions
+    /// (`None`: unbounded, as a store opened without a crawl).
+    pub fn set_queue_cap(&self, cap: Option<QueueCap>) {
+        self.lock().cap = cap;
+    }
+
+    /// Links left out this run because their host had used its frontier room.
+    pub fn capped_hint(&self) -> u64 {
+        self.lock().capped
     }
 
     /// Hosts that ever had a queue: (key, name).

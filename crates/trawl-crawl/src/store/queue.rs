@@ -63,6 +63,30 @@ pub(super) struct QueueState {
     pub session_seq: u64,
     /// URLs in the inbox and blocks.
     pub queued: u64,
+    /// How many URLs a host may have had queued (`None`: no bound).
+    pub cap: Option<QueueCap>,
+    /// URLs left out this run because their host had used its room.
+    pub capped: u64,
+}
+
+/// The frontier room a host has earned: it may have had `floor +
+/// per_page × (its pages fetched)` URLs queued in all (`crawl.max_queued_per_host`,
+/// `crawl.queued_per_page`), so a site that links every page to thousands of
+/// new ones cannot fill the frontier faster than it is crawled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueueCap {
+    /// URLs any host may have queued before it has earned more.
+    pub floor: u64,
+    /// More for each page of the host fetched.
+    pub per_page: u64,
+}
+
+impl QueueCap {
+    /// The URLs a host with `fetched` pages may have had queued.
+    pub fn room(&self, fetched: u64) -> u64 {
+        self.floor
+            .saturating_add(self.per_page.saturating_mul(fetched))
+    }
 }
 
 /// A block handed to the scheduler.
@@ -280,23 +304,54 @@ impl Store {
     /// Adds an inbox entry with the URLs not seen before to `batch`.
     /// Returns their hashes, to record with [`Store::note_enqueued`] once the
     /// batch is applied.
+    ///
+    /// With `capped`, each host's [`QueueCap`] holds: a URL past its host's
+    /// room is left out, and counted in the second value returned. Seeds
+    /// are queued without it.
     pub(super) fn enqueue_into(
         &self,
         st: &QueueState,
         batch: &mut sled::Batch,
         urls: &[NewUrl],
-    ) -> Result<Vec<u64>, StoreError> {
+        capped: bool,
+    ) -> Result<(Vec<u64>, u64), StoreError> {
         let mut fresh = Vec::new();
         // A page may list the same URL many times (a 50,000-URL sitemap).
         let mut batch_seen = std::collections::HashSet::new();
         let mut items = Vec::new();
+        // Per host: URLs queued in all so far, and the room it has earned.
+        let mut rooms: HashMap<&str, (u64, u64, bool)> = HashMap::new();
+        let mut left_out = 0;
+        let cap = st.cap.filter(|_| capped);
         for u in urls {
             let h = url_key(&u.item.url);
             if !batch_seen.insert(h) || self.seen(st, h)? {
                 continue;
             }
+            if let Some(cap) = cap {
+                let room = match rooms.entry(u.host.as_str()) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        let queued = self.count(super::Counter::Queued(&u.host))?;
+                        let fetched = self.count(super::Counter::Host(&u.host))?;
+                        e.insert((queued, cap.room(fetched), false))
+                    }
+                };
+                if room.0 >= room.1 {
+                    left_out += 1;
+                    continue;
+                }
+                room.0 += 1;
+                room.2 = true;
+            }
             fresh.push(h);
             items.push((0, u.host.as_str(), &u.item));
+        }
+        for (host, (queued, _, changed)) in rooms {
+            if changed {
+                let k = key(super::M, super::Counter::Queued(host).key().as_bytes());
+                batch.insert(k, &queued.to_be_bytes());
+            }
         }
         for chunk in items.chunks(INBOX_ITEMS) {
             batch.insert(
@@ -304,7 +359,7 @@ impl Store {
                 encode_inbox(chunk),
             );
         }
-        Ok(fresh)
+        Ok((fresh, left_out))
     }
 
     /// Whether `url` was ever queued (or fetched as a redirect target).

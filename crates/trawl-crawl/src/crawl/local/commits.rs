@@ -92,6 +92,9 @@ impl Commits for LocalCommits {
                     Err(e) => self.fail(format!("store write failed: {e}")),
                 }
                 self.stats.queue.store(self.store.queue_len_hint(), Relaxed);
+                self.stats
+                    .over_host_cap
+                    .store(self.store.capped_hint(), Relaxed);
             }
             if matches!(msg.completion, Completion::Done { .. }) {
                 self.unflushed.push(msg);

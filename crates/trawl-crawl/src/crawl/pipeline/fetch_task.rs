@@ -30,6 +30,9 @@ fn is_transient(r: &Response) -> bool {
     r.is_transport_error() || matches!(r.status, 500 | 502 | 504 | 520..=530) || r.status == 0
 }
 
+/// Sitemap lines of one robots.txt read at most.
+const MAX_ROBOTS_SITEMAPS: usize = 1000;
+
 impl Shared {
     /// One request of any kind, on the host's schedule, with `opts` (a
     /// site's settings, a revisit's validators).
@@ -209,7 +212,8 @@ impl Shared {
             // Sent as the seed's own requests are (on a redirect to another
             // host, as that host's site settings say).
             let own = Some(seed).filter(|_| host == first);
-            let opts = self.sites.options(&host, own, &url, None);
+            let mut opts = self.sites.options(&host, own, &url, None);
+            opts.seed = crate::fetch::guard::Origin::parse(&seed.url);
             let resp = self
                 .request(&url, self.host_delay(&host), false, Some(&opts))
                 .await;
@@ -238,7 +242,16 @@ impl Shared {
     }
 
     fn sitemap_urls(&self, scheme: &str, host: &str, robots: &Robots, seed_id: u32) -> Vec<NewUrl> {
-        let mut urls: Vec<String> = robots.sitemaps().to_vec();
+        // A robots.txt may list thousands of Sitemap lines; the first ones
+        // are read.
+        let listed = robots.sitemaps();
+        let left_out = listed.len().saturating_sub(MAX_ROBOTS_SITEMAPS);
+        if left_out > 0 {
+            self.stats
+                .sitemap_left_out
+                .fetch_add(left_out as u64, Relaxed);
+        }
+        let mut urls: Vec<String> = listed.iter().take(MAX_ROBOTS_SITEMAPS).cloned().collect();
         urls.push(format!("{scheme}://{host}/sitemap.xml"));
         // Sitemap lines should be absolute; relative ones are resolved leniently.
         let base = Url::parse(&format!("{scheme}://{host}/")).ok();
@@ -331,7 +344,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     if first_contact && seed.sitemaps {
         extra = shared.sitemap_urls(url.scheme(), &host, &robots, item.seed);
     }
-    if !robots.allowed(&shared.agent, url.as_str()) {
+    if !robots.allowed(url.as_str()) {
         shared.stats.robots_denied.fetch_add(1, Relaxed);
         return done(
             lease,
@@ -399,13 +412,19 @@ async fn follow(
         };
         let why = if chain.len() >= shared.max_redirects {
             Some(format!("more than {} redirects", shared.max_redirects))
+        } else if next.as_str().len() > shared.rules.max_len {
+            Some(format!(
+                "redirect target of {} characters, longer than crawl.max_url_len ({})",
+                next.as_str().len(),
+                shared.rules.max_len
+            ))
         } else if next == current || chain.iter().any(|c| c == next.as_str()) {
             Some(format!("redirect loop at {next}"))
         } else if !seed.in_scope(&next) {
             Some(format!("redirect to {next} is out of the seed's scope"))
         } else if host_key(&next) != lease.host {
             return stop(response, current, chain, None, Some(next));
-        } else if !robots.allowed(&shared.agent, next.as_str()) {
+        } else if !robots.allowed(next.as_str()) {
             Some(format!("redirect to {next} is disallowed by robots.txt"))
         } else if shared.known(&next).await {
             return Followed {

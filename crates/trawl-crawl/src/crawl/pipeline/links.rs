@@ -24,6 +24,9 @@ pub(super) struct Parent<'a> {
     pub(super) rates: HashMap<String, f32>,
 }
 
+/// Feeds (`<link rel="alternate">`) of one page followed at most.
+const MAX_FEEDS: usize = 16;
+
 /// Bytes of text read on each side of a link for its context.
 const CONTEXT: usize = 150;
 
@@ -90,6 +93,9 @@ pub(super) struct Resolved {
     links: Vec<(Link, Url)>,
     /// The page's feeds (`<link rel="alternate">`), resolved.
     feeds: Vec<Url>,
+    /// Links past the resolving bound (four times the page's link cap):
+    /// never resolved, counted as left out when links are queued.
+    unresolved: usize,
 }
 
 /// Resolves the links of `page`, fetched at `base`.
@@ -98,9 +104,14 @@ pub(super) fn resolve(shared: &Shared, page: &Page, base: &Url) -> Resolved {
         .ok()
         .map(|u| u.to_string());
     let base = resolve_base(page, base);
-    let links = page
-        .links()
+    let all = page.links();
+    // A page of a million links costs a million URL parses otherwise;
+    // duplicates and out-of-scope links leave room for four per kept one.
+    let bound = shared.max_links_per_page.saturating_mul(4);
+    let unresolved = all.len().saturating_sub(bound);
+    let links = all
         .into_iter()
+        .take(bound)
         .filter_map(|l| {
             let u = normalize(&l.href, Some(&base), &shared.rules).ok()?;
             Some((l, u))
@@ -109,9 +120,15 @@ pub(super) fn resolve(shared: &Shared, page: &Page, base: &Url) -> Resolved {
     let feeds = page
         .feed_links()
         .iter()
+        .take(MAX_FEEDS)
         .filter_map(|h| normalize(h, Some(&base), &shared.rules).ok())
         .collect();
-    Resolved { own, links, feeds }
+    Resolved {
+        own,
+        links,
+        feeds,
+        unresolved,
+    }
 }
 
 /// Most outgoing links a record keeps.
@@ -151,6 +168,7 @@ pub(super) fn page_links(
     let mut spent: HashMap<String, bool> = HashMap::new();
     let mut seen: std::collections::HashSet<String> = resolved.own.iter().cloned().collect();
     let mut out = Vec::new();
+    let mut over_cap = resolved.unresolved as u64;
     for (link, u) in &resolved.links {
         if link.nofollow {
             continue;
@@ -172,6 +190,10 @@ pub(super) fn page_links(
         if full {
             continue;
         }
+        if out.len() >= shared.max_links_per_page {
+            over_cap += 1;
+            continue;
+        }
         let (priority, features) = match parent.as_mut() {
             Some(p) => p.score(page, link, u, &host, depth),
             // Unfocused: shallow first.
@@ -190,6 +212,12 @@ pub(super) fn page_links(
                 revisit: None,
             },
         });
+    }
+    if over_cap > 0 {
+        shared
+            .stats
+            .over_page_cap
+            .fetch_add(over_cap, std::sync::atomic::Ordering::Relaxed);
     }
     // The page's feeds: hubs like the page, read for their entries.
     for u in &resolved.feeds {

@@ -277,6 +277,10 @@ pub(super) async fn build_shared(
         None
     };
     let render = render_policy::policy(cfg, &Registry::of(store).all()?, stats)?;
+    store.set_queue_cap(Some(crate::store::QueueCap {
+        floor: c.max_queued_per_host,
+        per_page: c.queued_per_page,
+    }));
     let shared = Arc::new(Shared {
         store: store.clone(),
         fetcher,
@@ -300,6 +304,8 @@ pub(super) async fn build_shared(
         max_retries: c.max_retries,
         max_pages: c.max_pages,
         max_pages_per_host: c.max_pages_per_host,
+        max_links_per_page: c.max_links_per_page,
+        sitemap_entries: Mutex::new(HashMap::new()),
         robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         clock,
         health: crate::politeness::budget::ErrorBudget::new(

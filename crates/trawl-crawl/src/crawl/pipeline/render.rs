@@ -206,14 +206,15 @@ impl PageGate {
         if matches!(*robots, Robots::Unavailable) {
             return Answer::Refused("robots.txt unavailable".into());
         }
-        if !robots.allowed(&shared.agent, url.as_str()) {
+        if !robots.allowed(url.as_str()) {
             return Answer::Refused("disallowed by robots.txt".into());
         }
         // The seed's own settings (`delay=`, headers) for its own host only.
         let own = Some(&self.seed).filter(|s| s.host == host);
         let base = shared.seed_delay(own, &host);
         let delay = shared.delays.host_delay_from(base, robots.crawl_delay());
-        let opts = shared.sites.options(&host, own, &url, None);
+        let mut opts = shared.sites.options(&host, own, &url, None);
+        opts.seed = crate::fetch::guard::Origin::parse(&self.seed.url);
         let r = shared.request(&url, delay, false, Some(&opts)).await;
         if r.blocked {
             return Answer::Refused(r.error.unwrap_or_else(|| "blocked address".into()));

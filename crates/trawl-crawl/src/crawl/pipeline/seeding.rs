@@ -82,10 +82,10 @@ pub(in crate::crawl) fn changed_file(
     defaults: &SeedDefaults,
     rules: &crate::frontier::url::UrlRules,
 ) -> Result<Option<ChangedFile>, StoreError> {
-    let text = match std::fs::read(file) {
+    let text = match crate::limits::read_capped(file, crate::limits::MAX_SEED_FILE_BYTES) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {
-            tracing::warn!(file = %file.display(), error = %e, "cannot read seed file");
+            tracing::warn!(error = %e, "cannot read seed file");
             return Ok(None);
         }
     };

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::crawl::stats::Stats;
+use crate::fetch::guard::Origin;
 use crate::fetch::{Conditional, Fetcher, RequestOptions, Response};
 use crate::focus::Focus;
 use crate::frontier::url::UrlRules;
@@ -38,6 +39,11 @@ pub struct Shared {
     pub max_retries: u8,
     pub max_pages: u64,
     pub max_pages_per_host: u64,
+    /// Links of one page queued at most (`crawl.max_links_per_page`).
+    pub max_links_per_page: usize,
+    /// Page URLs each seed's sitemaps queued this run (bounded by its
+    /// `max_pages`).
+    pub(in crate::crawl) sitemap_entries: Mutex<HashMap<u32, u64>>,
     pub robots_ttl: Duration,
     /// When each host may be sent its next request.
     pub clock: Clock,
@@ -309,7 +315,9 @@ impl Shared {
                 last_modified: r.last_modified.clone(),
             })
             .filter(|c| !c.is_empty());
-        self.sites.options(host, Some(seed), url, conditional)
+        let mut opts = self.sites.options(host, Some(seed), url, conditional);
+        opts.seed = Origin::parse(&seed.url);
+        opts
     }
 
     /// The least time between two requests to `host` for `seed`: its

@@ -140,6 +140,7 @@ pub(super) async fn fetch(
     if (200..=299).contains(&r.status) && !r.is_transport_error() {
         let (index, locs) = parse_dated(&r.body);
         let now = crate::record::now_secs();
+        let mut budget = SitemapBudget::new(shared, seed, &item, index);
         for (loc, date) in locs {
             let Ok(u) = normalize(&loc, Some(url), &shared.rules) else {
                 continue;
@@ -150,11 +151,19 @@ pub(super) async fn fetch(
             if !index && !shared.pattern_allows(item.seed, seed, u.as_str()) {
                 continue;
             }
+            if !budget.take() {
+                continue;
+            }
             links.push(NewUrl {
                 host: host_key(&u),
                 item: QueuedUrl {
                     url: u.to_string(),
-                    depth: if index { 0 } else { 1 },
+                    // A sitemap's depth is how deep in indexes it was listed.
+                    depth: if index {
+                        item.depth.saturating_add(1)
+                    } else {
+                        1
+                    },
                     seed: item.seed,
                     attempt: 0,
                     kind: if index {
@@ -173,8 +182,86 @@ pub(super) async fn fetch(
                 },
             });
         }
+        budget.settle();
     }
     done(lease, out, links, false, delay)
+}
+
+/// What one sitemap may queue: an index's entries only when it is not
+/// itself listed in an index (the protocol has one level of indexes; a
+/// chain of indexes listing indexes is a flood), page entries only when
+/// the seed's depth reaches them, and no more page entries over all of a
+/// seed's sitemaps than its `max_pages` (nor more sitemaps from an index
+/// than the pages that budget has left). What is left out is counted.
+struct SitemapBudget<'a> {
+    shared: &'a Shared,
+    seed_id: u32,
+    /// Entries that may still be queued from this sitemap.
+    left: u64,
+    index: bool,
+    taken: u64,
+    refused: u64,
+}
+
+impl<'a> SitemapBudget<'a> {
+    fn new(shared: &'a Shared, seed: &Seed, item: &QueuedUrl, index: bool) -> Self {
+        let queued = shared
+            .sitemap_entries
+            .lock()
+            .map(|m| m.get(&item.seed).copied().unwrap_or(0))
+            .unwrap_or(0);
+        let budget = seed
+            .max_pages
+            .map_or(u64::MAX, |m| m.saturating_sub(queued));
+        // An index lists sitemaps, each good for a page at least: no more
+        // of them than the pages the seed's budget has left.
+        let left = if index {
+            if item.depth >= 1 {
+                0
+            } else {
+                budget
+            }
+        } else if seed.max_depth < 1 {
+            0
+        } else {
+            budget
+        };
+        SitemapBudget {
+            shared,
+            seed_id: item.seed,
+            left,
+            index,
+            taken: 0,
+            refused: 0,
+        }
+    }
+
+    /// Whether one more entry may be queued.
+    fn take(&mut self) -> bool {
+        if self.left == 0 {
+            self.refused += 1;
+            return false;
+        }
+        self.left -= 1;
+        self.taken += 1;
+        true
+    }
+
+    /// Counts what was queued against the seed and what was left out.
+    fn settle(self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if !self.index && self.taken > 0 {
+            if let Ok(mut m) = self.shared.sitemap_entries.lock() {
+                *m.entry(self.seed_id).or_insert(0) += self.taken;
+            }
+        }
+        if self.refused > 0 {
+            self.shared
+                .stats
+                .sitemap_left_out
+                .fetch_add(self.refused, Relaxed);
+        }
+    }
 }
 
 #[cfg(test)]

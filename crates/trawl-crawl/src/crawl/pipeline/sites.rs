@@ -58,6 +58,14 @@ impl Sites {
                     ));
                 }
             }
+            for (name, v) in &t.headers_env {
+                if std::env::var_os(v).is_none() {
+                    return Err(format!(
+                        "site[{i}].headers_env: the environment variable {v} is not set \
+                         (it should hold the value of {name})"
+                    ));
+                }
+            }
             rules.push(Rule {
                 host: t.host.as_ref().map(|h| h.trim().to_ascii_lowercase()),
                 domain: t
@@ -71,6 +79,7 @@ impl Sites {
                     headers: t.headers.clone().into_iter().collect(),
                     cookies: t.cookies.clone(),
                     auth_env: t.auth_env.clone(),
+                    header_env: t.headers_env.clone().into_iter().collect(),
                     proxy: t.proxy.clone(),
                 },
             });
@@ -185,6 +194,15 @@ impl Sites {
         {
             secret_headers.push(("Cookie".into(), cookie));
         }
+        for (name, var) in &s.header_env {
+            // Checked when read; a value a header cannot carry is not sent.
+            if let Some(value) = std::env::var(var)
+                .ok()
+                .filter(|v| !v.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f))
+            {
+                secret_headers.push((name.clone(), value));
+            }
+        }
         if let Some(credentials) = s.auth_env.as_deref().and_then(|v| std::env::var(v).ok()) {
             let token = base64::engine::general_purpose::STANDARD.encode(credentials.trim());
             secret_headers.push(("Authorization".into(), format!("Basic {token}")));
@@ -194,6 +212,7 @@ impl Sites {
             headers,
             secret_headers,
             proxy: s.proxy,
+            seed: None,
         }
     }
 }

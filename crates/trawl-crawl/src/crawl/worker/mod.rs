@@ -130,8 +130,13 @@ pub async fn run(
     .await?;
     let pending = Arc::new(AtomicUsize::new(0));
     let refused = Arc::new(AtomicU64::new(0));
+    let mut links_conn = conn(&cluster.url)?;
+    links_conn.set_queue_cap(Some(crate::store::QueueCap {
+        floor: cfg.crawl.max_queued_per_host,
+        per_page: cfg.crawl.queued_per_page,
+    }));
     let commits = outbox::Outbox::open(outbox::OutboxCtx {
-        conn: conn(&cluster.url)?,
+        conn: links_conn,
         worker: cluster.worker.clone(),
         store: store.clone(),
         stats: stats.clone(),

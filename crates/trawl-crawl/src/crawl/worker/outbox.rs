@@ -103,6 +103,10 @@ impl Outbox {
                     for ((key, entry), written) in chunk.iter().zip(written) {
                         self.landed(key, entry, written, landed);
                     }
+                    self.w
+                        .stats
+                        .over_host_cap
+                        .store(self.w.conn.capped(), Relaxed);
                 }
                 Err(e) if e.is_transient() => {
                     self.w.conn.reset();
