@@ -310,17 +310,9 @@ fn secret_headers_from_the_environment_stay_out_of_archives() {
     )
     .expect("seeds");
     let cfg = config(&dir, "sitemaps = false\n[warc]\nenabled = true");
-    let out = trawl()
+    let out = crawl_cmd(&cfg, &seeds)
         .env("TRAWL_TEST_API_KEY", SECRET)
         .env("RUST_LOG", "debug")
-        .args([
-            "--config",
-            &cfg.to_string_lossy(),
-            "crawl",
-            "--once",
-            "--seeds",
-            &seeds.to_string_lossy(),
-        ])
         .output()
         .expect("run");
     assert!(
