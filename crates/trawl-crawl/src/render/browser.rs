@@ -59,10 +59,14 @@ pub(super) struct Live {
     pages: AtomicU64,
     dead: Arc<AtomicBool>,
     profile: PathBuf,
+    /// Measures its renderers and kills one past `render.tab_memory_mb`.
+    watchdog: tokio::task::JoinHandle<()>,
+    /// Renderers the watchdog killed.
+    kills: Arc<AtomicU64>,
 }
 
 /// Flags for a quiet, bounded headless browser.
-const FLAGS: [&str; 22] = [
+const FLAGS: [&str; 25] = [
     "--headless",
     "--disable-gpu",
     "--disable-dev-shm-usage",
@@ -83,6 +87,11 @@ const FLAGS: [&str; 22] = [
     "--dns-prefetch-disable",
     "--blink-settings=imagesEnabled=false",
     "--window-size=1280,900",
+    // WebRTC sends UDP (STUN, TURN, ICE) past request interception: only
+    // through the proxy, which does not exist, so not at all.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--enforce-webrtc-ip-permission-check",
     // Requests not paused and answered by trawl go nowhere.
     "--proxy-server=http://127.0.0.1:9",
     "--proxy-bypass-list=<-loopback>",
@@ -165,7 +174,15 @@ impl Live {
             flag.store(true, Relaxed);
         });
         tracing::info!(chromium = %s.chromium.display(), "browser started");
+        let kills = Arc::new(AtomicU64::new(0));
+        let watchdog = tokio::spawn(super::memory::watch(
+            child.id().unwrap_or(0),
+            s.tab_memory_mb,
+            kills.clone(),
+        ));
         Ok(Live {
+            watchdog,
+            kills,
             browser: RwLock::new(browser),
             child: tokio::sync::Mutex::new(child),
             handler,
@@ -190,6 +207,11 @@ impl Live {
 
     pub(super) async fn new_page(&self) -> Result<Page, chromiumoxide::error::CdpError> {
         self.browser.read().await.new_page("about:blank").await
+    }
+
+    /// Renderers killed for their memory so far.
+    pub(super) fn kills(&self) -> Arc<AtomicU64> {
+        self.kills.clone()
     }
 
     pub(super) async fn pid(&self) -> Option<u32> {
@@ -274,5 +296,6 @@ pub(super) async fn close(old: Arc<Live>) {
         }
     }
     old.handler.abort();
+    old.watchdog.abort();
     let _ = std::fs::remove_dir_all(&old.profile);
 }

@@ -15,6 +15,7 @@
 //! escaped interception would fail rather than go out.
 
 mod browser;
+mod memory;
 mod tab;
 
 use std::path::{Path, PathBuf};
@@ -120,6 +121,9 @@ pub enum RenderError {
     /// The page could not be loaded into the tab.
     #[error("navigation failed: {0}")]
     Navigation(String),
+    /// The tab's renderer grew past `render.tab_memory_mb` and was killed.
+    #[error("memory: the page's renderer passed {0} MiB (render.tab_memory_mb) and was killed")]
+    Memory(u64),
 }
 
 /// Counters of the pool's work, for the status page.
@@ -207,14 +211,22 @@ impl Renderer {
                 return Err(RenderError::Crashed("opening a tab timed out".into()));
             }
         };
-        let result = match tokio::time::timeout(
-            self.settings.timeout,
-            tab::render(&page, &job, gate, &self.settings),
-        )
-        .await
-        {
-            Ok(r) => r,
-            Err(_) => Err(RenderError::Timeout(self.settings.timeout)),
+        let kills = live.kills();
+        let before = kills.load(Relaxed);
+        let killed = async {
+            while kills.load(Relaxed) == before {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        let result = tokio::select! {
+            r = tokio::time::timeout(
+                self.settings.timeout,
+                tab::render(&page, &job, gate, &self.settings),
+            ) => match r {
+                Ok(r) => r,
+                Err(_) => Err(RenderError::Timeout(self.settings.timeout)),
+            },
+            () = killed => Err(RenderError::Memory(self.settings.tab_memory_mb)),
         };
         if matches!(result, Err(RenderError::Crashed(_))) {
             live.set_dead();

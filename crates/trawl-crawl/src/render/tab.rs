@@ -12,11 +12,27 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
     EventRequestPaused, FailRequestParams, FulfillRequestParams, HeaderEntry,
 };
 use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
-use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
+use chromiumoxide::cdp::browser_protocol::page::{
+    AddScriptToEvaluateOnNewDocumentParams, NavigateParams,
+};
 use chromiumoxide::Page;
 use futures_util::StreamExt;
 
 use super::{Answer, Gate, Job, RenderError, Rendered, Settings};
+
+/// Run in every document before its own scripts: the ways out that request
+/// interception does not see are gone from the page's world. WebRTC
+/// (UDP to any address; the browser's WebRTC policy flags stop it too),
+/// WebSocket, WebTransport and EventSource (long-lived connections),
+/// workers and service workers (their requests are not the tab's).
+const SEALED: &str = "(() => {\
+  for (const n of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel',\
+      'RTCIceTransport', 'RTCRtpSender', 'RTCRtpReceiver', 'WebSocket', 'WebTransport',\
+      'EventSource', 'SharedWorker', 'Worker']) {\
+    try { Object.defineProperty(window, n, {value: undefined, writable: false, configurable: false}); } catch (e) {}\
+  }\
+  try { Object.defineProperty(Navigator.prototype, 'serviceWorker', {get: () => undefined, configurable: false}); } catch (e) {}\
+})();";
 
 /// Between two looks at the page.
 const TICK: Duration = Duration::from_millis(100);
@@ -79,6 +95,9 @@ pub(super) async fn render(
         gate,
         traffic.clone(),
     ));
+    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(SEALED))
+        .await
+        .map_err(|e| RenderError::Crashed(format!("preparing the tab: {e}")))?;
     let result = load(page, job.url, s, &traffic).await;
     answering.abort();
     let (html, scrolls) = result?;
