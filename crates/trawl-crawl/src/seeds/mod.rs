@@ -481,61 +481,97 @@ pub fn parse(
 ) -> (Vec<Seed>, Vec<SeedLineError>) {
     let mut seeds = Vec::new();
     let mut errors = Vec::new();
-    // What `*` lines set for the lines after them.
-    let mut template = Seed {
-        max_depth: defaults.max_depth,
-        scope: defaults.scope,
-        mode: defaults.mode,
-        sitemaps: defaults.sitemaps,
-        ..Seed::bare("")
-    };
+    let mut parser = SeedParser::new(file, defaults, rules);
     // A file saved with a UTF-8 byte-order mark keeps its first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
+        match parser.line(i + 1, raw) {
+            Some(Ok(seed)) => seeds.push(seed),
+            Some(Err(e)) => errors.push(e),
+            None => {}
+        }
+    }
+    (seeds, errors)
+}
+
+/// Reads a seed file one line at a time, so a file of millions of lines
+/// is streamed into the frontier: it keeps what `*` lines set for the
+/// lines after them.
+#[derive(Debug, Clone)]
+pub struct SeedParser {
+    file: String,
+    defaults: SeedDefaults,
+    rules: UrlRules,
+    /// What `*` lines set for the lines after them.
+    template: Seed,
+}
+
+impl SeedParser {
+    /// A parser for the lines of `file` (named in errors).
+    pub fn new(file: &str, defaults: &SeedDefaults, rules: &UrlRules) -> SeedParser {
+        SeedParser {
+            file: file.to_string(),
+            template: Seed {
+                max_depth: defaults.max_depth,
+                scope: defaults.scope,
+                mode: defaults.mode,
+                sitemaps: defaults.sitemaps,
+                ..Seed::bare("")
+            },
+            defaults: defaults.clone(),
+            rules: rules.clone(),
+        }
+    }
+
+    /// Line `number` (from 1): a seed, a bad line's error, or nothing (a
+    /// comment, a blank line, a `*` line).
+    pub fn line(&mut self, number: usize, raw: &str) -> Option<Result<Seed, SeedLineError>> {
+        let raw = if number == 1 {
+            raw.strip_prefix('\u{feff}').unwrap_or(raw)
+        } else {
+            raw
+        };
         let line = raw.split_once(" #").map_or(raw, |(l, _)| l).trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return None;
         }
         let err = |message: String| SeedLineError {
-            file: file.to_string(),
-            line: i + 1,
+            file: self.file.clone(),
+            line: number,
             message,
         };
         let words = match words(line) {
             Ok(w) => w,
-            Err(e) => {
-                errors.push(err(e));
-                continue;
-            }
+            Err(e) => return Some(Err(err(e))),
         };
         let mut parts = words.iter().map(String::as_str);
-        let Some(first) = parts.next() else { continue };
+        let first = parts.next()?;
         if first == "*" {
-            let mut next = template.clone();
-            match parts.try_for_each(|opt| apply(&mut next, opt, defaults)) {
-                Ok(()) => template = next,
-                Err(e) => errors.push(err(e)),
-            }
-            continue;
+            let mut next = self.template.clone();
+            return match parts.try_for_each(|opt| apply(&mut next, opt, &self.defaults)) {
+                Ok(()) => {
+                    self.template = next;
+                    None
+                }
+                Err(e) => Some(Err(err(e))),
+            };
         }
-        let url = match normalize(first, None, rules) {
+        let url = match normalize(first, None, &self.rules) {
             Ok(u) => u,
-            Err(e) => {
-                errors.push(err(format!("bad URL {first:?}: {e}")));
-                continue;
-            }
+            Err(e) => return Some(Err(err(format!("bad URL {first:?}: {e}")))),
         };
         let mut seed = Seed {
             host: host_key(&url),
             url: url.to_string(),
-            ..template.clone()
+            ..self.template.clone()
         };
-        match parts.try_for_each(|opt| apply(&mut seed, opt, defaults)) {
-            Ok(()) => seeds.push(seed),
-            Err(e) => errors.push(err(e)),
-        }
+        Some(
+            parts
+                .try_for_each(|opt| apply(&mut seed, opt, &self.defaults))
+                .map(|()| seed)
+                .map_err(err),
+        )
     }
-    (seeds, errors)
 }
 
 /// The seed files: the files given (`--seeds`), or else every `*.txt` in

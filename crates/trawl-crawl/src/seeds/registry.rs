@@ -66,6 +66,16 @@ impl<'a> Registry<'a> {
         Ok(id)
     }
 
+    /// Whether `file`'s bytes had this hash when it was last read.
+    pub fn hash_unchanged(&self, file: &Path, hash: &[u8; 8]) -> Result<bool, StoreError> {
+        Ok(self.store.meta_get(&file_key(file))?.as_deref() == Some(&hash[..]))
+    }
+
+    /// Notes that `file` was read whole with these bytes' hash.
+    pub fn hash_read(&self, file: &Path, hash: &[u8; 8]) -> Result<(), StoreError> {
+        self.store.meta_put(&file_key(file), hash)
+    }
+
     /// Whether `file` had this text when it was last read.
     pub fn file_unchanged(&self, file: &Path, text: &str) -> Result<bool, StoreError> {
         Ok(self.store.meta_get(&file_key(file))?.as_deref() == Some(&file_hash(text)[..]))

@@ -27,7 +27,15 @@ pub(in crate::crawl) struct LocalLeases {
     next_seed_poll: Instant,
     next_revisit_check: Instant,
     next_queued_count: Instant,
+    /// Seed files being streamed into the frontier.
+    loader: seeding::SeedLoader,
 }
+
+/// Time spent reading seed lines at start (a small file is read whole
+/// before the first fetch), and per scheduler turn after (a large one is
+/// read between fetches, the stop signal heard between turns).
+const SEED_READ_AT_START: Duration = Duration::from_secs(1);
+const SEED_READ_PER_TURN: Duration = Duration::from_millis(100);
 
 /// How often due revisits are moved to the queue.
 const REVISIT_CHECK: Duration = Duration::from_secs(1);
@@ -52,7 +60,8 @@ impl LocalLeases {
         // Revisits that fell due while the daemon was away (only those).
         let due = store.due_revisits(now_secs())?;
         let files = seeds::files(&c.seeds_dir, &opts.extra_seeds);
-        let added = seeding::load_seeds(store, shared, &files, &defaults, &mut frontier)?;
+        let mut loader = seeding::SeedLoader::default();
+        let added = loader.step(shared, &files, &defaults, &mut frontier, SEED_READ_AT_START)?;
         tracing::info!(
             new_urls = added,
             set_aside_offered_again = offered,
@@ -77,6 +86,7 @@ impl LocalLeases {
             next_seed_poll: Instant::now() + seed_poll,
             next_revisit_check: Instant::now() + REVISIT_CHECK,
             next_queued_count: Instant::now(),
+            loader,
         })
     }
 }
@@ -114,19 +124,22 @@ impl Leases for LocalLeases {
             self.count_queued();
             self.next_queued_count = now + QUEUED_COUNT_EVERY;
         }
-        if now < self.next_seed_poll {
+        if now < self.next_seed_poll && !self.loader.busy() {
             return;
         }
         let files = seeds::files(&self.seeds_dir, &self.extra_seeds);
-        let loaded = seeding::load_seeds(
-            store,
+        let loaded = self.loader.step(
             &self.shared,
             &files,
             &self.defaults,
             &mut self.frontier,
+            SEED_READ_PER_TURN,
         );
         if let Err(e) = loaded {
             stats.store_error(format!("loading seeds: {e}"));
+        }
+        if self.loader.busy() {
+            return;
         }
         // A stopped host's URLs come back when its cool-down has passed.
         if let Err(e) = store.unpark(now_secs(), false) {
@@ -148,8 +161,15 @@ impl Leases for LocalLeases {
         }
     }
 
-    fn next_tick(&self, _now: Instant) -> Instant {
+    fn next_tick(&self, now: Instant) -> Instant {
+        if self.loader.busy() {
+            return now;
+        }
         self.next_seed_poll.min(self.next_revisit_check)
+    }
+
+    fn idle(&mut self) -> impl std::future::Future<Output = bool> + Send {
+        std::future::ready(!self.loader.busy())
     }
 
     fn finished(&mut self, f: Finished) {
