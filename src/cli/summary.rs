@@ -92,6 +92,8 @@ pub fn summary(s: &Snapshot, why: &str) -> String {
                 ("robots.txt denied", s.robots_denied),
                 ("extraction failed", s.extraction_errors),
                 ("not HTML or too large", s.skipped),
+                ("page budget spent", s.budget_spent),
+                ("noindex", s.noindex),
                 ("near-duplicates (stored, marked)", s.duplicates),
                 ("host stopped", s.host_stopped_urls),
                 ("panics", s.panics),

@@ -243,6 +243,10 @@ pub enum Outcome {
     Feed,
     /// A revisit answered 304 Not Modified: no body, no new record.
     NotModified,
+    /// The page asked not to be indexed (`noindex` or `none` in
+    /// `<meta name="robots">`, `<meta name="AGENT">` or `X-Robots-Tag`): no
+    /// record; `error` says which, and whether its links were followed.
+    Noindex,
     /// A revisit fetched the page again and its main text had not changed:
     /// no new record.
     Unchanged,

@@ -43,13 +43,65 @@ pub struct Link {
 }
 
 /// What a page's `<meta name="robots">` (and the crawler's own
-/// `<meta name="AGENT">`) allow.
+/// `<meta name="AGENT">`, and `X-Robots-Tag` header fields) allow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RobotsMeta {
     /// Do not keep the page's content (`noindex` or `none`).
     pub noindex: bool,
     /// Do not follow its links (`nofollow` or `none`).
     pub nofollow: bool,
+}
+
+/// Directives that carry a value after a colon (`max-image-preview:none`
+/// is not `none`): in an `X-Robots-Tag`, a word before a colon that is not
+/// one of these names a user agent.
+const VALUED: [&str; 4] = [
+    "max-snippet",
+    "max-image-preview",
+    "max-video-preview",
+    "unavailable_after",
+];
+
+impl RobotsMeta {
+    /// Adds the directives of one comma-separated list (`noindex, nofollow`,
+    /// `none`, `max-image-preview:none`): each is a whole word, and one with
+    /// a value (`name:value`) is never a bare `none` or `noindex`.
+    pub fn read(&mut self, list: &str) {
+        for token in list.split(',') {
+            let token = token.trim();
+            if token.contains(':') {
+                continue;
+            }
+            if token.eq_ignore_ascii_case("noindex") {
+                self.noindex = true;
+            } else if token.eq_ignore_ascii_case("nofollow") {
+                self.nofollow = true;
+            } else if token.eq_ignore_ascii_case("none") {
+                self.noindex = true;
+                self.nofollow = true;
+            }
+        }
+    }
+
+    /// Adds an `X-Robots-Tag` field's directives: for everyone
+    /// (`noindex`), or for the user agent it names first (`trawl: noindex`;
+    /// `googlebot: noindex` is not ours). `agent` is the crawler's
+    /// robots.txt product token.
+    pub fn read_header(&mut self, value: &str, agent: &str) {
+        if let Some((first, rest)) = value.split_once(':') {
+            let name = first.trim();
+            let is_agent = !name.is_empty()
+                && !name.contains([',', ' '])
+                && !VALUED.iter().any(|v| name.eq_ignore_ascii_case(v));
+            if is_agent {
+                if name.eq_ignore_ascii_case(agent) {
+                    self.read(rest);
+                }
+                return;
+            }
+        }
+        self.read(value);
+    }
 }
 
 impl Page {
@@ -167,19 +219,17 @@ impl Page {
     /// (`agent` is the crawler's robots.txt product token).
     pub fn robots(&self, agent: &str) -> RobotsMeta {
         let agent = agent.to_ascii_lowercase();
-        let said = self
+        let mut meta = RobotsMeta::default();
+        for (_, v) in self
             .doc
             .meta
             .metas
             .iter()
             .filter(|(k, _)| k == "robots" || *k == agent)
-            .map(|(_, v)| v.to_ascii_lowercase())
-            .collect::<Vec<_>>()
-            .join(",");
-        RobotsMeta {
-            noindex: said.contains("noindex") || said.contains("none"),
-            nofollow: said.contains("nofollow") || said.contains("none"),
+        {
+            meta.read(v);
         }
+        meta
     }
 
     /// Whether this is one product's page: declared so (JSON-LD `Product` or
@@ -283,6 +333,44 @@ mod tests {
                 noindex: false,
                 nofollow: true
             }
+        );
+    }
+
+    #[test]
+    fn robots_directives_are_words_not_substrings() {
+        let read = |list: &str| {
+            let mut m = RobotsMeta::default();
+            m.read(list);
+            m
+        };
+        let both = RobotsMeta {
+            noindex: true,
+            nofollow: true,
+        };
+        // Regression: `max-image-preview:none` was read as `none`.
+        assert_eq!(
+            read("index, follow, max-image-preview:none"),
+            RobotsMeta::default()
+        );
+        assert_eq!(
+            read("max-snippet:-1, max-video-preview:none"),
+            RobotsMeta::default()
+        );
+        assert_eq!(read("NONE"), both);
+        assert_eq!(read(" noindex ,nofollow"), both);
+        assert_eq!(read("noindexing, nofollowers").noindex, false);
+        let header = |v: &str| {
+            let mut m = RobotsMeta::default();
+            m.read_header(v, "trawl");
+            m
+        };
+        assert_eq!(header("noindex").noindex, true);
+        assert_eq!(header("googlebot: noindex"), RobotsMeta::default());
+        assert_eq!(header("Trawl: none"), both);
+        assert_eq!(header("max-image-preview:none, nofollow").nofollow, true);
+        assert_eq!(
+            header("unavailable_after: 25 Jun 2010 15:00:00 PST"),
+            RobotsMeta::default()
         );
     }
 

@@ -27,6 +27,10 @@ pub struct Stats {
     pub(crate) extraction_errors: AtomicU64,
     pub(crate) truncated: AtomicU64,
     pub(crate) skipped: AtomicU64,
+    /// URLs set aside because a page budget was spent.
+    pub(crate) budget_spent: AtomicU64,
+    /// Pages that asked not to be indexed (no record).
+    pub(crate) noindex: AtomicU64,
     /// Links not queued because of the URL patterns.
     pub(crate) excluded: AtomicU64,
     /// Links past `crawl.max_links_per_page` on their page.
@@ -95,6 +99,8 @@ impl Default for Stats {
             extraction_errors: AtomicU64::new(0),
             truncated: AtomicU64::new(0),
             skipped: AtomicU64::new(0),
+            budget_spent: AtomicU64::new(0),
+            noindex: AtomicU64::new(0),
             excluded: AtomicU64::new(0),
             over_page_cap: AtomicU64::new(0),
             over_host_cap: AtomicU64::new(0),
@@ -230,6 +236,12 @@ pub struct Snapshot {
     pub truncated: u64,
     /// Responses not extracted (not HTML, oversize).
     pub skipped: u64,
+    /// URLs set aside because a page budget was spent (outcome `budget_spent`).
+    #[serde(default)]
+    pub budget_spent: u64,
+    /// Pages that asked not to be indexed (outcome `noindex`).
+    #[serde(default)]
+    pub noindex: u64,
     /// Links not queued because of the URL patterns (`include` / `exclude`).
     #[serde(default)]
     pub excluded: u64,
@@ -505,6 +517,8 @@ impl Stats {
             extraction_errors: l(&self.extraction_errors),
             truncated: l(&self.truncated),
             skipped: l(&self.skipped),
+            budget_spent: l(&self.budget_spent),
+            noindex: l(&self.noindex),
             excluded: l(&self.excluded),
             over_page_cap: l(&self.over_page_cap),
             over_host_cap: l(&self.over_host_cap),

@@ -82,6 +82,17 @@ impl Response {
         self.error.is_some()
     }
 
+    /// The values of header field `name` (any case) in the response's head.
+    pub fn header_values(&self, name: &str) -> Vec<String> {
+        String::from_utf8_lossy(&self.head)
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_once(':'))
+            .filter(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim().to_string())
+            .collect()
+    }
+
     /// With its head and a `Content-Length` of the body as kept.
     fn with_head(mut self, mut head: Vec<u8>) -> Response {
         head.extend_from_slice(format!("content-length: {}\r\n\r\n", self.body.len()).as_bytes());

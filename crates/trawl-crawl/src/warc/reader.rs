@@ -2,6 +2,11 @@
 //! trawl, wget, Heritrix and Common Crawl), as a stream: one record in
 //! memory at a time, whatever the file's size. A garbled record is an
 //! error naming its offset; reading goes on at the next record.
+//!
+//! A file gzipped as one stream (some tools write it so) holds many records
+//! in one member: they are all read, each given the member's offset, when
+//! the member is at most [`MAX_RECORD_BYTES`] unpacked; a larger one is an
+//! error saying so, never a silent stop after the first record.
 
 use std::io::{BufRead, BufReader, Read};
 
@@ -73,6 +78,8 @@ pub struct Reader<R: Read> {
     done: bool,
     /// The `WARC/` line found when skipping a garbled record.
     pending: Option<(u64, Vec<u8>)>,
+    /// Records after the first of a gzip member that held several.
+    queued: std::collections::VecDeque<Result<WarcRecord, WarcError>>,
 }
 
 impl<R: Read> Reader<R> {
@@ -83,6 +90,7 @@ impl<R: Read> Reader<R> {
             gzip: None,
             done: false,
             pending: None,
+            queued: std::collections::VecDeque::new(),
         }
     }
 
@@ -137,12 +145,41 @@ impl<R: Read> Reader<R> {
                 message: format!("damaged gzip member: {e}"),
             }));
         }
-        Some(parse(&mut &data[..], offset).and_then(|r| {
+        let mut rest = &data[..];
+        let first = parse(&mut rest, offset).and_then(|r| {
             r.ok_or_else(|| WarcError {
                 offset,
                 message: "empty gzip member".into(),
             })
-        }))
+        });
+        if first.is_ok() && rest.iter().any(|b| !b.is_ascii_whitespace()) {
+            if data.len() as u64 >= MAX_RECORD_BYTES {
+                self.done = true;
+                return Some(Err(WarcError {
+                    offset,
+                    message: format!(
+                        "the file is gzipped as one stream of more than {MAX_RECORD_BYTES} bytes, \
+                         not one gzip member per record; recompress it \
+                         (`warcio recompress IN OUT`) or gunzip it first"
+                    ),
+                }));
+            }
+            // One stream of many records: the rest of them, in order.
+            loop {
+                while rest.first().is_some_and(|b| b.is_ascii_whitespace()) {
+                    rest = &rest[1..];
+                }
+                match parse(&mut rest, offset) {
+                    Ok(Some(r)) => self.queued.push_back(Ok(r)),
+                    Ok(None) => break,
+                    Err(e) => {
+                        self.queued.push_back(Err(e));
+                        break;
+                    }
+                }
+            }
+        }
+        Some(first)
     }
 
     fn next_plain(&mut self) -> Option<Result<WarcRecord, WarcError>> {
@@ -199,6 +236,9 @@ impl<R: Read> Iterator for Reader<R> {
     type Item = Result<WarcRecord, WarcError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(r) = self.queued.pop_front() {
+            return Some(r);
+        }
         if self.done {
             return None;
         }
@@ -395,5 +435,32 @@ mod tests {
             .collect();
         assert_eq!(targets, ["http://a.test/", "http://b.test/"], "{out:?}");
         assert!(out.iter().any(|r| r.is_err()));
+    }
+
+    /// Regression (issue 53): a WARC gzipped as one stream yielded its first
+    /// record only ("0 pages extracted" when that was a warcinfo).
+    #[test]
+    fn a_file_gzipped_as_one_stream_yields_every_record() {
+        let plain = [
+            rec("http://a.test/", "one"),
+            rec("http://b.test/", "two"),
+            rec("http://c.test/", "three"),
+        ]
+        .concat();
+        let file = gzip(&plain);
+        let out: Vec<_> = Reader::new(&file[..]).collect();
+        let targets: Vec<_> = out
+            .iter()
+            .map(|r| {
+                r.as_ref()
+                    .map(|r| r.target().unwrap_or(""))
+                    .unwrap_or("error")
+            })
+            .collect();
+        assert_eq!(
+            targets,
+            ["http://a.test/", "http://b.test/", "http://c.test/"],
+            "{out:?}"
+        );
     }
 }

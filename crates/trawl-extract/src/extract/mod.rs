@@ -364,6 +364,18 @@ fn nfc(text: String) -> String {
     }
 }
 
+/// `href` resolved against the page's `<base href>` and its URL, as a
+/// browser resolves it; as written when there is no URL to resolve against
+/// or it does not resolve.
+fn absolute(href: &str, base: Option<&str>, url: Option<&str>) -> String {
+    let Some(page) = url.and_then(|u| url::Url::parse(u).ok()) else {
+        return href.to_string();
+    };
+    let base = base.and_then(|b| page.join(b.trim()).ok()).unwrap_or(page);
+    base.join(href)
+        .map_or_else(|_| href.to_string(), |u| u.to_string())
+}
+
 /// Extracts from an already parsed page; `page_type` skips classification.
 pub(crate) fn extract_doc(
     doc: &Doc,
@@ -422,7 +434,9 @@ pub(crate) fn extract_doc(
         text,
         description: meta.description,
         site_name: meta.site_name,
-        canonical: meta.canonical,
+        canonical: meta
+            .canonical
+            .map(|c| absolute(&c, doc.meta.base.as_deref(), url)),
         encoding: "UTF-8",
         text_source,
         needs_script: None,
@@ -444,5 +458,25 @@ mod tests {
             Algorithm::parse("nope"),
             Err(ExtractError::UnknownAlgorithm(_, _))
         ));
+    }
+
+    /// Regression (issue 53): a relative `<link rel="canonical" href="/p1">`
+    /// was exported as written.
+    #[test]
+    fn a_relative_canonical_is_made_absolute() {
+        let html = br#"<html><head><link rel="canonical" href="/p1"><title>T</title></head>
+            <body><p>Some words of the page, enough of them to be text.</p></body></html>"#;
+        let opts = crate::Options::default().with_url("https://shop.example/a/b?x=1");
+        let ex = crate::extract(html, &opts).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ex.canonical.as_deref(), Some("https://shop.example/p1"));
+        assert_eq!(
+            absolute(
+                "p2",
+                Some("https://cdn.example/base/"),
+                Some("https://shop.example/a")
+            ),
+            "https://cdn.example/base/p2"
+        );
+        assert_eq!(absolute("/p1", None, None), "/p1");
     }
 }

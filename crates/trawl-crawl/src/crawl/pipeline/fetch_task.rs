@@ -301,7 +301,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
         }
         // A page budget counts new URLs; a revisit is not held by it.
         if item.revisit.is_none() && shared.over_budget(&host, &seed, item.seed) {
-            shared.stats.skipped.fetch_add(1, Relaxed);
+            shared.stats.budget_spent.fetch_add(1, Relaxed);
             let why = "page budget spent (crawl.max_pages, the seed's max_pages or \
                        crawl.max_pages_per_host); offered again at the next start";
             return park(lease, Outcome::BudgetSpent, why.into(), u64::MAX);
@@ -560,6 +560,7 @@ async fn fetch_page(
     }
     if let Some(len) = r.oversize {
         shared.stats.truncated.fetch_add(1, Relaxed);
+        shared.stats.skipped.fetch_add(1, Relaxed);
         out.outcome = Outcome::TooLarge;
         out.error = Some(format!(
             "body not read: Content-Length {len} is over crawl.max_body_bytes"
@@ -577,6 +578,7 @@ async fn fetch_page(
             extra.extend(super::feed::queue(shared, &item, &seed, url, entries));
             return done(lease, out, extra, true, delay);
         }
+        shared.stats.skipped.fetch_add(1, Relaxed);
         out.outcome = Outcome::NotHtml;
         out.error = Some(format!("skipped: Content-Type {}", ct.unwrap_or_default()));
         return done(lease, out, extra, true, delay);

@@ -114,7 +114,10 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
             });
         }
     };
-    let robots = page.robots(&shared.agent);
+    let mut robots = page.robots(&shared.agent);
+    for v in response.header_values("x-robots-tag") {
+        robots.read_header(&v, &shared.agent);
+    }
     // A focused crawl judges every page, indexed or not: its links need it.
     let focus = shared.focus.as_deref();
     let ex = (!robots.noindex || focus.is_some()).then(|| page.extract(&opts));
@@ -224,6 +227,14 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         }
         shared.stats.record_made(rec.page_type.name());
         record = Some(Box::new(rec));
+    } else if robots.noindex {
+        shared.stats.noindex.fetch_add(1, Relaxed);
+        out.outcome = Outcome::Noindex;
+        out.error = Some(if robots.nofollow {
+            "the page says noindex and nofollow (robots meta tag or X-Robots-Tag): no record, its links not followed".into()
+        } else {
+            "the page says noindex (robots meta tag or X-Robots-Tag): no record; its links were followed".into()
+        });
     }
     Processed::Done(WriterMsg {
         completion: Completion::Done {

@@ -1,0 +1,194 @@
+//! What a new user found (issue 53): each numbered item of the issue has
+//! its regression test here (or beside the code it touched), against a
+//! loopback site of its own.
+
+mod support;
+
+use support::*;
+
+const PROSE: &str = "The ferry across the sound was replaced in the spring by a wider boat with room for forty cars, and the timetable moved to every half hour so that commuters no longer wait on the quay.";
+
+fn article(title: &str, head: &str, links: &[&str]) -> String {
+    let nav: String = links
+        .iter()
+        .map(|l| format!("<a href=\"{l}\">{l}</a> "))
+        .collect();
+    format!(
+        "<html><head><title>{title}</title>{head}</head><body><nav>{nav}</nav><article><h1>{title}</h1>\
+         <p>{PROSE}</p><p>{PROSE}</p></article></body></html>"
+    )
+}
+
+fn one_seed(dir: &std::path::Path, line: &str) -> std::path::PathBuf {
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, format!("{line}\n")).expect("seeds");
+    seeds
+}
+
+fn by_url<'a>(rows: &'a [serde_json::Value], url: &str) -> Option<&'a serde_json::Value> {
+    rows.iter().find(|r| r["url"].as_str() == Some(url))
+}
+
+/// 1. `max-image-preview:none` is not `none`; a `noindex` page (meta or
+/// `X-Robots-Tag`) ends with an outcome saying so, its links followed
+/// unless it says nofollow.
+#[test]
+fn robots_directives_are_read_as_directives_and_noindex_is_an_outcome() {
+    let host =
+        Host::start("127.0.0.81", |path, _| {
+            match path {
+        "/robots.txt" => status(404),
+        "/" => html(&article("Front", "", &["/seo", "/hidden", "/header", "/nofollow"])),
+        "/seo" => html(&article(
+            "Seo",
+            "<meta name=robots content=\"index, follow, max-image-preview:none, max-snippet:-1\">",
+            &["/from-seo"],
+        )),
+        "/hidden" => html(&article(
+            "Hidden",
+            "<meta name=robots content=noindex>",
+            &["/from-hidden"],
+        )),
+        "/header" => Reply::Status(
+            200,
+            vec![
+                ("Content-Type".into(), "text/html".into()),
+                ("X-Robots-Tag".into(), "trawl: noindex, nofollow".into()),
+            ],
+            article("Header", "", &["/from-header"]).into_bytes(),
+        ),
+        "/nofollow" => Reply::Status(
+            200,
+            vec![
+                ("Content-Type".into(), "text/html".into()),
+                ("X-Robots-Tag".into(), "googlebot: noindex".into()),
+            ],
+            article("Other bot", "", &[]).into_bytes(),
+        ),
+        p => html(&article(p, "", &[])),
+    }
+        });
+    let dir = scratch("newuser-robots-meta");
+    let seeds = one_seed(&dir, &format!("{} depth=2", host.url("/")));
+    let cfg = config(&dir, "sitemaps = false");
+    crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    let outs = outcomes(&cfg);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        by_url(&records, &host.url("/seo")).is_some(),
+        "max-image-preview:none is not none"
+    );
+    assert!(host.paths().iter().any(|p| p == "/from-seo"));
+    assert!(
+        by_url(&records, &host.url("/nofollow")).is_some(),
+        "another bot's X-Robots-Tag is not ours"
+    );
+    let hidden = by_url(&outs, &host.url("/hidden")).expect("outcome");
+    assert_eq!(hidden["outcome"], "noindex", "{hidden}");
+    assert!(by_url(&records, &host.url("/hidden")).is_none());
+    assert!(
+        host.paths().iter().any(|p| p == "/from-hidden"),
+        "noindex alone follows links"
+    );
+    let header = by_url(&outs, &host.url("/header")).expect("outcome");
+    assert_eq!(header["outcome"], "noindex", "{header}");
+    assert!(
+        header["error"].as_str().unwrap_or("").contains("nofollow"),
+        "{header}"
+    );
+    assert!(!host.paths().iter().any(|p| p == "/from-header"));
+}
+
+/// 11. URLs held back by a page budget are counted as such, not as "not
+/// HTML or too large".
+#[test]
+fn the_end_of_crawl_table_names_a_spent_budget() {
+    let host = Host::start("127.0.0.82", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&article("Front", "", &["/a", "/b", "/c", "/d"])),
+        p => html(&article(p, "", &[])),
+    });
+    let dir = scratch("newuser-budget");
+    let seeds = one_seed(&dir, &format!("{} max_pages=2", host.url("/")));
+    let cfg = config(&dir, "sitemaps = false");
+    let out = crawl_once(&cfg, &seeds);
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let row = err.lines().find(|l| l.contains("not stored")).unwrap_or("");
+    assert!(row.contains("page budget spent"), "{row}");
+    assert!(!row.contains("not HTML or too large"), "{row}");
+}
+
+/// 12. A relative canonical link is exported absolute.
+#[test]
+fn a_relative_canonical_is_exported_absolute() {
+    let host = Host::start("127.0.0.83", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&article("Canon", "<link rel=canonical href=\"/p1\">", &[])),
+    });
+    let dir = scratch("newuser-canonical");
+    let seeds = one_seed(&dir, &format!("{}", host.url("/p1?utm=x")));
+    let cfg = config(&dir, "sitemaps = false");
+    crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["canonical"], host.url("/p1"), "{}", records[0]);
+}
+
+/// 4. `trawl extract` over a crawl's WARC gives its HTML pages only (not
+/// its robots.txt), and a WARC gzipped as one stream is read whole.
+#[test]
+fn extract_over_a_warc_gives_html_pages_only_and_reads_one_stream_gzip() {
+    use std::io::Read;
+    let host = Host::start("127.0.0.84", |path, _| match path {
+        "/robots.txt" => Reply::Status(
+            200,
+            vec![("Content-Type".into(), "text/plain".into())],
+            b"User-agent: *\nAllow: /\n".to_vec(),
+        ),
+        "/" => html(&article("Front", "", &["/a"])),
+        p => html(&article(p, "", &[])),
+    });
+    let dir = scratch("newuser-warc");
+    let seeds = one_seed(&dir, &host.url("/"));
+    let cfg = config(&dir, "sitemaps = false\n[warc]\nenabled = true");
+    crawl_once(&cfg, &seeds);
+    let files = warc_files(&dir.join("storage"));
+    assert!(!files.is_empty());
+    let pages = |file: &std::path::Path| -> Vec<serde_json::Value> {
+        let out = trawl()
+            .args(["extract", "--jsonl", &file.to_string_lossy()])
+            .output()
+            .expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    };
+    let got = pages(&files[0]);
+    let urls: Vec<&str> = got.iter().filter_map(|r| r["url"].as_str()).collect();
+    assert_eq!(urls.len(), 2, "{urls:?}");
+    assert!(!urls.iter().any(|u| u.ends_with("/robots.txt")), "{urls:?}");
+    // The same records gzipped as one stream.
+    let mut plain = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).expect("warc");
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut plain)
+            .expect("gunzip");
+    }
+    let one = dir.join("one-stream.warc.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, &plain).expect("gzip");
+    std::fs::write(&one, enc.finish().expect("gzip")).expect("write");
+    let again = pages(&one);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(again.len(), 2, "{again:?}");
+}
