@@ -358,16 +358,16 @@ mod tests {
         );
         assert_eq!(read("NONE"), both);
         assert_eq!(read(" noindex ,nofollow"), both);
-        assert_eq!(read("noindexing, nofollowers").noindex, false);
+        assert!(!read("noindexing, nofollowers").noindex);
         let header = |v: &str| {
             let mut m = RobotsMeta::default();
             m.read_header(v, "trawl");
             m
         };
-        assert_eq!(header("noindex").noindex, true);
+        assert!(header("noindex").noindex);
         assert_eq!(header("googlebot: noindex"), RobotsMeta::default());
         assert_eq!(header("Trawl: none"), both);
-        assert_eq!(header("max-image-preview:none, nofollow").nofollow, true);
+        assert!(header("max-image-preview:none, nofollow").nofollow);
         assert_eq!(
             header("unavailable_after: 25 Jun 2010 15:00:00 PST"),
             RobotsMeta::default()
