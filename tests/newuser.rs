@@ -29,7 +29,7 @@ fn by_url<'a>(rows: &'a [serde_json::Value], url: &str) -> Option<&'a serde_json
     rows.iter().find(|r| r["url"].as_str() == Some(url))
 }
 
-/// 1. `max-image-preview:none` is not `none`; a `noindex` page (meta or
+/// Item 1: `max-image-preview:none` is not `none`; a `noindex` page (meta or
 /// `X-Robots-Tag`) ends with an outcome saying so, its links followed
 /// unless it says nofollow.
 #[test]
@@ -100,7 +100,7 @@ fn robots_directives_are_read_as_directives_and_noindex_is_an_outcome() {
     assert!(!host.paths().iter().any(|p| p == "/from-header"));
 }
 
-/// 11. URLs held back by a page budget are counted as such, not as "not
+/// Item 11: URLs held back by a page budget are counted as such, not as "not
 /// HTML or too large".
 #[test]
 fn the_end_of_crawl_table_names_a_spent_budget() {
@@ -120,7 +120,7 @@ fn the_end_of_crawl_table_names_a_spent_budget() {
     assert!(!row.contains("not HTML or too large"), "{row}");
 }
 
-/// 12. A relative canonical link is exported absolute.
+/// Item 12: A relative canonical link is exported absolute.
 #[test]
 fn a_relative_canonical_is_exported_absolute() {
     let host = Host::start("127.0.0.83", |path, _| match path {
@@ -137,7 +137,7 @@ fn a_relative_canonical_is_exported_absolute() {
     assert_eq!(records[0]["canonical"], host.url("/p1"), "{}", records[0]);
 }
 
-/// 4. `trawl extract` over a crawl's WARC gives its HTML pages only (not
+/// Item 4: `trawl extract` over a crawl's WARC gives its HTML pages only (not
 /// its robots.txt), and a WARC gzipped as one stream is read whole.
 #[test]
 fn extract_over_a_warc_gives_html_pages_only_and_reads_one_stream_gzip() {
