@@ -128,7 +128,7 @@ fn a_relative_canonical_is_exported_absolute() {
         _ => html(&article("Canon", "<link rel=canonical href=\"/p1\">", &[])),
     });
     let dir = scratch("newuser-canonical");
-    let seeds = one_seed(&dir, &format!("{}", host.url("/p1?utm=x")));
+    let seeds = one_seed(&dir, &host.url("/p1?utm=x"));
     let cfg = config(&dir, "sitemaps = false");
     crawl_once(&cfg, &seeds);
     let records = export(&cfg);
