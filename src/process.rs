@@ -47,6 +47,35 @@ pub async fn shutdown_signal() {
     }
 }
 
+/// Where log lines go: standard error; on a terminal each starts by
+/// clearing the live progress line (which has no line break), so the two
+/// do not run together; the progress line is drawn again on its next tick.
+pub struct LogWriter {
+    tty: bool,
+}
+
+impl LogWriter {
+    pub fn new() -> LogWriter {
+        LogWriter {
+            tty: std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogWriter {
+    type Writer = std::io::Stderr;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        let mut err = std::io::stderr();
+        if self.tty {
+            use std::io::Write;
+            // Nothing to do if the terminal is gone: the log line fails too.
+            let _ = err.write_all(b"\r\x1b[2K");
+        }
+        err
+    }
+}
+
 /// A live line on a terminal, a log line every 10 s otherwise.
 pub async fn progress(stats: Arc<Stats>) {
     let tty = std::io::stderr().is_terminal();

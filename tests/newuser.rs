@@ -192,3 +192,46 @@ fn extract_over_a_warc_gives_html_pages_only_and_reads_one_stream_gzip() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(again.len(), 2, "{again:?}");
 }
+
+/// Item 8: a restarted daemon counts the records the store holds, and a
+/// stopped store's status gives the last run's counters (status codes,
+/// bytes), not zeros.
+#[test]
+fn counters_survive_a_restart_and_a_stopped_store_reports_them() {
+    let host = Host::start("127.0.0.85", |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&article("Front", "", &["/a", "/b"])),
+        p => html(&article(p, "", &[])),
+    });
+    let dir = scratch("newuser-counters");
+    let seeds = one_seed(&dir, &host.url("/"));
+    let port = free_port();
+    let cfg = config(
+        &dir,
+        &format!("sitemaps = false\nstatus_addr = \"127.0.0.1:{port}\""),
+    );
+    crawl_once(&cfg, &seeds);
+    let stopped = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "status", "--json"])
+        .output()
+        .expect("status");
+    let s: serde_json::Value = serde_json::from_slice(&stopped.stdout).expect("json");
+    assert_eq!(s["running"], false);
+    assert_eq!(s["fetched"], 3, "{s}");
+    assert_eq!(s["status_2xx"], 3, "{s}");
+    assert!(s["bytes"].as_u64().unwrap_or(0) > 0, "{s}");
+    // Restarted: its records are the store's.
+    let mut child = spawn_crawl(&cfg, &seeds, false);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut live = None;
+    while live.is_none() && std::time::Instant::now() < deadline {
+        live = status_json(port);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let live = live.expect("the daemon answers");
+    assert_eq!(live["records"], 3, "{live}");
+    assert_eq!(live["status_2xx"], 3, "{live}");
+}

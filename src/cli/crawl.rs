@@ -51,7 +51,7 @@ fn init_logging(json: bool) {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr);
+        .with_writer(crate::process::LogWriter::new());
     // A second init (tests) keeps the first subscriber.
     let _ = if json {
         builder.json().try_init()

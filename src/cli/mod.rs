@@ -80,6 +80,7 @@ pub enum Command {
     ///   trawl extract page.html
     ///   trawl extract --jsonl --threads 4 pages/*.html.gz > out.jsonl
     ///   curl -s URL | trawl extract --url URL -
+    #[command(verbatim_doc_comment)]
     Extract(ExtractArgs),
     /// Extract again, without the network: today's extractor over the store's WARC archive.
     ///
@@ -101,14 +102,14 @@ pub enum Command {
     ///   trawl templates list
     ///   trawl templates show shop.example
     ///   trawl extract --template shop.example pages/p9.html
-    #[command(subcommand)]
+    #[command(subcommand, verbatim_doc_comment)]
     Templates(TemplatesCommand),
     /// Check a stopped daemon's store, or save what is intact from a damaged one.
     ///
     /// Examples:
     ///   trawl store check                       # reads every record back; exit 1 on damage
     ///   trawl store salvage --out saved.jsonl   # every intact record, then move the store away
-    #[command(subcommand)]
+    #[command(subcommand, verbatim_doc_comment)]
     Store(StoreCommand),
 }
 

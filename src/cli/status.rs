@@ -55,7 +55,8 @@ pub(super) fn status(args: StatusArgs, config: &Config) -> Result<i32> {
     if args.metrics {
         out.write_all(snap.prometheus().as_bytes())?;
     } else if args.json {
-        serde_json::to_writer_pretty(&mut out, &snap)?;
+        // Into an io::Error, so a closed pipe is seen as one (exit 0).
+        serde_json::to_writer_pretty(&mut out, &snap).map_err(std::io::Error::from)?;
         writeln!(out)?;
     } else {
         write_human(&mut out, &snap, &config.crawl.status_addr, link_model)?;
@@ -82,14 +83,25 @@ fn from_store(store: &Store, dir: &std::path::Path) -> Result<(Snapshot, Option<
         .meta_get(trawl_crawl::focus::MODEL_KEY)?
         .and_then(|b| trawl_crawl::focus::LinkModel::from_json(&b, 0.05))
         .map(|m| m.updates);
+    // The counters the daemon left at its last checkpoint (status codes,
+    // bytes, robots.txt denials, …); what the store itself counts wins.
+    let saved: Snapshot = store
+        .meta_get(trawl_crawl::crawl::stats::COUNTERS_KEY)?
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
     let snap = Snapshot {
         running: false,
+        uptime_secs: 0.0,
+        pages_per_sec: 0.0,
+        inflight: 0,
+        held_hosts: Vec::new(),
+        hosts: Vec::new(),
         fetched: store.count(Counter::Total)?,
         records: store.last_record_seq()?,
         queue: store.queue_len_hint(),
         data_dir: dir.display().to_string(),
         harvest,
-        ..Snapshot::default()
+        ..saved
     };
     Ok((snap, link_model))
 }

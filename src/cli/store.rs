@@ -151,7 +151,7 @@ fn raw(dir: &std::path::Path, out: Option<&std::path::Path>, why: &anyhow::Error
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
         );
         for rec in scan.records.values() {
-            serde_json::to_writer(&mut w, rec)?;
+            serde_json::to_writer(&mut w, rec).map_err(std::io::Error::from)?;
             w.write_all(b"\n")?;
         }
         w.flush()?;

@@ -557,6 +557,12 @@ impl Config {
         {
             return Err(bad("crawl.user_agent", "must not be empty".into()));
         }
+        if c.user_agent.bytes().any(|b| b < 0x20 || b == 0x7f) {
+            return Err(bad(
+                "crawl.user_agent",
+                "must be one line without control characters (a header value)".into(),
+            ));
+        }
         check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
         if !c.proxy.is_empty() && !crate::fetch::is_proxy_url(&c.proxy) {
             return Err(bad(

@@ -149,6 +149,15 @@ fn focus_values_name_their_key() {
         ("[crawl]\ntemplate_samples = 1\n", "crawl.template_samples"),
         ("[crawl]\ntemplate_checks = 65\n", "crawl.template_checks"),
         ("[crawl]\nmode = \"shop\"\n", "crawl.mode"),
+        // Regression (issue 53): refused as "builder error" without a key.
+        (
+            "[crawl]\nuser_agent = \"bot/1\\r\\nX: y\"\n",
+            "crawl.user_agent",
+        ),
+        (
+            "[crawl]\nmax_links_per_page = 0\n",
+            "crawl.max_links_per_page",
+        ),
     ] {
         let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
         assert!(err.to_string().contains(key), "{text}: {err}");

@@ -79,7 +79,14 @@ pub struct Stats {
     pub(crate) data_dir: std::sync::OnceLock<String>,
     /// The browser pool's counters, once it exists.
     pub(crate) render: std::sync::OnceLock<std::sync::Arc<crate::render::Counters>>,
+    /// Pages fetched by earlier runs of this store (restored at start; the
+    /// rate counts this run's only).
+    pub(crate) fetched_before: AtomicU64,
 }
+
+/// Where a daemon keeps its counters in the store (a snapshot's JSON), so
+/// a restarted daemon and `trawl status` on a stopped store go on from them.
+pub const COUNTERS_KEY: &str = "stats:counters";
 
 impl Default for Stats {
     fn default() -> Self {
@@ -130,6 +137,7 @@ impl Default for Stats {
             last_drift: Mutex::new(None),
             data_dir: std::sync::OnceLock::new(),
             render: std::sync::OnceLock::new(),
+            fetched_before: AtomicU64::new(0),
         }
     }
 }
@@ -449,7 +457,13 @@ impl Stats {
                 requests: a.requests,
                 errors: a.errors,
                 held: held.get(host).map(|h| h.reason.clone()),
-                next_due: Some(a.next_ms / 1000),
+                // A held host's next request is when the hold ends (a
+                // Retry-After, a cool-down), not its last one plus delay.
+                next_due: Some(
+                    held.get(host)
+                        .and_then(|h| h.until)
+                        .map_or(a.next_ms / 1000, |u| u.max(a.next_ms / 1000)),
+                ),
                 last: a.last_ms / 1000,
                 queued: a.queued,
             })
@@ -495,6 +509,43 @@ impl Stats {
         }
     }
 
+    /// Adds the counters an earlier run left (its snapshot's JSON) to these.
+    pub(crate) fn restore(&self, saved: &[u8]) {
+        let Ok(s) = serde_json::from_slice::<Snapshot>(saved) else {
+            return;
+        };
+        let add = |a: &AtomicU64, v: u64| {
+            a.fetch_add(v, Relaxed);
+        };
+        add(&self.fetched, s.fetched);
+        add(&self.fetched_before, s.fetched);
+        for (a, v) in [
+            (&self.status_2xx, s.status_2xx),
+            (&self.status_3xx, s.status_3xx),
+            (&self.status_4xx, s.status_4xx),
+            (&self.status_5xx, s.status_5xx),
+            (&self.transport_errors, s.transport_errors),
+            (&self.robots_denied, s.robots_denied),
+            (&self.retries, s.retries),
+            (&self.bytes, s.bytes),
+            (&self.duplicates, s.duplicates),
+            (&self.extraction_errors, s.extraction_errors),
+            (&self.truncated, s.truncated),
+            (&self.skipped, s.skipped),
+            (&self.budget_spent, s.budget_spent),
+            (&self.noindex, s.noindex),
+            (&self.excluded, s.excluded),
+            (&self.over_page_cap, s.over_page_cap),
+            (&self.sitemap_left_out, s.sitemap_left_out),
+            (&self.revisits, s.revisits),
+            (&self.not_modified, s.not_modified),
+            (&self.unchanged, s.unchanged),
+            (&self.versions, s.versions),
+        ] {
+            add(a, v);
+        }
+    }
+
     /// The counters now.
     pub fn snapshot(&self) -> Snapshot {
         let l = |a: &AtomicU64| a.load(Relaxed);
@@ -502,7 +553,8 @@ impl Stats {
         Snapshot {
             running: true,
             uptime_secs: uptime,
-            pages_per_sec: l(&self.fetched) as f64 / uptime.max(1e-3),
+            pages_per_sec: l(&self.fetched).saturating_sub(l(&self.fetched_before)) as f64
+                / uptime.max(1e-3),
             fetched: l(&self.fetched),
             status_2xx: l(&self.status_2xx),
             status_3xx: l(&self.status_3xx),
@@ -778,5 +830,32 @@ impl Snapshot {
                 + self.store_errors
                 + self.panics
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 53): a held host's next request showed as "17 s
+    /// ago" (its last request plus delay) when its hold ended in 45 s.
+    #[test]
+    fn a_held_hosts_next_request_is_when_the_hold_ends() {
+        let stats = Stats::default();
+        stats.note_request("a.test", true, std::time::Duration::from_secs(1));
+        let until = crate::record::now_secs() + 45;
+        stats.hold(
+            "a.test",
+            "Retry-After".into(),
+            crate::record::now_secs(),
+            Some(until),
+        );
+        let row = stats
+            .snapshot()
+            .hosts
+            .into_iter()
+            .find(|h| h.host == "a.test")
+            .expect("row");
+        assert_eq!(row.next_due, Some(until));
     }
 }

@@ -106,10 +106,11 @@ const BINARY_MAGIC: &[&[u8]] = &[
 ];
 
 /// A crude binary test on the first 4 KiB: a compressed or image signature,
-/// a NUL byte, or more than 5% control bytes (UTF-16 text, which has NULs,
-/// is recognised by its BOM or pattern first). Compressed data is uniformly
-/// random: about 10% of its bytes are controls, so a 10% bar let half of
-/// such bodies through as garbage text.
+/// NUL bytes past 1% of it, or more than 5% control bytes (UTF-16 text,
+/// which has NULs, is recognised by its BOM or pattern first). Compressed
+/// data is uniformly random: about 10% of its bytes are controls, so a 10%
+/// bar let half of such bodies through as garbage text. A stray NUL in an
+/// HTML page (a CMS's bug) does not make it binary.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
     if head.is_empty() {
@@ -118,7 +119,8 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     let magic = BINARY_MAGIC.iter().any(|m| {
         head.starts_with(m) && (*m != b"BZh" || head.get(3).is_some_and(u8::is_ascii_digit))
     });
-    if magic || head.contains(&0) {
+    let nuls = head.iter().filter(|&&b| b == 0).count();
+    if magic || nuls * 100 > head.len() {
         return true;
     }
     let controls = head
@@ -380,6 +382,17 @@ mod tests {
         ));
         assert!(!looks_binary(page.as_bytes()));
         assert!(!looks_binary("<p>Grüße, 你好, \u{1b}[0m</p>".as_bytes()));
+        // Regression (issue 53): one NUL in an HTML page's first 4 KiB.
+        let mut page = format!(
+            "<html><body>{}</body></html>",
+            "<p>Words of a page.</p>".repeat(100)
+        );
+        page.insert(300, '\0');
+        assert!(!looks_binary(page.as_bytes()));
+        let elf: Vec<u8> = (0..4096u32)
+            .map(|i| if i % 7 == 0 { 0 } else { b'a' })
+            .collect();
+        assert!(looks_binary(&elf));
     }
 
     #[test]

@@ -57,6 +57,16 @@ impl LocalCommits {
     }
 
     fn checkpoint(&mut self) {
+        // The counters go with the checkpoint: a restart (even after
+        // `kill -9`) goes on from them.
+        if let Ok(json) = serde_json::to_vec(&self.stats.snapshot()) {
+            if let Err(e) = self
+                .store
+                .meta_put(super::super::stats::COUNTERS_KEY, &json)
+            {
+                self.fail(format!("store write failed: {e}"));
+            }
+        }
         match self.store.checkpoint() {
             Ok(()) => self.unflushed.clear(),
             Err(e) => self.fail(format!("store flush failed: {e}")),

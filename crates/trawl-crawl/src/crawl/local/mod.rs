@@ -49,6 +49,13 @@ pub(super) async fn session(
         frontier.set_patience(cfg.focus.patience);
     }
     stats.queue.store(store.queue_len_hint(), Relaxed);
+    if let Ok(Some(saved)) = store.meta_get(super::stats::COUNTERS_KEY) {
+        stats.restore(&saved);
+    }
+    // Records in the store, not only this run's.
+    stats
+        .records
+        .store(store.last_record_seq().unwrap_or(0), Relaxed);
     let mut leases = leases::LocalLeases::start(cfg, opts, &shared, frontier)?;
     let commits = commits::LocalCommits::new(store.clone(), stats.clone());
     let kept = pipeline::run(

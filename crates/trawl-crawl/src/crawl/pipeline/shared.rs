@@ -184,7 +184,10 @@ pub(in crate::crawl) fn outcome(
 /// The outcome of a URL's final response: `ok` for a 2xx, else an HTTP or
 /// transport error (status 0 when there was no response).
 pub(in crate::crawl) fn response_outcome(url: &str, r: &Response, ok: Outcome) -> PageOutcome {
-    let kind = if r.is_transport_error() {
+    // A request the guard refused was never sent: not a transport error.
+    let kind = if r.blocked {
+        Outcome::BlockedAddress
+    } else if r.is_transport_error() {
         Outcome::TransportError
     } else if (200..=299).contains(&r.status) {
         ok
