@@ -235,3 +235,28 @@ fn counters_survive_a_restart_and_a_stopped_store_reports_them() {
     assert_eq!(live["records"], 3, "{live}");
     assert_eq!(live["status_2xx"], 3, "{live}");
 }
+
+/// Item 14: `--once` with a seed host that never answers waited minutes
+/// without a word (robots.txt retries); now it says what it waits for and
+/// stops after `crawl.once_wait_secs`.
+#[test]
+fn once_with_a_host_that_never_answers_says_so_and_ends() {
+    let host = Host::start("127.0.0.86", |_, _| Reply::Hang);
+    let dir = scratch("newuser-once-wait");
+    let seeds = one_seed(&dir, &host.url("/"));
+    let cfg = config(
+        &dir,
+        "sitemaps = false\ntimeout_secs = 1\nconnect_timeout_secs = 1\nonce_wait_secs = 3",
+    );
+    let started = std::time::Instant::now();
+    let out = crawl_once(&cfg, &seeds);
+    let took = started.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(took < std::time::Duration::from_secs(45), "{took:?}");
+    assert!(
+        err.contains("no URL ended for crawl.once_wait_secs"),
+        "{err}"
+    );
+    assert!(err.contains("robots.txt"), "says what it waits for: {err}");
+}

@@ -341,6 +341,10 @@ pub struct CrawlConfig {
     pub max_queued_per_host: u64,
     /// More URLs a host may have queued for each of its pages fetched.
     pub queued_per_page: u64,
+    /// `crawl --once`: the longest it waits with nothing in flight and no URL
+    /// ending (every host held: robots.txt unreachable, Retry-After, a
+    /// stopped host) before it stops; what waits stays queued for the next run.
+    pub once_wait_secs: u64,
     /// Default scope of a seed: "host", "domain" or "any".
     pub scope: Scope,
     /// Default crawl mode of a seed: "article" or "ecommerce".
@@ -419,6 +423,7 @@ impl Default for CrawlConfig {
             max_links_per_page: 10_000,
             max_queued_per_host: 10_000,
             queued_per_page: 100,
+            once_wait_secs: 120,
             scope: Scope::Host,
             mode: Mode::Article,
             template_samples: 4,
@@ -598,7 +603,7 @@ impl Config {
     /// Every number of the file with its allowed range: (key, value, min,
     /// max). Bounds keep durations, sizes and counts where the daemon can
     /// use them (no overflow, no allocation of the whole machine).
-    fn ranges(&self) -> [(&'static str, u64, u64, u64); 36] {
+    fn ranges(&self) -> [(&'static str, u64, u64, u64); 37] {
         let (e, f, c, k) = (&self.extract, &self.focus, &self.crawl, &self.cluster);
         const DAY: u64 = 86_400;
         const GIB: u64 = 1 << 30;
@@ -669,6 +674,7 @@ impl Config {
                 1_000_000_000,
             ),
             ("crawl.queued_per_page", c.queued_per_page, 0, 1_000_000),
+            ("crawl.once_wait_secs", c.once_wait_secs, 1, 7 * DAY),
         ]
     }
 

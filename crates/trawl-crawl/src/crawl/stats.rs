@@ -392,7 +392,7 @@ impl Stats {
     }
 
     /// Hosts held back now (a hold whose end has passed is gone).
-    fn held_hosts(&self) -> Vec<HeldHost> {
+    pub(crate) fn held_hosts(&self) -> Vec<HeldHost> {
         let now = crate::record::now_secs();
         let Ok(m) = self.held.lock() else {
             return Vec::new();

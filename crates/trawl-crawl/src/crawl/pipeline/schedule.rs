@@ -50,10 +50,11 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
     let mut tasks: JoinSet<()> = JoinSet::new();
     let mut inflight: usize = 0;
     let mut stopping: Option<Instant> = None;
+    let mut waiting = OnceWait::new(Duration::from_secs(c.once_wait_secs));
 
     loop {
         while let Ok(msg) = sched_rx.try_recv() {
-            apply(msg, leases, &mut inflight);
+            waiting.note(apply(msg, leases, &mut inflight));
         }
         while tasks.try_join_next().is_some() {}
         let now = Instant::now();
@@ -69,7 +70,7 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
             }
             // Let in-flight work reach the writer, which keeps it.
             if let Some(msg) = sched_rx.recv().await {
-                apply(msg, leases, &mut inflight);
+                waiting.note(apply(msg, leases, &mut inflight));
             }
             continue;
         }
@@ -78,7 +79,9 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
                 break;
             }
             tokio::select! {
-                Some(msg) = sched_rx.recv() => apply(msg, leases, &mut inflight),
+                Some(msg) = sched_rx.recv() => {
+                    apply(msg, leases, &mut inflight);
+                }
                 _ = tokio::time::sleep_until(deadline.into()) => {}
             }
             continue;
@@ -91,7 +94,12 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
                     spawn_fetch(&mut tasks, shared, lease, cpu_tx, write_tx);
                     continue;
                 }
-                Next::Wait(at) => at.min(leases.next_tick(now)),
+                Next::Wait(at) => {
+                    if opts.exit_when_idle && inflight == 0 && waiting.too_long(now, at, stats) {
+                        break;
+                    }
+                    at.min(leases.next_tick(now))
+                }
                 Next::Empty => {
                     if opts.exit_when_idle && inflight == 0 && leases.idle().await {
                         break;
@@ -103,7 +111,7 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
             leases.next_tick(now)
         };
         tokio::select! {
-            Some(msg) = sched_rx.recv() => apply(msg, leases, &mut inflight),
+            Some(msg) = sched_rx.recv() => waiting.note(apply(msg, leases, &mut inflight)),
             _ = tokio::time::sleep_until(wake.into()) => {}
             _ = stop_rx.changed() => {}
         }
@@ -111,14 +119,85 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
     tasks
 }
 
-/// Hands a writer's message to the backend.
-pub(super) fn apply<L: Leases>(msg: Sched, leases: &mut L, inflight: &mut usize) {
+/// `--once` with every host held (robots.txt unreachable, a Retry-After of
+/// an hour, a stopped host) would wait silently for as long as the holds
+/// last: it says what it waits for, and stops after `crawl.once_wait_secs`
+/// without a URL ending (the URLs stay queued for the next run).
+struct OnceWait {
+    limit: Duration,
+    last_end: Instant,
+    last_said: Option<Instant>,
+}
+
+impl OnceWait {
+    fn new(limit: Duration) -> OnceWait {
+        OnceWait {
+            limit,
+            last_end: Instant::now(),
+            last_said: None,
+        }
+    }
+
+    /// A URL ended for good (`true`), or was held to be tried again.
+    fn note(&mut self, ended: bool) {
+        if ended {
+            self.last_end = Instant::now();
+            self.last_said = None;
+        }
+    }
+
+    /// With nothing in flight and the next request at `at`: whether to stop;
+    /// says what it waits for every 30 s.
+    fn too_long(&mut self, now: Instant, at: Instant, stats: &Stats) -> bool {
+        let idle = now.saturating_duration_since(self.last_end);
+        let wait = at.saturating_duration_since(now);
+        if wait < Duration::from_secs(5) && idle < self.limit {
+            return false;
+        }
+        let held: Vec<String> = stats
+            .held_hosts()
+            .into_iter()
+            .map(|h| format!("{}: {}", h.host, h.reason))
+            .collect();
+        if idle + wait.min(Duration::from_secs(1)) >= self.limit {
+            tracing::warn!(
+                waited_secs = idle.as_secs(),
+                next_request_in_secs = wait.as_secs(),
+                held = ?held,
+                "--once: no URL ended for crawl.once_wait_secs and every host is held; \
+                 stopping (the URLs left stay queued for the next run)"
+            );
+            return true;
+        }
+        if self
+            .last_said
+            .is_none_or(|t| now.duration_since(t) >= Duration::from_secs(30))
+        {
+            self.last_said = Some(now);
+            tracing::info!(
+                next_request_in_secs = wait.as_secs(),
+                held = ?held,
+                "--once: waiting for held hosts"
+            );
+        }
+        false
+    }
+}
+
+/// Hands a writer's message to the backend; whether a URL ended for good
+/// (not held to be tried again).
+pub(super) fn apply<L: Leases>(msg: Sched, leases: &mut L, inflight: &mut usize) -> bool {
     match msg {
         Sched::Finished(f) => {
             *inflight = inflight.saturating_sub(1);
+            let ended = f.hold.is_none();
             leases.finished(f);
+            ended
         }
-        Sched::Committed { host, key } => leases.committed(&host, &key),
+        Sched::Committed { host, key } => {
+            leases.committed(&host, &key);
+            false
+        }
     }
 }
 
