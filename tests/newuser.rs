@@ -260,3 +260,49 @@ fn once_with_a_host_that_never_answers_says_so_and_ends() {
     );
     assert!(err.contains("robots.txt"), "says what it waits for: {err}");
 }
+
+/// Item 9: `status --data DIR` finds the daemon running on DIR even when it
+/// was started with its own `--status-addr`.
+#[test]
+fn status_finds_the_daemon_that_owns_the_directory() {
+    let host = Host::start("127.0.0.87", |path, _| match path {
+        "/robots.txt" => status(404),
+        _ => html(&article("Slow", "", &[])),
+    });
+    let dir = scratch("newuser-second-daemon");
+    let seeds = one_seed(&dir, &host.url("/"));
+    let (configured, own) = (free_port(), free_port());
+    let cfg = config(
+        &dir,
+        &format!("sitemaps = false\nstatus_addr = \"127.0.0.1:{configured}\""),
+    );
+    let mut child = trawl()
+        .args([
+            "--config",
+            &cfg.to_string_lossy(),
+            "crawl",
+            "--status-addr",
+            &format!("127.0.0.1:{own}"),
+            "--seeds",
+            &seeds.to_string_lossy(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while status_json(own).is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "status", "--json"])
+        .args(["--data", &dir.join("storage").to_string_lossy()])
+        .output()
+        .expect("status");
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(s["running"], true, "{s}");
+}

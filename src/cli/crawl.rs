@@ -122,6 +122,15 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         tokio::spawn(crate::process::progress(observer.stats_handle()));
         if !config.crawl.status_addr.is_empty() {
             crate::status::spawn(&config.crawl.status_addr, observer).await?;
+            // `trawl status --data DIR` finds this daemon by it, whatever
+            // address its config names (a second daemon with --status-addr).
+            // Not essential: without it, status looks at crawl.status_addr.
+            let note = config.crawl.data_dir.join(super::DAEMON_ADDR_FILE);
+            let noted = std::fs::create_dir_all(&config.crawl.data_dir)
+                .and_then(|()| std::fs::write(&note, &config.crawl.status_addr));
+            if let Err(e) = noted {
+                tracing::debug!(error = %e, "cannot note the status address in the data directory");
+            }
         }
         if config.cluster.url.is_empty() {
             anyhow::Ok(trawl_crawl::crawl::run(config, opts).await?)

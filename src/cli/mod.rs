@@ -223,6 +223,19 @@ pub(crate) fn open_store_read_only(
 /// a daemon answering on `crawl.status_addr` that serves another store
 /// is not asked (its records are not the ones wanted).
 pub(crate) fn daemon_for(config: &Config, dir: &std::path::Path) -> Option<Daemon> {
-    let daemon = Daemon::at(&config.crawl.status_addr)?;
-    daemon.owns(dir).then_some(daemon)
+    // The address the daemon that last ran on `dir` noted there, then the
+    // config's; either must say it owns `dir`.
+    let noted = std::fs::read_to_string(dir.join(DAEMON_ADDR_FILE))
+        .ok()
+        .filter(|a| a.len() < 256);
+    noted
+        .iter()
+        .map(|a| a.trim())
+        .chain(std::iter::once(config.crawl.status_addr.as_str()))
+        .filter_map(Daemon::at)
+        .find(|d| d.owns(dir))
 }
+
+/// The file in a data directory where a running daemon notes its status
+/// address.
+pub(crate) const DAEMON_ADDR_FILE: &str = "status.addr";
