@@ -306,3 +306,119 @@ fn status_finds_the_daemon_that_owns_the_directory() {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     assert_eq!(s["running"], true, "{s}");
 }
+
+/// Item 7: the challenge detector calls no page of the five development
+/// sets (5,000 real pages of every type) a challenge or block page.
+#[test]
+fn no_development_page_is_taken_for_a_challenge() {
+    use std::io::Read;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    if !root.is_dir() {
+        skip_or_fail(
+            "../shared/datasets not found; the challenge detector's false-positive check needs it",
+        );
+        return;
+    }
+    let mut files = Vec::new();
+    for set in [
+        "wcxb-dev/html",
+        "cleaneval/html",
+        "trafilatura-eval/html",
+        "multilingual-dev/html",
+        "swde-book/booksamillion",
+    ] {
+        for e in std::fs::read_dir(root.join(set))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            files.push(e.path());
+        }
+    }
+    assert!(files.len() > 5000, "{} pages", files.len());
+    let mut hits = Vec::new();
+    for f in &files {
+        let raw = std::fs::read(f).expect("page");
+        let mut body = Vec::new();
+        if flate2::read::GzDecoder::new(&raw[..])
+            .read_to_end(&mut body)
+            .is_err()
+        {
+            body = raw;
+        }
+        if let Some(why) = trawl_crawl::fetch::challenge::challenge(200, |_| Vec::new(), &body) {
+            hits.push(format!("{}: {why}", f.display()));
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "{} false positives:\n{}",
+        hits.len(),
+        hits.join("\n")
+    );
+}
+
+/// Item 7: challenge and block pages of four families (Cloudflare, DataDome,
+/// PerimeterX, Akamai) end `blocked_by_site` after tries held apart, and
+/// none is stored as the page.
+#[test]
+fn challenge_pages_are_an_outcome_not_a_record() {
+    let page = |code: u16, headers: Vec<(&str, &str)>, body: &str| {
+        let mut h: Vec<(String, String)> = vec![("Content-Type".into(), "text/html".into())];
+        h.extend(
+            headers
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+        Reply::Status(code, h, body.as_bytes().to_vec())
+    };
+    let host = Host::start("127.0.0.88", move |path, _| {
+        match path {
+        "/robots.txt" => status(404),
+        "/" => html(&article("Front", "", &["/cf", "/dd", "/px", "/akamai", "/ok"])),
+        "/cf" => page(
+            403,
+            vec![("cf-mitigated", "challenge"), ("Server", "cloudflare")],
+            "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
+             <noscript>Enable JavaScript and cookies to continue</noscript>\
+             <script>window._cf_chl_opt={cvId:'3'};</script></body></html>",
+        ),
+        "/dd" => page(
+            403,
+            vec![("X-DataDome", "protected")],
+            "<html><head><title>shop</title></head><body>\
+             <iframe src=\"https://geo.captcha-delivery.com/captcha/?initialCid=x\"></iframe></body></html>",
+        ),
+        "/px" => page(
+            200,
+            vec![],
+            "<html><head><title>Access to this page has been denied</title></head><body>\
+             <div id=\"px-captcha\"></div><p>Press &amp; Hold to confirm you are a human.</p></body></html>",
+        ),
+        "/akamai" => page(
+            403,
+            vec![],
+            "<HTML><HEAD><TITLE>Access Denied</TITLE></HEAD><BODY><H1>Access Denied</H1>\
+             You don't have permission to access this server.<P>Reference&#32;&#35;18&#46;1</BODY></HTML>",
+        ),
+        p => html(&article(p, "", &[])),
+    }
+    });
+    let dir = scratch("newuser-challenge");
+    let seeds = one_seed(&dir, &format!("{} depth=1", host.url("/")));
+    let cfg = config(&dir, "sitemaps = false\nmin_delay_ms = 10\nmax_retries = 1");
+    let out = crawl_once(&cfg, &seeds);
+    let records = export(&cfg);
+    let outs = outcomes(&cfg);
+    let _ = std::fs::remove_dir_all(&dir);
+    for p in ["/cf", "/dd", "/px", "/akamai"] {
+        let o = by_url(&outs, &host.url(p)).unwrap_or_else(|| panic!("{p}: {outs:?}"));
+        assert_eq!(o["outcome"], "blocked_by_site", "{p}: {o}");
+        assert!(by_url(&records, &host.url(p)).is_none(), "{p} stored");
+        let tries = host.paths().iter().filter(|x| *x == p).count();
+        assert!(tries >= 2, "{p} tried {tries} times");
+    }
+    assert!(by_url(&records, &host.url("/ok")).is_some());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("challenge or block pages"), "{err}");
+}

@@ -94,6 +94,7 @@ pub fn summary(s: &Snapshot, why: &str) -> String {
                 ("not HTML or too large", s.skipped),
                 ("page budget spent", s.budget_spent),
                 ("noindex", s.noindex),
+                ("challenge or block pages", s.blocked_by_site),
                 ("near-duplicates (stored, marked)", s.duplicates),
                 ("host stopped", s.host_stopped_urls),
                 ("panics", s.panics),

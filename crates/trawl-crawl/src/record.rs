@@ -279,6 +279,10 @@ pub enum Outcome {
     /// says why and until when. Offered again after
     /// `crawl.host_stop_cooldown_secs` or at the next start.
     HostStopped,
+    /// The site answered with a challenge or block page (a bot-defence
+    /// interstitial, a captcha) each time it was asked; `error` names the
+    /// family. The host was held with backoff between tries; no record.
+    BlockedBySite,
     /// Not fetched: the crawl's, the seed's or the host's page budget is
     /// spent. Offered again at the next start (a raised budget fetches it).
     BudgetSpent,

@@ -31,6 +31,8 @@ pub struct Stats {
     pub(crate) budget_spent: AtomicU64,
     /// Pages that asked not to be indexed (no record).
     pub(crate) noindex: AtomicU64,
+    /// Challenge or block pages answered instead of pages (each try).
+    pub(crate) blocked_by_site: AtomicU64,
     /// Links not queued because of the URL patterns.
     pub(crate) excluded: AtomicU64,
     /// Links past `crawl.max_links_per_page` on their page.
@@ -108,6 +110,7 @@ impl Default for Stats {
             skipped: AtomicU64::new(0),
             budget_spent: AtomicU64::new(0),
             noindex: AtomicU64::new(0),
+            blocked_by_site: AtomicU64::new(0),
             excluded: AtomicU64::new(0),
             over_page_cap: AtomicU64::new(0),
             over_host_cap: AtomicU64::new(0),
@@ -250,6 +253,10 @@ pub struct Snapshot {
     /// Pages that asked not to be indexed (outcome `noindex`).
     #[serde(default)]
     pub noindex: u64,
+    /// Challenge or block pages answered instead of pages, each try
+    /// counted (outcome `blocked_by_site` once the tries are spent).
+    #[serde(default)]
+    pub blocked_by_site: u64,
     /// Links not queued because of the URL patterns (`include` / `exclude`).
     #[serde(default)]
     pub excluded: u64,
@@ -534,6 +541,7 @@ impl Stats {
             (&self.skipped, s.skipped),
             (&self.budget_spent, s.budget_spent),
             (&self.noindex, s.noindex),
+            (&self.blocked_by_site, s.blocked_by_site),
             (&self.excluded, s.excluded),
             (&self.over_page_cap, s.over_page_cap),
             (&self.sitemap_left_out, s.sitemap_left_out),
@@ -571,6 +579,7 @@ impl Stats {
             skipped: l(&self.skipped),
             budget_spent: l(&self.budget_spent),
             noindex: l(&self.noindex),
+            blocked_by_site: l(&self.blocked_by_site),
             excluded: l(&self.excluded),
             over_page_cap: l(&self.over_page_cap),
             over_host_cap: l(&self.over_host_cap),

@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use url::Url;
 
+pub mod challenge;
 pub mod cookies;
 pub mod guard;
 mod request;

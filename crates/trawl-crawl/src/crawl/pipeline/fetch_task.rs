@@ -441,6 +441,41 @@ async fn follow(
     }
 }
 
+/// A challenge or block page instead of the page: the host is held with
+/// backoff and the URL tried again, up to the retries 429 gets; then it
+/// ends `blocked_by_site`. Never a record.
+fn blocked_by_site(
+    shared: &Shared,
+    lease: Lease,
+    mut out: PageOutcome,
+    why: String,
+    delay: Duration,
+) -> FetchResult {
+    shared.stats.blocked_by_site.fetch_add(1, Relaxed);
+    let item = lease.item.clone();
+    if item.attempt < shared.max_retries.saturating_add(3) {
+        shared.stats.retries.fetch_add(1, Relaxed);
+        let wait = shared.delays.retry_after(None, item.attempt + 1);
+        let until = now_secs() + wait.as_secs();
+        shared.stats.hold(
+            &lease.host,
+            format!(
+                "blocked by the site ({why}): held until {}",
+                crate::record::iso_time(until)
+            ),
+            now_secs(),
+            Some(until),
+        );
+        let mut again = item;
+        again.attempt += 1;
+        return retry(lease, again, delay, Some(Instant::now() + wait));
+    }
+    out.outcome = Outcome::BlockedBySite;
+    out.error = Some(format!("{why}, {} times", item.attempt + 1));
+    shared.page_result(&lease.host, true);
+    done(lease, out, Vec::new(), true, delay)
+}
+
 async fn fetch_page(
     shared: &Shared,
     lease: Lease,
@@ -470,6 +505,12 @@ async fn fetch_page(
     out.final_url = Some(followed.final_url.clone()).filter(|f| *f != item.url);
     out.redirects = followed.chain.clone();
     out.bytes = r.body.len() as u64;
+    let blocked = (!r.is_transport_error())
+        .then(|| crate::fetch::challenge::challenge(r.status, |n| r.header_values(n), &r.body))
+        .flatten();
+    if let Some(why) = blocked {
+        return blocked_by_site(shared, lease, out, why, delay);
+    }
     if r.status == 429 || r.status == 503 {
         if item.attempt < shared.max_retries.saturating_add(3) {
             shared.stats.retries.fetch_add(1, Relaxed);
