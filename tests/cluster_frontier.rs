@@ -138,3 +138,59 @@ fn due_renew_release_set_aside_and_idle() {
         assert_eq!(pg.psql("SELECT queued FROM trawl_hosts"), "3");
     });
 }
+
+/// Issue 52: the frontier room of a host is counted in the database, so two
+/// workers queuing links of one host together stay within it.
+#[test]
+fn two_workers_share_a_hosts_frontier_room() {
+    let Some(pg) = Pg::start("frontier-room") else {
+        return;
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    rt.block_on(async {
+        let cap = trawl_crawl::store::QueueCap {
+            floor: 5,
+            per_page: 0,
+        };
+        let mut a = Conn::connect(&pg.url()).await.expect("connect a");
+        let mut b = Conn::connect(&pg.url()).await.expect("connect b");
+        a.set_queue_cap(Some(cap));
+        b.set_queue_cap(Some(cap));
+        assert_eq!(a.enqueue(&[url("/seed", 1.0)]).await.expect("enqueue"), 1);
+        let held = a
+            .claim("a", 10, Duration::from_secs(30))
+            .await
+            .expect("claim");
+        let (id, epoch) = (held[0].id, held[0].epoch);
+        let links = |from: u32| -> Vec<(String, QueuedUrl)> {
+            (from..from + 10)
+                .map(|i| {
+                    let mut u = url(&format!("/trap/{i}"), 0.5).item;
+                    u.url = format!("http://trap.test/{i}");
+                    ("trap.test".to_string(), u)
+                })
+                .collect()
+        };
+        let retry = || FinishEnd::Retry {
+            attempt: 1,
+            wait_ms: 0,
+        };
+        let mut fa = finish(id, epoch, "/seed", retry());
+        fa.links = links(0);
+        let mut fb = finish(id, epoch, "/seed", retry());
+        fb.links = links(100);
+        let (wa, wb) = tokio::join!(a.finish("a", &fa), b.finish("b", &fb));
+        assert!(wa.is_ok() && wb.is_ok(), "{wa:?} {wb:?}");
+        assert_eq!(a.capped() + b.capped(), 15, "20 new links, room for 5");
+        let mut c = Conn::connect(&pg.url()).await.expect("connect c");
+        let queued = c
+            .claim("c", 10, Duration::from_secs(30))
+            .await
+            .expect("claim")
+            .into_iter()
+            .find(|h| h.name == "trap.test")
+            .expect("trap.test has work");
+        let due = c.due(queued.id, 100).await.expect("due");
+        assert_eq!(due.urls.len(), 5, "{:?}", due.urls);
+    });
+}
