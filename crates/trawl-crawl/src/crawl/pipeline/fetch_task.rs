@@ -441,6 +441,14 @@ async fn follow(
     }
 }
 
+/// Why a response is a challenge or block page, if it is one.
+fn challenge_page(r: &Response) -> Option<String> {
+    if r.is_transport_error() {
+        return None;
+    }
+    crate::fetch::challenge::challenge(r.status, |n| r.header_values(n), &r.body)
+}
+
 /// A challenge or block page instead of the page: the host is held with
 /// backoff and the URL tried again, up to the retries 429 gets; then it
 /// ends `blocked_by_site`. Never a record.
@@ -505,10 +513,7 @@ async fn fetch_page(
     out.final_url = Some(followed.final_url.clone()).filter(|f| *f != item.url);
     out.redirects = followed.chain.clone();
     out.bytes = r.body.len() as u64;
-    let blocked = (!r.is_transport_error())
-        .then(|| crate::fetch::challenge::challenge(r.status, |n| r.header_values(n), &r.body))
-        .flatten();
-    if let Some(why) = blocked {
+    if let Some(why) = challenge_page(r) {
         return blocked_by_site(shared, lease, out, why, delay);
     }
     if r.status == 429 || r.status == 503 {

@@ -10,7 +10,7 @@ use url::Url;
 
 use super::links;
 use super::shared::{ended, outcome, CpuJob, Shared, WriterMsg};
-use crate::record::{Outcome, Record, RecordKind};
+use crate::record::{Outcome, PageOutcome, Record, RecordKind};
 use crate::store::{simhash, Completion};
 use trawl_extract::{Charset, Page};
 
@@ -228,13 +228,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         shared.stats.record_made(rec.page_type.name());
         record = Some(Box::new(rec));
     } else if robots.noindex {
-        shared.stats.noindex.fetch_add(1, Relaxed);
-        out.outcome = Outcome::Noindex;
-        out.error = Some(if robots.nofollow {
-            "the page says noindex and nofollow (robots meta tag or X-Robots-Tag): no record, its links not followed".into()
-        } else {
-            "the page says noindex (robots meta tag or X-Robots-Tag): no record; its links were followed".into()
-        });
+        noindex(shared, &mut out, robots.nofollow);
     }
     Processed::Done(WriterMsg {
         completion: Completion::Done {
@@ -250,6 +244,18 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         hold: None,
         archived,
     })
+}
+
+/// A page that asked not to be indexed: its outcome says so, and whether
+/// its links were followed.
+fn noindex(shared: &Shared, out: &mut PageOutcome, nofollow: bool) {
+    shared.stats.noindex.fetch_add(1, Relaxed);
+    out.outcome = Outcome::Noindex;
+    out.error = Some(if nofollow {
+        "the page says noindex and nofollow (robots meta tag or X-Robots-Tag): no record, its links not followed".into()
+    } else {
+        "the page says noindex (robots meta tag or X-Robots-Tag): no record; its links were followed".into()
+    });
 }
 
 /// Reads a product page's fields with its site's template (learning or
