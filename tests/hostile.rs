@@ -560,7 +560,7 @@ fn a_million_line_seed_file_is_streamed_and_sigterm_is_heard() {
     let mut child = spawn_crawl(&cfg, &seeds, false);
     let pid = child.id();
     let mut peak = 0;
-    while queue() < 1_000_000 && started.elapsed() < Duration::from_secs(90) {
+    while queue() < 1_000_000 && started.elapsed() < Duration::from_secs(120) {
         peak = peak.max(peak_mb(pid));
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -571,6 +571,8 @@ fn a_million_line_seed_file_is_streamed_and_sigterm_is_heard() {
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!("1 M seed lines: {took:?}, peak {peak} MiB");
     assert!(loaded >= 1_000_000, "{loaded} URLs queued after {took:?}");
-    assert!(took < Duration::from_secs(60), "{took:?}");
+    // 30 s alone on the 2-core machine; the bound leaves room for the
+    // other tests running beside it.
+    assert!(took < Duration::from_secs(90), "{took:?}");
     assert!(peak < 1800, "peak {peak} MiB");
 }
