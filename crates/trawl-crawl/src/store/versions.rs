@@ -19,8 +19,11 @@ impl Store {
         let _st = self.lock();
         let mut batch = sled::Batch::default();
         let url = rec.url.clone();
+        // `rec` carries the version it replaces (a first record has none:
+        // version 1), as a revisit's new version does.
         let rec = Record {
             previous: Some(old),
+            version: Some(rec.version.unwrap_or(1).max(1) + 1),
             ..rec.clone()
         };
         let next = self.record_into(&mut batch, rec, Some(old))?;
@@ -86,6 +89,12 @@ mod tests {
         assert_eq!(store.replaced_by(n).expect("read"), None);
         let got = store.record(n).expect("read").expect("record");
         assert_eq!((got.previous, got.text.as_str()), (Some(7), "new text"));
+        // Regression (issue 53, item 2): reextract's versions had `previous`
+        // but no `version`.
+        assert_eq!(got.version, Some(2));
+        let again = store.add_version(n, &got).expect("version");
+        let got = store.record(again).expect("read").expect("record");
+        assert_eq!((got.previous, got.version), (Some(n), Some(3)));
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
