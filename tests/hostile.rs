@@ -45,19 +45,6 @@ fn run_measured(cmd: &mut Command) -> (i32, String, f64) {
     (code, stderr, cpu)
 }
 
-fn crawl_cmd(cfg: &std::path::Path, seeds: &std::path::Path) -> Command {
-    let mut c = trawl();
-    c.args([
-        "--config",
-        &cfg.to_string_lossy(),
-        "crawl",
-        "--once",
-        "--seeds",
-        &seeds.to_string_lossy(),
-    ]);
-    c
-}
-
 /// One 811-byte Disallow rule full of `*` and a 1,000-character URL cost the
 /// robotstxt crate's matcher 48.8 s of CPU per match, on the network threads.
 #[test]
@@ -81,7 +68,7 @@ fn a_robots_rule_full_of_wildcards_costs_milliseconds() {
     // The long URL is a seed: its robots.txt check is the expensive one.
     std::fs::write(&seeds, format!("{}\n", host.url(&long))).expect("seeds");
     let cfg = config(&dir, "sitemaps = false");
-    let (code, err, cpu) = run_measured(&mut crawl_cmd(&cfg, &seeds));
+    let (code, err, cpu) = run_measured(&mut crawl_once_command(&cfg, &seeds));
     assert_eq!(code, 0, "{err}");
     assert!(cpu < 10.0, "the crawl used {cpu:.1} s of CPU");
     assert!(host.paths().contains(&long), "{:?}", host.paths());
@@ -315,7 +302,7 @@ fn secret_headers_from_the_environment_stay_out_of_archives() {
     )
     .expect("seeds");
     let cfg = config(&dir, "sitemaps = false\n[warc]\nenabled = true");
-    let out = crawl_cmd(&cfg, &seeds)
+    let out = crawl_once_command(&cfg, &seeds)
         .env("TRAWL_TEST_API_KEY", SECRET)
         .env("RUST_LOG", "debug")
         .output()

@@ -291,17 +291,23 @@ pub fn crawl_once(cfg: &Path, seeds: &Path) -> Output {
     out
 }
 
+/// `trawl crawl --once` with this config and seed file, not yet run.
+pub fn crawl_once_command(cfg: &Path, seeds: &Path) -> Command {
+    let mut c = trawl();
+    c.args([
+        "--config",
+        &cfg.to_string_lossy(),
+        "crawl",
+        "--once",
+        "--seeds",
+        &seeds.to_string_lossy(),
+    ]);
+    c
+}
+
 /// Runs `trawl crawl --once` to the end, whether it succeeds or not.
 pub fn crawl_once_output(cfg: &Path, seeds: &Path) -> Output {
-    trawl()
-        .args([
-            "--config",
-            &cfg.to_string_lossy(),
-            "crawl",
-            "--once",
-            "--seeds",
-            &seeds.to_string_lossy(),
-        ])
+    crawl_once_command(cfg, seeds)
         .output()
         .unwrap_or_else(|e| panic!("run trawl: {e}"))
 }

@@ -77,13 +77,17 @@ pub fn challenge(status: u16, header: impl Fn(&str) -> Vec<String>, body: &[u8])
             return Some(format!("{family} ({name} header, HTTP {status})"));
         }
     }
+    // Every page is asked: a real one leaves here without a copy.
+    if !error && body.len() > BLOCK_PAGE_BYTES {
+        return None;
+    }
     let head = &body[..body.len().min(LOOK)];
-    let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
-    let text = visible_chars(&lower);
+    let text = visible_chars(head);
     let tiny = text < TINY_TEXT && body.len() <= BLOCK_PAGE_BYTES;
     if !tiny && !error {
         return None;
     }
+    let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
     if let Some((marker, family)) = MACHINERY.iter().find(|(m, _)| lower.contains(m)) {
         if tiny {
             return Some(format!(
@@ -116,41 +120,44 @@ fn title_of(lower: &str) -> &str {
 }
 
 /// Characters of visible text: outside tags, scripts, styles and the
-/// head's title, whitespace runs as one. Counting stops past [`TINY_TEXT`].
-fn visible_chars(lower: &str) -> usize {
+/// head's title, whitespace runs as one (UTF-8 read as bytes: a character
+/// is a byte that does not continue one). Counting stops past [`TINY_TEXT`].
+fn visible_chars(html: &[u8]) -> usize {
+    let starts = |at: &[u8], p: &[u8]| at.len() >= p.len() && at[..p.len()].eq_ignore_ascii_case(p);
+    let find = |hay: &[u8], p: &[u8]| hay.windows(p.len()).position(|w| w.eq_ignore_ascii_case(p));
     let mut n = 0;
-    let mut rest = lower;
+    let mut rest = html;
     let mut space = true;
-    while let Some(c) = rest.chars().next() {
+    while let Some(&c) = rest.first() {
         if n > TINY_TEXT {
             break;
         }
-        if c == '<' {
-            let skip_to = ["<script", "<style", "<title", "<noscript"]
-                .iter()
-                .find(|t| rest.starts_with(*t))
-                .map(|t| format!("</{}", &t[1..]));
-            let end = match skip_to {
-                Some(close) => rest.find(&close).map(|i| i + close.len()),
+        if c == b'<' {
+            let skipped = [&b"script"[..], b"style", b"title", b"noscript"]
+                .into_iter()
+                .find(|t| starts(&rest[1..], t));
+            let end = match skipped {
+                Some(t) => find(rest, &[b"</", t].concat()).map(|i| i + t.len() + 2),
                 None => Some(0),
             };
-            let after = end.and_then(|e| rest[e..].find('>').map(|g| e + g + 1));
+            let after =
+                end.and_then(|e| rest[e..].iter().position(|&b| b == b'>').map(|g| e + g + 1));
             match after {
                 Some(a) => rest = &rest[a..],
                 None => break,
             }
             continue;
         }
-        if c.is_whitespace() {
+        if c.is_ascii_whitespace() {
             if !space {
                 n += 1;
                 space = true;
             }
-        } else {
+        } else if c & 0xC0 != 0x80 {
             n += 1;
             space = false;
         }
-        rest = &rest[c.len_utf8()..];
+        rest = &rest[1..];
     }
     n
 }

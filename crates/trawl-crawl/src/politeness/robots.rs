@@ -170,7 +170,7 @@ impl<'p> PathMatcher<'p> {
             path,
             reach: vec![0; words],
             next: vec![0; words],
-            masks: vec![None; 256],
+            masks: Vec::new(),
             work: 0,
         }
     }
@@ -201,7 +201,11 @@ impl<'p> PathMatcher<'p> {
                     .for_each(|w| *w = u64::MAX);
                 continue;
             }
-            // Position p advances to p + 1 where path[p] == c.
+            // Position p advances to p + 1 where path[p] == c. (The masks
+            // are made only for paths a wildcard rule is matched against.)
+            if self.masks.is_empty() {
+                self.masks.resize(256, None);
+            }
             let mask = self.masks[c as usize].get_or_insert_with(|| byte_mask(self.path, c));
             let mut carry = 0u64;
             let mut any = 0u64;
