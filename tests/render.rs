@@ -50,7 +50,8 @@ fn site(ip: &str) -> Host {
             "<html><head><title>Harbour news</title></head><body><h1>Harbour news</h1>\
              <ul><li><a href=/article>Article</a></li><li><a href=/shop/kettle>Kettle</a></li>\
              <li><a href=/list>List</a></li><li><a href=/plain>Plain</a></li>\
-             <li><a href=/never>Never</a></li><li><a href=/peek>Peek</a></li></ul></body></html>",
+             <li><a href=/never>Never</a></li><li><a href=/peek>Peek</a></li>\
+             <li><a href=/inline>Inline</a></li><li><a href=/module>Module</a></li><li><a href=/endbody>End</a></li></ul></body></html>",
         ),
         "/article" => support::html(&shell(
             "Ferry",
@@ -109,6 +110,33 @@ fn site(ip: &str) -> Host {
             "fetch('/private/secret.json').then(r => r.json()).then(d => { document.getElementById('root').textContent = d.secret; })\
              .catch(() => { document.getElementById('root').innerHTML = '<article><h1>Peek</h1><p>The data could not be read, so this page shows its own words instead: ' +\
                'the harbour master keeps the tide tables by the door, and anyone may read them there on a weekday morning.</p></article>'; });",
+        ),
+        // Issue 53, item 6: shells the old rule missed.
+        "/inline" => support::html(
+            "<!doctype html><html><head><title>Inline</title></head><body>\
+             <noscript>You need to enable JavaScript to run this app.</noscript><div id=root></div>\
+             <script>fetch('/api/article.json').then(r => r.json()).then(d => {\
+               document.getElementById('root').innerHTML = '<article><h1>' + d.title + '</h1><p>' + d.paras[1] + '</p></article>'; });</script>\
+             </body></html>",
+        ),
+        "/module" => support::html(
+            "<!doctype html><html><head><title>Module</title>\
+             <script type=module>import { mount } from '/js/mount.js'; mount();</script></head>\
+             <body><div id=app></div></body></html>",
+        ),
+        "/js/mount.js" => js(
+            "export function mount() { fetch('/api/article.json').then(r => r.json()).then(d => {\
+               document.getElementById('app').innerHTML = '<article><h1>Module</h1><p>' + d.paras[1] + '</p></article>'; }); }",
+        ),
+        "/endbody" => support::html(&format!(
+            "<!doctype html><html><head><title>End</title></head><body>\
+             <header><a href=/>Harbour news</a> <a href=/list>Stories</a></header><main id=content></main>\
+             <footer>{}</footer><script src=/js/end.js></script></body></html>",
+            "Privacy policy. Terms of use. Cookie settings. Accessibility statement. ".repeat(4)
+        )),
+        "/js/end.js" => js(
+            "fetch('/api/article.json').then(r => r.json()).then(d => {\
+               document.getElementById('content').innerHTML = '<article><h1>End</h1><p>' + d.paras[1] + '</p></article>'; });",
         ),
         p if p.starts_with("/item/") => support::html(&format!("<html><body><h1>Item</h1><p>{PROSE}</p></body></html>")),
         _ => support::status(404),
@@ -174,6 +202,7 @@ fn auto_renders_what_needs_it_and_nothing_else() {
     let kettle = by_path(&records, &host, "/shop/kettle").expect("kettle record");
     assert_eq!(kettle["product"]["price"]["amount"], "24.99", "{kettle}");
     assert_eq!(kettle["rendered"]["reason"], "price_by_script", "{kettle}");
+    shells_rendered(&records, &host);
 
     let list = by_path(&records, &host, "/list").expect("list record");
     let links: Vec<&str> = list["links"]
@@ -261,6 +290,55 @@ fn auto_renders_what_needs_it_and_nothing_else() {
         for f in support::warc_files(&data) {
             support::warcio_check(&warcio, &f);
         }
+    }
+    reextract_keeps_the_rendered_text(&cfg, &host);
+}
+
+/// Issue 53, item 6: an inline script under 1 KB that fetches, an inline
+/// module script, and a bundle at the end of `<body>` beside 200+
+/// characters of header and footer: each shell is rendered.
+fn shells_rendered(records: &[serde_json::Value], host: &Host) {
+    for (path, reason) in [
+        ("/inline", "empty_shell"),
+        ("/module", "empty_shell"),
+        ("/endbody", "empty_app_root"),
+    ] {
+        let rec = by_path(records, host, path).unwrap_or_else(|| panic!("{path}: no record"));
+        assert_eq!(rec["rendered"]["reason"], reason, "{rec}");
+        assert!(
+            rec["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("Tickets are cheaper"),
+            "{rec}"
+        );
+        // Where its rendered DOM is archived.
+        assert!(rec["rendered"]["warc"]["file"].is_string(), "{rec}");
+    }
+}
+
+/// Issue 53, item 2: `reextract` reads a rendered page's DOM from its
+/// conversion record: the text stays (it re-read the shell: empty text,
+/// a newer version, and a plain export gave the blank).
+fn reextract_keeps_the_rendered_text(cfg: &std::path::Path, host: &Host) {
+    let out = support::trawl()
+        .arg("--config")
+        .arg(cfg)
+        .args(["reextract", "--restart"])
+        .output()
+        .expect("reextract");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let records = export_lines(cfg, &[]);
+    for path in ["/article", "/inline"] {
+        let rec = by_path(&records, host, path).expect("record");
+        assert!(
+            rec["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("Tickets are cheaper"),
+            "{path} after reextract: {rec}"
+        );
     }
 }
 
@@ -406,6 +484,7 @@ fn cluster_workers_render_with_their_own_browsers() {
             "{article}"
         );
         assert_eq!(article["rendered"]["reason"], "empty_shell");
+        shells_rendered(&records, h);
         let kettle = by_path(&records, h, "/shop/kettle").expect("kettle record");
         assert_eq!(kettle["product"]["price"]["amount"], "24.99", "{kettle}");
         assert!(!h.paths().iter().any(|p| p.starts_with("/private/")));

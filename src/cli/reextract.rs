@@ -260,7 +260,13 @@ fn again(rec: &Record, warc_dir: &Path, opts: &Options, templates: &Templates) -
     let Some(at) = &rec.warc else {
         return Outcome::NoArchive;
     };
-    let (body, charset) = match response(warc_dir, &at.file, at.offset) {
+    let read = match &rec.rendered {
+        // A rendered page is extracted from the DOM the browser made, never
+        // from the shell that was fetched.
+        Some(note) => rendered_dom(warc_dir, at, note.warc.as_ref()),
+        None => response(warc_dir, &at.file, at.offset),
+    };
+    let (body, charset) = match read {
         Ok(r) => r,
         Err(e) => return Outcome::Failed(format!("{} at {}: {e}", at.file, at.offset)),
     };
@@ -306,15 +312,73 @@ fn again(rec: &Record, warc_dir: &Path, opts: &Options, templates: &Templates) -
     }
 }
 
-/// The body of the response record at `offset` in `file`, and the charset
-/// its Content-Type names.
-fn response(dir: &Path, file: &str, offset: u64) -> Result<(Vec<u8>, Option<Charset>), String> {
+/// A page's body to extract and the charset to read it in.
+type Body = (Vec<u8>, Option<Charset>);
+
+/// The archive's records from `offset` in `file` on.
+fn records_at(dir: &Path, file: &str, offset: u64) -> Result<Reader<std::fs::File>, String> {
     if file.contains('/') || file.contains("..") {
         return Err("not a file name".into());
     }
     let mut f = std::fs::File::open(dir.join(file)).map_err(|e| e.to_string())?;
     f.seek(SeekFrom::Start(offset)).map_err(|e| e.to_string())?;
-    let rec = Reader::new(f)
+    Ok(Reader::new(f))
+}
+
+/// Records read past a rendered page's response for its `conversion`
+/// record, in a store whose records do not say where it is (made before
+/// they did). It is written moments after the response, in the same file.
+const CONVERSION_SCAN: usize = 20_000;
+
+/// The DOM a browser rendered from the response at `at`: the `conversion`
+/// record at `dom`, or (`dom` unknown) the first one after the response
+/// that refers to it. Not found is an error: the fetched shell is never
+/// extracted in its place.
+fn rendered_dom(
+    dir: &Path,
+    at: &trawl_crawl::record::WarcLocation,
+    dom: Option<&trawl_crawl::record::WarcLocation>,
+) -> Result<Body, String> {
+    let utf8 = Charset::from_content_type("text/html; charset=utf-8");
+    if let Some(dom) = dom {
+        let rec = records_at(dir, &dom.file, dom.offset)?
+            .next()
+            .ok_or("no record where the rendered DOM was")?
+            .map_err(|e| e.to_string())?;
+        if rec.kind() != "conversion" {
+            return Err(format!(
+                "a {} record where the rendered DOM was",
+                rec.kind()
+            ));
+        }
+        return Ok((rec.block, utf8));
+    }
+    let mut reader = records_at(dir, &at.file, at.offset)?;
+    let response = reader
+        .next()
+        .ok_or("no record there")?
+        .map_err(|e| e.to_string())?;
+    let id = response
+        .header("WARC-Record-ID")
+        .ok_or("the response has no WARC-Record-ID")?
+        .to_string();
+    for rec in reader.take(CONVERSION_SCAN) {
+        let rec = rec.map_err(|e| e.to_string())?;
+        if rec.kind() == "conversion" && rec.header("WARC-Refers-To") == Some(id.as_str()) {
+            return Ok((rec.block, utf8));
+        }
+    }
+    Err(
+        "the page was rendered but its rendered DOM (a conversion record) is not in \
+         the archive; the record is kept as it was"
+            .into(),
+    )
+}
+
+/// The body of the response record at `offset` in `file`, and the charset
+/// its Content-Type names.
+fn response(dir: &Path, file: &str, offset: u64) -> Result<Body, String> {
+    let rec = records_at(dir, file, offset)?
         .next()
         .ok_or("no record there")?
         .map_err(|e| e.to_string())?;
@@ -326,4 +390,76 @@ fn response(dir: &Path, file: &str, offset: u64) -> Result<(Vec<u8>, Option<Char
         .header("content-type")
         .and_then(Charset::from_content_type);
     Ok((rec.block[http.body_at..].to_vec(), charset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trawl_crawl::record::WarcLocation;
+    use trawl_crawl::warc::record::{new_id, warc_date, Kind, Record as WarcRec};
+
+    fn member(kind: Kind, id: &str, refers_to: Option<&str>, block: &[u8]) -> Vec<u8> {
+        WarcRec {
+            kind,
+            id: id.to_string(),
+            date: warc_date(0),
+            target: Some("http://127.0.0.1/a"),
+            ip: None,
+            concurrent_to: None,
+            refers_to,
+            filename: None,
+            content_type: "application/http; msgtype=response",
+            truncated: false,
+            payload_at: None,
+            block,
+        }
+        .to_gzip()
+    }
+
+    /// Issue 53, item 2: a rendered page's record from a store that does
+    /// not say where its DOM is: the conversion record that refers to its
+    /// response is found after it (past another page's), and a missing one
+    /// is an error, never the shell.
+    #[test]
+    fn a_rendered_page_is_read_from_its_conversion_record() {
+        let dir = std::env::temp_dir().join(format!("trawl-reextract-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let (shell, other) = (new_id(), new_id());
+        let head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+        let mut file = member(
+            Kind::Response,
+            &shell,
+            None,
+            &[&head[..], b"<div id=root></div>"].concat(),
+        );
+        file.extend(member(Kind::Response, &other, None, head));
+        file.extend(member(
+            Kind::Conversion,
+            &new_id(),
+            Some(&other),
+            b"<p>not this one</p>",
+        ));
+        file.extend(member(
+            Kind::Conversion,
+            &new_id(),
+            Some(&shell),
+            b"<p>the rendered page</p>",
+        ));
+        std::fs::write(dir.join("a.warc.gz"), &file).expect("write");
+        let at = WarcLocation {
+            file: "a.warc.gz".into(),
+            offset: 0,
+        };
+        let (body, _) = rendered_dom(&dir, &at, None).expect("found");
+        assert_eq!(body, b"<p>the rendered page</p>");
+        let alone = member(Kind::Response, &new_id(), None, head);
+        std::fs::write(dir.join("b.warc.gz"), &alone).expect("write");
+        let at = WarcLocation {
+            file: "b.warc.gz".into(),
+            offset: 0,
+        };
+        let err = rendered_dom(&dir, &at, None).expect_err("no conversion record");
+        assert!(err.contains("kept as it was"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -217,6 +217,10 @@ pub struct RenderNote {
     pub scrolls: u32,
     /// How long the render took, in milliseconds.
     pub ms: u64,
+    /// Where the rendered DOM is archived (`[warc]`): its `conversion`
+    /// record, which `reextract` reads instead of the fetched shell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warc: Option<WarcLocation>,
 }
 
 /// What a record describes beyond a page.

@@ -66,6 +66,9 @@ pub struct Response {
     pub archived: Option<u64>,
     /// The WARC-Record-ID of its response record, once archived.
     pub archived_id: Option<String>,
+    /// The archived `conversion` record of the DOM a browser rendered from
+    /// it (its number in the run's archive), once archived.
+    pub archived_dom: Option<u64>,
     /// `Content-Length`, as declared.
     pub content_length: Option<u64>,
     /// `Last-Modified`.

@@ -42,8 +42,10 @@ impl ScriptNeed {
 
 /// A body with less visible text than this (characters) is empty.
 const EMPTY_BODY_CHARS: u32 = 200;
-/// Inline script past this many characters can build a page by itself.
-const APP_INLINE_CHARS: usize = 2_000;
+/// Inline script past this many characters can build a page by itself;
+/// shorter inline scripts count when they load something (a module, a
+/// `fetch`, an injected script: the head scan's `loaders`).
+const APP_INLINE_CHARS: usize = crate::html::SHORT_INLINE_CHARS;
 
 /// The ids frameworks mount their app on.
 const APP_ROOTS: [&str; 9] = [
@@ -65,7 +67,8 @@ pub(crate) fn needs_script(
     carts: &std::sync::OnceLock<usize>,
 ) -> Option<ScriptNeed> {
     let scripts = &doc.meta.scripts;
-    let has_scripts = scripts.external > 0 || scripts.inline_chars >= APP_INLINE_CHARS;
+    let has_scripts =
+        scripts.external > 0 || scripts.loaders > 0 || scripts.inline_chars >= APP_INLINE_CHARS;
     if !has_scripts || ex.text_source.is_some() {
         return None;
     }
@@ -98,7 +101,9 @@ pub(crate) fn needs_script(
     None
 }
 
-/// An app's mount point with (next to) nothing in it.
+/// An app's mount point with (next to) nothing in it: an element with a
+/// framework's id or attribute, or the page's `<main>` (`role=main`), which
+/// a page with its content in the markup never leaves empty.
 fn empty_app_root(doc: &Doc, id: NodeId) -> bool {
     doc.is_element(id)
         && doc.agg[id as usize].chars < 50
@@ -106,7 +111,9 @@ fn empty_app_root(doc: &Doc, id: NodeId) -> bool {
             .attr(id, "id")
             .is_some_and(|v| APP_ROOTS.contains(&v.trim()))
             || doc.attr(id, "data-reactroot").is_some()
-            || doc.attr(id, "ng-version").is_some())
+            || doc.attr(id, "ng-version").is_some()
+            || doc.name(id) == "main"
+            || doc.attr(id, "role") == Some("main"))
 }
 
 #[cfg(test)]
@@ -148,6 +155,39 @@ mod tests {
              <script src=/bundle.js></script></body></html>"
         );
         assert_eq!(need(&html), Some(ScriptNeed::EmptyAppRoot));
+    }
+
+    /// Issue 53, item 6: the three shells a new user met. Each was extracted
+    /// empty and not rendered: an inline script under 1 KB that fetches, a
+    /// bundle at the end of `<body>` beside a header and footer of 200+
+    /// characters, and an inline module script.
+    #[test]
+    fn short_inline_module_and_end_of_body_shells_need_one() {
+        let inline = "<html><head><title>Harbour</title></head><body>\
+             <noscript>You need to enable JavaScript to run this app.</noscript><div id=root></div>\
+             <script>fetch('/api/a/7').then(r=>r.json()).then(a=>{root.textContent=a.body})</script>\
+             </body></html>";
+        assert_eq!(need(inline), Some(ScriptNeed::EmptyShell));
+        let footer = "Privacy policy. Terms of use. Cookie settings. Accessibility. ".repeat(4);
+        let end = format!(
+            "<html><body><header><a href=/>Harbour News</a> <a href=/about>About</a></header>\
+             <main id=content></main><footer>{footer}</footer>\
+             <script src=/static/js/main.4f2a.js></script></body></html>"
+        );
+        assert_eq!(need(&end), Some(ScriptNeed::EmptyAppRoot));
+        let module =
+            "<html><head><script type=module>import {mount} from '/a.js'; mount(app)</script>\
+             </head><body><div id=app></div></body></html>";
+        assert_eq!(need(module), Some(ScriptNeed::EmptyShell));
+    }
+
+    #[test]
+    fn a_short_script_that_loads_nothing_is_no_app() {
+        let html = "<html><body><div id=root></div><script>var pageId = 7;</script></body></html>";
+        assert_eq!(need(html), None);
+        let data = "<html><body><div id=root></div>\
+             <script type=application/json>{\"fetch(\": 1}</script></body></html>";
+        assert_eq!(need(data), None);
     }
 
     #[test]

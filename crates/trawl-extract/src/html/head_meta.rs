@@ -35,10 +35,33 @@ pub struct Scripts {
     pub external: u32,
     /// Characters of inline script (JSON-LD not counted).
     pub inline_chars: usize,
+    /// Inline scripts that can bring content however short they are: a
+    /// module (`type=module`) or code that fetches (`fetch(`,
+    /// `XMLHttpRequest`, `import(`), injects a script or writes markup.
+    /// Looked for only while the inline total is under
+    /// [`SHORT_INLINE_CHARS`]: past it the page has scripts enough.
+    pub loaders: u32,
     /// Embedded state a framework hydrates from: its name (the script's id,
     /// or the `window.__NAME__` it is assigned to) and its JSON.
     pub states: Vec<(String, String)>,
 }
+
+/// Inline script up to this many characters in all is read for
+/// [`Scripts::loaders`] (the shell test's threshold for inline script).
+pub const SHORT_INLINE_CHARS: usize = 2_000;
+
+/// What code that loads content calls. Looked for in short inline scripts
+/// only; names of the web platform, not of any site.
+const LOADER_CALLS: [&str; 8] = [
+    "fetch(",
+    "XMLHttpRequest",
+    "import(",
+    "import ",
+    ".ajax(",
+    "createElement(",
+    "innerHTML",
+    "document.write",
+];
 
 /// Embedded state larger than this is not kept (bytes).
 const MAX_STATE_BYTES: usize = 8 << 20;
@@ -93,11 +116,11 @@ pub(super) fn collect_meta(
         }
         "script" => {
             let text = child_text(nodes, id);
-            meta.scripts.inline_chars += text.len();
+            let kind = get("type").unwrap_or_default().trim().to_ascii_lowercase();
+            count_inline(&mut meta.scripts, &kind, &text);
             if text.len() > MAX_STATE_BYTES {
                 return;
             }
-            let kind = get("type").unwrap_or_default().trim().to_ascii_lowercase();
             if kind == "application/json" {
                 let name = get("id").unwrap_or_else(|| "application/json".into());
                 meta.scripts.states.push((name, text));
@@ -111,6 +134,19 @@ pub(super) fn collect_meta(
             meta.lang = get("lang").or_else(|| get("xml:lang"));
         }
         _ => {}
+    }
+}
+
+/// Adds an inline script (of `type` `kind`, lowercased) to `scripts`.
+fn count_inline(scripts: &mut Scripts, kind: &str, text: &str) {
+    let before = scripts.inline_chars;
+    scripts.inline_chars += text.len();
+    let code = kind.is_empty() || kind == "module" || kind.contains("javascript");
+    if !code || before + text.len() >= SHORT_INLINE_CHARS || text.trim().is_empty() {
+        return;
+    }
+    if kind == "module" || LOADER_CALLS.iter().any(|c| text.contains(c)) {
+        scripts.loaders += 1;
     }
 }
 

@@ -16,6 +16,7 @@ mod visibility;
 
 pub(crate) use dom::{Agg, Kind};
 pub use dom::{Doc, NodeId};
+pub(crate) use head_meta::SHORT_INLINE_CHARS;
 pub use render::{render, Selection};
 pub(crate) use sink::Limits;
 pub(crate) use tag::Tag;

@@ -111,8 +111,14 @@ impl Archive {
     }
 
     /// A page's DOM after its scripts ran, as a `conversion` record of
-    /// `url` that refers to the page's response record `refers_to`.
-    pub(in crate::crawl) fn conversion(&self, url: &str, refers_to: Option<&str>, html: &str) {
+    /// `url` that refers to the page's response record `refers_to`; returns
+    /// its number (where it went: [`Archive::located`]).
+    pub(in crate::crawl) fn conversion(
+        &self,
+        url: &str,
+        refers_to: Option<&str>,
+        html: &str,
+    ) -> u64 {
         let record = Record {
             kind: Kind::Conversion,
             id: new_id(),
@@ -136,6 +142,7 @@ impl Archive {
                 response_at: 0,
             });
         }
+        id
     }
 
     /// Appends every waiting exchange and makes the files durable (the

@@ -67,7 +67,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         rendered,
     } = job;
     let item = lease.item.clone();
-    let archived = response.archived;
+    let (archived, archived_dom) = (response.archived, response.archived_dom);
     if let Some(hook) = &shared.page_hook {
         (hook.0)(&item.url);
     }
@@ -111,6 +111,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
                 delay,
                 hold: None,
                 archived: None,
+                archived_dom: None,
             });
         }
     };
@@ -243,6 +244,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         delay,
         hold: None,
         archived,
+        archived_dom,
     })
 }
 

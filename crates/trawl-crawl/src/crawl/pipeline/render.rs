@@ -88,11 +88,11 @@ async fn render_page(shared: Arc<Shared>, rj: RenderJob) -> WriterMsg {
         }
     };
     if let Some(a) = &shared.archive {
-        a.conversion(
+        job.response.archived_dom = Some(a.conversion(
             &job.final_url,
             job.response.archived_id.as_deref(),
             &rendered.html,
-        );
+        ));
     }
     job.rendered = Some(RenderNote {
         reason,
@@ -100,6 +100,7 @@ async fn render_page(shared: Arc<Shared>, rj: RenderJob) -> WriterMsg {
         refused: rendered.refused,
         scrolls: rendered.scrolls,
         ms: rendered.took.as_millis() as u64,
+        warc: None,
     });
     job.response.body = rendered.html.into_bytes();
     job.response.content_type = Some("text/html; charset=utf-8".into());

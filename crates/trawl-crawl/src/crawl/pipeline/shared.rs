@@ -135,6 +135,8 @@ pub struct WriterMsg {
     /// The archived exchange of the page's response (its record gets the
     /// response's WARC location).
     pub archived: Option<u64>,
+    /// The archived rendered DOM (its record gets that location too).
+    pub archived_dom: Option<u64>,
 }
 
 /// Where a fetch task sends its result.
@@ -252,6 +254,7 @@ pub(in crate::crawl) fn ended(
         delay,
         hold: None,
         archived: None,
+        archived_dom: None,
     }
 }
 
@@ -267,6 +270,7 @@ pub(in crate::crawl) fn retry(
         delay,
         hold,
         archived: None,
+        archived_dom: None,
     })
 }
 
@@ -285,6 +289,7 @@ pub(in crate::crawl) fn park(lease: Lease, kind: Outcome, why: String, until: u6
         delay: Duration::ZERO,
         hold: None,
         archived: None,
+        archived_dom: None,
     })
 }
 

@@ -153,13 +153,16 @@ async fn place(
         stats.archive_down.store(false, Relaxed);
     }
     for msg in msgs {
-        let Some(id) = msg.archived else { continue };
-        let at = archive.located(id);
+        let at = msg.archived.and_then(|id| archive.located(id));
+        let dom = msg.archived_dom.and_then(|id| archive.located(id));
         if let Completion::Done {
             record: Some(r), ..
         } = &mut msg.completion
         {
             r.warc = at;
+            if let Some(note) = &mut r.rendered {
+                note.warc = dom;
+            }
         }
     }
 }
