@@ -67,6 +67,8 @@ pub(super) fn status(args: StatusArgs, config: &Config) -> Result<i32> {
 
 /// What a stopped store can say, in the daemon's snapshot shape.
 fn from_store(store: &Store, dir: &std::path::Path) -> Result<(Snapshot, Option<u64>)> {
+    // Counters are not records: a store that lost records says so here.
+    store.verify_records_present()?;
     let judged = store.count(Counter::Judged)?;
     let harvest = (judged > 0)
         .then(|| -> Result<_> {
@@ -125,7 +127,15 @@ fn write_human(
     }
     writeln!(out, "  queued URLs   {}", s.queue)?;
     writeln!(out, "  pages fetched {}", s.fetched)?;
-    writeln!(out, "  records       {} (the last cursor)", s.records)?;
+    if s.running {
+        writeln!(out, "  records       {} (the last cursor)", s.records)?;
+    } else {
+        writeln!(
+            out,
+            "  records       {} (all present; `trawl store check` reads each back)",
+            s.records
+        )?;
+    }
     if s.revisits > 0 {
         writeln!(
             out,

@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 
 use trawl_crawl::config::Config;
-
-use trawl_crawl::store::StoreError;
+use trawl_crawl::store::raw::SeqSet;
+use trawl_crawl::store::CheckReport;
 
 use super::{data_dir, open_store_read_only};
 
@@ -39,44 +39,136 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
         StoreCommand::Salvage { out, data } => (data, Some(out)),
     };
     let dir = data_dir(config, data);
+    // Whatever sled says of the database, the records are also looked for
+    // in its raw files: sled may fail to open it, stop reading at
+    // "corrupted data", or open it and silently hold less.
     let store = match open_store_read_only(config, Some(dir.clone())) {
-        Ok(store) => store,
-        Err(e)
-            if matches!(
-                e.downcast_ref::<StoreError>(),
-                Some(StoreError::Damaged { .. })
-            ) =>
-        {
-            return raw(&dir, out.as_deref(), &e);
+        Ok(store) => Some(store),
+        Err(e) if dir.join("db").is_file() => {
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "store {}:", dir.join("db").display())?;
+            writeln!(stdout, "  cannot be opened: {}", crate::error_message(&e))?;
+            None
         }
         Err(e) => return Err(e),
     };
-    let mut sink = match &out {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        )),
-        None => None,
-    };
-    let mut write_error = None;
-    let report = store.check(|_, rec| {
-        if let (Some(w), None) = (sink.as_mut(), &write_error) {
-            if let Err(e) = serde_json::to_writer(&mut *w, rec)
-                .map_err(std::io::Error::from)
-                .and_then(|_| w.write_all(b"\n"))
-            {
-                write_error = Some(e);
-            }
+    let mut sink = Sink::create(out.as_deref())?;
+    let mut seen = SeqSet::default();
+    let clean = match &store {
+        Some(store) => {
+            let report = store.check(|seq, rec| {
+                seen.insert(seq);
+                sink.write(rec);
+            });
+            print_report(store, &report)?;
+            report.is_clean()
         }
-    });
-    if let Some(e) = write_error {
-        bail!("writing the salvaged records: {e}");
+        None => false,
+    };
+    if !clean {
+        let scan = trawl_crawl::store::raw::scan(&dir, &mut seen, |rec| {
+            sink.write(rec);
+            Ok(())
+        })
+        .with_context(|| format!("reading {}", dir.join("db").display()))?;
+        let mut stdout = std::io::stdout().lock();
+        writeln!(
+            stdout,
+            "  raw scan of {} bytes: {} intact records {}{}",
+            scan.bytes,
+            scan.found,
+            if store.is_some() {
+                "more than the database gave"
+            } else {
+                "found"
+            },
+            if scan.found > 0 {
+                format!(" (seq {} to {})", scan.first, scan.last)
+            } else {
+                String::new()
+            }
+        )?;
     }
-    if let Some(mut w) = sink {
-        w.flush()?;
-    }
-    let file = store.db_file();
+    let written = sink.finish()?;
+    let file = dir.join("db").display().to_string();
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "store {file}:")?;
+    if let Some(p) = &out {
+        writeln!(
+            stdout,
+            "  {written} intact records written to {}",
+            p.display()
+        )?;
+    }
+    if clean {
+        writeln!(stdout, "  no damage found")?;
+        return Ok(0);
+    }
+    stdout.flush()?;
+    eprintln!(
+        "trawl: error: the store's database {file} is damaged; move the store away and start a new one{}",
+        if out.is_some() {
+            " (its intact records are saved)"
+        } else {
+            "; `trawl store salvage --out FILE` saves the intact records the database and the raw scan give"
+        }
+    );
+    Ok(1)
+}
+
+/// Where salvaged records go (`None`: `check`, nothing written): each
+/// record a JSON line, as `export` writes them.
+struct Sink {
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    written: u64,
+    error: Option<std::io::Error>,
+}
+
+impl Sink {
+    fn create(path: Option<&std::path::Path>) -> Result<Sink> {
+        let out = match path {
+            Some(p) => Some(std::io::BufWriter::new(
+                std::fs::File::create(p)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+            )),
+            None => None,
+        };
+        Ok(Sink {
+            out,
+            written: 0,
+            error: None,
+        })
+    }
+
+    /// Writes `rec`; the first error is kept for [`Sink::finish`].
+    fn write(&mut self, rec: &trawl_crawl::record::Record) {
+        let (Some(w), None) = (self.out.as_mut(), &self.error) else {
+            return;
+        };
+        match serde_json::to_writer(&mut *w, rec)
+            .map_err(std::io::Error::from)
+            .and_then(|_| w.write_all(b"\n"))
+        {
+            Ok(()) => self.written += 1,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Flushes; the records written.
+    fn finish(self) -> Result<u64> {
+        if let Some(e) = self.error {
+            bail!("writing the salvaged records: {e}");
+        }
+        if let Some(mut w) = self.out {
+            w.flush().context("writing the salvaged records")?;
+        }
+        Ok(self.written)
+    }
+}
+
+/// What reading the store through the database found.
+fn print_report(store: &trawl_crawl::store::Store, report: &CheckReport) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "store {}:", store.db_file())?;
     writeln!(
         stdout,
         "  records       {} intact of {} expected{}",
@@ -108,68 +200,5 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
     if let Some(e) = &report.stopped_by {
         writeln!(stdout, "  reading stopped at an error: {e}")?;
     }
-    if let Some(p) = &out {
-        writeln!(
-            stdout,
-            "  {} intact records written to {}",
-            report.intact,
-            p.display()
-        )?;
-    }
-    if report.is_clean() {
-        writeln!(stdout, "  no damage found")?;
-        Ok(0)
-    } else {
-        eprintln!(
-            "trawl: error: the store's database {file} is damaged{}; move the store away and start a new one{}",
-            if out.is_some() { "" } else { "; `trawl store salvage --out FILE` saves what is intact" },
-            if out.is_some() { " (its intact records are saved)" } else { "" }
-        );
-        Ok(1)
-    }
-}
-
-/// A store sled cannot open: its records are looked for in the raw file.
-fn raw(dir: &std::path::Path, out: Option<&std::path::Path>, why: &anyhow::Error) -> Result<i32> {
-    let scan = trawl_crawl::store::raw::scan(dir)
-        .with_context(|| format!("reading {}", dir.join("db").display()))?;
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "store {}:", dir.join("db").display())?;
-    writeln!(stdout, "  cannot be opened: {}", crate::error_message(why))?;
-    let (first, last) = (
-        scan.records.keys().next().copied().unwrap_or(0),
-        scan.records.keys().next_back().copied().unwrap_or(0),
-    );
-    writeln!(
-        stdout,
-        "  raw scan of {} bytes: {} intact records (seq {first} to {last})",
-        scan.bytes,
-        scan.records.len()
-    )?;
-    if let Some(p) = out {
-        let mut w = std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        );
-        for rec in scan.records.values() {
-            serde_json::to_writer(&mut w, rec).map_err(std::io::Error::from)?;
-            w.write_all(b"\n")?;
-        }
-        w.flush()?;
-        writeln!(
-            stdout,
-            "  {} intact records written to {}",
-            scan.records.len(),
-            p.display()
-        )?;
-    }
-    stdout.flush()?;
-    eprintln!(
-        "trawl: error: the store's database is damaged; move the store away and start a new one{}",
-        if out.is_some() {
-            " (its intact records are saved)"
-        } else {
-            "; `trawl store salvage --out FILE` saves the intact records the raw scan finds"
-        }
-    );
-    Ok(1)
+    Ok(())
 }

@@ -54,6 +54,7 @@ mod readonly;
 pub use error::StoreError;
 pub use queue::{Block, QueueCap};
 pub use queued::{Again, Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
+pub use records::CheckReport;
 pub use tree::Tree;
 
 /// Bytes of link features a focused crawl keeps with a queued URL (the
@@ -810,6 +811,35 @@ mod tests {
         assert_eq!(
             s.page(&q.url).expect("page").map(|p| p.record),
             Some(Some(1))
+        );
+        let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    /// Issue 53, item 3: a store that lost records while sled still opens
+    /// it is not vouched for (`status` said "12,000 records" of a store
+    /// holding 4,710).
+    #[test]
+    fn lost_records_are_noticed_without_reading_them() {
+        let dir = tmp("present");
+        let s = Store::open(&dir, 1 << 20).expect("open");
+        let urls = ["http://a.test/1", "http://a.test/2", "http://a.test/3"];
+        s.enqueue(&urls.map(|u| item(u, 0.5))).expect("enq");
+        s.maintain(true).expect("merge");
+        let block = s.next_block(&host_hash("a.test")).expect("block");
+        for q in block.iter().flat_map(|b| &b.items) {
+            let key = &block.as_ref().expect("leased").key;
+            s.complete(key, "a.test", &done(&q.url, vec![]))
+                .expect("complete");
+        }
+        assert_eq!(s.last_record_seq().expect("seq"), 3);
+        s.verify_records_present().expect("all there");
+        let mut k = vec![R];
+        k.extend(2u64.to_be_bytes());
+        s.kv.remove(k).expect("remove");
+        let e = s.verify_records_present().expect_err("one lost");
+        assert!(
+            e.to_string().contains("counted 3 records and holds 2"),
+            "{e}"
         );
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
     }

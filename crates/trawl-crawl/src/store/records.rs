@@ -166,6 +166,26 @@ impl super::Store {
         Ok(())
     }
 
+    /// Errors when fewer records are present than the store's counter says
+    /// it made (part of the database lost while sled still opens it): a
+    /// walk over the record keys, not a read of each record (that is
+    /// `trawl store check`).
+    pub fn verify_records_present(&self) -> Result<(), StoreError> {
+        let counted = self.last_record_seq()?;
+        let mut present = 0u64;
+        for k in self.kv.scan_prefix([super::R]).keys() {
+            k?;
+            present += 1;
+        }
+        if present < counted {
+            return Err(StoreError::Damaged {
+                path: self.db_file(),
+                message: format!("it counted {counted} records and holds {present}"),
+            });
+        }
+        Ok(())
+    }
+
     /// The database file, for messages.
     pub fn db_file(&self) -> String {
         self.dir.join("db").display().to_string()
