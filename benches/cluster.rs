@@ -97,6 +97,7 @@ async fn worker(db: String, name: String, hosts: u64, until: Instant, batch: usi
                         counted: true,
                         simhash: Some(hash as u64),
                         again: None,
+                        changed: Vec::new(),
                     },
                     links,
                     delay_ms: 0,

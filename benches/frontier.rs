@@ -96,6 +96,7 @@ fn main() {
                     links: Vec::new(),
                     counted: None,
                     again: None,
+                    changed: Vec::new(),
                 },
             )
             .expect("complete");

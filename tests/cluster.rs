@@ -45,6 +45,7 @@ fn done(host_id: i64, epoch: i64, url: &str) -> Finish {
             counted: true,
             simhash: None,
             again: None,
+            changed: Vec::new(),
         },
         links: vec![],
         delay_ms: 0,

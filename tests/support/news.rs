@@ -23,6 +23,26 @@ pub struct Article {
     pub edited: Option<Instant>,
     /// Wall-clock seconds of its last change (for dates in the feed and sitemap).
     pub changed_secs: u64,
+    /// Wall-clock seconds of its publication.
+    pub published_secs: u64,
+}
+
+/// Where the site announces an edit (issue 53, item 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Announce {
+    /// The feed lists the newest articles dated by their last change; no
+    /// sitemap `<lastmod>` (the first freshness tests' site).
+    FeedDates,
+    /// Only the sitemap: each `<url>` has the `<lastmod>` of its last
+    /// change; the feed dates entries by publication, the front page lists
+    /// the newest.
+    Sitemap,
+    /// Only the feed: it lists the ten most recently changed articles,
+    /// dated by their change.
+    Feed,
+    /// Only the front page: it lists the ten most recently changed
+    /// articles, the last changed first.
+    Front,
 }
 
 /// A request the site answered.
@@ -37,6 +57,7 @@ pub struct Hit {
 }
 
 struct State {
+    announce: Announce,
     articles: Vec<Article>,
     log: Vec<Hit>,
 }
@@ -95,11 +116,23 @@ impl NewsSite {
     /// Starts the site on `ip` with `initial` articles, a new one every
     /// `every`, and an edit of an older one every `edit_every`.
     pub fn start(ip: &str, initial: usize, every: Duration, edit_every: Duration) -> NewsSite {
+        Self::announcing(ip, initial, every, edit_every, Announce::FeedDates)
+    }
+
+    /// [`NewsSite::start`], announcing edits where `announce` says.
+    pub fn announcing(
+        ip: &str,
+        initial: usize,
+        every: Duration,
+        edit_every: Duration,
+        announce: Announce,
+    ) -> NewsSite {
         let listener =
             TcpListener::bind(format!("{ip}:0")).unwrap_or_else(|e| panic!("bind {ip}: {e}"));
         let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
         let t0 = Instant::now();
         let state = Arc::new(Mutex::new(State {
+            announce,
             // The initial articles appeared an hour apart, the last one now.
             articles: (0..initial)
                 .map(|id| Article {
@@ -108,6 +141,7 @@ impl NewsSite {
                     edits: 0,
                     edited: None,
                     changed_secs: now_secs().saturating_sub((initial - 1 - id) as u64 * 3600),
+                    published_secs: now_secs().saturating_sub((initial - 1 - id) as u64 * 3600),
                 })
                 .collect(),
             log: Vec::new(),
@@ -129,6 +163,7 @@ impl NewsSite {
                         edits: 0,
                         edited: None,
                         changed_secs: now_secs(),
+                        published_secs: now_secs(),
                     });
                     next_new += every;
                 }
@@ -179,6 +214,10 @@ impl NewsSite {
 /// The page at `path` now: (content type, body, etag, last-modified), or None.
 fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option<String>)> {
     let newest: Vec<&Article> = s.articles.iter().rev().take(10).collect();
+    let mut by_change: Vec<&Article> = s.articles.iter().collect();
+    by_change.sort_by_key(|a| std::cmp::Reverse((a.changed_secs, a.edited, a.id)));
+    by_change.truncate(10);
+    let edits: u32 = s.articles.iter().map(|a| a.edits).sum();
     let latest = s.articles.len();
     let list = |arts: &[&Article]| -> String {
         arts.iter()
@@ -194,6 +233,12 @@ fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option
         )
     };
     match path {
+        "/" if s.announce == Announce::Front => Some((
+            "text/html; charset=utf-8",
+            html("Front page", format!("<ul>{}</ul>", list(&by_change))),
+            format!("\"front-{latest}-{edits}\""),
+            None,
+        )),
         "/" => Some((
             "text/html; charset=utf-8",
             html("Front page", format!("<ul>{}</ul>", list(&newest))),
@@ -218,8 +263,13 @@ fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option
             ))
         }
         "/feed.xml" => {
+            let (listed, dated_by_change) = match s.announce {
+                Announce::FeedDates => (&newest, true),
+                Announce::Feed => (&by_change, true),
+                Announce::Sitemap | Announce::Front => (&newest, false),
+            };
             // Oldest first: a reader must not rely on the feed's order.
-            let items: String = newest
+            let items: String = listed
                 .iter()
                 .rev()
                 .map(|a| {
@@ -227,7 +277,11 @@ fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option
                         "<item><title>Story {id}</title><link>/article/{id}</link>\
                          <pubDate>{date}</pubDate></item>",
                         id = a.id,
-                        date = http_date(a.changed_secs)
+                        date = http_date(if dated_by_change {
+                            a.changed_secs
+                        } else {
+                            a.published_secs
+                        })
                     )
                 })
                 .collect();
@@ -248,7 +302,14 @@ fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option
             let urls: String = s
                 .articles
                 .iter()
-                .map(|a| format!("<url><loc>/article/{}</loc></url>", a.id))
+                .map(|a| match s.announce {
+                    Announce::Sitemap => format!(
+                        "<url><loc>/article/{}</loc><lastmod>{}</lastmod></url>",
+                        a.id,
+                        trawl_crawl::record::iso_time(a.changed_secs)
+                    ),
+                    _ => format!("<url><loc>/article/{}</loc></url>", a.id),
+                })
                 .collect();
             let changed = s.articles.iter().map(|a| a.changed_secs).max().unwrap_or(0);
             let edits: u32 = s.articles.iter().map(|a| a.edits).sum();

@@ -78,6 +78,10 @@ pub enum FinishEnd {
         /// The URL's next visit, when it is revisited (status 4 until due).
         #[serde(default)]
         again: Option<Again>,
+        /// Known pages the hub says changed, and when (seconds since the
+        /// epoch): each fetched before gets a conditional revisit now.
+        #[serde(default)]
+        changed: Vec<(String, u64)>,
     },
     /// Try again after `wait_ms`, as attempt `attempt`.
     Retry {
@@ -625,7 +629,9 @@ async fn apply(
             counted,
             simhash,
             again,
+            changed,
         } => {
+            super::revisits::refresh(tx, &outcome.url, changed).await?;
             // Revisited: status 4 until due, with what the visit needs.
             let (status, due, revisit) = match again {
                 Some(a) => (

@@ -22,6 +22,7 @@ mod counts;
 mod export;
 mod frontier;
 mod near_dup;
+mod revisits;
 pub mod schema;
 mod status;
 mod templates;

@@ -48,6 +48,7 @@ impl Store {
                 links,
                 counted,
                 again,
+                changed,
             } => {
                 let mut outcome = outcome.clone();
                 let page_key = key(P, &url_hash(&outcome.url));
@@ -125,6 +126,12 @@ impl Store {
                     _ => None,
                 };
                 let (fresh, capped) = self.enqueue_into(&st, &mut batch, links, true)?;
+                let others: Vec<_> = changed
+                    .iter()
+                    .filter(|c| c.link.item.url != outcome.url)
+                    .cloned()
+                    .collect();
+                self.refresh_into(&mut batch, &others, crate::record::now_secs())?;
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
                 }

@@ -53,7 +53,7 @@ mod readonly;
 
 pub use error::StoreError;
 pub use queue::{Block, QueueCap};
-pub use queued::{Again, Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
+pub use queued::{Again, Changed, Completion, NewUrl, QueuedUrl, Revisit, UrlKind, HUB_LINKS};
 pub use records::CheckReport;
 pub use tree::Tree;
 
@@ -567,6 +567,7 @@ mod tests {
             links,
             counted: Some(("a.test".into(), 1)),
             again: None,
+            changed: Vec::new(),
         }
     }
 
@@ -761,6 +762,7 @@ mod tests {
             links: vec![],
             counted: Some(("a.test".into(), 1)),
             again: None,
+            changed: Vec::new(),
         };
         assert_eq!(
             s.complete(&lease, "a.test", &done()).expect("first"),
@@ -799,6 +801,7 @@ mod tests {
                     links: vec![item("http://a.test/next", 0.5)],
                     counted: Some(("a.test".into(), 7)),
                     again: None,
+                    changed: Vec::new(),
                 },
             )
             .expect("complete");

@@ -45,6 +45,26 @@ pub struct Revisit {
     /// Visits so far.
     #[serde(default)]
     pub visits: u32,
+    /// A hub's links at this visit, in page order (the first
+    /// [`HUB_LINKS`], each a 32-bit hash of its URL): a known page that
+    /// moves ahead on the hub, or joins it, is checked for an edit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<u32>,
+}
+
+/// Links of a hub remembered for the next visit's comparison.
+pub const HUB_LINKS: usize = 256;
+
+/// A known page a hub says has changed since `at`: a sitemap entry's
+/// `<lastmod>`, a feed entry's date, a link that moved ahead on a changed
+/// hub page. If its last fetch is older, it gets a conditional revisit now
+/// (unknown URLs are queued as links are).
+#[derive(Debug, Clone)]
+pub struct Changed {
+    /// The page, as a link of the hub.
+    pub link: NewUrl,
+    /// When it changed (seconds since the epoch).
+    pub at: u64,
 }
 
 /// A URL waiting in (or leased from) the frontier.
@@ -202,6 +222,8 @@ pub enum Completion {
         counted: Option<(String, u32)>,
         /// The URL's next visit, when it is revisited.
         again: Option<Again>,
+        /// Known pages the hub says changed.
+        changed: Vec<Changed>,
     },
     /// Try again later (transient failure, host backing off, shutdown).
     Retry {

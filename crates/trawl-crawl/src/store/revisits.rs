@@ -12,7 +12,9 @@
 //! revisit data).
 
 use super::queue::{encode_inbox, RETRY};
-use super::{key, url_hash, Again, Store, StoreError};
+use super::{decode, encode, key, url_hash, Again, Changed, Store, StoreError, P};
+use crate::record::PageOutcome;
+use crate::store::{QueuedUrl, Revisit};
 
 pub(super) const D: u8 = b'd';
 
@@ -44,6 +46,52 @@ impl Store {
     /// now, or not revisited any more).
     pub(super) fn unschedule_into(batch: &mut sled::Batch, url: &str, due: u64) {
         batch.remove(due_key(due, url));
+    }
+
+    /// A conditional revisit, due `now`, in `batch`, of each known page in
+    /// `changed` whose record was made before it changed and that is not
+    /// due already (unknown pages are queued as links, elsewhere). Returns
+    /// how many were scheduled.
+    pub(super) fn refresh_into(
+        &self,
+        batch: &mut sled::Batch,
+        changed: &[Changed],
+        now: u64,
+    ) -> Result<u64, StoreError> {
+        let mut n = 0;
+        for c in changed {
+            let page_key = key(P, &url_hash(&c.link.item.url));
+            let Some(v) = self.kv.get(&page_key)? else {
+                continue;
+            };
+            let mut o = decode::<PageOutcome>("pages", &v)?;
+            let Some(record) = o.record else { continue };
+            if o.fetched_at > c.at || o.next_visit.is_some_and(|d| d <= now) {
+                continue;
+            }
+            let version = self.record(record)?.map_or(1, |r| r.version.unwrap_or(1));
+            let again = Again {
+                item: QueuedUrl {
+                    attempt: 0,
+                    revisit: Some(Box::new(Revisit {
+                        etag: o.etag.clone(),
+                        last_modified: o.last_modified.clone(),
+                        content_hash: o.content_hash.clone(),
+                        record: Some(record),
+                        version,
+                        visits: 1,
+                        ..Revisit::default()
+                    })),
+                    ..c.link.item.clone()
+                },
+                due: now,
+            };
+            Self::schedule_into(batch, &c.link.host, &again, o.next_visit);
+            o.next_visit = Some(now);
+            batch.insert(page_key, encode(&o));
+            n += 1;
+        }
+        Ok(n)
     }
 
     /// URLs waiting for a revisit.

@@ -27,6 +27,8 @@ pub struct Entry {
     pub link: String,
     /// Published, else updated.
     pub date: Option<i64>,
+    /// The later of updated and published: when the entry last changed.
+    pub changed: Option<i64>,
 }
 
 /// The entries of a feed, or `None` when the body is not a feed.
@@ -46,7 +48,12 @@ pub fn entries(body: &[u8]) -> Option<Vec<Entry>> {
                     .trim()
                     .to_string();
                 let date = e.published.or(e.updated).map(|d| d.timestamp());
-                Some(Entry { link, date })
+                let changed = e.updated.max(e.published).map(|d| d.timestamp());
+                Some(Entry {
+                    link,
+                    date,
+                    changed,
+                })
             })
             .take(MAX_ENTRIES)
             .collect(),
@@ -74,6 +81,20 @@ pub(super) fn queue(
     base: &Url,
     entries: Vec<Entry>,
 ) -> Vec<NewUrl> {
+    queue_dated(shared, item, seed, base, entries)
+        .into_iter()
+        .map(|(l, _)| l)
+        .collect()
+}
+
+/// [`queue`], each page with the date its entry last changed.
+fn queue_dated(
+    shared: &Shared,
+    item: &QueuedUrl,
+    seed: &Seed,
+    base: &Url,
+    entries: Vec<Entry>,
+) -> Vec<(NewUrl, Option<i64>)> {
     let now = now_secs();
     let mut out = Vec::new();
     for e in entries {
@@ -86,7 +107,7 @@ pub(super) fn queue(
         if !shared.pattern_allows(item.seed, seed, u.as_str()) {
             continue;
         }
-        out.push(NewUrl {
+        let link = NewUrl {
             host: host_key(&u),
             item: QueuedUrl {
                 url: u.to_string(),
@@ -98,7 +119,8 @@ pub(super) fn queue(
                 features: None,
                 revisit: None,
             },
-        });
+        };
+        out.push((link, e.changed));
     }
     out
 }
@@ -129,8 +151,14 @@ pub(super) async fn fetch(
     }
     match entries(&r.body) {
         Some(e) => {
-            let links = queue(shared, &item, seed, url, e);
-            done(lease, out, links, false, delay)
+            let queued = queue_dated(shared, &item, seed, url, e);
+            let dated = queued
+                .iter()
+                .filter_map(|(l, d)| Some((l.clone(), (*d)?)))
+                .collect();
+            let changed = super::revisit::changed_entries(dated, now_secs());
+            let links = queued.into_iter().map(|(l, _)| l).collect();
+            super::shared::hub_done(lease, out, links, changed, delay)
         }
         None => {
             out.outcome = Outcome::ExtractionError;

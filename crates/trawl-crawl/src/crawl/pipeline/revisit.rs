@@ -13,7 +13,9 @@
 use crate::config::RevisitConfig;
 use crate::record::{now_secs, Outcome, PageOutcome, Record};
 use crate::seeds::Seed;
-use crate::store::{Again, Completion, QueuedUrl, Revisit, UrlKind};
+use std::collections::HashMap;
+
+use crate::store::{Again, Changed, Completion, NewUrl, QueuedUrl, Revisit, UrlKind, HUB_LINKS};
 use trawl_extract::PageType;
 
 /// Longest `ETag` or `Last-Modified` kept for a conditional request, in bytes.
@@ -47,13 +49,20 @@ impl Schedule {
             record,
             again,
             counted,
+            links,
+            changed,
             ..
         } = completion
         {
             if item.revisit.is_some() {
                 *counted = None;
             }
-            *again = self.plan(seed, item, outcome, record.as_deref(), now_secs());
+            let now = now_secs();
+            *again = self.plan(seed, item, outcome, record.as_deref(), now);
+            let next = again.as_mut().and_then(|a| a.item.revisit.as_deref_mut());
+            if let Some(next) = next.filter(|n| n.hub && item.kind == UrlKind::Page) {
+                hub_links(item.revisit.as_deref(), next, links, changed, now);
+            }
         }
     }
 
@@ -133,6 +142,8 @@ impl Schedule {
             record: prev.and_then(|p| p.record),
             version,
             visits: prev.map_or(1, |p| p.visits.saturating_add(1)),
+            // Set with the visit's links (`plan_completion`).
+            links: Vec::new(),
         };
         Some(Again {
             item: QueuedUrl {
@@ -144,6 +155,100 @@ impl Schedule {
             due: now.saturating_add(interval),
         })
     }
+}
+
+/// The dated entries of a hub whose dates say when each page changed:
+/// an entry's date newer than the page's last fetch gets it a conditional
+/// revisit. Dates more than a day ahead are wrong and left out; a hub
+/// that gives (nearly) all of ten or more entries one date (a sitemap
+/// stamped with the time it was generated) says nothing, and is not
+/// believed; at most [`MAX_CHANGED`] are sent.
+pub(in crate::crawl) fn changed_entries(dated: Vec<(NewUrl, i64)>, now: u64) -> Vec<Changed> {
+    let ahead = now.saturating_add(86_400);
+    let mut dated: Vec<(NewUrl, u64)> = dated
+        .into_iter()
+        .filter(|(_, d)| *d > 0 && (*d as u64) <= ahead)
+        .map(|(l, d)| (l, d as u64))
+        .collect();
+    if dated.len() >= 10 {
+        let mut counts: HashMap<u64, usize> = HashMap::new();
+        for (_, d) in &dated {
+            *counts.entry(*d).or_default() += 1;
+        }
+        if counts.values().any(|&n| n * 10 >= dated.len() * 9) {
+            return Vec::new();
+        }
+    }
+    // The most recent first, when there are more than are sent.
+    dated.sort_by_key(|d| std::cmp::Reverse(d.1));
+    dated
+        .into_iter()
+        .take(MAX_CHANGED)
+        .map(|(link, at)| Changed { link, at })
+        .collect()
+}
+
+/// Most changed pages one read of a sitemap or a feed sends.
+const MAX_CHANGED: usize = 2_000;
+
+/// Most known pages one visit of a hub page sends to be checked for edits
+/// (a page whose links are shuffled on every visit sends no more).
+const MOVED_AHEAD: usize = 32;
+
+/// A hub page's links at this visit, kept in `next` in page order; the
+/// known pages among them that moved ahead since the previous visit
+/// (`prev`), or joined the page, go to `changed`: a front page that lists
+/// what was updated last announces an edit so. A visit that found the hub
+/// unchanged (no links read) keeps the previous order.
+fn hub_links(
+    prev: Option<&Revisit>,
+    next: &mut Revisit,
+    links: &[NewUrl],
+    changed: &mut Vec<Changed>,
+    now: u64,
+) {
+    let pages: Vec<&NewUrl> = links
+        .iter()
+        .filter(|l| l.item.kind == UrlKind::Page)
+        .take(HUB_LINKS)
+        .collect();
+    if pages.is_empty() {
+        next.links = prev.map(|p| p.links.clone()).unwrap_or_default();
+        return;
+    }
+    next.links = pages.iter().map(|l| link_hash(&l.item.url)).collect();
+    let Some(before) = prev.filter(|p| !p.links.is_empty()) else {
+        return;
+    };
+    let mut was: HashMap<u32, usize> = HashMap::with_capacity(before.links.len());
+    for (i, h) in before.links.iter().enumerate() {
+        was.entry(*h).or_insert(i);
+    }
+    // Moved ahead first, then joined (most of those are new pages, which
+    // are queued as links).
+    let (mut moved, mut joined) = (Vec::new(), Vec::new());
+    for (i, (l, h)) in pages.iter().zip(&next.links).enumerate() {
+        match was.get(h) {
+            Some(&j) if j > i => moved.push(*l),
+            Some(_) => {}
+            None => joined.push(*l),
+        }
+    }
+    changed.extend(
+        moved
+            .into_iter()
+            .chain(joined)
+            .take(MOVED_AHEAD)
+            .map(|l| Changed {
+                link: l.clone(),
+                at: now,
+            }),
+    );
+}
+
+/// A link's 32-bit hash, for the order of a hub's links.
+fn link_hash(url: &str) -> u32 {
+    xxhash_rust::xxh3::xxh3_64(url.as_bytes()) as u32
 }
 
 #[cfg(test)]
@@ -306,5 +411,90 @@ mod tests {
                 .is_some(),
             "a hub that was fine is not dropped for one outage"
         );
+    }
+
+    fn link(path: &str) -> NewUrl {
+        NewUrl {
+            host: "a.test".into(),
+            item: QueuedUrl {
+                url: format!("http://a.test/{path}"),
+                ..item(1, None)
+            },
+        }
+    }
+
+    fn urls(changed: &[Changed]) -> Vec<&str> {
+        changed
+            .iter()
+            .map(|c| c.link.item.url.trim_start_matches("http://a.test/"))
+            .collect()
+    }
+
+    /// Issue 53, item 5: a front page listing what changed last. A new
+    /// story on top pushes the others back (no signal); a story that moves
+    /// ahead, or joins the list, is sent to be checked.
+    #[test]
+    fn links_that_move_ahead_on_a_hub_are_checked() {
+        let mut first = Revisit::default();
+        let mut changed = Vec::new();
+        let page = |p: &[&str]| p.iter().map(|p| link(p)).collect::<Vec<_>>();
+        hub_links(
+            None,
+            &mut first,
+            &page(&["a", "b", "c", "d"]),
+            &mut changed,
+            9,
+        );
+        assert!(changed.is_empty(), "a first visit compares with nothing");
+        let mut second = Revisit::default();
+        hub_links(
+            Some(&first),
+            &mut second,
+            &page(&["new", "a", "b", "c"]),
+            &mut changed,
+            9,
+        );
+        assert_eq!(urls(&changed), ["new"]);
+        changed.clear();
+        let mut third = Revisit::default();
+        hub_links(
+            Some(&second),
+            &mut third,
+            &page(&["c", "new", "a", "e"]),
+            &mut changed,
+            9,
+        );
+        assert_eq!(urls(&changed), ["c", "e"], "moved ahead first, then joined");
+        assert!(changed.iter().all(|c| c.at == 9));
+        // A visit that read no links (unchanged) keeps the order it had.
+        let mut fourth = Revisit::default();
+        hub_links(Some(&third), &mut fourth, &[], &mut changed, 9);
+        assert_eq!(fourth.links, third.links);
+    }
+
+    #[test]
+    fn dates_a_hub_gives_everything_alike_are_not_believed() {
+        let now = 1_800_000_000u64;
+        let dated = |dates: &[i64]| -> Vec<(NewUrl, i64)> {
+            dates
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (link(&i.to_string()), *d))
+                .collect()
+        };
+        let d = now as i64;
+        let got = changed_entries(dated(&[d - 50, d - 10, d + 999_999, 0]), now);
+        assert_eq!(
+            urls(&got),
+            ["1", "0"],
+            "newest first, no date ahead or unset"
+        );
+        // A sitemap stamped with the time it was made: all one date.
+        let stamped = vec![d - 5; 12];
+        assert!(changed_entries(dated(&stamped), now).is_empty());
+        let mut varied = stamped.clone();
+        varied[0] = d - 3600;
+        varied[1] = d - 7200;
+        assert_eq!(changed_entries(dated(&varied), now).len(), 12);
     }
 }

@@ -231,6 +231,22 @@ pub(in crate::crawl) fn done(
     FetchResult::Write(ended(lease, out, links, counted, delay))
 }
 
+/// A hub (a sitemap, a feed) that ended with `out`, its `links` to queue
+/// and the known pages it says `changed`.
+pub(in crate::crawl) fn hub_done(
+    lease: Lease,
+    out: PageOutcome,
+    links: Vec<NewUrl>,
+    changed: Vec<crate::store::Changed>,
+    delay: Duration,
+) -> FetchResult {
+    let mut msg = ended(lease, out, links, false, delay);
+    if let Completion::Done { changed: c, .. } = &mut msg.completion {
+        *c = changed;
+    }
+    FetchResult::Write(msg)
+}
+
 /// A URL that ended with `out` and no record (`counted`: against its
 /// budgets).
 pub(in crate::crawl) fn ended(
@@ -250,6 +266,7 @@ pub(in crate::crawl) fn ended(
             links,
             counted,
             again: None,
+            changed: Vec::new(),
         },
         delay,
         hold: None,

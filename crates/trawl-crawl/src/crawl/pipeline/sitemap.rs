@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 use url::Url;
 
-use super::shared::{done, FetchResult, Shared};
+use super::shared::{FetchResult, Shared};
 use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::frontier::Lease;
 use crate::record::Outcome;
@@ -137,6 +137,7 @@ pub(super) async fn fetch(
     };
     let item = lease.item.clone();
     let mut links = Vec::new();
+    let mut dated = Vec::new();
     if (200..=299).contains(&r.status) && !r.is_transport_error() {
         let (index, locs) = parse_dated(&r.body);
         let now = crate::record::now_secs();
@@ -151,10 +152,7 @@ pub(super) async fn fetch(
             if !index && !shared.pattern_allows(item.seed, seed, u.as_str()) {
                 continue;
             }
-            if !budget.take() {
-                continue;
-            }
-            links.push(NewUrl {
+            let link = NewUrl {
                 host: host_key(&u),
                 item: QueuedUrl {
                     url: u.to_string(),
@@ -180,11 +178,20 @@ pub(super) async fn fetch(
                     features: None,
                     revisit: None,
                 },
-            });
+            };
+            // A known page's <lastmod> says whether it changed; only new
+            // pages spend the budget.
+            if let (false, Some(d)) = (index, date) {
+                dated.push((link.clone(), d));
+            }
+            if budget.take() {
+                links.push(link);
+            }
         }
         budget.settle();
     }
-    done(lease, out, links, false, delay)
+    let changed = super::revisit::changed_entries(dated, crate::record::now_secs());
+    super::shared::hub_done(lease, out, links, changed, delay)
 }
 
 /// What one sitemap may queue: an index's entries only when it is not

@@ -244,6 +244,7 @@ fn to_entry(msg: WriterMsg) -> Option<Entry> {
             counted,
             again,
             simhash,
+            changed,
         } => (
             FinishEnd::Done {
                 outcome,
@@ -251,6 +252,10 @@ fn to_entry(msg: WriterMsg) -> Option<Entry> {
                 counted: counted.is_some(),
                 simhash,
                 again,
+                changed: changed
+                    .into_iter()
+                    .map(|c| (c.link.item.url, c.at))
+                    .collect(),
             },
             links(l),
         ),
