@@ -10,12 +10,11 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use support::cluster::signal;
+use support::cluster::{spawn_worker, stop};
 use support::news::{Announce, NewsSite};
-use support::{config, export_lines, scratch, spawn_crawl, stderr_of, trawl};
+use support::{config, export_lines, scratch, spawn_crawl};
 
 /// How long the daemon runs.
 const RUN: Duration = Duration::from_secs(30);
@@ -47,16 +46,6 @@ fn seeds_file(dir: &Path, sites: &[(Announce, NewsSite)]) -> std::path::PathBuf 
         .collect();
     std::fs::write(&seeds, lines).expect("seeds");
     seeds
-}
-
-fn stop(mut child: Child) -> String {
-    signal(&child, libc::SIGTERM);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while child.try_wait().ok().flatten().is_none() {
-        assert!(Instant::now() < deadline, "the daemon did not stop");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    stderr_of(&mut child)
 }
 
 /// Every article edited `FOUND_WITHIN` before `ended` has a newer version
@@ -158,18 +147,7 @@ fn two_cluster_workers_find_the_announced_edits() {
     let dir = scratch("edits-cluster");
     let cfg = edits_config(&dir);
     let seeds = seeds_file(&dir, &sites);
-    let worker = |name: &str| -> Child {
-        trawl()
-            .args(["--config", &cfg.to_string_lossy(), "crawl"])
-            .args(["--cluster", &pg.url(), "--worker", name])
-            .args(["--data", &dir.join(name).to_string_lossy()])
-            .args(["--seeds", &seeds.to_string_lossy()])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn worker")
-    };
+    let worker = |name: &str| spawn_worker(&cfg, &pg.url(), name, &dir, &seeds);
     let (a, b) = (worker("w1"), worker("w2"));
     std::thread::sleep(RUN);
     let ended = Instant::now();

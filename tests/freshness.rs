@@ -10,12 +10,11 @@ mod support;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use support::cluster::signal;
+use support::cluster::{signal, spawn_worker, stop};
 use support::news::{Hit, NewsSite};
-use support::{config, export_lines, scratch, spawn_crawl, stderr_of, trawl};
+use support::{config, export_lines, scratch, spawn_crawl};
 
 /// The hub interval the tests configure, and the spacing.
 const HUBS_SECS: u64 = 2;
@@ -29,16 +28,6 @@ fn revisit_config(dir: &Path, extra: &str) -> std::path::PathBuf {
              pages = \"4s\"\nmin = 1\nmax = \"8s\"\n[warc]\nenabled = false\n"
         ),
     )
-}
-
-fn stop(mut child: Child) -> String {
-    signal(&child, libc::SIGTERM);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while child.try_wait().ok().flatten().is_none() {
-        assert!(Instant::now() < deadline, "the daemon did not stop");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    stderr_of(&mut child)
 }
 
 /// Everything the freshness checks assert, from the site's log and the
@@ -281,18 +270,7 @@ fn two_cluster_workers_keep_a_news_site_fresh() {
     let cfg = revisit_config(&dir, "");
     let seeds = dir.join("seeds.txt");
     std::fs::write(&seeds, format!("{} depth=3\n", site.url("/"))).expect("seeds");
-    let worker = |name: &str| -> Child {
-        trawl()
-            .args(["--config", &cfg.to_string_lossy(), "crawl"])
-            .args(["--cluster", &pg.url(), "--worker", name])
-            .args(["--data", &dir.join(name).to_string_lossy()])
-            .args(["--seeds", &seeds.to_string_lossy()])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn worker")
-    };
+    let worker = |name: &str| spawn_worker(&cfg, &pg.url(), name, &dir, &seeds);
     let started = Instant::now();
     let (a, b) = (worker("w1"), worker("w2"));
     std::thread::sleep(Duration::from_secs(40));

@@ -2,7 +2,7 @@
 //! worker processes on a throwaway PostgreSQL, and what its tests check.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -231,6 +231,32 @@ pub fn run_once(cfg: &std::path::Path, pg: &Pg, dir: &std::path::Path, seeds: &s
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A cluster worker `name` of the database `db_url` running `cfg` over
+/// `seeds`, its own data under `dir/name`, its log kept for [`stop`].
+pub fn spawn_worker(cfg: &Path, db_url: &str, name: &str, dir: &Path, seeds: &Path) -> Child {
+    trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl"])
+        .args(["--cluster", db_url, "--worker", name])
+        .args(["--data", &dir.join(name).to_string_lossy()])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn worker")
+}
+
+/// Stops a daemon with SIGTERM (it must end within 20 s); its log.
+pub fn stop(mut child: Child) -> String {
+    signal(&child, libc::SIGTERM);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().ok().flatten().is_none() {
+        assert!(Instant::now() < deadline, "the daemon did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    super::stderr_of(&mut child)
 }
 
 pub fn signal(child: &Child, sig: i32) {
