@@ -17,12 +17,16 @@ use super::{data_dir, open_store_read_only};
 pub enum StoreCommand {
     /// Read every record and page outcome back and compare with the store's
     /// counters and its checkpoint file; names what is missing or damaged.
+    /// A damaged database is also scanned raw: records sled cannot give are
+    /// counted from its files.
     Check {
         /// Data directory [default: crawl.data_dir].
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
     },
-    /// Write every intact record as JSONL (what `export` gives, minus the damage).
+    /// Write every intact record as JSONL: what the database gives, then
+    /// (when it is damaged, whatever sled says of it) each intact record a
+    /// raw scan of its files finds that the database did not give.
     Salvage {
         /// Where to write the records.
         #[arg(long, value_name = "FILE")]
