@@ -11,7 +11,9 @@
 //! pattern runs over the path as a bit set of reachable positions, so one
 //! rule costs its length × (path length / 64) word operations whatever its
 //! `*`s (the crate's own matcher reparsed the file per URL and took 48 s of
-//! CPU for one 811-byte rule of `*`s against a 1,000-character URL).
+//! CPU for one 811-byte rule of `*`s against a 1,000-character URL). A
+//! match whose bound is long runs on the blocking pool
+//! ([`Robots::allowed_off_thread`]), never on the async threads.
 
 use robotstxt::{get_path_params_query, parse_robotstxt, RobotsParseHandler};
 
@@ -95,6 +97,24 @@ impl Robots {
         }
     }
 
+    /// [`Robots::allowed`], with a match whose worst case is long (wildcard
+    /// rules × a long path: more than [`INLINE_WORK`] word operations) run
+    /// on the blocking pool, off the async threads that fetch and answer
+    /// `/status`. Most matches are a few prefix tests and run in place.
+    pub async fn allowed_off_thread(self: &std::sync::Arc<Self>, url: &str) -> bool {
+        let heavy = match &**self {
+            Robots::Rules { rules, .. } => rules.work_bound(url) > INLINE_WORK,
+            _ => false,
+        };
+        if !heavy {
+            return self.allowed(url);
+        }
+        let (robots, url) = (self.clone(), url.to_string());
+        tokio::task::spawn_blocking(move || robots.allowed(&url))
+            .await
+            .unwrap_or(false)
+    }
+
     pub fn crawl_delay(&self) -> Option<f64> {
         match self {
             Robots::Rules { crawl_delay, .. } => *crawl_delay,
@@ -110,7 +130,27 @@ impl Robots {
     }
 }
 
+/// Word operations a match may take on the async threads.
+const INLINE_WORK: u64 = 20_000;
+
 impl Rules {
+    /// The most word operations matching `url` can take: each wildcard
+    /// rule's length × the path's words (a literal rule is one test).
+    fn work_bound(&self, url: &str) -> u64 {
+        let group = if self.named { &self.ours } else { &self.star };
+        let words = (url.len().min(MAX_MATCH_PATH) / 64 + 1) as u64;
+        group
+            .iter()
+            .map(|r| {
+                if r.literal {
+                    1
+                } else {
+                    r.pattern.len() as u64 * words
+                }
+            })
+            .sum()
+    }
+
     fn allowed(&self, url: &str) -> bool {
         let path = get_path_params_query(url);
         let path = path.as_bytes();

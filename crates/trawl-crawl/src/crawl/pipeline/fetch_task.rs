@@ -344,7 +344,7 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     if first_contact && seed.sitemaps {
         extra = shared.sitemap_urls(url.scheme(), &host, &robots, item.seed);
     }
-    if !robots.allowed(url.as_str()) {
+    if !robots.allowed_off_thread(url.as_str()).await {
         shared.stats.robots_denied.fetch_add(1, Relaxed);
         return done(
             lease,
@@ -386,7 +386,7 @@ async fn follow(
     url: &Url,
     seed: &Seed,
     delay: Duration,
-    robots: &Robots,
+    robots: &Arc<Robots>,
 ) -> Followed {
     let mut current = url.clone();
     let mut chain: Vec<String> = Vec::new();
@@ -424,7 +424,7 @@ async fn follow(
             Some(format!("redirect to {next} is out of the seed's scope"))
         } else if host_key(&next) != lease.host {
             return stop(response, current, chain, None, Some(next));
-        } else if !robots.allowed(next.as_str()) {
+        } else if !robots.allowed_off_thread(next.as_str()).await {
             Some(format!("redirect to {next} is disallowed by robots.txt"))
         } else if shared.known(&next).await {
             return Followed {
@@ -491,7 +491,7 @@ async fn fetch_page(
     seed: Seed,
     delay: Duration,
     mut extra: Vec<NewUrl>,
-    robots: &Robots,
+    robots: &Arc<Robots>,
 ) -> FetchResult {
     let item = lease.item.clone();
     let followed = follow(shared, &lease, url, &seed, delay, robots).await;

@@ -207,7 +207,7 @@ impl PageGate {
         if matches!(*robots, Robots::Unavailable) {
             return Answer::Refused("robots.txt unavailable".into());
         }
-        if !robots.allowed(url.as_str()) {
+        if !robots.allowed_off_thread(url.as_str()).await {
             return Answer::Refused("disallowed by robots.txt".into());
         }
         // The seed's own settings (`delay=`, headers) for its own host only.

@@ -167,3 +167,33 @@ fn wildcard_matching_agrees_with_the_definition() {
         );
     }
 }
+
+/// A match whose worst case is long runs on the blocking pool (issue 52:
+/// off the async threads), with the same answer, also on the cluster's
+/// current-thread runtime; a plain one runs in place.
+#[test]
+fn heavy_matches_run_off_the_async_threads_with_the_same_answer() {
+    let star = "*".repeat(800);
+    let body = format!("User-agent: *\nDisallow: /{star}b\nDisallow: /private/\n");
+    let robots = std::sync::Arc::new(Robots::from_response(200, body.as_bytes(), "trawl"));
+    let long = format!("http://a.test/{}", "a".repeat(3000));
+    let Robots::Rules { rules, .. } = &*robots else {
+        panic!("rules");
+    };
+    assert!(rules.work_bound(&long) > INLINE_WORK);
+    assert!(rules.work_bound("http://a.test/x") <= INLINE_WORK);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    for url in [
+        long.clone(),
+        format!("{long}b"),
+        "http://a.test/private/x".into(),
+        "http://a.test/ok".into(),
+    ] {
+        let off = rt.block_on(robots.allowed_off_thread(&url));
+        assert_eq!(off, robots.allowed(&url), "{url}");
+    }
+    assert!(!rt.block_on(robots.allowed_off_thread(&format!("{long}b"))));
+}
