@@ -39,9 +39,16 @@ impl<'a> Registry<'a> {
         Registry { store }
     }
 
-    /// Every registered seed by number.
-    pub fn all(&self) -> Result<HashMap<u32, Seed>, StoreError> {
-        Ok(self.store.seeds::<Seed>()?.into_iter().collect())
+    /// Every registered seed by number, each boxed: a map of a million
+    /// seeds holds pointers, not 400-byte values (which it would hold
+    /// twice over while it grows).
+    pub fn all(&self) -> Result<HashMap<u32, Box<Seed>>, StoreError> {
+        Ok(self
+            .store
+            .seeds::<Seed>()?
+            .into_iter()
+            .map(|(id, s)| (id, Box::new(s)))
+            .collect())
     }
 
     /// Registers a seed (its options replace earlier ones for the same

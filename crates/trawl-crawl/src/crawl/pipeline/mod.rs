@@ -277,7 +277,8 @@ pub(super) async fn build_shared(
     } else {
         None
     };
-    let render = render_policy::policy(cfg, &Registry::of(store).all()?, stats)?;
+    let seeds = Registry::of(store).all()?;
+    let render = render_policy::policy(cfg, &seeds, stats)?;
     store.set_queue_cap(Some(crate::store::QueueCap {
         floor: c.max_queued_per_host,
         per_page: c.queued_per_page,
@@ -286,7 +287,7 @@ pub(super) async fn build_shared(
         store: store.clone(),
         fetcher,
         stats: stats.clone(),
-        seeds: RwLock::new(Registry::of(store).all()?),
+        seeds: RwLock::new(seeds),
         robots: Mutex::new(HashMap::new()),
         rules: UrlRules {
             strip_params: c.strip_params.clone(),
@@ -329,7 +330,7 @@ pub(super) async fn build_shared(
     // The seeds read from the store: their hosts may be private addresses,
     // and their own concurrency= holds for their hosts.
     if let Ok(seeds) = shared.seeds.read() {
-        shared.sites.note_seeds(seeds.values());
+        shared.sites.note_seeds(seeds.values().map(|s| &**s));
         if let Some(g) = shared.fetcher.guard() {
             for seed in seeds.values() {
                 g.allow(&seed.host);

@@ -50,7 +50,7 @@ impl RenderPolicy {
 /// fetched.
 pub(super) fn policy(
     cfg: &crate::config::Config,
-    seeds: &std::collections::HashMap<u32, Seed>,
+    seeds: &std::collections::HashMap<u32, Box<Seed>>,
     stats: &crate::crawl::stats::Stats,
 ) -> Result<RenderPolicy, crate::crawl::CrawlError> {
     let r = &cfg.render;

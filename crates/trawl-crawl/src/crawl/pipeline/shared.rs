@@ -28,7 +28,7 @@ pub struct Shared {
     pub store: Store,
     pub fetcher: Arc<dyn Fetcher>,
     pub stats: Arc<Stats>,
-    pub seeds: RwLock<HashMap<u32, Seed>>,
+    pub seeds: RwLock<HashMap<u32, Box<Seed>>>,
     pub robots: Mutex<HashMap<String, (Arc<Robots>, Instant)>>,
     pub rules: UrlRules,
     pub delays: DelayRules,
@@ -400,7 +400,7 @@ impl Shared {
                     g.allow(&seed.host);
                 }
                 self.sites.note_seeds([&seed]);
-                s.insert(id, seed);
+                s.insert(id, Box::new(seed));
             }
         }
     }
@@ -409,7 +409,7 @@ impl Shared {
         self.seeds
             .read()
             .ok()
-            .and_then(|s| s.get(&id).cloned())
+            .and_then(|s| s.get(&id).map(|b| (**b).clone()))
             .unwrap_or_else(|| Seed::bare(host))
     }
 
