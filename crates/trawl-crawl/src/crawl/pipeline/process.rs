@@ -53,6 +53,75 @@ pub fn process_guarded(shared: &Shared, job: CpuJob) -> Processed {
     }
 }
 
+/// The outcome of a page fetched from `final_url` (queued as `url`) after
+/// the redirect hops `chain`, before it is read.
+fn fetched_outcome(
+    url: &str,
+    final_url: &str,
+    chain: Vec<String>,
+    response: &crate::fetch::Response,
+) -> PageOutcome {
+    let mut out = outcome(url, response.status, Outcome::Fetched, None);
+    super::shared::headers_into(&mut out, response);
+    out.final_url = Some(final_url.to_string()).filter(|f| f != url);
+    out.redirects = chain;
+    out.bytes = response.body.len() as u64;
+    if response.truncated {
+        out.outcome = Outcome::Truncated;
+        out.error = Some(format!("body cut at {} bytes", response.body.len()));
+    }
+    out
+}
+
+/// How the page is read: the run's extraction settings with its URL, its
+/// fetch time and the charset its `Content-Type` names.
+fn page_options(
+    shared: &Shared,
+    final_url: &str,
+    out: &PageOutcome,
+    response: &crate::fetch::Response,
+) -> trawl_extract::Options {
+    shared
+        .extract
+        .clone()
+        .with_url(final_url.to_string())
+        .with_fetched_at(i64::try_from(out.fetched_at).ok())
+        .with_charset(
+            response
+                .content_type
+                .as_deref()
+                .and_then(Charset::from_content_type),
+        )
+}
+
+/// The URL of an earlier record whose text is a near-duplicate of this
+/// page's (SimHash `hash`), if another page's.
+fn duplicate_of(shared: &Shared, hash: Option<u64>, url: &str) -> Option<String> {
+    let of = hash
+        .and_then(|h| shared.store.near_duplicate(h).ok().flatten())
+        .and_then(|seq| shared.store.record(seq).ok().flatten())
+        .map(|r| r.url)
+        .filter(|u| u != url);
+    if of.is_some() {
+        shared.stats.duplicates.fetch_add(1, Relaxed);
+    }
+    of
+}
+
+/// A changed page on a revisit: `rec` is the next version of the record
+/// the revisit started from.
+fn next_version(shared: &Shared, item: &crate::store::QueuedUrl, rec: &mut Record) {
+    if let Some((old, version)) = item
+        .revisit
+        .as_deref()
+        .and_then(|r| Some((r.record?, r.version)))
+    {
+        shared.stats.versions.fetch_add(1, Relaxed);
+        rec.previous = Some(old);
+        rec.version = Some(version.max(1) + 1);
+    }
+}
+
 /// The CPU stage: turns a fetched page into a record and links, or sends
 /// it to the browser first.
 pub fn process(shared: &Shared, job: CpuJob) -> Processed {
@@ -71,49 +140,16 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
     if let Some(hook) = &shared.page_hook {
         (hook.0)(&item.url);
     }
-    let mut out = outcome(&item.url, response.status, Outcome::Fetched, None);
-    super::shared::headers_into(&mut out, &response);
-    out.final_url = Some(final_url.clone()).filter(|f| *f != item.url);
-    out.redirects = chain;
-    out.bytes = response.body.len() as u64;
-    if response.truncated {
-        out.outcome = Outcome::Truncated;
-        out.error = Some(format!("body cut at {} bytes", response.body.len()));
-    }
+    let mut out = fetched_outcome(&item.url, &final_url, chain, &response);
     let base = Url::parse(&final_url).ok();
-    let opts = shared
-        .extract
-        .clone()
-        .with_url(final_url.clone())
-        .with_fetched_at(i64::try_from(out.fetched_at).ok())
-        .with_charset(
-            response
-                .content_type
-                .as_deref()
-                .and_then(Charset::from_content_type),
-        );
+    let opts = page_options(shared, &final_url, &out, &response);
     let page = match Page::parse(&response.body, &opts) {
         Ok(page) => page,
         Err(e) => {
             shared.stats.extraction_errors.fetch_add(1, Relaxed);
             out.outcome = Outcome::ExtractionError;
             out.error = Some(format!("extraction: {e}"));
-            return Processed::Done(WriterMsg {
-                completion: Completion::Done {
-                    outcome: out,
-                    record: None,
-                    simhash: None,
-                    links: extra_links,
-                    counted: Some((lease.host.clone(), item.seed)),
-                    again: None,
-                    changed: Vec::new(),
-                },
-                lease,
-                delay,
-                hold: None,
-                archived: None,
-                archived_dom: None,
-            });
+            return Processed::Done(ended(lease, out, extra_links, true, delay));
         }
     };
     let mut robots = page.robots(&shared.agent);
@@ -187,14 +223,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         out.content_hash = r.content_hash.clone();
     } else if let (false, Some(ex)) = (robots.noindex, ex) {
         hash = simhash::simhash(&ex.text);
-        let duplicate_of = hash
-            .and_then(|h| shared.store.near_duplicate(h).ok().flatten())
-            .and_then(|seq| shared.store.record(seq).ok().flatten())
-            .map(|r| r.url)
-            .filter(|u| *u != item.url);
-        if duplicate_of.is_some() {
-            shared.stats.duplicates.fetch_add(1, Relaxed);
-        }
+        let duplicate_of = duplicate_of(shared, hash, &item.url);
         let page_type = ex.page_type;
         let mut rec = Record {
             depth: item.depth,
@@ -213,17 +242,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
         };
         rec.set_extracted(ex);
         out.content_hash = Some(rec.content_hash.clone());
-        // A changed page on a revisit: the next version of the record the
-        // revisit started from.
-        if let Some((old, version)) = item
-            .revisit
-            .as_deref()
-            .and_then(|r| Some((r.record?, r.version)))
-        {
-            shared.stats.versions.fetch_add(1, Relaxed);
-            rec.previous = Some(old);
-            rec.version = Some(version.max(1) + 1);
-        }
+        next_version(shared, &item, &mut rec);
         if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, page_type) {
             template_fields(shared, &lease.host, &response.body, &page, &mut rec);
         }
