@@ -16,7 +16,6 @@
 
 mod browser;
 mod memory;
-mod netns;
 mod tab;
 
 use std::path::{Path, PathBuf};
