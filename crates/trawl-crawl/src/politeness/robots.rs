@@ -57,6 +57,10 @@ pub struct Rules {
     star: Vec<Rule>,
     /// Some group names our agent (even with no lines): `*` no longer applies.
     named: bool,
+    /// The group that applies, weighed once: its literal rules, and the
+    /// bytes of its wildcard rules (see [`Rules::work_bound`]).
+    literals: u64,
+    wildcard_bytes: u64,
 }
 
 impl Robots {
@@ -80,7 +84,7 @@ impl Robots {
                 Robots::Rules {
                     crawl_delay: d.ours.or(d.star),
                     sitemaps: d.sitemaps,
-                    rules: Box::new(d.rules),
+                    rules: Box::new(d.rules.weighed()),
                 }
             }
             400..=499 => Robots::AllowAll,
@@ -134,21 +138,20 @@ impl Robots {
 const INLINE_WORK: u64 = 20_000;
 
 impl Rules {
+    /// The rules with the applying group weighed (once per file).
+    fn weighed(mut self) -> Rules {
+        let group = if self.named { &self.ours } else { &self.star };
+        let (literals, wildcards): (Vec<&Rule>, Vec<&Rule>) = group.iter().partition(|r| r.literal);
+        self.literals = literals.len() as u64;
+        self.wildcard_bytes = wildcards.iter().map(|r| r.pattern.len() as u64).sum();
+        self
+    }
+
     /// The most word operations matching `url` can take: each wildcard
     /// rule's length × the path's words (a literal rule is one test).
     fn work_bound(&self, url: &str) -> u64 {
-        let group = if self.named { &self.ours } else { &self.star };
         let words = (url.len().min(MAX_MATCH_PATH) / 64 + 1) as u64;
-        group
-            .iter()
-            .map(|r| {
-                if r.literal {
-                    1
-                } else {
-                    r.pattern.len() as u64 * words
-                }
-            })
-            .sum()
+        self.literals + self.wildcard_bytes * words
     }
 
     fn allowed(&self, url: &str) -> bool {

@@ -126,12 +126,7 @@ impl Store {
                     _ => None,
                 };
                 let (fresh, capped) = self.enqueue_into(&st, &mut batch, links, true)?;
-                let others: Vec<_> = changed
-                    .iter()
-                    .filter(|c| c.link.item.url != outcome.url)
-                    .cloned()
-                    .collect();
-                self.refresh_into(&mut batch, &others, crate::record::now_secs())?;
+                self.refresh_into(&mut batch, changed, &outcome.url, crate::record::now_secs())?;
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);
                 }

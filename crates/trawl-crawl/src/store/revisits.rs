@@ -49,17 +49,17 @@ impl Store {
     }
 
     /// A conditional revisit, due `now`, in `batch`, of each known page in
-    /// `changed` whose record was made before it changed and that is not
-    /// due already (unknown pages are queued as links, elsewhere). Returns
-    /// how many were scheduled.
+    /// `changed` (but `hub`, the URL that said so) whose record was made
+    /// before it changed and that is not due already (unknown pages are
+    /// queued as links, elsewhere).
     pub(super) fn refresh_into(
         &self,
         batch: &mut sled::Batch,
         changed: &[Changed],
+        hub: &str,
         now: u64,
-    ) -> Result<u64, StoreError> {
-        let mut n = 0;
-        for c in changed {
+    ) -> Result<(), StoreError> {
+        for c in changed.iter().filter(|c| c.link.item.url != hub) {
             let page_key = key(P, &url_hash(&c.link.item.url));
             let Some(v) = self.kv.get(&page_key)? else {
                 continue;
@@ -89,9 +89,8 @@ impl Store {
             Self::schedule_into(batch, &c.link.host, &again, o.next_visit);
             o.next_visit = Some(now);
             batch.insert(page_key, encode(&o));
-            n += 1;
         }
-        Ok(n)
+        Ok(())
     }
 
     /// URLs waiting for a revisit.

@@ -497,4 +497,27 @@ mod tests {
         varied[1] = d - 7200;
         assert_eq!(changed_entries(dated(&varied), now).len(), 12);
     }
+
+    /// A hostile hub's bounds: a sitemap of dated entries sends at most
+    /// `MAX_CHANGED`, the newest; a hub page whose links all move sends at
+    /// most `MOVED_AHEAD`.
+    #[test]
+    fn what_one_hub_visit_sends_is_bounded() {
+        let now = 1_800_000_000u64;
+        let many: Vec<(NewUrl, i64)> = (0..MAX_CHANGED + 500)
+            .map(|i| (link(&i.to_string()), now as i64 - i as i64))
+            .collect();
+        let got = changed_entries(many, now);
+        assert_eq!(got.len(), MAX_CHANGED);
+        assert!(got.iter().all(|c| c.at > now - MAX_CHANGED as u64));
+        let names: Vec<String> = (0..HUB_LINKS).map(|i| i.to_string()).collect();
+        let forward: Vec<NewUrl> = names.iter().map(|n| link(n)).collect();
+        let reversed: Vec<NewUrl> = names.iter().rev().map(|n| link(n)).collect();
+        let (mut first, mut second) = (Revisit::default(), Revisit::default());
+        let mut changed = Vec::new();
+        hub_links(None, &mut first, &forward, &mut changed, 9);
+        hub_links(Some(&first), &mut second, &reversed, &mut changed, 9);
+        assert_eq!(changed.len(), MOVED_AHEAD);
+        assert_eq!(second.links.len(), HUB_LINKS);
+    }
 }
