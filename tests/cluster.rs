@@ -129,6 +129,60 @@ fn the_same_url_found_twice_at_once_is_one_row() {
     });
 }
 
+/// Regression: workers starting at once on a fresh database. The first
+/// made the tables; the others, once they had the schema lock, still saw
+/// none (the name lookup read a stale catalog cache), ran the whole schema
+/// again and deadlocked against the first one's inserts: one worker waited
+/// out a retry (in CI long enough that the others crawled everything).
+#[test]
+fn workers_starting_at_once_make_the_schema_once() {
+    const ROUNDS: usize = 10;
+    let Some(pg) = Pg::start("schema-race") else {
+        return;
+    };
+    let base = pg.url();
+    rt().block_on(async {
+        for round in 0..ROUNDS {
+            pg.psql(&format!("CREATE DATABASE race{round}"));
+            let url = base.replace("/postgres?", &format!("/race{round}?"));
+            let mut tasks = Vec::new();
+            for w in 0..6 {
+                let url = url.clone();
+                tasks.push(tokio::spawn(async move {
+                    let mut c = Conn::connect(&url).await?;
+                    let urls: Vec<NewUrl> = (0..50)
+                        .map(|i| new_url(&format!("h{w}.test"), &format!("/p{i}")))
+                        .collect();
+                    c.enqueue(&urls).await
+                }));
+            }
+            for (w, t) in tasks.into_iter().enumerate() {
+                let r = t.await.expect("task");
+                assert!(r.is_ok(), "round {round}, worker {w}: {r:?}");
+            }
+        }
+    });
+    // Each migration writes the version row: one write per database when
+    // one worker made the schema (a backend's counters arrive as it ends).
+    for round in 0..ROUNDS {
+        let sql = "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'trawl_schema'";
+        let mut ins = String::new();
+        for _ in 0..50 {
+            ins = pg
+                .try_psql_in(&format!("race{round}"), sql)
+                .unwrap_or_default();
+            if ins != "0" && !ins.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert_eq!(
+            ins, "1",
+            "round {round}: schema version written {ins} times"
+        );
+    }
+}
+
 // ---- workers crawling a generated loopback web together ----
 
 #[test]

@@ -179,9 +179,14 @@ impl Pg {
 
     /// [`Pg::psql`] that reports a failure (a table not created yet).
     pub fn try_psql(&self, sql: &str) -> Result<String, String> {
+        self.try_psql_in("postgres", sql)
+    }
+
+    /// [`Pg::try_psql`] in database `db`.
+    pub fn try_psql_in(&self, db: &str, sql: &str) -> Result<String, String> {
         let out = Command::new(self.bin.join("psql"))
             .args(["-X", "-A", "-t", "-h", "127.0.0.1", "-U", "postgres"])
-            .args(["-p", &self.port.to_string(), "-d", "postgres", "-c", sql])
+            .args(["-p", &self.port.to_string(), "-d", db, "-c", sql])
             .output()
             .map_err(|e| format!("psql does not run: {e}"))?;
         if !out.status.success() {

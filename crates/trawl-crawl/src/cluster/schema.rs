@@ -1,7 +1,7 @@
 //! The shared database's schema and its version. `schema.sql` holds the
 //! tables as the first cluster-mode trawl made them; later changes are
 //! numbered migrations. `trawl_schema` keeps the version a database is at:
-//! a worker finding an older one migrates it (under an advisory lock, one
+//! a worker finding an older one migrates it (under an advisory lock, in one
 //! transaction, so workers starting at once do it once), and one finding a
 //! newer one refuses to run against it instead of misreading it.
 
@@ -80,13 +80,36 @@ pub(super) async fn ensure(client: &mut Client) -> Result<(), ClusterError> {
     if found > VERSION {
         return Err(newer(found));
     }
-    let tx = client.transaction().await?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+    // The lock is the session's, taken before the transaction begins: a
+    // transaction that waited for it inside kept the catalog cache it began
+    // with, missed the tables the holder had just made, ran the schema
+    // again and deadlocked against that worker's first inserts.
+    client
+        .execute("SELECT pg_advisory_lock($1)", &[&SCHEMA_LOCK])
         .await?;
+    let migrated = migrate(client).await;
+    let unlocked = client
+        .execute("SELECT pg_advisory_unlock($1)", &[&SCHEMA_LOCK])
+        .await;
+    let from = migrated?;
+    unlocked?; // had it failed, the session is gone, and its lock with it
+    if (1..VERSION).contains(&from) {
+        tracing::info!(from, to = VERSION, "cluster database schema migrated");
+    }
+    Ok(())
+}
+
+/// Under the schema lock: migrates in one transaction; returns the version
+/// found.
+async fn migrate(client: &mut Client) -> Result<i32, ClusterError> {
+    let tx = client.transaction().await?;
     // Another worker may have migrated while this one waited for the lock.
     let found = version(&tx).await?;
     if found > VERSION {
         return Err(newer(found));
+    }
+    if found == VERSION {
+        return Ok(found);
     }
     if found < 1 {
         tx.batch_execute(BASE).await?;
@@ -107,14 +130,7 @@ pub(super) async fn ensure(client: &mut Client) -> Result<(), ClusterError> {
     )
     .await?;
     tx.commit().await?;
-    if found >= 1 {
-        tracing::info!(
-            from = found,
-            to = VERSION,
-            "cluster database schema migrated"
-        );
-    }
-    Ok(())
+    Ok(found)
 }
 
 fn newer(found: i32) -> ClusterError {
