@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use trawl_extract::{Algorithm, Learning};
+use trawl_extract::{Algorithm, Learning, Options};
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
@@ -91,6 +91,23 @@ pub struct EvalArgs {
     ///          --peer trafilatura-meta.jsonl --worst 20
     #[arg(long, value_name = "FILE", requires = "metadata")]
     pub peer: Option<PathBuf>,
+    /// Score the records' Markdown against the dataset's structure truth
+    /// (wcxb-dev's `main_content_markdown`, CleanEval's `<h>`/`<l>`
+    /// markers): F1 of headings, list items, table cells, code lines,
+    /// links and images, per page type. On markdown-cases, `trawl eval`
+    /// runs the conversion cases (--worst 1 prints each failure's sides).
+    /// Example: trawl eval --dataset ../shared/datasets/wcxb-dev --structure
+    ///          --structure-peer trafilatura=peers/trafilatura-md.jsonl
+    #[arg(long)]
+    pub structure: bool,
+    /// With --structure: a peer's Markdown per page (JSONL: `source`,
+    /// `markdown`; scripts/peer_markdown.py writes them), as NAME=FILE,
+    /// scored beside trawl's in the same run (repeatable).
+    #[arg(long, value_name = "NAME=FILE", requires = "structure")]
+    pub structure_peer: Vec<String>,
+    /// Leave the records' Markdown unwritten (to time what it costs).
+    #[arg(long)]
+    pub no_markdown: bool,
 }
 
 pub(super) fn eval(args: EvalArgs) -> Result<i32> {
@@ -127,6 +144,13 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
             .and_then(|n| n.to_str())
             .unwrap_or("dataset");
         write!(out, "{}", crate::eval::shown::format(&s, name, args.worst))?;
+        return Ok(0);
+    }
+    if crate::eval::markdown::is_cases(&args.dataset) {
+        let cases = crate::eval::markdown::load_cases(&args.dataset)?;
+        let results = crate::eval::markdown::run_cases(&cases);
+        let text = crate::eval::markdown::format_cases(&results, args.worst > 0);
+        write!(out, "{text}")?;
         return Ok(0);
     }
     if crate::eval::swde::detect(&args.dataset).is_some() {
@@ -175,6 +199,23 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         .unwrap_or("dataset")
         .to_string();
     let pages = crate::eval::load(&args.dataset, args.limit)?;
+    if args.structure {
+        let mut peers = Vec::new();
+        for spec in &args.structure_peer {
+            let (peer, file) = spec
+                .split_once('=')
+                .with_context(|| format!("--structure-peer {spec:?}: expected NAME=FILE"))?;
+            let md = crate::eval::markdown::load_peer(std::path::Path::new(file))?;
+            peers.push((peer.to_string(), md));
+        }
+        let sides = crate::eval::markdown::run(&pages, args.threads, &peers);
+        write!(
+            out,
+            "{}",
+            crate::eval::markdown::format(&sides, &name, args.worst)
+        )?;
+        return Ok(0);
+    }
     if args.metadata {
         let scored = crate::eval::metadata::run(&args.dataset, &pages, args.threads)?;
         let report = match &args.peer {
@@ -192,7 +233,7 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         write!(out, "{}", crate::eval::types::format(&report))?;
         // Extraction with each page typed by a model that never saw it.
         let held_out = |c: &crate::eval::Case| report.held_out.get(&c.id).copied();
-        let ex = crate::eval::run_typed(&pages, Algorithm::Auto, args.threads, &held_out);
+        let ex = crate::eval::run_typed(&pages, &Options::default(), args.threads, &held_out);
         write!(
             out,
             "{}",
@@ -204,7 +245,13 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         return Ok(0);
     }
     for algorithm in algorithms {
-        let report = crate::eval::run(&pages, algorithm, args.threads, args.oracle_types);
+        let report = crate::eval::run(
+            &pages,
+            algorithm,
+            args.threads,
+            args.oracle_types,
+            !args.no_markdown,
+        );
         write!(out, "{}", crate::eval::format(&report, &name))?;
         if args.worst > 0 {
             let mut worst: Vec<_> = report.pages.iter().collect();

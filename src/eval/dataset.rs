@@ -27,6 +27,10 @@ pub struct Case {
     pub without: Vec<String>,
     /// Also scored by characters (multilingual-dev: Chinese has no spaces).
     pub char_level: bool,
+    /// The main content's structure as Markdown, when the truth has it
+    /// (wcxb-dev's `main_content_markdown`; CleanEval's gold with its `<h>`
+    /// headings and `<l>` list items written as Markdown).
+    pub structure: Option<String>,
 }
 
 /// Which layout a dataset directory has.
@@ -148,6 +152,11 @@ fn load_wcxb(dir: &Path) -> Result<Vec<Case>, EvalError> {
             with: Vec::new(),
             without: Vec::new(),
             char_level: v.get("language").is_some(),
+            structure: v
+                .pointer("/ground_truth/main_content_markdown")
+                .and_then(Value::as_str)
+                .filter(|m| !m.trim().is_empty())
+                .map(str::to_string),
         });
     }
     Ok(out)
@@ -176,6 +185,7 @@ fn load_snippets(dir: &Path) -> Result<Vec<Case>, EvalError> {
             with: list("with"),
             without: list("without"),
             char_level: false,
+            structure: None,
         });
     }
     Ok(out)
@@ -200,6 +210,7 @@ fn load_cleaneval(dir: &Path) -> Result<Vec<Case>, EvalError> {
                 lines.remove(0);
             }
         }
+        let structure = Some(cleaneval_markdown(&lines));
         let truth = lines
             .join("\n")
             .replace("<p>", " ")
@@ -215,7 +226,61 @@ fn load_cleaneval(dir: &Path) -> Result<Vec<Case>, EvalError> {
             with: Vec::new(),
             without: Vec::new(),
             char_level: false,
+            structure,
         });
     }
     Ok(out)
+}
+
+/// CleanEval's gold as Markdown: a `<h>` block a heading, a `<l>` block a
+/// list item, a `<p>` block a paragraph (its markers are its structure;
+/// the text is escaped so it reads as itself).
+fn cleaneval_markdown(lines: &[&str]) -> String {
+    let escape = |t: &str| {
+        let mut s = String::new();
+        for c in t.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
+            if "\\`*_[]<>#+-=|!~&.".contains(c) {
+                s.push('\\');
+            }
+            s.push(c);
+        }
+        s
+    };
+    let text = lines.join("\n");
+    let mut out = String::new();
+    let mut blocks: Vec<(char, String)> = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(['<']) {
+        let marker = ["<p>", "<h>", "<l>"]
+            .iter()
+            .find(|m| rest[at..].starts_with(**m));
+        let Some(m) = marker else {
+            let (head, tail) = rest.split_at(at + 1);
+            if let Some(b) = blocks.last_mut() {
+                b.1.push_str(head);
+            }
+            rest = tail;
+            continue;
+        };
+        if let Some(b) = blocks.last_mut() {
+            b.1.push_str(&rest[..at]);
+        }
+        blocks.push((m.as_bytes()[1] as char, String::new()));
+        rest = &rest[at + 3..];
+    }
+    if let Some(b) = blocks.last_mut() {
+        b.1.push_str(rest);
+    }
+    for (kind, body) in blocks {
+        let body = escape(&body);
+        if body.is_empty() {
+            continue;
+        }
+        match kind {
+            'h' => out.push_str(&format!("# {body}\n\n")),
+            'l' => out.push_str(&format!("- {body}\n\n")),
+            _ => out.push_str(&format!("{body}\n\n")),
+        }
+    }
+    out
 }

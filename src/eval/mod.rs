@@ -5,10 +5,12 @@
 
 pub mod dataset;
 pub mod losses;
+pub mod markdown;
 pub mod metadata;
 pub mod products;
 pub mod score;
 pub mod shown;
+pub mod structure;
 pub mod swde;
 pub mod types;
 
@@ -119,8 +121,15 @@ pub fn load(dir: &Path, limit: Option<usize>) -> Result<Vec<Loaded>, EvalError> 
 
 /// Evaluates one algorithm on loaded pages with `threads` workers. With
 /// `oracle_types` the dataset's page type is given to the extractor instead
-/// of the classifier's guess (to measure extraction apart from typing).
-pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize, oracle_types: bool) -> Report {
+/// of the classifier's guess (to measure extraction apart from typing);
+/// `markdown` off leaves the records' Markdown unwritten (to time its cost).
+pub fn run(
+    pages: &[Loaded],
+    algorithm: Algorithm,
+    threads: usize,
+    oracle_types: bool,
+    markdown: bool,
+) -> Report {
     let types = |case: &Case| {
         if oracle_types {
             PageType::parse(&case.kind)
@@ -128,17 +137,20 @@ pub fn run(pages: &[Loaded], algorithm: Algorithm, threads: usize, oracle_types:
             None
         }
     };
-    run_typed(pages, algorithm, threads, &types)
+    let base = Options::default()
+        .with_algorithm(algorithm)
+        .with_markdown(markdown);
+    run_typed(pages, &base, threads, &types)
 }
 
 /// [`run`] with a page type chosen per page (`None`: classify).
 pub fn run_typed(
     pages: &[Loaded],
-    algorithm: Algorithm,
+    base: &Options,
     threads: usize,
     types: &(dyn Fn(&Case) -> Option<PageType> + Sync),
 ) -> Report {
-    let base = Options::default().with_algorithm(algorithm);
+    let algorithm = base.algorithm;
     let work = || -> Vec<(PageResult, Duration, u64)> {
         pages
             .par_iter()

@@ -108,11 +108,19 @@ pub struct Record {
     pub fields: Option<BTreeMap<String, Vec<String>>>,
     /// The URL after redirects.
     pub final_url: String,
+    /// The main content as clean HTML (`extract.html`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
     /// ISO 639-1 code of the text's language.
     pub language: Option<String>,
     /// The page's outgoing links (`crawl.record_links`; exported with `--links`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<String>>,
+    /// The main content as Markdown (CommonMark, GFM tables): what `text`
+    /// says, with headings, lists, tables, code, links and images. Empty in
+    /// records stored before it existed (`trawl reextract` fills it).
+    #[serde(default)]
+    pub markdown: String,
     /// article, forum, product, collection, listing, service or documentation.
     pub page_type: PageType,
     /// The record this one replaces (a revisit found the page changed, or
@@ -190,6 +198,8 @@ impl Record {
         self.product = ex.product;
         self.site_name = ex.site_name;
         self.text = ex.text;
+        self.markdown = ex.markdown;
+        self.html = ex.html;
         self.text_source = ex.text_source;
         self.title = ex.title;
         self.extractor = Some(format!("trawl-extract {}", trawl_extract::VERSION));
@@ -383,8 +393,10 @@ mod tests {
             fetched_at: 1_700_000_000,
             fields: None,
             final_url: "http://a.test/x".into(),
+            html: None,
             language: Some("en".into()),
             links: None,
+            markdown: "Body".into(),
             previous: None,
             page_type: PageType::Article,
             product: None,

@@ -56,7 +56,7 @@ pub use extract::shell::ScriptNeed;
 pub use extract::{Algorithm, Charset, DateKind, Extracted, Extractor, Options, PageType};
 pub use html::{render, Doc, Selection};
 pub use input::read_input;
-pub use page::{extract, Link, Page, RobotsMeta};
+pub use page::{extract, html_to_markdown, Link, Page, RobotsMeta};
 pub use template::{
     clean_value, kept_texts, Applied, Check, FieldCheck, FieldRule, Learning, Pruning, Template,
     TemplateError,

@@ -134,8 +134,12 @@ impl Page {
             opts.algorithm,
             opts.page_type,
             opts.fetched_at,
+            opts.markdown.then_some(opts.images),
         );
         out.encoding = self.encoding.name();
+        if opts.html {
+            out.html = Some(crate::html::markdown::to_html(&out.markdown));
+        }
         out
     }
 
@@ -285,6 +289,30 @@ fn tld_of(url: &str) -> Option<String> {
 /// ```
 pub fn extract(bytes: &[u8], opts: &Options) -> Result<Extracted, ExtractError> {
     Ok(Page::parse(bytes, opts)?.extract(opts))
+}
+
+/// A whole piece of HTML as Markdown: a converter, no main-content
+/// extraction (`opts.url` makes links absolute; `opts.images` keeps or
+/// drops images).
+///
+/// ```
+/// use trawl_extract::{html_to_markdown, Options};
+/// let md = html_to_markdown(b"<h2>Steps</h2><ol><li>Mix</li><li>Bake</li></ol>", &Options::default())?;
+/// assert_eq!(md, "# Steps\n\n1. Mix\n2. Bake");
+/// # Ok::<(), trawl_extract::ExtractError>(())
+/// ```
+pub fn html_to_markdown(bytes: &[u8], opts: &Options) -> Result<String, ExtractError> {
+    let page = Page::parse(bytes, opts)?;
+    let doc = page.doc();
+    if doc.is_empty() {
+        return Ok(String::new());
+    }
+    let sel = crate::Selection::subtree(doc, 0);
+    let md_opts = crate::html::markdown::MarkdownOptions {
+        images: opts.images,
+        url: opts.url.as_deref().and_then(|u| url::Url::parse(u).ok()),
+    };
+    Ok(crate::html::markdown::markdown(doc, &sel, &md_opts).finish())
 }
 
 #[cfg(test)]

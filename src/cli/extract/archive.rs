@@ -165,7 +165,7 @@ pub(super) fn extract(
     path: &str,
     opts: &Options,
     pool: &rayon::ThreadPool,
-    jsonl: bool,
+    format: super::Format,
     out: &mut dyn Write,
 ) -> Result<bool> {
     let is_warc = is_warc(path);
@@ -180,7 +180,7 @@ pub(super) fn extract(
     let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(1);
     std::thread::scope(|scope| -> Result<()> {
         scope.spawn(move || read_chunks(items, tx));
-        emit_chunks(rx, path, is_warc, opts, pool, jsonl, out, &mut counts)
+        emit_chunks(rx, path, is_warc, opts, pool, format, out, &mut counts)
     })?;
     out.flush()?;
     eprintln!(
@@ -235,7 +235,7 @@ fn emit_chunks(
     is_warc: bool,
     opts: &Options,
     pool: &rayon::ThreadPool,
-    jsonl: bool,
+    format: super::Format,
     out: &mut dyn Write,
     counts: &mut Counts,
 ) -> Result<()> {
@@ -278,7 +278,7 @@ fn emit_chunks(
                 }
             };
             counts.extracted += 1;
-            if jsonl {
+            if format == super::Format::Json {
                 let line = Line {
                     source: path,
                     warc_record_id: it.id.as_deref(),
@@ -287,9 +287,12 @@ fn emit_chunks(
                     record: &rec,
                 };
                 writeln!(out, "{}", serde_json::to_string(&line)?)?;
-            } else {
+            } else if format == super::Format::Text {
                 let name = it.url.as_deref().unwrap_or(path);
                 super::write_human(out, name, &rec, true)?;
+            } else {
+                let name = it.url.as_deref().unwrap_or(path);
+                super::write_content(out, name, &rec, format, true)?;
             }
         }
     }

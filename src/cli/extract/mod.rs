@@ -23,9 +23,19 @@ pub struct ExtractArgs {
     /// Algorithm: auto, cetd-tpc, cc, article-std, list-rank, segment [default: from config, auto]
     #[arg(long, short, value_parser = algorithm_name)]
     pub algorithm: Option<Algorithm>,
-    /// One JSON object per input, in input order.
+    /// One JSON object per input, in input order (the same as --format json).
     #[arg(long)]
     pub jsonl: bool,
+    /// What to print: `text` (a header and the plain text, for reading),
+    /// `json` (one JSON object per input: every field, `markdown`
+    /// included), `markdown` (the main content as Markdown) or `html` (as
+    /// clean HTML).
+    /// Example: trawl extract --format markdown page.html > page.md
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Leave images out of the Markdown (and HTML).
+    #[arg(long)]
+    pub no_images: bool,
     /// The page's URL (helps page typing and charset detection).
     #[arg(long)]
     pub url: Option<String>,
@@ -81,6 +91,32 @@ fn charset_label(s: &str) -> Result<Charset, String> {
     Charset::from_label(s).map_err(|e| e.to_string())
 }
 
+/// `trawl extract --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+    Html,
+}
+
+impl ExtractArgs {
+    /// `--format`, or `json` under `--jsonl`, or `text`.
+    fn output(&self) -> Result<Format> {
+        match (self.format, self.jsonl) {
+            (Some(f), true) if f != Format::Json => {
+                bail!(
+                    "--jsonl is --format json; it cannot be combined with --format {}",
+                    format!("{f:?}").to_lowercase()
+                )
+            }
+            (Some(f), _) => Ok(f),
+            (None, true) => Ok(Format::Json),
+            (None, false) => Ok(Format::Text),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct JsonRecord<'a> {
     source: &'a str,
@@ -89,10 +125,23 @@ struct JsonRecord<'a> {
 }
 
 pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
+    let format = args.output()?;
     if let Some(site) = &args.template {
+        if !matches!(format, Format::Json | Format::Text) {
+            bail!(
+                "--template prints the template's fields as JSON; --format {} does not apply",
+                format!("{format:?}").to_lowercase()
+            );
+        }
         return extract_with_template(&args, site, config);
     }
     let mut opts: Options = config.extract_options();
+    if args.no_images {
+        opts.images = false;
+    }
+    if format == Format::Html {
+        opts.html = true;
+    }
     if let Some(a) = args.algorithm {
         opts.algorithm = a;
     }
@@ -125,7 +174,7 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
             if archive::is_archive(path) {
                 code = code.max(one(&mut pages)?);
                 let mut out = std::io::stdout().lock();
-                if !archive::extract(path, &opts, &pool, args.jsonl, &mut out)? {
+                if !archive::extract(path, &opts, &pool, format, &mut out)? {
                     code = 1;
                 }
             } else {
@@ -148,16 +197,16 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
             let opts = opts.clone().with_url_opt(args.url.clone());
             trawl_extract::extract(&bytes, &opts).map_err(|e| format!("{path}: {e}"))
         },
-        |out, path, rec| {
-            if args.jsonl {
+        |out, path, rec| match format {
+            Format::Json => {
                 let line = serde_json::to_string(&JsonRecord {
                     source: path,
                     record: &rec,
                 })?;
                 writeln!(out, "{line}")
-            } else {
-                write_human(out, path, &rec, many)
             }
+            Format::Text => write_human(out, path, &rec, many),
+            Format::Markdown | Format::Html => write_content(out, path, &rec, format, many),
         },
     )
 }
@@ -255,6 +304,30 @@ pub(super) fn write_human(
     writeln!(out, "Type: {}", rec.page_type.name())?;
     writeln!(out)?;
     writeln!(out, "{}", printable(&rec.text, true))?;
+    if many {
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// `--format markdown|html`: the main content alone; with several inputs,
+/// each after a comment naming it.
+pub(super) fn write_content(
+    out: &mut dyn Write,
+    path: &str,
+    rec: &Extracted,
+    format: Format,
+    many: bool,
+) -> std::io::Result<()> {
+    let body = match format {
+        Format::Html => rec.html.as_deref().unwrap_or(""),
+        _ => &rec.markdown,
+    };
+    if many {
+        // A path cannot end the comment early.
+        writeln!(out, "<!-- {} -->\n", path.replace("--", "- -"))?;
+    }
+    writeln!(out, "{}", body.trim_end())?;
     if many {
         writeln!(out)?;
     }

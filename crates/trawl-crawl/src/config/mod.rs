@@ -464,6 +464,10 @@ pub struct ExtractConfig {
     pub time_limit_ms: u64,
     /// Worker threads for extraction (0 = all cores).
     pub threads: usize,
+    /// Images that belong to the content in the records' Markdown.
+    pub images: bool,
+    /// Also keep the main content as clean HTML (`html` in each record).
+    pub html: bool,
 }
 
 impl Default for ExtractConfig {
@@ -476,6 +480,8 @@ impl Default for ExtractConfig {
             max_nodes: o.max_nodes,
             time_limit_ms: o.time_limit.map_or(0, |d| d.as_millis() as u64),
             threads: 0,
+            images: o.images,
+            html: o.html,
         }
     }
 }
@@ -687,6 +693,8 @@ impl Config {
             .with_max_depth(e.max_depth)
             .with_max_nodes(e.max_nodes)
             .with_time_limit((e.time_limit_ms > 0).then(|| Duration::from_millis(e.time_limit_ms)))
+            .with_images(e.images)
+            .with_html(e.html)
     }
 }
 

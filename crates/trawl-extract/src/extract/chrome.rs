@@ -21,8 +21,6 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::repeats::remove_lines;
-
 /// Whole-line labels, one alternative each (matched case-insensitively
 /// against the trimmed line).
 const LABELS: &[&str] = &[
@@ -61,24 +59,25 @@ fn labels() -> &'static Regex {
     })
 }
 
-/// Removes the lines of `text` that are an interface label and nothing else.
-pub fn drop_label_lines(text: &mut String) {
+/// The lines of `text` that are an interface label and nothing else: one
+/// flag per `\n`-separated line (each judged alone).
+pub fn label_lines(text: &str) -> Vec<bool> {
     let re = labels();
     // Arrows and bullets around a label ("Learn more →", "› Sale") aside.
-    let drop: Vec<bool> = text
-        .split('\n')
+    text.split('\n')
         .map(|l| re.is_match(l.trim_matches(|c: char| !c.is_alphanumeric())))
-        .collect();
-    remove_lines(text, &drop);
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::repeats::remove_lines;
     use super::*;
 
     fn dropped(text: &str) -> String {
         let mut t = text.to_string();
-        drop_label_lines(&mut t);
+        let drop = label_lines(&t);
+        remove_lines(&mut t, &drop);
         t
     }
 

@@ -158,7 +158,7 @@ fn check_page(page: &Case) -> Vec<String> {
     }
     let scripts = script_lines(&decoded.text);
     for algorithm in Algorithm::ALL {
-        let rec = extract_doc(&doc, page.url.as_deref(), algorithm, None, None);
+        let rec = extract_doc(&doc, page.url.as_deref(), algorithm, None, None, Some(true));
         let tokens = tokens(&rec.text);
         let foreign = tokens.iter().filter(|t| !visible.contains(*t)).count();
         // A selection may start or end inside an inline run ("foo<b>bar</b>"

@@ -31,7 +31,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 pub use crate::error::ExtractError;
-use crate::html::{charset, render, Doc, Limits, Selection};
+use crate::html::markdown::{Markdown, MarkdownOptions};
+use crate::html::{self, charset, render, Doc, Limits, Selection};
 use algorithms::{article_std, cc, cetd_tpc, list_rank, segment};
 use auto::product;
 pub use metadata::DateKind;
@@ -174,6 +175,13 @@ pub struct Options {
     /// dates it shows ("3 days ago", "gestern", "2小时前") are read against
     /// it; `None` (a saved page of unknown age) leaves them unread.
     pub fetched_at: Option<i64>,
+    /// Write [`Extracted::markdown`] (on by default).
+    pub markdown: bool,
+    /// Images that belong to the content in the Markdown (on by default).
+    pub images: bool,
+    /// Write [`Extracted::html`]: the Markdown's content as clean HTML (off
+    /// by default).
+    pub html: bool,
 }
 
 impl Default for Options {
@@ -188,6 +196,9 @@ impl Default for Options {
             time_limit: Some(Duration::from_secs(10)),
             page_type: None,
             fetched_at: None,
+            markdown: true,
+            images: true,
+            html: false,
         }
     }
 }
@@ -227,6 +238,24 @@ impl Options {
     /// Sets [`Options::fetched_at`].
     pub fn with_fetched_at(mut self, fetched_at: Option<i64>) -> Self {
         self.fetched_at = fetched_at;
+        self
+    }
+
+    /// With or without the Markdown of the main content.
+    pub fn with_markdown(mut self, on: bool) -> Self {
+        self.markdown = on;
+        self
+    }
+
+    /// With or without the clean HTML of the main content.
+    pub fn with_html(mut self, on: bool) -> Self {
+        self.html = on;
+        self
+    }
+
+    /// With or without images in the Markdown.
+    pub fn with_images(mut self, on: bool) -> Self {
+        self.images = on;
         self
     }
 
@@ -311,6 +340,14 @@ pub struct Extracted {
     pub algorithm: &'static str,
     /// Main content: blocks separated by a blank line, lines by a newline.
     pub text: String,
+    /// The same content as Markdown (CommonMark, GFM tables): headings,
+    /// lists, tables, code, links and images kept. Empty only when `text`
+    /// is, or when [`Options::markdown`] is off.
+    pub markdown: String,
+    /// The same content as clean HTML (only structural tags, `href`, `src`
+    /// and `alt`), when [`Options::html`] is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
     /// `<meta name="description">` or its Open Graph twin.
     pub description: Option<String>,
     /// The site's name (`og:site_name`, JSON-LD publisher).
@@ -376,13 +413,15 @@ fn absolute(href: &str, base: Option<&str>, url: Option<&str>) -> String {
         .map_or_else(|_| href.to_string(), |u| u.to_string())
 }
 
-/// Extracts from an already parsed page; `page_type` skips classification.
+/// Extracts from an already parsed page; `page_type` skips classification;
+/// `markdown`: write the Markdown, with images or not.
 pub(crate) fn extract_doc(
     doc: &Doc,
     url: Option<&str>,
     algorithm: Algorithm,
     page_type: Option<PageType>,
     fetched_at: Option<i64>,
+    markdown: Option<bool>,
 ) -> Extracted {
     let meta = metadata::collect(doc);
     let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
@@ -392,14 +431,34 @@ pub(crate) fn extract_doc(
         other => other.extractor().select(doc),
     };
     let mut text = nfc(render(doc, &sel));
+    let mut md = markdown.map(|images| {
+        let opts = MarkdownOptions {
+            images,
+            url: url.and_then(|u| url::Url::parse(u).ok()),
+        };
+        html::markdown::markdown(doc, &sel, &opts)
+    });
+    // Lines the text loses after rendering, and the Markdown with them.
+    let mut drop_lines = |text: &mut String, drop: Vec<bool>| {
+        if let Some(md) = md.as_mut() {
+            md.drop_like(text, &drop);
+        }
+        repeats::remove_lines(text, &drop);
+    };
     if algorithm == Algorithm::Auto && page_type != PageType::Documentation {
-        repeats::drop_repeated_lines(&mut text);
+        let drop = repeats::repeated_lines(&text);
+        drop_lines(&mut text, drop);
     }
     if algorithm == Algorithm::Auto {
-        chrome::drop_label_lines(&mut text);
+        let drop = chrome::label_lines(&text);
+        drop_lines(&mut text, drop);
     }
     if algorithm == Algorithm::Auto && page_type == PageType::Product {
+        let before = text.len();
         product::add_description(&mut text, meta.product_description.as_deref());
+        if let (Some(md), Some(added)) = (md.as_mut(), text.get(before..)) {
+            md.push_text(added);
+        }
     }
     // An app shell: its embedded state may hold what the markup does not.
     // Not a product page's: its state holds many texts (size guides,
@@ -414,9 +473,15 @@ pub(crate) fn extract_doc(
             if state.len() > text.len() {
                 text = nfc(state);
                 text_source = Some(name);
+                md = md.map(|_| Markdown::from_text(&text));
             }
         }
     }
+    let markdown = match md {
+        Some(md) if md.is_empty() && !text.is_empty() => Markdown::from_text(&text).finish(),
+        Some(md) => nfc(md.finish()),
+        None => String::new(),
+    };
     let language = metadata::language(&text, meta.html_lang.as_deref());
     let product = product_record::read(doc, page_type == PageType::Product, meta.title.as_deref());
     let mut ex = Extracted {
@@ -432,6 +497,8 @@ pub(crate) fn extract_doc(
         page_type,
         algorithm: algorithm.name(),
         text,
+        markdown,
+        html: None,
         description: meta.description,
         site_name: meta.site_name,
         canonical: meta

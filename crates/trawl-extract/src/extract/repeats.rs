@@ -18,10 +18,10 @@ use std::collections::HashSet;
 /// says twice (a step of a procedure, a summary heading a chapter).
 const MIN_RUN: usize = 2;
 
-/// Removes the runs of at least [`MIN_RUN`] consecutive lines of `text` that
-/// each repeat an earlier line (words compared, case and punctuation aside;
-/// blank lines do not break a run), and the blank lines left behind.
-pub fn drop_repeated_lines(text: &mut String) {
+/// The runs of at least [`MIN_RUN`] consecutive lines of `text` that each
+/// repeat an earlier line (words compared, case and punctuation aside;
+/// blank lines do not break a run): one flag per `\n`-separated line.
+pub fn repeated_lines(text: &str) -> Vec<bool> {
     let lines: Vec<&str> = text.split('\n').collect();
     let keys: Vec<String> = lines.iter().map(|line| words(line)).collect();
     let written_out = written_out(&keys);
@@ -58,7 +58,7 @@ pub fn drop_repeated_lines(text: &mut String) {
             }
         }
     }
-    remove_lines(text, &drop);
+    drop
 }
 
 /// A paragraph of prose written out at least this many times back to back
@@ -172,7 +172,8 @@ mod tests {
 
     fn dropped(text: &str) -> String {
         let mut t = text.to_string();
-        drop_repeated_lines(&mut t);
+        let drop = repeated_lines(&t);
+        remove_lines(&mut t, &drop);
         t
     }
 

@@ -7,6 +7,7 @@ pub(crate) mod differential;
 pub(crate) mod dom;
 mod head_meta;
 pub(crate) mod leaves;
+pub(crate) mod markdown;
 pub(crate) mod mojibake;
 pub(crate) mod render;
 mod sink;

@@ -1,0 +1,283 @@
+//! The Markdown per element type, its escaping, and a property: for random
+//! documents it parses and renders to the words of the plain text.
+
+use super::*;
+use crate::html::render::render;
+
+fn md_of(html: &str, url: Option<&str>, images: bool) -> String {
+    let doc = Doc::parse_str(html);
+    let sel = Selection::subtree(&doc, 0);
+    let opts = MarkdownOptions {
+        images,
+        url: url.and_then(|u| url::Url::parse(u).ok()),
+    };
+    markdown(&doc, &sel, &opts).finish()
+}
+
+fn md(html: &str) -> String {
+    md_of(html, Some("https://ex.test/a/b.html"), true)
+}
+
+/// The words a CommonMark + GFM renderer shows for `md`.
+fn rendered_words(md: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut text = String::new();
+    let mut in_image = 0;
+    for ev in Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH) {
+        match ev {
+            Event::Start(Tag::Image { .. }) => in_image += 1,
+            Event::End(TagEnd::Image) => in_image -= 1,
+            Event::Text(t) | Event::Code(t) if in_image == 0 => {
+                text.push_str(&t);
+                text.push(' ');
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => text.push(' '),
+            _ => {}
+        }
+    }
+    words(&text)
+}
+
+fn words(s: &str) -> Vec<String> {
+    let mut w: Vec<String> = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    w.sort();
+    w
+}
+
+#[test]
+fn headings_rank_within_the_page() {
+    assert_eq!(
+        md("<h1>Title</h1><p>a</p><h3>Part</h3><p>b</p><h4>Sub</h4>"),
+        "# Title\n\na\n\n## Part\n\nb\n\n### Sub"
+    );
+    // A heading that is a paragraph in large type stays a paragraph.
+    let long = "word ".repeat(60);
+    assert!(!md(&format!("<h2>{long}</h2>")).starts_with('#'));
+}
+
+#[test]
+fn lists_keep_order_and_nesting() {
+    assert_eq!(
+        md("<ul><li>a<ul><li>b</li><li>c<ol start=4><li>d</li></ol></li></ul></li><li>e</li></ul>"),
+        // A list numbered from 4 cannot start on the line after "c".
+        "- a\n  - b\n  - c\n\n    4. d\n- e"
+    );
+    assert_eq!(
+        md("<ul><li><input type=checkbox checked> done</li></ul>"),
+        "- [x] done"
+    );
+    assert_eq!(
+        md("<dl><dt>Term</dt><dd>Its meaning</dd></dl>"),
+        "**Term**\n\nIts meaning"
+    );
+}
+
+#[test]
+fn tables_expand_spans_and_escape_cells() {
+    let t = md("<table><tr><th>A</th><th align=right>B</th></tr>\
+                <tr><td colspan=2>x | y</td></tr>\
+                <tr><td rowspan=2>r</td><td>1</td></tr><tr><td>2</td></tr></table>");
+    assert_eq!(
+        t,
+        "| A | B |\n| --- | --: |\n| x \\| y |  |\n| r | 1 |\n|  | 2 |"
+    );
+    // Layout: one column and no header; nested tables degrade to blocks.
+    assert_eq!(
+        md("<table><tr><td>one</td></tr><tr><td>two</td></tr></table>"),
+        "one\n\ntwo"
+    );
+    let nested = md("<table><tr><td><table><tr><td>in</td><td>ner</td></tr></table></td><td>z</td></tr></table>");
+    assert!(!nested.contains('|'), "{nested}");
+    assert!(nested.contains("in") && nested.contains('z'));
+}
+
+#[test]
+fn code_is_verbatim_and_fenced() {
+    assert_eq!(
+        md("<pre><code class=\"language-py\">def f():\n\n    return 1\n</code></pre>"),
+        "```py\ndef f():\n\n    return 1\n```"
+    );
+    assert_eq!(md("<pre>a ``` b</pre>"), "````\na ``` b\n````");
+    assert_eq!(md("<p>run <code>ls -l</code> now</p>"), "run `ls -l` now");
+}
+
+#[test]
+fn links_and_images_are_absolute() {
+    let html = "<head><base href=\"/docs/\"></head><p><a href=\"x.html\">X</a> \
+                <a href=\"javascript:go()\">Go</a> <a href=\"\">Empty</a> \
+                <img src=\"data:image/gif;base64,R0\" data-src=\"i.png\" alt=\"An [image]\"> \
+                <img srcset=\"s.jpg 1x, t.jpg 2x\" alt=s></p>";
+    assert_eq!(
+        md(html),
+        "[X](https://ex.test/docs/x.html) Go Empty ![An \\[image\\]](https://ex.test/docs/i.png) ![s](https://ex.test/docs/s.jpg)"
+    );
+    assert_eq!(
+        md_of(html, Some("https://ex.test/a/b.html"), false),
+        "[X](https://ex.test/docs/x.html) Go Empty"
+    );
+}
+
+#[test]
+fn quotes_breaks_rules_and_emphasis() {
+    assert_eq!(
+        md("<blockquote><p>one<br>two</p><p>three</p></blockquote><hr><p><b>b</b> <em>e</em> <del>d</del> x<sup>2</sup></p>"),
+        "> one\\\n> two\n>\n> three\n\n---\n\n**b** *e* ~~d~~ x2"
+    );
+}
+
+#[test]
+fn text_that_looks_like_markdown_renders_as_itself() {
+    for text in [
+        "# not a heading",
+        "1. not a list",
+        "- not an item",
+        "* * *",
+        "===",
+        "> not a quote",
+        "a *b* _c_ `d` [e](f) <g> h|i ~~j~~ &amp; \\k",
+        "2024. A year",
+    ] {
+        let html = format!("<p>{}</p>", text.replace('&', "&amp;").replace('<', "&lt;"));
+        let out = md(&html);
+        let parsed = rendered_words(&out);
+        assert_eq!(parsed, words(text), "{text:?} -> {out:?}");
+        // And no block structure: one paragraph of text.
+        let blocks = pulldown_cmark::Parser::new(&out)
+            .filter(|e| {
+                matches!(
+                    e,
+                    pulldown_cmark::Event::Start(pulldown_cmark::Tag::Paragraph)
+                )
+            })
+            .count();
+        assert_eq!(blocks, 1, "{text:?} -> {out:?}");
+    }
+}
+
+#[test]
+fn dropped_lines_drop_their_units() {
+    let doc = Doc::parse_str("<h2>Keep</h2><p>Share</p><ul><li>one</li><li>Share</li></ul>");
+    let sel = Selection::subtree(&doc, 0);
+    let opts = MarkdownOptions {
+        images: true,
+        url: None,
+    };
+    let mut m = markdown(&doc, &sel, &opts);
+    let text = render(&doc, &sel);
+    let drop: Vec<bool> = text.split('\n').map(|l| l == "Share").collect();
+    m.drop_like(&text, &drop);
+    assert_eq!(m.finish(), "# Keep\n\n- one");
+}
+
+/// A small seeded generator (no randomness crate needed).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[(self.next() % xs.len() as u64) as usize]
+    }
+}
+
+fn random_html(rng: &mut Rng, depth: usize) -> String {
+    const WORDS: &[&str] = &[
+        "alpha",
+        "beta*",
+        "_gamma_",
+        "#delta",
+        "1.",
+        "[eps]",
+        "zeta|eta",
+        "`theta`",
+        "iota-",
+        "+kappa",
+        "lambda\\",
+        "mu&amp;nu",
+        "&lt;xi&gt;",
+        "omicron!",
+        "pi~",
+        "2024.",
+        "rho=",
+        "sigma>",
+    ];
+    const TAGS: &[&str] = &[
+        "p",
+        "div",
+        "b",
+        "i",
+        "em",
+        "strong",
+        "a href=\"/x\"",
+        "code",
+        "span",
+        "ul",
+        "ol",
+        "li",
+        "blockquote",
+        "h2",
+        "h3",
+        "table",
+        "tr",
+        "td",
+        "th",
+        "pre",
+        "del",
+        "sup",
+        "br",
+        "img src=\"/i.png\" alt=\"A\"",
+    ];
+    let mut out = String::new();
+    let n = 1 + rng.next() % 4;
+    for _ in 0..n {
+        if depth > 4 || rng.next() % 3 == 0 {
+            out.push_str(rng.pick(WORDS));
+            out.push(' ');
+            continue;
+        }
+        let tag = rng.pick(TAGS);
+        let name = tag.split(' ').next().unwrap_or(tag);
+        if matches!(name, "br" | "img") {
+            out.push_str(&format!("<{tag}>"));
+            continue;
+        }
+        out.push_str(&format!("<{tag}>{}</{name}>", random_html(rng, depth + 1)));
+    }
+    out
+}
+
+#[test]
+fn random_documents_render_to_the_words_of_the_text() {
+    let mut rng = Rng(0x2718_2818_2845_9045);
+    for case in 0..3000 {
+        let html = random_html(&mut rng, 0);
+        let doc = Doc::parse_str(&html);
+        let sel = Selection::subtree(&doc, 0);
+        let text = render(&doc, &sel);
+        let out = md(&html);
+        let (got, want) = (rendered_words(&out), words(&text));
+        if got != want {
+            let count = |v: &[String], w: &String| v.iter().filter(|x| *x == w).count();
+            let extra: Vec<_> = got
+                .iter()
+                .filter(|w| count(&got, w) > count(&want, w))
+                .collect();
+            let missing: Vec<_> = want
+                .iter()
+                .filter(|w| count(&want, w) > count(&got, w))
+                .collect();
+            panic!(
+                "case {case}: extra {extra:?} missing {missing:?} ({} vs {} words)\n{html}\n---\n{out}\n---\n{text}",
+                got.len(),
+                want.len()
+            );
+        }
+    }
+}
