@@ -5,7 +5,6 @@
 //! arguments to them and prints their results.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -47,15 +46,9 @@ pub fn export(
     limit: usize,
     links: bool,
     all_versions: bool,
-    out: Option<&Path>,
+    mut sink: &mut dyn Write,
 ) -> Result<i32> {
     let since: Cursor = since.parse().map_err(anyhow::Error::msg)?;
-    let mut sink: Box<dyn Write> = match out {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
     let (written, cursor) = runtime()?.block_on(async {
         let mut conn = Conn::connect(url).await?;
         // Older versions of changed pages, once, before the live records.

@@ -17,7 +17,7 @@ const EXTRACT: &[&[&str]] = &[
     &["input"],
     &["html"],
     &["extract"],
-    &["page"],
+    &["page", "chunks"],
     &["template", "training"],
 ];
 

@@ -226,6 +226,16 @@ fn each_worker_reextracts_what_it_archived() {
     let mut workers: Vec<Child> = (1..=2).map(|i| c.worker(&format!("w{i}"))).collect();
     wait_all(&mut workers, Duration::from_secs(120));
     let before = assert_complete(&c, &hosts, pages);
+    // A worker's records carry the Markdown of their text (issue 54).
+    for r in &before {
+        let (text, md) = (
+            r["text"].as_str().unwrap_or(""),
+            r["markdown"].as_str().unwrap_or(""),
+        );
+        assert!(text.is_empty() || !md.is_empty(), "no markdown: {r}");
+    }
+    // Records as stored before records had Markdown: reextract fills it.
+    pg.psql("UPDATE trawl_records SET record = (record::jsonb - 'markdown')::text");
     let requests: usize = hosts.iter().map(|h| h.paths().len()).sum();
     let other = c.dir.join("other.toml");
     let text = std::fs::read_to_string(&c.cfg).expect("config");
@@ -259,10 +269,28 @@ fn each_worker_reextracts_what_it_archived() {
     );
     let after = c.export();
     assert_eq!(after.len(), before.len(), "one record per page");
+    for r in &after {
+        let (text, md) = (
+            r["text"].as_str().unwrap_or(""),
+            r["markdown"].as_str().unwrap_or(""),
+        );
+        assert!(
+            text.is_empty() || !md.is_empty(),
+            "reextract left no markdown: {r}"
+        );
+    }
     let newer: Vec<&serde_json::Value> = after.iter().filter(|r| r["previous"].is_u64()).collect();
     assert!(!newer.is_empty());
     for r in &newer {
         assert_eq!(r["algorithm"], "list-rank", "{r}");
+        let (text, md) = (
+            r["text"].as_str().unwrap_or(""),
+            r["markdown"].as_str().unwrap_or(""),
+        );
+        assert!(
+            text.is_empty() || !md.is_empty(),
+            "reextract left no markdown: {r}"
+        );
         let old = before
             .iter()
             .find(|o| o["url"] == r["url"])

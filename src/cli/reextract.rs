@@ -296,7 +296,10 @@ fn again(rec: &Record, warc_dir: &Path, opts: &Options, templates: &Templates) -
             new.fields = Some(applied.values);
         }
     }
+    // A record stored before records had Markdown gets a version with it.
     let same = new.text == rec.text
+        && new.markdown == rec.markdown
+        && new.html == rec.html
         && new.title == rec.title
         && new.author == rec.author
         && new.date == rec.date

@@ -25,6 +25,7 @@
 //! rest; [`Extractor`] is the trait the algorithms share.
 #![deny(missing_docs)]
 
+mod chunks;
 mod error;
 mod extract;
 mod html;
@@ -45,6 +46,7 @@ pub mod fuzzing {
     pub use crate::html::differential::tree_dumps;
 }
 
+pub use chunks::{chunk_markdown, Chunk};
 pub use error::{ExtractError, InputError};
 pub use extract::dates::civil_from_days;
 pub use extract::metadata::normalize_date;

@@ -290,6 +290,8 @@ fn emit_chunks(
             } else if format == super::Format::Text {
                 let name = it.url.as_deref().unwrap_or(path);
                 super::write_human(out, name, &rec, true)?;
+            } else if let super::Format::Chunks(budget) = format {
+                super::write_chunks(out, path, &rec, budget)?;
             } else {
                 let name = it.url.as_deref().unwrap_or(path);
                 super::write_content(out, name, &rec, format, true)?;

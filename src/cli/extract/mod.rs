@@ -36,6 +36,12 @@ pub struct ExtractArgs {
     /// Leave images out of the Markdown (and HTML).
     #[arg(long)]
     pub no_images: bool,
+    /// Print chunks of each page's Markdown instead, one JSON line per
+    /// chunk (source, url, chunk, headings, markdown, start, end, tokens),
+    /// each at most TOKENS words (as `trawl export --chunks`).
+    /// Example: trawl extract --chunks 300 page.html
+    #[arg(long, value_name = "TOKENS", conflicts_with_all = ["format", "jsonl", "template"], value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub chunks: Option<u32>,
     /// The page's URL (helps page typing and charset detection).
     #[arg(long)]
     pub url: Option<String>,
@@ -98,6 +104,9 @@ pub enum Format {
     Json,
     Markdown,
     Html,
+    /// `--chunks TOKENS` (not a `--format` value).
+    #[value(skip)]
+    Chunks(u32),
 }
 
 impl ExtractArgs {
@@ -142,6 +151,10 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
     if format == Format::Html {
         opts.html = true;
     }
+    let format = match args.chunks {
+        Some(budget) => Format::Chunks(budget),
+        None => format,
+    };
     if let Some(a) = args.algorithm {
         opts.algorithm = a;
     }
@@ -207,6 +220,7 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
             }
             Format::Text => write_human(out, path, &rec, many),
             Format::Markdown | Format::Html => write_content(out, path, &rec, format, many),
+            Format::Chunks(budget) => write_chunks(out, path, &rec, budget),
         },
     )
 }
@@ -306,6 +320,32 @@ pub(super) fn write_human(
     writeln!(out, "{}", printable(&rec.text, true))?;
     if many {
         writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// `--chunks`: one JSON line per chunk of the page's Markdown.
+pub(super) fn write_chunks(
+    out: &mut dyn Write,
+    source: &str,
+    rec: &Extracted,
+    budget: u32,
+) -> std::io::Result<()> {
+    for (i, c) in trawl_extract::chunk_markdown(&rec.markdown, budget as usize)
+        .iter()
+        .enumerate()
+    {
+        let line = serde_json::json!({
+            "source": source,
+            "url": rec.url,
+            "chunk": i,
+            "headings": c.headings,
+            "markdown": c.markdown,
+            "start": c.start,
+            "end": c.end,
+            "tokens": c.tokens,
+        });
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

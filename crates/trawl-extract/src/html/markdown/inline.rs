@@ -164,7 +164,7 @@ impl Inline {
     fn escape_into(&mut self, word: &str) {
         let chars: Vec<char> = word.chars().collect();
         // Opening markers may precede: they can be dropped at their close.
-        let at_start = self.line_start;
+        let at_start = self.line_start && self.mode != Mode::Cell;
         for (i, &c) in chars.iter().enumerate() {
             let prev = if i == 0 { None } else { Some(chars[i - 1]) };
             let next = chars.get(i + 1).copied();
