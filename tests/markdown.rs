@@ -45,7 +45,7 @@ fn records_hold_markdown_and_export_writes_files_and_chunks() {
         "1. Update the package index.",
         "2. Install the `tool` package.",
         "```sh\nsudo apt-get update\n\nsudo apt-get install tool\n```",
-        "| Flag | Meaning |\n| --- | --- |\n| -v | verbose output |",
+        "| Flag | Meaning |\n| --- | --- |\n| \\-v | verbose output |",
         &format!("[questions people ask]({faq})"),
     ] {
         assert!(md.contains(want), "{want:?} not in:\n{md}");

@@ -154,17 +154,21 @@ impl Inline {
         self.flush_space();
         self.escape_into(word);
         self.line_start = false;
-        for c in word.chars().filter(|c| c.is_alphanumeric()) {
-            self.key.extend(c.to_lowercase());
-        }
+        push_key(&mut self.key, word);
     }
 
     /// Writes `word` with the characters Markdown would read as markup
     /// escaped.
     fn escape_into(&mut self, word: &str) {
+        // Most words hold no character Markdown reads.
+        let special = |b: u8| b"\\*`[]<~_|&#>+-=.)".contains(&b);
+        if !self.line_start && !word.bytes().any(special) {
+            self.md.push_str(word);
+            return;
+        }
         let chars: Vec<char> = word.chars().collect();
         // Opening markers may precede: they can be dropped at their close.
-        let at_start = self.line_start && self.mode != Mode::Cell;
+        let at_start = self.line_start;
         for (i, &c) in chars.iter().enumerate() {
             let prev = if i == 0 { None } else { Some(chars[i - 1]) };
             let next = chars.get(i + 1).copied();
@@ -272,9 +276,7 @@ impl Inline {
         self.md.push_str(pad);
         self.md.push_str(&ticks);
         self.line_start = false;
-        for c in code.chars().filter(|c| c.is_alphanumeric()) {
-            self.key.extend(c.to_lowercase());
-        }
+        push_key(&mut self.key, &code);
     }
 
     /// Starts a link: returns where its text begins.
@@ -379,10 +381,21 @@ pub(crate) fn longest_run(s: &str, c: char) -> usize {
 /// The key of a line of plain text: its letters and digits, lower-cased.
 pub(crate) fn key_of(text: &str) -> String {
     let mut key = String::with_capacity(text.len());
-    for c in text.chars().filter(|c| c.is_alphanumeric()) {
-        key.extend(c.to_lowercase());
-    }
+    push_key(&mut key, text);
     key
+}
+
+/// Appends the letters and digits of `text`, lower-cased, to `key`.
+fn push_key(key: &mut String, text: &str) {
+    for c in text.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                key.push(c.to_ascii_lowercase());
+            }
+        } else if c.is_alphanumeric() {
+            key.extend(c.to_lowercase());
+        }
+    }
 }
 
 #[cfg(test)]
