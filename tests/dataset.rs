@@ -340,3 +340,55 @@ fn metadata_floors() {
         );
     }
 }
+
+/// Markdown floors (issue 54): the conversion cases passed, and the
+/// structure score and word F1 of the Markdown on wcxb-dev and CleanEval
+/// (`trawl eval --structure`; figures in docs/BENCHMARKS.md).
+#[test]
+fn markdown_floors() {
+    if let Some(dir) = dataset("markdown-cases") {
+        let out = eval(&dir, &[]);
+        for (file, floor) in [("turndown-cases.html", 136), ("gfm-cases.html", 16)] {
+            let passed: usize = out
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{file}: ")))
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            assert!(
+                passed >= floor,
+                "{file}: {passed} pass, floor {floor}\n{out}"
+            );
+        }
+    }
+    // Row "all trawl n heading item cell code link image structure words text".
+    let row = |out: &str| -> Vec<String> {
+        out.lines()
+            .find(|l| l.starts_with("all ") && l.contains(" trawl "))
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let num = |cells: &[String], i: usize| {
+        cells
+            .get(i)
+            .and_then(|c| c.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    for (name, structure, words) in [("wcxb-dev", 0.52, 0.88), ("cleaneval", 0.28, 0.91)] {
+        let Some(dir) = dataset(name) else { continue };
+        let cells = row(&eval(&dir, &["--structure"]));
+        let (s, w, t) = (num(&cells, 9), num(&cells, 10), num(&cells, 11));
+        assert!(
+            s >= structure,
+            "{name}: structure {s} under {structure}: {cells:?}"
+        );
+        assert!(
+            w >= words,
+            "{name}: Markdown word F1 {w} under {words}: {cells:?}"
+        );
+        assert!(
+            w >= t - 0.01,
+            "{name}: Markdown words {w} more than 0.01 under text {t}"
+        );
+    }
+}
