@@ -150,7 +150,7 @@ pub fn format(sides: &[Side], dataset: &str, worst: usize) -> String {
         sides.first().map_or(0, |x| x.pages.len())
     );
     s.push_str(&format!(
-        "{:<12}{:<16}{:>5}{:>9}{:>7}{:>7}{:>7}{:>7}{:>7}{:>10}{:>8}{:>8}\n",
+        "{:<14}{:<24}{:>5}{:>9}{:>7}{:>7}{:>7}{:>7}{:>7}{:>10}{:>8}{:>8}\n",
         "type",
         "tool",
         "n",
@@ -198,7 +198,7 @@ pub fn format(sides: &[Side], dataset: &str, worst: usize) -> String {
                 format!("{:.3}", rows.iter().map(|&i| t[i].f1).sum::<f64>() / n)
             });
             s.push_str(&format!(
-                "{:<12}{:<16}{:>5}{:>9}{:>7}{:>7}{:>7}{:>7}{:>7}{:>10.3}{:>8.3}{:>8}\n",
+                "{:<14}{:<24}{:>5}{:>9}{:>7}{:>7}{:>7}{:>7}{:>7}{:>10.3}{:>8.3}{:>8}\n",
                 kind,
                 side.name,
                 rows.len(),
