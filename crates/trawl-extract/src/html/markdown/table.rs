@@ -2,12 +2,11 @@
 //! so every row has every column, the first row kept the header. A table
 //! that is layout (one column or one row, `role="presentation"`) or holds
 //! what GFM cannot (a nested table, a list, code, a quote) is not written
-//! as one: the walk writes its cells as blocks instead.
+//! as one: the walk writes its cells as blocks instead. This module reads
+//! the table's shape; the walk writes its rows.
 
-use super::inline::Mode;
-use super::walk::Walker;
-use super::Join;
-use crate::html::dom::{Kind, NodeId};
+use crate::html::dom::{Doc, Kind, NodeId};
+use crate::html::render::Selection;
 use crate::html::tag::Tag;
 
 /// More columns than this is no table a reader reads.
@@ -17,15 +16,33 @@ const MAX_CELLS: usize = 20_000;
 /// Largest span honoured.
 const MAX_SPAN: usize = 64;
 
-/// Writes table `id` as a GFM table; false when it is not one (the caller
-/// writes its content as blocks).
-pub(super) fn table(w: &mut Walker<'_>, id: NodeId) -> bool {
+/// What the walk needs to write a GFM table.
+pub(super) struct Layout {
+    /// The rows' cells on a grid (`None` where a span covers it).
+    pub(super) grid: Vec<Vec<Option<NodeId>>>,
+    pub(super) cols: usize,
+    pub(super) caption: Option<NodeId>,
+    /// `| --- | :-: |`
+    pub(super) delimiter: String,
+}
+
+/// What the walk reads of a page: the document, the selection, and per
+/// node whether its subtree holds selected words.
+pub(super) struct Seen<'a> {
+    pub(super) doc: &'a Doc,
+    pub(super) sel: &'a Selection,
+    pub(super) content: &'a [bool],
+}
+
+/// Table `id`'s layout as a GFM table; `None` when it is not one (the
+/// caller writes its content as blocks).
+pub(super) fn layout(w: &Seen<'_>, id: NodeId) -> Option<Layout> {
     let doc = w.doc;
     if doc
         .attr(id, "role")
         .is_some_and(|r| r.eq_ignore_ascii_case("presentation"))
     {
-        return false;
+        return None;
     }
     let mut rows: Vec<NodeId> = Vec::new();
     let mut caption = None;
@@ -35,15 +52,13 @@ pub(super) fn table(w: &mut Walker<'_>, id: NodeId) -> bool {
             continue;
         }
         match node.tag {
-            Tag::Table | Tag::Ul | Tag::Ol | Tag::Pre | Tag::Blockquote | Tag::Dl => return false,
+            Tag::Table | Tag::Ul | Tag::Ol | Tag::Pre | Tag::Blockquote | Tag::Dl => return None,
             Tag::Tr => rows.push(i),
             Tag::Caption if caption.is_none() => caption = Some(i),
             _ => {}
         }
     }
-    let Some(grid) = grid(w, &rows) else {
-        return false;
-    };
+    let grid = grid(w, &rows)?;
     let cols = grid.iter().map(Vec::len).max().unwrap_or(0);
     // A one-column or one-row table is layout, unless it has a header row.
     let header = grid.first().is_some_and(|row| {
@@ -52,7 +67,7 @@ pub(super) fn table(w: &mut Walker<'_>, id: NodeId) -> bool {
             .any(|&c| doc.nodes[c as usize].tag == Tag::Th || in_thead(w, c))
     });
     if cols == 0 || ((cols < 2 || grid.len() < 2) && !header) {
-        return false;
+        return None;
     }
     // Words in the table but in no cell (a stray element the parser left
     // in a row) would be lost: then it is written as blocks.
@@ -73,38 +88,19 @@ pub(super) fn table(w: &mut Walker<'_>, id: NodeId) -> bool {
         .map(|&c| words(c, doc.end(c)))
         .sum();
     if in_cells != words(id, doc.end(id)) {
-        return false;
+        return None;
     }
     let delimiter = delimiter_row(w, grid.first().map(Vec::as_slice).unwrap_or(&[]), cols);
-    if let Some(c) = caption {
-        w.flow(c);
-        w.flush();
-    }
-    w.tables += 1;
-    let t = w.tables;
-    for row in &grid {
-        let mut md = String::from("|");
-        let mut key = String::new();
-        for col in 0..cols {
-            let cell = row.get(col).copied().flatten();
-            let (text, k) = match cell {
-                Some(c) => cell_text(w, c),
-                None => (String::new(), String::new()),
-            };
-            md.push(' ');
-            md.push_str(&text);
-            md.push_str(" |");
-            key.push_str(&k);
-        }
-        w.emit(md, key, Some((t, delimiter.clone())));
-        w.set_join(Join::Line);
-    }
-    w.set_join(Join::Blank);
-    true
+    Some(Layout {
+        grid,
+        cols,
+        caption,
+        delimiter,
+    })
 }
 
 /// Whether a cell is in the table's `<thead>`.
-fn in_thead(w: &Walker<'_>, cell: NodeId) -> bool {
+fn in_thead(w: &Seen<'_>, cell: NodeId) -> bool {
     let doc = w.doc;
     let tr = doc.nodes[cell as usize].parent;
     let Some(up) = doc.nodes.get(tr as usize).map(|n| n.parent) else {
@@ -117,7 +113,7 @@ fn in_thead(w: &Walker<'_>, cell: NodeId) -> bool {
 
 /// `| --- | :-: |`: each column aligned as its header cell says (`align`
 /// or a `text-align` style).
-fn delimiter_row(w: &Walker<'_>, header: &[Option<NodeId>], cols: usize) -> String {
+fn delimiter_row(w: &Seen<'_>, header: &[Option<NodeId>], cols: usize) -> String {
     let mut out = String::from("|");
     for col in 0..cols {
         let cell = header.get(col).copied().flatten();
@@ -145,7 +141,7 @@ fn delimiter_row(w: &Walker<'_>, header: &[Option<NodeId>], cols: usize) -> Stri
 
 /// The rows' cells on a grid (`None` where a span covers it); `None` when
 /// the table is too large to write as one.
-fn grid(w: &Walker<'_>, rows: &[NodeId]) -> Option<Vec<Vec<Option<NodeId>>>> {
+fn grid(w: &Seen<'_>, rows: &[NodeId]) -> Option<Vec<Vec<Option<NodeId>>>> {
     let doc = w.doc;
     let mut grid: Vec<Vec<Option<NodeId>>> = Vec::new();
     // Per column: rows still covered by a rowspan above.
@@ -200,13 +196,4 @@ fn grid(w: &Walker<'_>, rows: &[NodeId]) -> Option<Vec<Vec<Option<NodeId>>>> {
         }
     }
     Some(grid)
-}
-
-/// A cell's Markdown on one line, and its key.
-fn cell_text(w: &mut Walker<'_>, cell: NodeId) -> (String, String) {
-    let saved = std::mem::replace(&mut w.run, super::inline::Inline::new(Mode::Cell));
-    w.flow(cell);
-    let out = w.run.take();
-    w.run = saved;
-    out
 }

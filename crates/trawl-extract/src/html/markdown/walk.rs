@@ -4,7 +4,8 @@
 //! on), as the plain-text renderer treats it.
 
 use super::inline::{Inline, Mode};
-use super::{table, Join, MarkdownOptions, Unit};
+use super::table;
+use super::unit::{Join, MarkdownOptions, Unit};
 use crate::html::dom::{Doc, Kind, NodeId};
 use crate::html::render::Selection;
 use crate::html::tag::Tag;
@@ -27,26 +28,26 @@ enum Container {
 }
 
 pub(super) struct Walker<'a> {
-    pub(super) doc: &'a Doc,
-    pub(super) sel: &'a Selection,
-    pub(super) opts: &'a MarkdownOptions,
+    doc: &'a Doc,
+    sel: &'a Selection,
+    opts: &'a MarkdownOptions,
     /// Per node: its subtree holds selected words (or a selected image).
-    pub(super) content: Vec<bool>,
+    content: Vec<bool>,
     /// Per node: below it is a block element with content.
     blocky: Vec<bool>,
     /// Heading level (1–6) → its rank among the levels the page uses.
     ranks: [u8; 7],
     base: Option<url::Url>,
     containers: Vec<Container>,
-    pub(super) run: Inline,
+    run: Inline,
     join: Join,
     para: u32,
-    pub(super) tables: u32,
+    tables: u32,
     /// The last text node written (to part words glued across elements).
     last_text: NodeId,
     in_link: bool,
     nesting: usize,
-    pub(super) units: Vec<Unit>,
+    units: Vec<Unit>,
 }
 
 /// Walks the whole document.
@@ -126,7 +127,7 @@ impl<'a> Walker<'a> {
     }
 
     /// `href`/`src` made absolute; `None` for what is no place to go.
-    pub(super) fn absolute(&self, href: &str) -> Option<String> {
+    fn absolute(&self, href: &str) -> Option<String> {
         let href = href.trim();
         let lower = href.get(..11).unwrap_or(href).to_ascii_lowercase();
         if href.is_empty() || lower.starts_with("javascript:") || lower.starts_with("data:") {
@@ -164,7 +165,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Writes a unit (a block of its own unless `join` says otherwise).
-    pub(super) fn emit(&mut self, md: String, key: String, table: Option<(u32, String)>) {
+    fn emit(&mut self, md: String, key: String, table: Option<(u32, String)>) {
         if md.is_empty() {
             return;
         }
@@ -183,13 +184,8 @@ impl<'a> Walker<'a> {
         self.join = Join::Blank;
     }
 
-    /// How the next unit joins the one before.
-    pub(super) fn set_join(&mut self, join: Join) {
-        self.join = join;
-    }
-
     /// Ends the current paragraph.
-    pub(super) fn flush(&mut self) {
+    fn flush(&mut self) {
         if self.run.is_blank() {
             self.run.take();
             return;
@@ -200,7 +196,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The children of `id` in order, blocks ending the paragraph around them.
-    pub(super) fn flow(&mut self, id: NodeId) {
+    fn flow(&mut self, id: NodeId) {
         if self.nesting >= MAX_NESTING {
             self.plain_words(id);
             return;
@@ -285,7 +281,7 @@ impl<'a> Walker<'a> {
             }
             Tag::Table => {
                 self.flush();
-                if !table::table(self, id) {
+                if !self.table(id) {
                     self.flow(id);
                     self.flush();
                 }
@@ -325,6 +321,52 @@ impl<'a> Walker<'a> {
             }
             _ => self.flow(id),
         }
+    }
+
+    /// Writes table `id` as a GFM table (see `table`); false when it is
+    /// not one.
+    fn table(&mut self, id: NodeId) -> bool {
+        let seen = table::Seen {
+            doc: self.doc,
+            sel: self.sel,
+            content: &self.content,
+        };
+        let Some(t) = table::layout(&seen, id) else {
+            return false;
+        };
+        if let Some(c) = t.caption {
+            self.flow(c);
+            self.flush();
+        }
+        self.tables += 1;
+        let n = self.tables;
+        for row in &t.grid {
+            let mut md = String::from("|");
+            let mut key = String::new();
+            for col in 0..t.cols {
+                let (text, k) = match row.get(col).copied().flatten() {
+                    Some(c) => self.cell_text(c),
+                    None => (String::new(), String::new()),
+                };
+                md.push(' ');
+                md.push_str(&text);
+                md.push_str(" |");
+                key.push_str(&k);
+            }
+            self.emit(md, key, Some((n, t.delimiter.clone())));
+            self.join = Join::Line;
+        }
+        self.join = Join::Blank;
+        true
+    }
+
+    /// A cell's Markdown on one line, and its key.
+    fn cell_text(&mut self, cell: NodeId) -> (String, String) {
+        let saved = std::mem::replace(&mut self.run, Inline::new(Mode::Cell));
+        self.flow(cell);
+        let out = self.run.take();
+        self.run = saved;
+        out
     }
 
     /// A checkbox opening a list item: a task list's `[ ]` or `[x]`.
@@ -446,7 +488,7 @@ impl<'a> Walker<'a> {
         }
         let lang = self.language(id);
         let fence = "`".repeat(super::inline::longest_run(code, '`').max(2) + 1);
-        let key = super::key_of(code);
+        let key = super::inline::key_of(code);
         self.emit(format!("{fence}{lang}\n{code}\n{fence}"), key, None);
         if let Some(u) = self.units.last_mut() {
             u.code = true;
