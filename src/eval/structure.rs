@@ -45,6 +45,7 @@ fn norm_url(u: &str) -> String {
     u.trim().trim_end_matches('/').to_string()
 }
 
+#[derive(Default)]
 struct Reader {
     headings: Vec<(String, u8)>,
     heading: Option<(String, u8)>,
@@ -164,23 +165,7 @@ impl Reader {
 
 /// Reads `md` into its elements.
 pub fn read(md: &str, levels: Levels) -> Structure {
-    let mut r = Reader {
-        headings: vec![],
-        heading: None,
-        items: vec![],
-        done_items: vec![],
-        cell: None,
-        row: 0,
-        col: 0,
-        cells: vec![],
-        code: None,
-        code_lines: vec![],
-        links: vec![],
-        done_links: vec![],
-        images: vec![],
-        in_image: 0,
-        text: String::new(),
-    };
+    let mut r = Reader::default();
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     for ev in Parser::new_ext(md, opts) {
         match ev {

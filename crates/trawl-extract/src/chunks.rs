@@ -6,9 +6,8 @@
 //! range in the Markdown, so it can be cited back.
 //!
 //! Tokens are whitespace-separated words with a letter or digit in them
-//! (Markdown's own `|`, `---`, `-` and `#` do not count): cheap,
-//! model-independent, and about 0.75 of a GPT-style tokenizer's count on
-//! English prose.
+//! (Markdown's own `|`, `---`, `-` and `#` do not count): cheap and
+//! model-independent (a model's tokenizer counts more; not measured here).
 
 use serde::Serialize;
 

@@ -150,18 +150,27 @@ pub fn chunk_lines(line: &str, budget: usize, out: &mut dyn Write) -> std::io::R
         .or(s("text"))
         .unwrap_or("");
     let seq = v.get("seq").cloned().unwrap_or(Value::Null);
+    write_chunks(out, serde_json::json!({"url": url, "seq": seq}), md, budget)
+}
+
+/// One JSON line per chunk of `md`: the fields of `head` (what names the
+/// page), then `chunk` (its index) and the chunk's own fields. Returns the
+/// chunks written.
+pub fn write_chunks(
+    out: &mut dyn Write,
+    head: Value,
+    md: &str,
+    budget: usize,
+) -> std::io::Result<usize> {
     let chunks = trawl_extract::chunk_markdown(md, budget);
     for (i, c) in chunks.iter().enumerate() {
-        let line = serde_json::json!({
-            "url": url,
-            "seq": seq,
-            "chunk": i,
-            "headings": c.headings,
-            "markdown": c.markdown,
-            "start": c.start,
-            "end": c.end,
-            "tokens": c.tokens,
-        });
+        let mut line = head.clone();
+        if let (Some(fields), Ok(Value::Object(own))) =
+            (line.as_object_mut(), serde_json::to_value(c))
+        {
+            fields.insert("chunk".into(), i.into());
+            fields.extend(own);
+        }
         writeln!(out, "{line}")?;
     }
     Ok(chunks.len())

@@ -2,7 +2,7 @@
 //! daemon's endpoint, a stopped store or a cluster's database; records also
 //! as Markdown files or as chunks ([`formats`]).
 
-mod formats;
+pub(super) mod formats;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -331,22 +331,8 @@ pub(super) fn write_chunks(
     rec: &Extracted,
     budget: u32,
 ) -> std::io::Result<()> {
-    for (i, c) in trawl_extract::chunk_markdown(&rec.markdown, budget as usize)
-        .iter()
-        .enumerate()
-    {
-        let line = serde_json::json!({
-            "source": source,
-            "url": rec.url,
-            "chunk": i,
-            "headings": c.headings,
-            "markdown": c.markdown,
-            "start": c.start,
-            "end": c.end,
-            "tokens": c.tokens,
-        });
-        writeln!(out, "{line}")?;
-    }
+    let head = serde_json::json!({"source": source, "url": rec.url});
+    super::export::formats::write_chunks(out, head, &rec.markdown, budget as usize)?;
     Ok(())
 }
 

@@ -56,10 +56,10 @@ impl Inline {
         }
     }
 
-    /// Whether a span or link is open (a line break inside one is a space:
-    /// the span cannot cross into the next unit).
-    pub(crate) fn has_open(&self, links: bool) -> bool {
-        links || !self.spans.is_empty()
+    /// Whether a span is open (a line break inside one is a space: the
+    /// span cannot cross into the next unit).
+    pub(crate) fn has_open(&self) -> bool {
+        !self.spans.is_empty()
     }
 
     /// Whether nothing but markers has been written.

@@ -239,7 +239,7 @@ impl<'a> Walker<'a> {
         let tag = node.tag;
         match tag {
             Tag::Br => {
-                if self.run.mode == Mode::Cell || self.run.has_open(self.in_link) {
+                if self.run.mode == Mode::Cell || self.in_span_or_link() {
                     self.run.cell_break();
                 } else if !self.run.is_blank() {
                     self.flush();
@@ -249,7 +249,7 @@ impl<'a> Walker<'a> {
                 return;
             }
             Tag::Hr => {
-                if self.sel.get(id) && !self.units.is_empty() && !self.run.has_open(self.in_link) {
+                if self.sel.get(id) && !self.units.is_empty() && !self.in_span_or_link() {
                     self.flush();
                     self.emit("---".into(), String::new(), None);
                 }
@@ -367,6 +367,11 @@ impl<'a> Walker<'a> {
         let out = self.run.take();
         self.run = saved;
         out
+    }
+
+    /// Inside a span or a link: a break there is a space.
+    fn in_span_or_link(&self) -> bool {
+        self.in_link || self.run.has_open()
     }
 
     /// A checkbox opening a list item: a task list's `[ ]` or `[x]`.
