@@ -144,13 +144,20 @@ fn site(ip: &str) -> Host {
     })
 }
 
-fn chromium_present() -> bool {
-    trawl_crawl::render::find_chromium("").is_ok() || {
+/// The tests here take turns with the browser: a 2-core machine starting
+/// several Chromiums at once took more than the launch's bound (CI, stop 63).
+static BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// This test's turn with the browser, or `None` (skipped) without one.
+fn browser_turn() -> Option<std::sync::MutexGuard<'static, ()>> {
+    if trawl_crawl::render::find_chromium("").is_err() {
         support::skip_or_fail(
             "chromium not installed (apt-get install chromium); render tests are not run",
         );
-        false
+        return None;
     }
+    // A failed test poisons the lock; the next one still takes its turn.
+    Some(BROWSER.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 fn by_path<'a>(
@@ -175,9 +182,9 @@ fn crawl(ip: &str, name: &str, extra: &str) -> (Host, std::path::PathBuf) {
 
 #[test]
 fn auto_renders_what_needs_it_and_nothing_else() {
-    if !chromium_present() {
+    let Some(_turn) = browser_turn() else {
         return;
-    }
+    };
     let (host, cfg) = crawl(
         "127.0.0.117",
         "render-auto",
@@ -344,9 +351,9 @@ fn reextract_keeps_the_rendered_text(cfg: &std::path::Path, host: &Host) {
 
 #[test]
 fn never_extracts_the_shell_as_fetched() {
-    if !chromium_present() {
+    let Some(_turn) = browser_turn() else {
         return;
-    }
+    };
     let (host, cfg) = crawl("127.0.0.118", "render-never", "[render]\nmode = \"never\"");
     let records = export_lines(&cfg, &[]);
     let article = by_path(&records, &host, "/article").expect("article record");
@@ -403,10 +410,10 @@ fn a_killed_browser_is_replaced_and_rendering_goes_on() {
     use std::time::Duration;
     use trawl_crawl::render::{Job, Renderer, Settings};
 
+    let Some(_turn) = browser_turn() else {
+        return;
+    };
     let Ok(chromium) = trawl_crawl::render::find_chromium("") else {
-        support::skip_or_fail(
-            "chromium not installed (apt-get install chromium); render tests are not run",
-        );
         return;
     };
     let dir = scratch("render-crash");
@@ -457,9 +464,9 @@ fn a_killed_browser_is_replaced_and_rendering_goes_on() {
 #[test]
 fn cluster_workers_render_with_their_own_browsers() {
     use support::cluster::{wait_all, Cluster};
-    if !chromium_present() {
+    let Some(_turn) = browser_turn() else {
         return;
-    }
+    };
     let Some(pg) = support::pg::Pg::start("render") else {
         return;
     };
@@ -507,9 +514,9 @@ fn processes_with(needle: &str) -> usize {
 
 #[test]
 fn the_browser_dies_with_a_killed_crawl() {
-    if !chromium_present() {
+    let Some(_turn) = browser_turn() else {
         return;
-    }
+    };
     let host = site("127.0.0.123");
     let dir = scratch("render-kill");
     let seeds = dir.join("seeds/s.txt");

@@ -65,6 +65,11 @@ pub(super) struct Live {
     kills: Arc<AtomicU64>,
 }
 
+/// How long a starting browser may take to print its DevTools address. A
+/// busy 2-core machine starting several took more than 20 s (CI, stop 63);
+/// waiting longer costs nothing when the browser is quick.
+const LAUNCH: Duration = Duration::from_secs(60);
+
 /// Flags for a quiet, bounded headless browser.
 const FLAGS: [&str; 25] = [
     "--headless",
@@ -135,8 +140,7 @@ impl Live {
         let mut child = cmd
             .spawn()
             .map_err(|e| RenderError::Launch(format!("{}: {e}", s.chromium.display())))?;
-        let ws = match tokio::time::timeout(Duration::from_secs(20), devtools_url(&mut child)).await
-        {
+        let ws = match tokio::time::timeout(LAUNCH, devtools_url(&mut child)).await {
             Ok(Ok(ws)) => ws,
             Ok(Err(e)) => {
                 let _ = child.kill().await;
@@ -144,7 +148,10 @@ impl Live {
             }
             Err(_) => {
                 let _ = child.kill().await;
-                return Err(RenderError::Launch("no DevTools address after 20 s".into()));
+                return Err(RenderError::Launch(format!(
+                    "no DevTools address after {} s",
+                    LAUNCH.as_secs()
+                )));
             }
         };
         let config = HandlerConfig {
