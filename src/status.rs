@@ -9,7 +9,8 @@
 //!   (`&links=1` with their outgoing links, `&all_versions=1` with the
 //!   records a re-extraction replaced),
 //!   `&outcomes=1` page outcomes instead (how `trawl export` reads a store
-//!   the running daemon has open).
+//!   the running daemon has open); `&format=csv` or `&format=parquet`
+//!   (with `&fields=url,title,…`) as a table instead of JSONL.
 //!
 //! Only a `Host` naming the endpoint itself (its address, or `localhost`)
 //! is answered; any other gets 421, so a page in a local browser whose name
@@ -34,7 +35,9 @@ use axum::Router;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use trawl_crawl::crawl::Observer;
-use trawl_crawl::store::export::{write_jsonl, write_outcomes, ExportQuery};
+use trawl_crawl::sink::columns::DEFAULT_RECORD_FIELDS;
+use trawl_crawl::sink::{CsvSink, Format, JsonlSink, ParquetSink, RecordSink, Rows};
+use trawl_crawl::store::export::{export_outcomes, export_records, ExportQuery};
 use trawl_extract::PageType;
 
 /// Binds `addr` and serves the endpoint for `observer`'s crawl in the
@@ -152,6 +155,9 @@ struct ExportParams {
     links: u8,
     #[serde(default)]
     all_versions: u8,
+    format: Option<String>,
+    #[serde(default)]
+    fields: String,
 }
 
 const CHUNK: usize = 64 << 10;
@@ -185,6 +191,27 @@ async fn export(
     if let Err(e) = store.flush().await {
         return (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response();
     }
+    let format = match p.format.as_deref().map(Format::parse) {
+        None => Format::Jsonl,
+        Some(Some(f)) if f != Format::Markdown => f,
+        Some(_) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                "format is jsonl, csv or parquet (Markdown files: trawl export --format markdown --out DIR)\n",
+            )
+                .into_response();
+        }
+    };
+    let rows = if p.outcomes == 1 {
+        Rows::Outcomes
+    } else {
+        Rows::Records
+    };
+    let default = (format == Format::Csv && rows == Rows::Records).then_some(DEFAULT_RECORD_FIELDS);
+    let columns = match rows.columns(&p.fields, default) {
+        Ok(c) => c,
+        Err(e) => return (StatusCode::BAD_REQUEST, format!("{e}\n")).into_response(),
+    };
     let (tx, rx) = mpsc::channel::<std::io::Result<Bytes>>(4);
     tokio::task::spawn_blocking(move || {
         let mut out = Chunks {
@@ -198,14 +225,8 @@ async fn export(
             links: p.links == 1,
             all_versions: p.all_versions == 1,
         };
-        let written = if p.outcomes == 1 {
-            write_outcomes(&store, &q, &mut out).map(|_| ())
-        } else {
-            write_jsonl(&store, &q, &mut out).map(|_| ())
-        };
-        let result = written
-            .map_err(std::io::Error::other)
-            .and_then(|()| out.flush());
+        let result =
+            stream_export(&store, &q, rows, format, columns, &mut out).and_then(|()| out.flush());
         if let Err(e) = result {
             tracing::warn!(error = %e, "export over the status endpoint stopped");
             // The client is told by a broken transfer (if it still listens).
@@ -215,11 +236,40 @@ async fn export(
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|chunk| (chunk, rx))
     });
+    let content_type = match format {
+        Format::Csv => "text/csv; charset=utf-8",
+        Format::Parquet => "application/vnd.apache.parquet",
+        _ => "application/x-ndjson",
+    };
     (
-        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        [(header::CONTENT_TYPE, content_type)],
         Body::from_stream(stream),
     )
         .into_response()
+}
+
+/// The records (or outcomes) of `q` into `out` as `format`.
+fn stream_export(
+    store: &trawl_crawl::Store,
+    q: &ExportQuery,
+    rows: Rows,
+    format: Format,
+    columns: Vec<trawl_crawl::sink::Column>,
+    out: &mut Chunks,
+) -> std::io::Result<()> {
+    let mut sink: Box<dyn RecordSink + '_> = match format {
+        Format::Csv => Box::new(CsvSink::new(out, rows, columns).map_err(std::io::Error::other)?),
+        Format::Parquet => {
+            Box::new(ParquetSink::new(out, rows, columns).map_err(std::io::Error::other)?)
+        }
+        _ => Box::new(JsonlSink::new(out)),
+    };
+    let written = match rows {
+        Rows::Outcomes => export_outcomes(store, q, &mut *sink),
+        Rows::Records => export_records(store, q, &mut *sink),
+    };
+    written.map_err(std::io::Error::other)?;
+    sink.close().map_err(std::io::Error::other)
 }
 
 /// Buffers JSON lines into chunks for the response stream; a client that

@@ -23,6 +23,7 @@ const EXTRACT: &[&[&str]] = &[
 
 const CRAWL: &[&[&str]] = &[
     &["record", "limits"],
+    &["sink"],
     &["store"],
     &["frontier", "focus", "politeness", "fetch", "warc", "render"],
     &["seeds"],

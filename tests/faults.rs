@@ -409,16 +409,6 @@ fn a_corrupted_store_is_reported_never_silently_short() {
     }
 }
 
-/// A daemon that must not outlive a failed test (it would load the machine).
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill(); // already exited when the test passed
-        let _ = self.0.wait();
-    }
-}
-
 fn prlimit_fsize(pid: u32, limit: &str) {
     let ok = std::process::Command::new("prlimit")
         .args(["--pid", &pid.to_string(), &format!("--fsize={limit}")])

@@ -23,15 +23,6 @@ fn site() -> Host {
     })
 }
 
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn export_streams_from_the_running_daemon() {
     let host = site();

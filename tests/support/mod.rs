@@ -608,3 +608,58 @@ pub fn days_before_fetch(record: &serde_json::Value, days: i64) -> Option<String
         .unwrap_or_else(|e| panic!("date: {e}"));
     trawl_extract::normalize_date(String::from_utf8_lossy(&out.stdout).trim())
 }
+
+/// A Python that imports every one of `modules`: `TRAWL_PYTHON`, the
+/// python of warcio's venv (`TRAWL_WARCIO`'s directory), or `python3`.
+pub fn python_with(modules: &[&str]) -> Option<PathBuf> {
+    let venv = std::env::var("TRAWL_WARCIO")
+        .ok()
+        .and_then(|w| Some(Path::new(&w).parent()?.join("python")));
+    let cands = [
+        std::env::var("TRAWL_PYTHON").ok().map(PathBuf::from),
+        venv,
+        Some(PathBuf::from("python3")),
+    ];
+    let import = format!("import {}", modules.join(", "));
+    for c in cands.into_iter().flatten() {
+        if Command::new(&c)
+            .args(["-c", &import])
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            return Some(c);
+        }
+    }
+    skip_or_fail(&format!(
+        "no python with {} (python3 -m venv V && V/bin/pip install pyarrow pyyaml; TRAWL_PYTHON=V/bin/python)",
+        modules.join(", ")
+    ));
+    None
+}
+
+/// Runs `script` in `python` with `args`; its stdout as JSON.
+pub fn python_json(python: &Path, script: &str, args: &[&Path]) -> serde_json::Value {
+    let out = Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
+    assert!(
+        out.status.success(),
+        "python failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// A daemon that must not outlive a failed test (it would load the machine).
+pub struct KillOnDrop(pub Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill(); // already exited when the test passed
+        let _ = self.0.wait();
+    }
+}

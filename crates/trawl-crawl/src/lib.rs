@@ -28,10 +28,12 @@ mod politeness;
 pub mod record;
 pub mod render;
 pub mod seeds;
+pub mod sink;
 pub mod store;
 pub mod warc;
 
 pub use config::{Config, ConfigError};
 pub use crawl::{run, CrawlError, Observer, RunOptions, Shutdown, Snapshot};
 pub use record::{Outcome, PageOutcome, Record};
+pub use sink::{RecordSink, SinkError};
 pub use store::{Store, StoreError};

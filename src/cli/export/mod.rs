@@ -11,18 +11,34 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use trawl_crawl::config::Config;
+use trawl_crawl::sink::columns::DEFAULT_RECORD_FIELDS;
+use trawl_crawl::sink::{ChunkSink, CsvSink, Format, MarkdownFiles, ParquetSink, RecordSink, Rows};
 
 use super::{cluster_url, daemon_for, data_dir, open_store_read_only};
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// `jsonl`: one JSON record per line (every field, `markdown` included).
+    /// `csv`: a header row, then one row per record (the --fields; lists
+    /// and objects as JSON text). `parquet`: one typed column per field
+    /// (every field unless --fields), for pandas, DuckDB, Spark.
     /// `markdown`: one `.md` file per record into the directory --out names,
     /// named from its URL, with a YAML front matter (url, title, author,
     /// date, page_type, seq); a later version of a page overwrites its file.
-    /// Example: trawl export --format markdown --out pages/
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "markdown"])]
+    /// Every format reads from the stopped store, a running daemon and a
+    /// cluster alike.
+    /// Examples: trawl export --format csv --fields url,title,date > pages.csv;
+    /// trawl export --format parquet --out pages.parquet;
+    /// trawl export --format markdown --out pages/
+    #[arg(long, default_value = "jsonl", value_parser = Format::NAMES)]
     pub format: String,
+    /// The columns of --format csv or parquet, comma-separated, in order
+    /// (e.g. url,title,author,date,text). Default for csv: seq, url,
+    /// final_url, status, page_type, title, author, date, language,
+    /// description, text; for parquet, and for --outcomes, every field.
+    /// An unknown name is an error that lists the fields.
+    #[arg(long, value_name = "LIST")]
+    pub fields: Option<String>,
     /// Write to this file instead of stdout (with --format markdown: this
     /// directory, required).
     #[arg(long, value_name = "PATH")]
@@ -64,57 +80,111 @@ pub struct ExportArgs {
     pub cluster: Option<String>,
 }
 
-pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
-    let markdown = args.format == "markdown";
-    if markdown && (args.outcomes || args.chunks.is_some()) {
-        anyhow::bail!(
-            "--format markdown writes records as files; it takes neither --outcomes nor --chunks"
-        );
+/// The combinations of flags that make no output, refused with a reason.
+fn check(args: &ExportArgs, format: Format) -> Result<()> {
+    use std::io::IsTerminal;
+    let table = matches!(format, Format::Csv | Format::Parquet);
+    if args.fields.is_some() && !table {
+        anyhow::bail!("--fields picks the columns of --format csv or parquet");
     }
-    // Where the JSONL goes: a file or stdout, or a sink that turns each
-    // line into Markdown files or chunks.
-    let mut files = match (markdown, &args.out) {
-        (true, Some(dir)) => Some(
-            formats::MarkdownFiles::new(dir)
+    if args.chunks.is_some() && format != Format::Jsonl {
+        anyhow::bail!("--chunks writes JSONL (one line per chunk); it takes no --format");
+    }
+    if format == Format::Markdown && args.outcomes {
+        anyhow::bail!("--format markdown writes records as files; outcomes have no Markdown");
+    }
+    if format == Format::Markdown && args.out.is_none() {
+        anyhow::bail!("--format markdown needs --out DIR (one file per record)");
+    }
+    if format == Format::Parquet && args.out.is_none() && std::io::stdout().is_terminal() {
+        anyhow::bail!("--format parquet is binary: give --out FILE, or send stdout to a file");
+    }
+    Ok(())
+}
+
+pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
+    let format =
+        Format::parse(&args.format).with_context(|| format!("unknown format {:?}", args.format))?;
+    check(&args, format)?;
+    let rows = if args.outcomes {
+        Rows::Outcomes
+    } else {
+        Rows::Records
+    };
+    let fields = args.fields.as_deref().unwrap_or_default();
+    let target = || -> Result<Box<dyn Write + Send>> {
+        Ok(match (&args.out, format) {
+            (Some(p), f) if f != Format::Markdown => Box::new(std::io::BufWriter::new(
+                std::fs::File::create(p)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+            )),
+            _ => Box::new(std::io::BufWriter::new(std::io::stdout())),
+        })
+    };
+    // JSONL passes through as the source wrote it; every other format is
+    // a sink fed with the typed records.
+    let mut sink = match (format, args.chunks, &args.out) {
+        (Format::Jsonl, None, _) => {
+            let mut out = target()?;
+            let code = records(&args, config, &mut out)?;
+            out.flush()?;
+            return Ok(code);
+        }
+        (Format::Jsonl, Some(budget), _) => {
+            Exit::Chunks(ChunkSink::new(target()?, budget as usize))
+        }
+        (Format::Markdown, _, Some(dir)) => Exit::Files(
+            MarkdownFiles::new(dir)
                 .with_context(|| format!("cannot write into {}", dir.display()))?,
+            dir.clone(),
         ),
-        (true, None) => anyhow::bail!("--format markdown needs --out DIR (one file per record)"),
-        _ => None,
+        (Format::Markdown, _, None) => anyhow::bail!("--format markdown needs --out DIR"),
+        (Format::Csv, _, _) => {
+            let default = (rows == Rows::Records).then_some(DEFAULT_RECORD_FIELDS);
+            let columns = rows.columns(fields, default)?;
+            Exit::Table(Box::new(CsvSink::new(target()?, rows, columns)?))
+        }
+        (Format::Parquet, _, _) => {
+            let columns = rows.columns(fields, None)?;
+            Exit::Table(Box::new(ParquetSink::new(target()?, rows, columns)?))
+        }
     };
-    let mut target: Box<dyn Write> = match (&args.out, markdown) {
-        (Some(p), false) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        )),
-        _ => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
-    let mut chunks = 0usize;
     let code = {
-        let mut out: Box<dyn Write + '_> = match (&mut files, args.chunks) {
-            (Some(f), _) => Box::new(formats::LineSink::new(|l: &str| f.record(l))),
-            (None, Some(budget)) => {
-                let target = &mut target;
-                let n = &mut chunks;
-                Box::new(formats::LineSink::new(move |l: &str| {
-                    *n += formats::chunk_lines(l, budget as usize, target)?;
-                    Ok(())
-                }))
-            }
-            (None, None) => Box::new(&mut target),
+        let mut typed = formats::Typed {
+            sink: sink.as_sink(),
+            outcomes: args.outcomes,
         };
-        let code = records(&args, config, &mut *out)?;
-        out.flush()?;
+        let mut lines = formats::LineSink::new(|l: &str| typed.line(l));
+        let code = records(&args, config, &mut lines)?;
+        lines.flush()?;
         code
     };
-    target.flush()?;
-    if let Some(f) = &files {
-        if let Some(dir) = &args.out {
-            eprintln!("trawl: {} Markdown files in {}", f.count(), dir.display());
+    sink.as_sink().close()?;
+    match &sink {
+        Exit::Files(f, dir) => {
+            eprintln!("trawl: {} Markdown files in {}", f.count(), dir.display())
         }
-    }
-    if args.chunks.is_some() {
-        eprintln!("trawl: {chunks} chunks");
+        Exit::Chunks(c) => eprintln!("trawl: {} chunks", c.count()),
+        Exit::Table(_) => {}
     }
     Ok(code)
+}
+
+/// Where the typed records go, kept whole for what it counted.
+enum Exit {
+    Files(MarkdownFiles, PathBuf),
+    Chunks(ChunkSink<Box<dyn Write + Send>>),
+    Table(Box<dyn RecordSink>),
+}
+
+impl Exit {
+    fn as_sink(&mut self) -> &mut dyn RecordSink {
+        match self {
+            Exit::Files(f, _) => f,
+            Exit::Chunks(c) => c,
+            Exit::Table(t) => t,
+        }
+    }
 }
 
 /// The records (or outcomes) as JSONL into `out`, from a cluster, a

@@ -332,7 +332,7 @@ pub(super) fn write_chunks(
     budget: u32,
 ) -> std::io::Result<()> {
     let head = serde_json::json!({"source": source, "url": rec.url});
-    super::export::formats::write_chunks(out, head, &rec.markdown, budget as usize)?;
+    trawl_crawl::sink::chunks::write_chunks(out, head, &rec.markdown, budget as usize)?;
     Ok(())
 }
 

@@ -1,8 +1,12 @@
 //! JSONL export with a resumable cursor. Every record has a sequence number;
 //! `--since N` emits the records after N, and the cursor to pass next time is
 //! the last `seq` written, so consecutive exports never repeat a record.
+//! The records go to a [`RecordSink`] (any export format); JSONL is
+//! [`write_jsonl`].
 
 use std::io::Write;
+
+use crate::sink::{JsonlSink, RecordSink, SinkError};
 
 use trawl_extract::PageType;
 
@@ -29,6 +33,19 @@ pub fn write_jsonl(
     q: &ExportQuery,
     out: &mut impl Write,
 ) -> Result<(usize, u64), ExportError> {
+    let mut sink = JsonlSink::new(out);
+    let done = export_records(store, q, &mut sink)?;
+    sink.flush()?;
+    Ok(done)
+}
+
+/// Hands matching records to `sink`, in `seq` order; returns (records
+/// given, cursor). The sink is not closed: more may follow.
+pub fn export_records(
+    store: &Store,
+    q: &ExportQuery,
+    sink: &mut dyn RecordSink,
+) -> Result<(usize, u64), ExportError> {
     let mut cursor = q.since;
     let mut written = 0;
     loop {
@@ -52,8 +69,7 @@ pub fn write_jsonl(
                 if !q.links {
                     rec.links = None;
                 }
-                serde_json::to_writer(&mut *out, &rec).map_err(|e| ExportError::Io(e.into()))?;
-                out.write_all(b"\n")?;
+                sink.record(&rec)?;
                 written += 1;
                 if q.limit > 0 && written >= q.limit {
                     return Ok((written, cursor));
@@ -80,6 +96,19 @@ pub fn write_outcomes(
     q: &ExportQuery,
     out: &mut impl Write,
 ) -> Result<(usize, u64), ExportError> {
+    let mut sink = JsonlSink::new(out);
+    let done = export_outcomes(store, q, &mut sink)?;
+    sink.flush()?;
+    Ok(done)
+}
+
+/// Hands the page outcomes after `q.since` to `sink` (as
+/// [`write_outcomes`] writes them); returns (outcomes given, cursor).
+pub fn export_outcomes(
+    store: &Store,
+    q: &ExportQuery,
+    sink: &mut dyn RecordSink,
+) -> Result<(usize, u64), ExportError> {
     let mut cursor = q.since;
     let mut written = 0;
     loop {
@@ -97,8 +126,7 @@ pub fn write_outcomes(
         }
         for page in batch {
             cursor = cursor.max(page.seq);
-            serde_json::to_writer(&mut *out, &page).map_err(|e| ExportError::Io(e.into()))?;
-            out.write_all(b"\n")?;
+            sink.outcome(&page)?;
             written += 1;
         }
     }
@@ -115,4 +143,16 @@ pub enum ExportError {
     #[error("writing the export: {0}")]
     /// The output could not be written.
     Io(#[from] std::io::Error),
+    #[error("writing the export: {0}")]
+    /// The sink refused a record.
+    Sink(SinkError),
+}
+
+impl From<SinkError> for ExportError {
+    fn from(e: SinkError) -> Self {
+        match e {
+            SinkError::Io(e) => ExportError::Io(e),
+            other => ExportError::Sink(other),
+        }
+    }
 }
