@@ -37,3 +37,8 @@ pub use crawl::{run, CrawlError, Observer, RunOptions, Shutdown, Snapshot};
 pub use record::{Outcome, PageOutcome, Record};
 pub use sink::{RecordSink, SinkError};
 pub use store::{Store, StoreError};
+
+/// The README's Rust examples, compiled by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
