@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 
 use trawl_crawl::config::Config;
@@ -41,6 +41,63 @@ pub struct CrawlArgs {
     /// This worker's name in the cluster [default: cluster.worker, else HOSTNAME-PID].
     #[arg(long, value_name = "NAME", requires = "cluster")]
     pub worker: Option<String>,
+    /// Also append every record to FILE as JSONL as the store commits it (a
+    /// live feed, like `trawl export` run continuously). Kept across restarts:
+    /// the feed resumes after the last record it saved; after a crash the
+    /// records of its last second may be written again (dedupe by `seq`).
+    /// One machine only. Example: trawl crawl --feed records.jsonl
+    #[arg(long, value_name = "FILE", conflicts_with = "cluster")]
+    pub feed: Option<PathBuf>,
+}
+
+/// The feed's file: appended to; a flush reaches the disk (the feed's
+/// cursor is saved only after it).
+struct FeedFile(std::io::BufWriter<std::fs::File>);
+
+impl std::io::Write for FeedFile {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.write(data)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()?;
+        self.0.get_ref().sync_data()
+    }
+}
+
+/// The `--feed` tap: named by the file, so the same file resumes. A line
+/// a crash cut short is cut off (its record comes again: the feed's cursor
+/// was not saved past it).
+fn feed_tap(path: &std::path::Path) -> Result<trawl_crawl::crawl::Tap> {
+    use std::io::{Read, Seek, SeekFrom};
+    let what = || format!("--feed {}", path.display());
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .with_context(what)?;
+    let len = file.metadata().with_context(what)?.len();
+    let mut end = len;
+    let mut byte = [0u8; 1];
+    while end > 0 {
+        file.seek(SeekFrom::Start(end - 1)).with_context(what)?;
+        file.read_exact(&mut byte).with_context(what)?;
+        if byte[0] == b'\n' {
+            break;
+        }
+        end -= 1;
+    }
+    if end < len {
+        tracing::warn!(feed = %path.display(), bytes = len - end, "cut off a line a crash left unfinished");
+        file.set_len(end).with_context(what)?;
+    }
+    let name = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let sink = trawl_crawl::sink::JsonlSink::new(FeedFile(std::io::BufWriter::new(file)));
+    Ok(trawl_crawl::crawl::Tap::new(
+        format!("feed {}", name.display()),
+        sink,
+    ))
 }
 
 fn init_logging(json: bool) {
@@ -107,6 +164,13 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             .and_then(trawl_crawl::focus::Strategy::parse),
         observer: Some(observer.clone()),
         shutdown: None,
+        taps: args
+            .feed
+            .as_deref()
+            .map(feed_tap)
+            .transpose()?
+            .into_iter()
+            .collect(),
         page_hook: None,
     };
     crate::process::prepare_daemon();

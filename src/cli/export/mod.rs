@@ -126,7 +126,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     let mut sink = match (format, args.chunks, &args.out) {
         (Format::Jsonl, None, _) => {
             let mut out = target()?;
-            let code = records(&args, config, &mut out)?;
+            let code = records(&args, config, To::Lines(&mut out))?;
             out.flush()?;
             return Ok(code);
         }
@@ -149,16 +149,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
             Exit::Table(Box::new(ParquetSink::new(target()?, rows, columns)?))
         }
     };
-    let code = {
-        let mut typed = formats::Typed {
-            sink: sink.as_sink(),
-            outcomes: args.outcomes,
-        };
-        let mut lines = formats::LineSink::new(|l: &str| typed.line(l));
-        let code = records(&args, config, &mut lines)?;
-        lines.flush()?;
-        code
-    };
+    let code = records(&args, config, To::Sink(sink.as_sink()))?;
     sink.as_sink().close()?;
     match &sink {
         Exit::Files(f, dir) => {
@@ -187,18 +178,54 @@ impl Exit {
     }
 }
 
-/// The records (or outcomes) as JSONL into `out`, from a cluster, a
-/// running daemon or the stopped store.
-fn records(args: &ExportArgs, config: &Config, out: &mut dyn Write) -> Result<i32> {
+/// Where [`records`] sends what it reads.
+enum To<'a> {
+    /// JSON lines, as the source wrote them.
+    Lines(&'a mut dyn Write),
+    /// Typed records (or outcomes) for a format's sink.
+    Sink(&'a mut dyn RecordSink),
+}
+
+/// Runs `f` with a writer of JSON lines into `to` (a sink gets each line
+/// read back as a typed record or outcome).
+fn as_lines<T>(
+    to: &mut To<'_>,
+    outcomes: bool,
+    f: impl FnOnce(&mut dyn Write) -> Result<T>,
+) -> Result<T> {
+    match to {
+        To::Lines(out) => {
+            let r = f(&mut **out)?;
+            out.flush()?;
+            Ok(r)
+        }
+        To::Sink(sink) => {
+            let mut typed = formats::Typed {
+                sink: &mut **sink,
+                outcomes,
+            };
+            let mut lines = formats::LineSink::new(|l: &str| typed.line(l));
+            let r = f(&mut lines)?;
+            lines.flush()?;
+            Ok(r)
+        }
+    }
+}
+
+/// The records (or outcomes) into `to`, from a cluster, a running daemon
+/// or the stopped store (which hands a sink typed records directly).
+fn records(args: &ExportArgs, config: &Config, mut to: To<'_>) -> Result<i32> {
     if let Some(url) = args.cluster.as_deref().or(cluster_url(config)) {
-        return crate::cluster::export(
-            url,
-            &args.since,
-            args.limit,
-            args.links,
-            args.all_versions,
-            out,
-        );
+        return as_lines(&mut to, false, |out| {
+            crate::cluster::export(
+                url,
+                &args.since,
+                args.limit,
+                args.links,
+                args.all_versions,
+                out,
+            )
+        });
     }
     let since: u64 = args.since.parse().with_context(|| {
         format!(
@@ -223,7 +250,9 @@ fn records(args: &ExportArgs, config: &Config, out: &mut dyn Write) -> Result<i3
         path.push_str("&all_versions=1");
     }
     let streamed = match daemon_for(config, &dir) {
-        Some(daemon) => daemon.export(&path, since, out)?,
+        Some(daemon) => as_lines(&mut to, args.outcomes, |out| {
+            daemon.export(&path, since, out)
+        })?,
         None => None,
     };
     let (written, cursor) = if let Some(done) = streamed {
@@ -241,13 +270,17 @@ fn records(args: &ExportArgs, config: &Config, out: &mut dyn Write) -> Result<i3
             links: args.links,
             all_versions: args.all_versions,
         };
-        if args.outcomes {
-            trawl_crawl::store::export::write_outcomes(&store, &q, &mut &mut *out)?
-        } else {
-            trawl_crawl::store::export::write_jsonl(&store, &q, &mut &mut *out)?
+        use trawl_crawl::store::export as ex;
+        match (&mut to, args.outcomes) {
+            (To::Lines(out), true) => ex::write_outcomes(&store, &q, &mut &mut **out)?,
+            (To::Lines(out), false) => ex::write_jsonl(&store, &q, &mut &mut **out)?,
+            (To::Sink(sink), true) => ex::export_outcomes(&store, &q, &mut **sink)?,
+            (To::Sink(sink), false) => ex::export_records(&store, &q, &mut **sink)?,
         }
     };
-    out.flush()?;
+    if let To::Lines(out) = &mut to {
+        out.flush()?;
+    }
     let (what, flag) = if args.outcomes {
         ("outcomes", " --outcomes")
     } else {

@@ -32,6 +32,7 @@ pub(crate) mod focused;
 mod local;
 mod pipeline;
 pub mod stats;
+mod taps;
 pub(crate) mod template;
 pub mod worker;
 
@@ -49,6 +50,7 @@ use crate::fetch::{FetchConfig, Fetcher, HttpFetcher};
 use crate::store::{Store, StoreError};
 use pipeline::shared::WriterMsg;
 pub use stats::{Snapshot, Stats};
+pub use taps::Tap;
 
 /// Why the daemon stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -101,6 +103,9 @@ pub struct RunOptions {
     /// `None`: the run stops only when done (`exit_when_idle`) or on a
     /// store failure it cannot ride out.
     pub shutdown: Option<Shutdown>,
+    /// Sinks fed with every record the store commits, in `seq` order, at
+    /// least once across crashes ([`Tap`]); one machine only for now.
+    pub taps: Vec<Tap>,
     #[doc(hidden)]
     pub page_hook: Option<PageHook>,
 }
@@ -221,6 +226,8 @@ pub async fn run_with(
     // The shutdown outlives sessions.
     let stop_rx = Shutdown::watch(opts.shutdown.as_ref());
 
+    let tapping = taps::start(&opts.taps, observer.clone())
+        .map_err(|e| CrawlError::Start(format!("the taps' thread: {e}")))?;
     let mut store = Some(store);
     let mut backlog: Vec<WriterMsg> = Vec::new();
     let result = loop {
@@ -279,6 +286,12 @@ pub async fn run_with(
             Err(e) => break Err(e),
         }
     };
+    if let Some(t) = tapping {
+        match open_store(&cfg) {
+            Ok(s) => taps::finish(t, &s),
+            Err(e) => tracing::warn!(error = %e, "the taps get the last records on the next start"),
+        }
+    }
     result
 }
 

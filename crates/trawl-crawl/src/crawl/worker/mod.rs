@@ -89,6 +89,11 @@ pub async fn run(
     fetcher: Arc<dyn Fetcher>,
     cluster: ClusterOptions,
 ) -> Result<Snapshot, CrawlError> {
+    if !opts.taps.is_empty() {
+        return Err(CrawlError::Start(
+            "taps (--feed) are not yet supported in cluster mode; export from the cluster with trawl export --cluster".into(),
+        ));
+    }
     // Below the lease: a paused worker's open transaction must not hold
     // its hosts' rows past the lease (see `Conn::limit_transactions`).
     let tx_limit = (cluster.lease / 2).max(Duration::from_millis(500));
