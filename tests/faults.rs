@@ -424,7 +424,7 @@ fn a_full_disk_pauses_fetching_and_loses_or_refetches_nothing() {
         .output()
         .is_err()
     {
-        eprintln!("skipped: prlimit (util-linux) is not installed");
+        skip_or_fail("prlimit (util-linux) is not installed");
         return;
     }
     let links: Vec<String> = (0..400).map(|i| format!("/p{i}")).collect();
