@@ -16,7 +16,8 @@ Pages go in as bytes (trafilatura decodes them itself, as in its own
 harness), or with `--decode` as text decoded the way the datasets' own
 harness hands it to peers for multilingual-dev (UTF-8 when valid, else the
 declared charset); library defaults otherwise (comments included), or
-`--no-comments`. Uses every core.
+`--no-comments`. Uses every core. With `--rs` the peer is rs-trafilatura
+(pip install rs-trafilatura; its `extract_bytes`, `main_content`) instead.
 """
 import gzip
 import json
@@ -30,6 +31,7 @@ import trafilatura
 COMMENTS = "--no-comments" not in sys.argv
 METADATA = "--metadata" in sys.argv
 DECODE = "--decode" in sys.argv
+RS = "--rs" in sys.argv
 DECLARED = re.compile(rb"""(?:charset|encoding)\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
 
 
@@ -79,7 +81,13 @@ def one(path):
         return metadata(path, data)
     try:
         page = decode(data) if DECODE else data
-        text = trafilatura.extract(page, include_comments=COMMENTS) or ""
+        if RS:
+            import rs_trafilatura
+
+            got = rs_trafilatura.extract_bytes(data, include_comments=COMMENTS)
+            text = getattr(got, "main_content", None) or ""
+        else:
+            text = trafilatura.extract(page, include_comments=COMMENTS) or ""
     except Exception as e:  # a peer's crash scores as an empty page
         print(f"{path.name}: {e}", file=sys.stderr)
         text = ""
