@@ -226,7 +226,8 @@ pub async fn run_with(
     // The shutdown outlives sessions.
     let stop_rx = Shutdown::watch(opts.shutdown.as_ref());
 
-    let tapping = taps::start(&opts.taps, observer.clone())
+    let published = observer.clone();
+    let tapping = taps::start(&opts.taps, move || published.store())
         .map_err(|e| CrawlError::Start(format!("the taps' thread: {e}")))?;
     let mut store = Some(store);
     let mut backlog: Vec<WriterMsg> = Vec::new();

@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::Observer;
 use crate::sink::{RecordSink, SinkError};
 use crate::store::{Store, StoreError};
 
@@ -129,8 +128,12 @@ pub(super) struct Tapping {
     thread: std::thread::JoinHandle<Vec<Follower>>,
 }
 
-/// Starts following `taps` (none: no thread).
-pub(super) fn start(taps: &[Tap], observer: Observer) -> Result<Option<Tapping>, std::io::Error> {
+/// Starts following `taps` (none: no thread) in the store `current` gives
+/// while the run has one open.
+pub(super) fn start(
+    taps: &[Tap],
+    current: impl Fn() -> Option<Store> + Send + 'static,
+) -> Result<Option<Tapping>, std::io::Error> {
     if taps.is_empty() {
         return Ok(None);
     }
@@ -142,7 +145,7 @@ pub(super) fn start(taps: &[Tap], observer: Observer) -> Result<Option<Tapping>,
         .spawn(move || {
             while !flag.load(Relaxed) {
                 let mut busy = false;
-                if let Some(store) = observer.store() {
+                if let Some(store) = current() {
                     for f in &mut followers {
                         match f.step(&store, 16, false) {
                             Ok(n) => busy |= n > 0,
