@@ -35,6 +35,11 @@ def extract(
     is neither str nor bytes, ValueError for a bad setting.
     """
 
+def html_to_markdown(html: Html, url: Optional[str] = None, *, images: bool = True) -> str:
+    """The whole document as Markdown, no main-content selection: headings
+    ranked within the page, lists, GFM tables, fenced code, links made
+    absolute against `url`."""
+
 class Records(Iterator[Dict[str, Any]]):
     def __iter__(self) -> "Records": ...
     def __next__(self) -> Dict[str, Any]: ...

@@ -127,3 +127,12 @@ def test_extract_many_streams():
     first = next(it)
     assert "page 0" in first["text"]
     assert len(seen) < 10_000, "reads a batch, not the whole input"
+
+
+def test_html_to_markdown_converts_the_whole_document():
+    html = "<h2>Steps</h2><ol><li>Mix</li><li>Bake</li></ol><p><a href='/faq'>FAQ</a></p>"
+    md = trawl.html_to_markdown(html, "https://ex.test/a/")
+    assert md.startswith("# Steps\n\n1. Mix\n2. Bake"), md
+    assert "[FAQ](https://ex.test/faq)" in md
+    with pytest.raises(TypeError):
+        trawl.html_to_markdown(None)

@@ -184,6 +184,28 @@ fn extract<'py>(
     record(py, result)
 }
 
+/// html_to_markdown(html, url=None, *, images=True) -> str
+///
+/// The whole document as Markdown, with no main-content selection (as
+/// markdownify or html2text do): headings ranked within the page, lists,
+/// GFM tables, fenced code, links made absolute against `url`.
+#[pyfunction]
+#[pyo3(signature = (html, url=None, *, images=true))]
+fn html_to_markdown(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    images: bool,
+) -> PyResult<String> {
+    let job = job(html, url, None)?;
+    let opts = Options::default()
+        .with_images(images)
+        .with_url_opt(job.url.clone())
+        .with_charset(job.charset);
+    py.detach(|| trawl_extract::html_to_markdown(&job.bytes, &opts))
+        .map_err(|e| ExtractError::new_err(e.to_string()))
+}
+
 /// The records of `extract_many`, in input order, extracted a batch at a
 /// time on `threads` Rust threads.
 #[pyclass(module = "trawl")]
@@ -326,6 +348,7 @@ fn trawl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ExtractError", m.py().get_type::<ExtractError>())?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(extract_many, m)?)?;
+    m.add_function(wrap_pyfunction!(html_to_markdown, m)?)?;
     m.add_class::<Records>()?;
     Ok(())
 }
