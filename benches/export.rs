@@ -1,4 +1,4 @@
-//! Export at scale: a store of N records (default 1,000,000; about 1.6 KB of
+//! Export at scale: a store of N records (default 1,000,000; about 1.4 KB of
 //! text and Markdown each), then `trawl export` in every format from the
 //! stopped store, reporting time, output size and the exporting process's
 //! peak RSS (wait4's `ru_maxrss`). Memory must stay flat: what one record

@@ -28,8 +28,8 @@ def extract(
     Keys: text, markdown, title, author, date, date_published, date_modified,
     description, site_name, language, page_type, canonical, product, url, ...
     A str is taken as decoded; bytes are decoded as trawl decodes fetched
-    pages (`charset`, when given, first). `algorithm`: auto, density, cetd,
-    boilerpipe, readability, ... `fetched_at`: seconds since the epoch, for
+    pages (`charset`, when given, first). `algorithm`: auto, cetd-tpc, cc,
+    article-std, list-rank, segment. `fetched_at`: seconds since the epoch, for
     relative dates ("3 hours ago"). `time_limit_ms=0`: no time limit.
     Raises ExtractError for a page it cannot read, TypeError for input that
     is neither str nor bytes, ValueError for a bad setting.

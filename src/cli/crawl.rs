@@ -78,15 +78,21 @@ fn feed_tap(path: &std::path::Path) -> Result<trawl_crawl::crawl::Tap> {
         .open(path)
         .with_context(what)?;
     let len = file.metadata().with_context(what)?.len();
+    // Back from the end, 64 KiB at a time, to the last newline.
     let mut end = len;
-    let mut byte = [0u8; 1];
+    let mut block = vec![0u8; 64 << 10];
     while end > 0 {
-        file.seek(SeekFrom::Start(end - 1)).with_context(what)?;
-        file.read_exact(&mut byte).with_context(what)?;
-        if byte[0] == b'\n' {
-            break;
+        let start = end.saturating_sub(block.len() as u64);
+        let part = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start)).with_context(what)?;
+        file.read_exact(part).with_context(what)?;
+        match part.iter().rposition(|&b| b == b'\n') {
+            Some(i) => {
+                end = start + i as u64 + 1;
+                break;
+            }
+            None => end = start,
         }
-        end -= 1;
     }
     if end < len {
         tracing::warn!(feed = %path.display(), bytes = len - end, "cut off a line a crash left unfinished");

@@ -21,45 +21,37 @@ create_exception!(
     "A page trawl cannot read (too large, too deep, binary, past its time limit)."
 );
 
-/// The extraction's settings, as the keyword arguments give them.
-#[derive(Clone)]
-struct Settings {
-    options: Options,
-}
-
-impl Settings {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        algorithm: &str,
-        markdown: bool,
-        html_out: bool,
-        images: bool,
-        fetched_at: Option<i64>,
-        max_bytes: usize,
-        time_limit_ms: u64,
-    ) -> PyResult<Settings> {
-        let algorithm =
-            Algorithm::parse(algorithm).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        if !(1024..=1 << 30).contains(&max_bytes) {
-            return Err(PyValueError::new_err(format!(
-                "max_bytes is {max_bytes}; it must be between 1024 and 1073741824"
-            )));
-        }
-        if time_limit_ms > 3_600_000 {
-            return Err(PyValueError::new_err(format!(
-                "time_limit_ms is {time_limit_ms}; it must be at most 3600000 (0: no limit)"
-            )));
-        }
-        let options = Options::default()
-            .with_algorithm(algorithm)
-            .with_markdown(markdown)
-            .with_html(html_out)
-            .with_images(images)
-            .with_fetched_at(fetched_at)
-            .with_max_bytes(max_bytes)
-            .with_time_limit((time_limit_ms > 0).then(|| Duration::from_millis(time_limit_ms)));
-        Ok(Settings { options })
+/// The extraction's options, as the keyword arguments give them.
+#[allow(clippy::too_many_arguments)]
+fn options(
+    algorithm: &str,
+    markdown: bool,
+    html_out: bool,
+    images: bool,
+    fetched_at: Option<i64>,
+    max_bytes: usize,
+    time_limit_ms: u64,
+) -> PyResult<Options> {
+    let algorithm =
+        Algorithm::parse(algorithm).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if !(1024..=1 << 30).contains(&max_bytes) {
+        return Err(PyValueError::new_err(format!(
+            "max_bytes is {max_bytes}; it must be between 1024 and 1073741824"
+        )));
     }
+    if time_limit_ms > 3_600_000 {
+        return Err(PyValueError::new_err(format!(
+            "time_limit_ms is {time_limit_ms}; it must be at most 3600000 (0: no limit)"
+        )));
+    }
+    Ok(Options::default()
+        .with_algorithm(algorithm)
+        .with_markdown(markdown)
+        .with_html(html_out)
+        .with_images(images)
+        .with_fetched_at(fetched_at)
+        .with_max_bytes(max_bytes)
+        .with_time_limit((time_limit_ms > 0).then(|| Duration::from_millis(time_limit_ms))))
 }
 
 /// One page to extract, copied out of Python objects.
@@ -100,9 +92,8 @@ fn job(html: &Bound<'_, PyAny>, url: Option<String>, charset: Option<&str>) -> P
     )))
 }
 
-fn run(job: &Job, s: &Settings) -> Result<Value, String> {
-    let opts = s
-        .options
+fn run(job: &Job, options: &Options) -> Result<Value, String> {
+    let opts = options
         .clone()
         .with_url_opt(job.url.clone())
         .with_charset(job.charset);
@@ -170,7 +161,7 @@ fn extract<'py>(
     max_bytes: usize,
     time_limit_ms: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let settings = Settings::new(
+    let settings = options(
         algorithm,
         markdown,
         html_out,
@@ -211,7 +202,7 @@ fn html_to_markdown(
 #[pyclass(module = "trawl")]
 struct Records {
     pages: Py<PyIterator>,
-    settings: Settings,
+    settings: Options,
     threads: usize,
     ready: VecDeque<Result<Value, String>>,
     done: bool,
@@ -241,7 +232,7 @@ fn item_job(item: &Bound<'_, PyAny>) -> PyResult<Job> {
 }
 
 /// Runs `jobs` on `threads` threads; results in input order.
-fn run_all(jobs: &[Job], settings: &Settings, threads: usize) -> Vec<Result<Value, String>> {
+fn run_all(jobs: &[Job], settings: &Options, threads: usize) -> Vec<Result<Value, String>> {
     let next = AtomicUsize::new(0);
     let mut out: Vec<Option<Result<Value, String>>> = (0..jobs.len()).map(|_| None).collect();
     let slots = std::sync::Mutex::new(&mut out);
@@ -318,7 +309,7 @@ fn extract_many(
     max_bytes: usize,
     time_limit_ms: u64,
 ) -> PyResult<Records> {
-    let settings = Settings::new(
+    let settings = options(
         algorithm,
         markdown,
         html_out,

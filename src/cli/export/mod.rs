@@ -21,7 +21,7 @@ pub struct ExportArgs {
     /// `jsonl`: one JSON record per line (every field, `markdown` included).
     /// `csv`: a header row, then one row per record (the --fields; lists
     /// and objects as JSON text). `parquet`: one typed column per field
-    /// (every field unless --fields), for pandas, DuckDB, Spark.
+    /// (every field unless --fields), for pyarrow and pandas.
     /// `markdown`: one `.md` file per record into the directory --out names,
     /// named from its URL, with a YAML front matter (url, title, author,
     /// date, page_type, seq); a later version of a page overwrites its file.
@@ -93,9 +93,6 @@ fn check(args: &ExportArgs, format: Format) -> Result<()> {
     if format == Format::Markdown && args.outcomes {
         anyhow::bail!("--format markdown writes records as files; outcomes have no Markdown");
     }
-    if format == Format::Markdown && args.out.is_none() {
-        anyhow::bail!("--format markdown needs --out DIR (one file per record)");
-    }
     if format == Format::Parquet && args.out.is_none() && std::io::stdout().is_terminal() {
         anyhow::bail!("--format parquet is binary: give --out FILE, or send stdout to a file");
     }
@@ -136,9 +133,10 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
         (Format::Markdown, _, Some(dir)) => Exit::Files(
             MarkdownFiles::new(dir)
                 .with_context(|| format!("cannot write into {}", dir.display()))?,
-            dir.clone(),
         ),
-        (Format::Markdown, _, None) => anyhow::bail!("--format markdown needs --out DIR"),
+        (Format::Markdown, _, None) => {
+            anyhow::bail!("--format markdown needs --out DIR (one file per record)")
+        }
         (Format::Csv, _, _) => {
             let default = (rows == Rows::Records).then_some(DEFAULT_RECORD_FIELDS);
             let columns = rows.columns(fields, default)?;
@@ -152,8 +150,12 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
     let code = records(&args, config, To::Sink(sink.as_sink()))?;
     sink.as_sink().close()?;
     match &sink {
-        Exit::Files(f, dir) => {
-            eprintln!("trawl: {} Markdown files in {}", f.count(), dir.display())
+        Exit::Files(f) => {
+            eprintln!(
+                "trawl: {} Markdown files in {}",
+                f.count(),
+                f.dir().display()
+            )
         }
         Exit::Chunks(c) => eprintln!("trawl: {} chunks", c.count()),
         Exit::Table(_) => {}
@@ -163,7 +165,7 @@ pub(super) fn export(args: ExportArgs, config: &Config) -> Result<i32> {
 
 /// Where the typed records go, kept whole for what it counted.
 enum Exit {
-    Files(MarkdownFiles, PathBuf),
+    Files(MarkdownFiles),
     Chunks(ChunkSink<Box<dyn Write + Send>>),
     Table(Box<dyn RecordSink>),
 }
@@ -171,7 +173,7 @@ enum Exit {
 impl Exit {
     fn as_sink(&mut self) -> &mut dyn RecordSink {
         match self {
-            Exit::Files(f, _) => f,
+            Exit::Files(f) => f,
             Exit::Chunks(c) => c,
             Exit::Table(t) => t,
         }

@@ -82,6 +82,11 @@ impl MarkdownFiles {
     pub fn count(&self) -> usize {
         self.written.len()
     }
+
+    /// The directory the files go into.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
 }
 
 /// The file's text: front matter, a blank line, the Markdown.
