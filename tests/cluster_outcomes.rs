@@ -175,3 +175,129 @@ fn a_redirect_to_a_known_page_is_fetched_once_across_workers() {
         "redirected"
     );
 }
+
+/// Issue 53, items 1, 7 and 12 in cluster mode: robots directives read as
+/// directives (`max-image-preview:none` is not `none`), a noindex page and
+/// a challenge page end with their outcomes in the shared frontier and
+/// never become records, a relative canonical is exported absolute.
+#[test]
+fn a_new_users_pages_end_the_same_across_workers() {
+    let Some(pg) = Pg::start("newuser") else {
+        return;
+    };
+    let doc = |title: &str, head: &str, links: &[&str]| {
+        let a: String = links
+            .iter()
+            .map(|l| format!("<a href=\"{l}\">{l}</a> "))
+            .collect();
+        format!(
+            "<html><head><title>{title}</title>{head}</head><body><article><h1>{title}</h1>\
+             <p>{}</p><p>{a}</p></article></body></html>",
+            "A paragraph of the story that says enough to be a page of text. ".repeat(8)
+        )
+    };
+    let typed = |code: u16, extra: Vec<(&str, &str)>, body: String| {
+        let mut h = vec![("Content-Type".to_string(), "text/html".to_string())];
+        h.extend(
+            extra
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+        Reply::Status(code, h, body.into_bytes())
+    };
+    let host = Host::start("127.0.0.156", move |path, _| match path {
+        "/robots.txt" => status(404),
+        "/" => html(&doc("Front", "", &["/seo", "/hidden", "/header", "/cf"])),
+        "/seo" => html(&doc(
+            "Seo",
+            "<meta name=robots content=\"index, follow, max-image-preview:none\">\
+             <link rel=canonical href=\"/seo-canonical\">",
+            &["/from-seo"],
+        )),
+        "/hidden" => html(&doc(
+            "Hidden",
+            "<meta name=robots content=noindex>",
+            &["/from-hidden"],
+        )),
+        "/header" => typed(
+            200,
+            vec![("X-Robots-Tag", "noindex, nofollow")],
+            doc("Header", "", &["/from-header"]),
+        ),
+        "/cf" => typed(
+            403,
+            vec![("cf-mitigated", "challenge")],
+            "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
+             <noscript>Enable JavaScript and cookies to continue</noscript>\
+             <script>window._cf_chl_opt={cvId:'3'};</script></body></html>"
+                .to_string(),
+        ),
+        p => html(&doc(p, "", &[])),
+    });
+    let cfg = crawl_with_two_workers(&pg, &host, "cluster-newuser", "max_retries = 1");
+    let outcome = |path: &str| {
+        pg.psql(&format!(
+            "SELECT outcome::json->>'outcome' FROM trawl_urls WHERE url = '{}'",
+            host.url(path)
+        ))
+    };
+    assert_eq!(outcome("/hidden"), "noindex");
+    assert_eq!(outcome("/header"), "noindex");
+    assert_eq!(outcome("/cf"), "blocked_by_site");
+    let paths = host.paths();
+    let fetched = |p: &str| paths.iter().any(|x| x == p);
+    assert!(fetched("/from-seo") && fetched("/from-hidden"), "{paths:?}");
+    assert!(!fetched("/from-header"), "nofollow kept its links out");
+    let records = export_lines(&cfg, &["--cluster", &pg.url()]);
+    let urls: Vec<&str> = records.iter().filter_map(|r| r["url"].as_str()).collect();
+    for p in ["/hidden", "/header", "/cf"] {
+        assert!(
+            !urls.contains(&host.url(p).as_str()),
+            "{p} stored: {urls:?}"
+        );
+    }
+    let seo = records
+        .iter()
+        .find(|r| r["url"] == host.url("/seo"))
+        .unwrap_or_else(|| panic!("max-image-preview:none is not none: {urls:?}"));
+    assert_eq!(seo["canonical"], host.url("/seo-canonical"), "{seo}");
+}
+
+/// Issue 53, item 14 in cluster mode: a `--once` worker whose only host
+/// never answers says what it waits for and ends after
+/// `crawl.once_wait_secs`, its URLs left queued.
+#[test]
+fn a_once_worker_with_a_host_that_never_answers_says_so_and_ends() {
+    let Some(pg) = Pg::start("oncewait") else {
+        return;
+    };
+    let host = Host::start("127.0.0.157", |_, _| Reply::Hang);
+    let dir = scratch("cluster-once-wait");
+    let cfg = config(
+        &dir,
+        "sitemaps = false\ntimeout_secs = 1\nconnect_timeout_secs = 1\nonce_wait_secs = 3",
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--cluster", &pg.url(), "--worker", "w1"])
+        .args(["--data", &dir.join("w1").to_string_lossy()])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .output()
+        .unwrap_or_else(|e| panic!("worker: {e}"));
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(took < Duration::from_secs(45), "{took:?}: {err}");
+    assert!(
+        err.contains("no URL ended for crawl.once_wait_secs"),
+        "{err}"
+    );
+    assert!(err.contains("robots.txt"), "says what it waits for: {err}");
+    assert_eq!(
+        pg.psql("SELECT count(*) FROM trawl_urls WHERE status = 0"),
+        "1",
+        "the seed stays queued"
+    );
+}
