@@ -48,6 +48,25 @@ fn renderer_rss_mb() -> u64 {
     most
 }
 
+/// Renderer processes now: (in our network namespace, in another one).
+fn renderers_by_namespace() -> (u64, u64) {
+    let ours = std::fs::read_link("/proc/self/ns/net").ok();
+    let (mut same, mut other) = (0, 0);
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let p = e.path();
+        let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
+        if !cmd.windows(15).any(|w| w == b"--type=renderer") {
+            continue;
+        }
+        match std::fs::read_link(p.join("ns/net")).ok() {
+            Some(ns) if Some(&ns) == ours.as_ref() => same += 1,
+            Some(_) => other += 1,
+            None => {}
+        }
+    }
+    (same, other)
+}
+
 #[test]
 fn a_hostile_page_in_the_browser_sends_nothing_and_is_held_to_its_memory() {
     if trawl_crawl::render::find_chromium("").is_err() {
@@ -69,6 +88,7 @@ fn a_hostile_page_in_the_browser_sends_nothing_and_is_held_to_its_memory() {
         Arc::new(AtomicU64::new(0)),
         Arc::new(AtomicU64::new(0)),
     );
+    let (in_ours, in_own) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let listener = {
         let (done, datagrams, connections, peak) = (
             done.clone(),
@@ -76,6 +96,7 @@ fn a_hostile_page_in_the_browser_sends_nothing_and_is_held_to_its_memory() {
             connections.clone(),
             peak.clone(),
         );
+        let (in_ours, in_own) = (in_ours.clone(), in_own.clone());
         std::thread::spawn(move || {
             let mut buf = [0u8; 2048];
             while !done.load(Relaxed) {
@@ -86,6 +107,9 @@ fn a_hostile_page_in_the_browser_sends_nothing_and_is_held_to_its_memory() {
                     connections.fetch_add(1, Relaxed);
                 }
                 peak.fetch_max(renderer_rss_mb(), Relaxed);
+                let (same, other) = renderers_by_namespace();
+                in_ours.fetch_max(same, Relaxed);
+                in_own.fetch_max(other, Relaxed);
             }
         })
     };
@@ -151,4 +175,13 @@ fn a_hostile_page_in_the_browser_sends_nothing_and_is_held_to_its_memory() {
     assert!(peak < 256 + 400, "a renderer reached {peak} MiB");
     assert_eq!(of("/after")["outcome"], "fetched", "the next page renders");
     assert_eq!(of("/rtc")["outcome"], "fetched");
+    // Issue 52: where trawl may make one (root), the browser runs in a
+    // network namespace of its own, where nothing but its loopback exists.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_eq!(in_ours.load(Relaxed), 0, "a renderer shared our network");
+        assert!(in_own.load(Relaxed) >= 1, "no renderer was seen");
+    } else {
+        support::skip_or_fail("not root: the browser's own network namespace is not checked");
+    }
 }

@@ -61,6 +61,9 @@ pub(super) struct Live {
     profile: PathBuf,
     /// Measures its renderers and kills one past `render.tab_memory_mb`.
     watchdog: tokio::task::JoinHandle<()>,
+    /// The DevTools relay into the browser's network namespace, if it has
+    /// one of its own.
+    relay: Option<tokio::task::JoinHandle<()>>,
     /// Renderers the watchdog killed.
     kills: Arc<AtomicU64>,
 }
@@ -128,11 +131,16 @@ impl Live {
             cmd.arg("--no-sandbox");
         }
         cmd.arg("about:blank");
-        // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches no memory.
+        let isolated = super::netns::available();
+        // SAFETY: prctl(PR_SET_PDEATHSIG) and `isolate`'s system calls are
+        // async-signal-safe and touch no memory of the parent.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                     return Err(std::io::Error::last_os_error());
+                }
+                if isolated {
+                    super::netns::isolate()?;
                 }
                 Ok(())
             });
@@ -153,6 +161,18 @@ impl Live {
                     LAUNCH.as_secs()
                 )));
             }
+        };
+        // In a namespace of its own, DevTools is reached through a relay.
+        let (ws, relay) = if isolated {
+            match super::netns::relay(child.id().unwrap_or(0), &ws).await {
+                Ok((url, task)) => (url, Some(task)),
+                Err(e) => {
+                    let _ = child.kill().await;
+                    return Err(RenderError::Launch(format!("DevTools relay: {e}")));
+                }
+            }
+        } else {
+            (ws, None)
         };
         let config = HandlerConfig {
             request_intercept: true,
@@ -188,6 +208,7 @@ impl Live {
             kills.clone(),
         ));
         Ok(Live {
+            relay,
             watchdog,
             kills,
             browser: RwLock::new(browser),
@@ -304,5 +325,8 @@ pub(super) async fn close(old: Arc<Live>) {
     }
     old.handler.abort();
     old.watchdog.abort();
+    if let Some(r) = &old.relay {
+        r.abort();
+    }
     let _ = std::fs::remove_dir_all(&old.profile);
 }

@@ -16,6 +16,7 @@
 
 mod browser;
 mod memory;
+mod netns;
 mod tab;
 
 use std::path::{Path, PathBuf};
