@@ -35,6 +35,7 @@
 //!
 //! A bad line is reported with `file:line` and skipped; the rest still load.
 
+mod book;
 mod registry;
 
 use std::path::{Path, PathBuf};
@@ -44,6 +45,7 @@ use url::Url;
 
 use crate::frontier::url::{host_key, normalize, UrlRules};
 
+pub use book::Book;
 pub use registry::Registry;
 
 /// How far links may lead from a seed (`crawl.scope`, `scope=`).

@@ -4,7 +4,6 @@
 //! Callers see seeds and files; the store keys are this file's business
 //! (they are the keys stores written before this type existed use).
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::Seed;
@@ -39,16 +38,14 @@ impl<'a> Registry<'a> {
         Registry { store }
     }
 
-    /// Every registered seed by number, each boxed: a map of a million
-    /// seeds holds pointers, not 400-byte values (which it would hold
-    /// twice over while it grows).
-    pub fn all(&self) -> Result<HashMap<u32, Box<Seed>>, StoreError> {
-        Ok(self
-            .store
-            .seeds::<Seed>()?
-            .into_iter()
-            .map(|(id, s)| (id, Box::new(s)))
-            .collect())
+    /// Every registered seed with its number, one at a time.
+    pub fn each(&self, f: impl FnMut(u32, Seed)) -> Result<(), StoreError> {
+        self.store.each_seed(f)
+    }
+
+    /// The seed registered as `id`.
+    pub fn get(&self, id: u32) -> Result<Option<Seed>, StoreError> {
+        self.store.seed(id)
     }
 
     /// Registers a seed (its options replace earlier ones for the same
@@ -116,7 +113,11 @@ mod tests {
         let b = r.register(&seed("http://a.test/b", 1)).expect("b");
         assert_ne!(a, b);
         assert_eq!(r.register(&seed("http://a.test/", 4)).expect("again"), a);
-        assert_eq!(r.all().expect("all")[&a].max_depth, 4);
+        assert_eq!(r.get(a).expect("get").map(|s| s.max_depth), Some(4));
+        let mut ids = vec![];
+        r.each(|id, _| ids.push(id)).expect("each");
+        assert_eq!(ids, vec![a, b]);
+        assert!(r.get(b + 1).expect("get").is_none());
         let f = Path::new("seeds/x.txt");
         assert!(!r.file_unchanged(f, "one").expect("read"));
         r.file_read(f, "one").expect("write");

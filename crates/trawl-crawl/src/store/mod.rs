@@ -463,9 +463,12 @@ impl Store {
         Ok(())
     }
 
-    /// Every registered seed, by id.
-    pub fn seeds<T: for<'a> Deserialize<'a>>(&self) -> Result<Vec<(u32, T)>, StoreError> {
-        let mut out = Vec::new();
+    /// Every registered seed, by id, one at a time (a million seeds are
+    /// never all in memory).
+    pub fn each_seed<T: for<'a> Deserialize<'a>>(
+        &self,
+        mut f: impl FnMut(u32, T),
+    ) -> Result<(), StoreError> {
         for kv in self.seeds.iter() {
             let (k, v) = kv?;
             let id = k
@@ -474,9 +477,17 @@ impl Store {
                 .ok()
                 .map(u32::from_be_bytes)
                 .unwrap_or(0);
-            out.push((id, decode("seeds", &v)?));
+            f(id, decode("seeds", &v)?);
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// The seed registered as `id`.
+    pub fn seed<T: for<'a> Deserialize<'a>>(&self, id: u32) -> Result<Option<T>, StoreError> {
+        match self.seeds.get(id.to_be_bytes())? {
+            Some(v) => Ok(Some(decode("seeds", &v)?)),
+            None => Ok(None),
+        }
     }
 
     /// Cluster mode's outbox: a worker's completions not yet committed to

@@ -488,7 +488,7 @@ async fn fetch_page(
     shared: &Shared,
     lease: Lease,
     url: &Url,
-    seed: Seed,
+    seed: Arc<Seed>,
     delay: Duration,
     mut extra: Vec<NewUrl>,
     robots: &Arc<Robots>,

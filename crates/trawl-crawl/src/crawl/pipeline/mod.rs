@@ -40,7 +40,7 @@ pub(super) mod writer;
 use std::collections::HashMap;
 use std::future::Future;
 use std::num::NonZeroU32;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, watch};
@@ -277,8 +277,30 @@ pub(super) async fn build_shared(
     } else {
         None
     };
-    let seeds = Registry::of(store).all()?;
-    let render = render_policy::policy(cfg, &seeds, stats)?;
+    // The store's seeds, read one at a time: their hosts may be private
+    // addresses (the guard lets them through), their own concurrency=
+    // holds for their hosts, their render= counts for the browser.
+    let (mut modes, mut concurrency) = (vec![], vec![]);
+    if backend.seeds_in_store() {
+        let guard = fetcher.guard();
+        Registry::of(store).each(|_, seed| {
+            if let Some(g) = &guard {
+                g.allow(&seed.host);
+            }
+            if let Some(m) = seed.render.filter(|m| !modes.contains(m)) {
+                modes.push(m);
+            }
+            if seed.concurrency.is_some() {
+                concurrency.push(seed);
+            }
+        })?;
+    }
+    let render = render_policy::policy(cfg, &modes, stats)?;
+    let seeds = if backend.seeds_in_store() {
+        crate::seeds::Book::backed(store.clone())
+    } else {
+        crate::seeds::Book::holding_all()
+    };
     store.set_queue_cap(Some(crate::store::QueueCap {
         floor: c.max_queued_per_host,
         per_page: c.queued_per_page,
@@ -287,7 +309,7 @@ pub(super) async fn build_shared(
         store: store.clone(),
         fetcher,
         stats: stats.clone(),
-        seeds: RwLock::new(seeds),
+        seeds,
         robots: Mutex::new(HashMap::new()),
         rules: UrlRules {
             strip_params: c.strip_params.clone(),
@@ -327,16 +349,7 @@ pub(super) async fn build_shared(
         archive,
         render,
     });
-    // The seeds read from the store: their hosts may be private addresses,
-    // and their own concurrency= holds for their hosts.
-    if let Ok(seeds) = shared.seeds.read() {
-        shared.sites.note_seeds(seeds.values().map(|s| &**s));
-        if let Some(g) = shared.fetcher.guard() {
-            for seed in seeds.values() {
-                g.allow(&seed.host);
-            }
-        }
-    }
+    shared.sites.note_seeds(&concurrency);
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {
             let harvest = harvest::Harvest::new(

@@ -187,7 +187,7 @@ fn header_fields(head: &[u8], content_type: Option<&str>) -> Vec<(String, String
 /// with the settings of the page's seed for its own host.
 struct PageGate {
     shared: Arc<Shared>,
-    seed: Seed,
+    seed: Arc<Seed>,
 }
 
 impl Gate for PageGate {
@@ -211,7 +211,7 @@ impl PageGate {
             return Answer::Refused("disallowed by robots.txt".into());
         }
         // The seed's own settings (`delay=`, headers) for its own host only.
-        let own = Some(&self.seed).filter(|s| s.host == host);
+        let own = Some(&*self.seed).filter(|s| s.host == host);
         let base = shared.seed_delay(own, &host);
         let delay = shared.delays.host_delay_from(base, robots.crawl_delay());
         let mut opts = shared.sites.options(&host, own, &url, None);

@@ -50,11 +50,11 @@ impl RenderPolicy {
 /// fetched.
 pub(super) fn policy(
     cfg: &crate::config::Config,
-    seeds: &std::collections::HashMap<u32, Box<Seed>>,
+    seed_modes: &[RenderMode],
     stats: &crate::crawl::stats::Stats,
 ) -> Result<RenderPolicy, crate::crawl::CrawlError> {
     let r = &cfg.render;
-    let modes = || std::iter::once(r.mode).chain(seeds.values().filter_map(|s| s.render));
+    let modes = || std::iter::once(r.mode).chain(seed_modes.iter().copied());
     let always = modes().any(|m| m == RenderMode::Always);
     if !modes().any(|m| m != RenderMode::Never) {
         return Ok(RenderPolicy {

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::crawl::stats::Stats;
@@ -19,7 +19,7 @@ use crate::politeness::clock::Clock;
 use crate::politeness::robots::Robots;
 use crate::politeness::DelayRules;
 use crate::record::{now_secs, Outcome, PageOutcome};
-use crate::seeds::Seed;
+use crate::seeds::{Book, Seed};
 use crate::store::{Completion, Counter, NewUrl, QueuedUrl, Store};
 use trawl_extract::Options;
 
@@ -28,7 +28,8 @@ pub struct Shared {
     pub store: Store,
     pub fetcher: Arc<dyn Fetcher>,
     pub stats: Arc<Stats>,
-    pub seeds: RwLock<HashMap<u32, Box<Seed>>>,
+    /// The seeds by number (see [`Book`]).
+    pub seeds: Book,
     pub robots: Mutex<HashMap<String, (Arc<Robots>, Instant)>>,
     pub rules: UrlRules,
     pub delays: DelayRules,
@@ -93,6 +94,13 @@ pub trait Backend: Send + Sync {
     fn known<'a>(&'a self, _url: &'a str) -> BoxFuture<'a, Option<bool>> {
         Box::pin(std::future::ready(None))
     }
+
+    /// Whether the run's seeds are registered in its store (one machine),
+    /// so a seed not held in memory can be read again; a cluster's come
+    /// from the shared database and are all held.
+    fn seeds_in_store(&self) -> bool {
+        true
+    }
 }
 
 /// A future a [`Backend`] answers with.
@@ -114,7 +122,7 @@ pub struct RenderJob {
 /// A fetched page waiting for the CPU stage.
 pub struct CpuJob {
     pub lease: Lease,
-    pub seed: Seed,
+    pub seed: Arc<Seed>,
     pub final_url: String,
     pub chain: Vec<String>,
     pub response: Response,
@@ -375,42 +383,30 @@ impl Shared {
 
     /// Sets a finished URL's next visit on its completion (see `revisit`).
     pub(in crate::crawl) fn plan_revisit(&self, msg: &mut WriterMsg) {
-        // Read in place: one decision per URL needs no copy of its seed.
-        let seeds = self.seeds.read().ok();
-        let item = &msg.lease.item;
-        match seeds.as_ref().and_then(|s| s.get(&item.seed)) {
-            Some(seed) => self
-                .revisits
-                .plan_completion(seed, item, &mut msg.completion),
-            None => {
-                let seed = self.seed(item.seed, &msg.lease.host);
-                self.revisits
-                    .plan_completion(&seed, item, &mut msg.completion);
-            }
-        }
+        let seed = self.seed(msg.lease.item.seed, &msg.lease.host);
+        self.revisits
+            .plan_completion(&seed, &msg.lease.item, &mut msg.completion);
     }
 
     /// Seeds the crawl knows now (read or registered): their hosts may be
     /// private addresses (the guard lets them through).
     pub(in crate::crawl) fn add_seeds(&self, seeds: impl IntoIterator<Item = (u32, Seed)>) {
         let guard = self.fetcher.guard();
-        if let Ok(mut s) = self.seeds.write() {
-            for (id, seed) in seeds {
-                if let Some(g) = &guard {
-                    g.allow(&seed.host);
-                }
-                self.sites.note_seeds([&seed]);
-                s.insert(id, Box::new(seed));
+        for (id, seed) in seeds {
+            if let Some(g) = &guard {
+                g.allow(&seed.host);
             }
+            self.sites.note_seeds([&seed]);
+            self.seeds.insert(id, Arc::new(seed));
         }
     }
 
-    pub(in crate::crawl) fn seed(&self, id: u32, host: &str) -> Seed {
+    /// Seed `id`'s options; a seed not registered (a store that lost it)
+    /// crawls with the defaults for `host`.
+    pub(in crate::crawl) fn seed(&self, id: u32, host: &str) -> Arc<Seed> {
         self.seeds
-            .read()
-            .ok()
-            .and_then(|s| s.get(&id).map(|b| (**b).clone()))
-            .unwrap_or_else(|| Seed::bare(host))
+            .get(id)
+            .unwrap_or_else(|| Arc::new(Seed::bare(host)))
     }
 
     /// A page counter: the backend's (a cluster's), else the store's.

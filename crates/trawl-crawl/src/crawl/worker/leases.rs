@@ -408,12 +408,7 @@ impl Leases for ClusterLeases {
             else {
                 continue;
             };
-            if !self
-                .shared
-                .seeds
-                .read()
-                .is_ok_and(|s| s.contains_key(&item.seed))
-            {
+            if self.shared.seeds.get(item.seed).is_none() {
                 refresh_seeds(&mut self.db, &self.shared).await;
             }
             let Some(h) = self.held.get_mut(&name) else {

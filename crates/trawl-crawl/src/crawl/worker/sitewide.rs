@@ -62,6 +62,10 @@ impl shared::Backend for ClusterView {
         // A database that does not answer: follow the redirect, as before.
         Box::pin(async move { self.db.lock().await.known(url).await.ok() })
     }
+
+    fn seeds_in_store(&self) -> bool {
+        false
+    }
 }
 
 /// Reads the budgets' counts from the database into `counts`: the
@@ -72,15 +76,7 @@ pub(in crate::crawl) async fn refresh_counts(
     shared: &Shared,
     counts: &ClusterCounts,
 ) -> Result<(), ClusterError> {
-    let seeds: Vec<u32> = shared.seeds.read().map_or_else(
-        |_| vec![],
-        |s| {
-            s.iter()
-                .filter(|(_, seed)| seed.max_pages.is_some())
-                .map(|(id, _)| *id)
-                .collect()
-        },
-    );
+    let seeds = shared.seeds.held_ids(|seed| seed.max_pages.is_some());
     let total = shared.max_pages > 0;
     if seeds.is_empty() && !total {
         return Ok(());
