@@ -565,6 +565,8 @@ fn a_million_line_seed_file_is_streamed_and_sigterm_is_heard() {
     // other tests running beside it.
     assert!(took < Duration::from_secs(90), "{took:?}");
     // 1,277 MiB before each seed was boxed in the daemon's map (its
-    // 400-byte values held twice over while the map grew); 633 MiB since.
-    assert!(peak < 1000, "peak {peak} MiB");
+    // 400-byte values held twice over while the map grew); 633 MiB with
+    // every seed boxed; 146 MiB since the seeds in use are a bounded
+    // cache over the store (100 k lines: 102 MiB).
+    assert!(peak < 400, "peak {peak} MiB");
 }
