@@ -361,6 +361,40 @@ fn never_extracts_the_shell_as_fetched() {
     assert!(!host.paths().iter().any(|p| p.starts_with("/js/")));
 }
 
+/// `trawl fetch` (issue 57) renders a page that needs it, as the crawl does.
+#[test]
+fn fetch_renders_a_page_that_needs_it() {
+    let Some(_turn) = browser_turn() else {
+        return;
+    };
+    let host = site("127.0.0.162");
+    let dir = scratch("render-fetch");
+    let cfg = config(
+        &dir,
+        "min_delay_ms = 20\n[render]\nmode = \"auto\"\ntimeout_secs = 8\nidle_ms = 300",
+    );
+    let out = support::trawl()
+        .args([
+            "--config",
+            &cfg.to_string_lossy(),
+            "fetch",
+            "--format",
+            "text",
+        ])
+        .arg(host.url("/article"))
+        .output()
+        .expect("trawl fetch");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("forty cars"), "{text}");
+    assert!(host.paths().iter().any(|p| p.starts_with("/js/")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn no_browser_is_a_start_error_for_always_and_a_warning_for_auto() {
     let host = site("127.0.0.119");

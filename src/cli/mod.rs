@@ -16,6 +16,7 @@ mod crawl;
 mod eval;
 mod export;
 mod extract;
+mod fetch;
 mod reextract;
 mod status;
 mod store;
@@ -26,6 +27,7 @@ pub use crawl::CrawlArgs;
 pub use eval::EvalArgs;
 pub use export::ExportArgs;
 pub use extract::ExtractArgs;
+pub use fetch::FetchArgs;
 pub use reextract::ReextractArgs;
 pub use status::StatusArgs;
 pub use store::StoreCommand;
@@ -35,7 +37,8 @@ pub use templates::TemplatesCommand;
 ///
 /// `trawl crawl` runs the crawl daemon (seeds from seeds/*.txt, store in storage/);
 /// `trawl export` writes the extracted records as JSONL; `trawl status` shows progress;
-/// `trawl extract` pulls text and metadata out of saved pages; `trawl eval` scores it.
+/// `trawl fetch URL` fetches and extracts one page now; `trawl extract` pulls text and
+/// metadata out of saved pages; `trawl eval` scores it.
 #[derive(Debug, Parser)]
 #[command(name = "trawl", version, about, long_about)]
 pub struct Cli {
@@ -74,6 +77,18 @@ pub enum Command {
     Export(ExportArgs),
     /// Show the daemon's progress (or, when it is stopped, what the store holds).
     Status(StatusArgs),
+    /// Fetch URLs now and print their records, as the crawl would fetch them.
+    ///
+    /// robots.txt, the configured user agent and [[site]] settings, redirects, the
+    /// private-network guard, the charset from the headers and rendering (render.mode)
+    /// all apply; no store is needed. Exit 0: every URL gave a record; 1: some did not
+    /// (a 404, robots.txt, not HTML, …: said on stderr); 2: usage.
+    ///
+    /// Examples:
+    ///   trawl fetch https://example.org/story
+    ///   trawl fetch --format markdown https://example.org/story > story.md
+    ///   trawl fetch --warc pages.warc.gz URL1 URL2
+    Fetch(FetchArgs),
     /// Extract main content and metadata from saved pages (.html, .html.gz or - for stdin).
     ///
     /// Examples:
@@ -131,6 +146,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Export(args) => export::export(args, &config),
         Command::Status(args) => status::status(args, &config),
         Command::Extract(args) => extract::extract(args, &config),
+        Command::Fetch(args) => fetch::fetch(args, config),
         Command::Reextract(args) => reextract::reextract(args, &config),
         Command::Eval(args) => eval::eval(args),
         Command::Templates(cmd) => templates::run(cmd, &config),

@@ -37,6 +37,7 @@ pub(crate) mod template;
 pub mod worker;
 
 pub use focused::harvest;
+pub use pipeline::seeding::parse_lines as parse_seed_lines;
 pub use pipeline::shared::PageHook;
 pub use template::store as templates;
 

@@ -564,6 +564,7 @@ async fn fetch_page(
     if let Some(target) = followed.elsewhere {
         // Queued as a new URL of its own host (robots, schedule, dedup).
         out.outcome = Outcome::Redirected;
+        out.final_url = Some(target.to_string());
         out.error = Some(format!("redirected to another host: {target} (queued)"));
         extra.push(NewUrl {
             host: host_key(&target),
@@ -582,6 +583,7 @@ async fn fetch_page(
     }
     if let Some(target) = followed.known {
         out.outcome = Outcome::Redirected;
+        out.final_url = Some(target.to_string());
         out.error = Some(format!(
             "redirected to {target}, a URL already queued or fetched (not fetched twice)"
         ));

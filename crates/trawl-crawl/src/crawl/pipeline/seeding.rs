@@ -20,6 +20,22 @@ pub(in crate::crawl) fn seed_defaults(cfg: &Config) -> SeedDefaults {
     }
 }
 
+/// Seed lines as the crawl reads them (the seed-file syntax with `cfg`'s
+/// defaults and URL rules): the seeds, their URLs normalised, and each bad
+/// line's error; `name` names the lines in those errors.
+pub fn parse_lines(
+    cfg: &Config,
+    text: &str,
+    name: &str,
+) -> (Vec<crate::seeds::Seed>, Vec<seeds::SeedLineError>) {
+    let rules = crate::frontier::url::UrlRules {
+        strip_params: cfg.crawl.strip_params.clone(),
+        sort_query: cfg.crawl.sort_query,
+        max_len: cfg.crawl.max_url_len,
+    };
+    seeds::parse(text, name, &seed_defaults(cfg), &rules)
+}
+
 /// A seed file that changed since it was last read.
 pub(in crate::crawl) struct ChangedFile {
     pub text: String,
