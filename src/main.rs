@@ -2,6 +2,7 @@
 
 use clap::Parser;
 
+mod api;
 mod cli;
 mod client;
 mod cluster;

@@ -12,6 +12,10 @@
 //!   the running daemon has open); `&format=csv` or `&format=parquet`
 //!   (with `&fields=url,title,…`) as a table instead of JSONL.
 //!
+//! With `api.token` set, the write endpoints of `api.rs` are served here
+//! too (`/seeds`, `/urls`, `/extract`); without it they answer 404 saying
+//! how to turn them on.
+//!
 //! Only a `Host` naming the endpoint itself (its address, or `localhost`)
 //! is answered; any other gets 421, so a page in a local browser whose name
 //! an attacker rebinds to this address cannot read `/status` or `/export`.
@@ -30,7 +34,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{any, get};
 use axum::Router;
 use serde::Deserialize;
 use tokio::sync::mpsc;
@@ -43,7 +47,11 @@ use trawl_extract::PageType;
 /// Binds `addr` and serves the endpoint for `observer`'s crawl in the
 /// background; returns once listening (a bad or busy address is an error
 /// before the crawl starts).
-pub async fn spawn(addr: &str, observer: Observer) -> Result<tokio::task::JoinHandle<()>> {
+pub async fn spawn(
+    addr: &str,
+    observer: Observer,
+    api: Option<crate::api::Api>,
+) -> Result<tokio::task::JoinHandle<()>> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("status endpoint {addr}"))?;
@@ -51,7 +59,13 @@ pub async fn spawn(addr: &str, observer: Observer) -> Result<tokio::task::JoinHa
     let own = listener
         .local_addr()
         .with_context(|| format!("status endpoint {addr}"))?;
-    let app = router(observer).layer(axum::middleware::from_fn(
+    if api.is_some() {
+        tracing::info!(
+            addr,
+            "write endpoints on (api.token): /seeds, /urls, /extract"
+        );
+    }
+    let app = router(observer, api).layer(axum::middleware::from_fn(
         move |req: axum::extract::Request, next: axum::middleware::Next| async move {
             let host = req.headers().get(header::HOST).map(|h| h.to_str());
             match host {
@@ -91,7 +105,14 @@ fn host_is_own(host: &str, own: std::net::SocketAddr) -> bool {
     }
 }
 
-fn router(observer: Observer) -> Router {
+fn router(observer: Observer, api: Option<crate::api::Api>) -> Router {
+    let writes = match api {
+        Some(api) => api.routes(),
+        None => Router::new()
+            .route("/seeds", any(crate::api::off))
+            .route("/urls", any(crate::api::off))
+            .route("/extract", any(crate::api::off)),
+    };
     Router::new()
         .route("/", get(page))
         .route("/status", get(status))
@@ -104,6 +125,7 @@ fn router(observer: Observer) -> Router {
             )
         })
         .with_state(observer)
+        .merge(writes)
 }
 
 /// The status page (`src/status_page.html`).

@@ -191,7 +191,8 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         // runtime ends them).
         tokio::spawn(crate::process::progress(observer.stats_handle()));
         if !config.crawl.status_addr.is_empty() {
-            crate::status::spawn(&config.crawl.status_addr, observer).await?;
+            let api = crate::api::Api::new(&config, observer.clone());
+            crate::status::spawn(&config.crawl.status_addr, observer, api).await?;
             // `trawl status --data DIR` finds this daemon by it, whatever
             // address its config names (a second daemon with --status-addr).
             // Not essential: without it, status looks at crawl.status_addr.

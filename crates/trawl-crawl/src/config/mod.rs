@@ -8,11 +8,13 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+mod api;
 mod overrides;
 mod render;
 mod revisit;
 mod sites;
 
+pub use api::{ApiConfig, TOKEN_ENV};
 pub use render::RenderConfig;
 pub use revisit::RevisitConfig;
 pub use sites::SiteConfig;
@@ -22,7 +24,7 @@ use crate::seeds::{Mode, Scope};
 use trawl_extract::{Algorithm, Options};
 
 /// The whole configuration file.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// `[extract]`: extraction algorithm and limits.
@@ -39,6 +41,8 @@ pub struct Config {
     pub revisit: RevisitConfig,
     /// `[render]`: pages that need JavaScript, rendered in Chromium.
     pub render: RenderConfig,
+    /// `[api]`: the daemon's write endpoints, behind a token.
+    pub api: ApiConfig,
     /// `[[site]]` tables: request settings per host or domain.
     #[serde(rename = "site")]
     pub sites: Vec<SiteConfig>,
@@ -449,7 +453,7 @@ impl Default for CrawlConfig {
 }
 
 /// `[extract]`: the extractor stage.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExtractConfig {
     /// Algorithm name: auto, cetd-tpc, cc, article-std, list-rank, segment.
@@ -532,7 +536,12 @@ impl Config {
             key: key.to_string(),
             message,
         };
-        for (key, v, lo, hi) in self.ranges().into_iter().chain(self.render.ranges()) {
+        for (key, v, lo, hi) in self
+            .ranges()
+            .into_iter()
+            .chain(self.render.ranges())
+            .chain(self.api.ranges())
+        {
             if !(lo..=hi).contains(&v) {
                 return Err(bad(
                     key,

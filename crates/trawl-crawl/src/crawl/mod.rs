@@ -159,6 +159,9 @@ impl std::fmt::Debug for Shutdown {
 pub struct Observer {
     stats: Arc<Stats>,
     store: Arc<RwLock<Option<Store>>>,
+    /// Set when a seed file changed (the API wrote one): read it now,
+    /// not at the next poll.
+    seeds_changed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for Observer {
@@ -181,6 +184,18 @@ impl Observer {
     /// The store the run writes with, while it can write.
     pub fn store(&self) -> Option<Store> {
         self.store.read().ok().and_then(|g| g.clone())
+    }
+
+    /// Asks the run to read its seed files at its next turn (one was
+    /// written), instead of waiting for `crawl.seed_poll_secs`.
+    pub fn seeds_changed(&self) {
+        self.seeds_changed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The flag [`Observer::seeds_changed`] sets, for the run's leases.
+    pub(crate) fn seeds_flag(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        self.seeds_changed.clone()
     }
 
     fn publish(&self, store: Option<Store>) {

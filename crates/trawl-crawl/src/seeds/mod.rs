@@ -161,6 +161,11 @@ pub struct Seed {
     /// When its pages are rendered (`render=`; `None`: `render.mode`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render: Option<RenderMode>,
+    /// Added through the daemon's API (read from its [`API_FILE`]): its
+    /// host is not trusted to be a private address; the guard treats it as
+    /// a link's host (only a seed file may name a private origin).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guarded: bool,
 }
 
 /// How requests are sent to some URLs: a seed line's options or a
@@ -254,6 +259,7 @@ impl Seed {
             revisit_pages: None,
             request: RequestSettings::default(),
             render: None,
+            guarded: false,
         }
     }
 
@@ -518,6 +524,7 @@ impl SeedParser {
                 scope: defaults.scope,
                 mode: defaults.mode,
                 sitemaps: defaults.sitemaps,
+                guarded: Path::new(file).file_name() == Some(std::ffi::OsStr::new(API_FILE)),
                 ..Seed::bare("")
             },
             defaults: defaults.clone(),
@@ -577,6 +584,22 @@ impl SeedParser {
 }
 
 /// The seed files: the files given (`--seeds`), or else every `*.txt` in
+/// The seed file the daemon's API writes, in its data directory: read
+/// with the others whatever they are (`--seeds` or the seeds directory),
+/// so seeds added through the API are kept across restarts.
+pub const API_FILE: &str = "api-seeds.txt";
+
+/// The seed files of a run: [`files`], then the API's in `data_dir` when
+/// there is one.
+pub fn run_files(dir: &Path, given: &[PathBuf], data_dir: &Path) -> Vec<PathBuf> {
+    let mut out = files(dir, given);
+    let api = data_dir.join(API_FILE);
+    if api.is_file() {
+        out.push(api);
+    }
+    out
+}
+
 /// `dir`, sorted. Files given replace the directory, so a crawl of your own
 /// list does not also crawl the shipped examples.
 pub fn files(dir: &Path, given: &[PathBuf]) -> Vec<PathBuf> {

@@ -43,6 +43,15 @@ impl<'a> Registry<'a> {
         self.store.each_seed(f)
     }
 
+    /// The number of the seed whose URL is `url`, if it is registered.
+    pub fn id_of(&self, url: &str) -> Result<Option<u32>, StoreError> {
+        Ok(self
+            .store
+            .meta_get(&id_key(url))?
+            .as_deref()
+            .and_then(be_u32))
+    }
+
     /// The seed registered as `id`.
     pub fn get(&self, id: u32) -> Result<Option<Seed>, StoreError> {
         self.store.seed(id)
@@ -118,6 +127,8 @@ mod tests {
         r.each(|id, _| ids.push(id)).expect("each");
         assert_eq!(ids, vec![a, b]);
         assert!(r.get(b + 1).expect("get").is_none());
+        assert_eq!(r.id_of("http://a.test/b").expect("id"), Some(b));
+        assert_eq!(r.id_of("http://a.test/c").expect("id"), None);
         let f = Path::new("seeds/x.txt");
         assert!(!r.file_unchanged(f, "one").expect("read"));
         r.file_read(f, "one").expect("write");

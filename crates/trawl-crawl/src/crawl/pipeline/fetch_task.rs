@@ -213,7 +213,7 @@ impl Shared {
             // host, as that host's site settings say).
             let own = Some(seed).filter(|_| host == first);
             let mut opts = self.sites.options(&host, own, &url, None);
-            opts.seed = crate::fetch::guard::Origin::parse(&seed.url);
+            opts.seed = crate::fetch::guard::Origin::parse(&seed.url).filter(|_| !seed.guarded);
             let resp = self
                 .request(&url, self.host_delay(&host), false, Some(&opts))
                 .await;

@@ -284,7 +284,7 @@ pub(super) async fn build_shared(
     if backend.seeds_in_store() {
         let guard = fetcher.guard();
         Registry::of(store).each(|_, seed| {
-            if let Some(g) = &guard {
+            if let Some(g) = guard.as_ref().filter(|_| !seed.guarded) {
                 g.allow(&seed.host);
             }
             if let Some(m) = seed.render.filter(|m| !modes.contains(m)) {

@@ -215,7 +215,8 @@ impl PageGate {
         let base = shared.seed_delay(own, &host);
         let delay = shared.delays.host_delay_from(base, robots.crawl_delay());
         let mut opts = shared.sites.options(&host, own, &url, None);
-        opts.seed = crate::fetch::guard::Origin::parse(&self.seed.url);
+        opts.seed =
+            crate::fetch::guard::Origin::parse(&self.seed.url).filter(|_| !self.seed.guarded);
         let r = shared.request(&url, delay, false, Some(&opts)).await;
         if r.blocked {
             return Answer::Refused(r.error.unwrap_or_else(|| "blocked address".into()));

@@ -349,7 +349,7 @@ impl Shared {
             })
             .filter(|c| !c.is_empty());
         let mut opts = self.sites.options(host, Some(seed), url, conditional);
-        opts.seed = Origin::parse(&seed.url);
+        opts.seed = Origin::parse(&seed.url).filter(|_| !seed.guarded);
         opts
     }
 
@@ -393,7 +393,7 @@ impl Shared {
     pub(in crate::crawl) fn add_seeds(&self, seeds: impl IntoIterator<Item = (u32, Seed)>) {
         let guard = self.fetcher.guard();
         for (id, seed) in seeds {
-            if let Some(g) = &guard {
+            if let Some(g) = guard.as_ref().filter(|_| !seed.guarded) {
                 g.allow(&seed.host);
             }
             self.sites.note_seeds([&seed]);

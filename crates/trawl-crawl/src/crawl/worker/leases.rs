@@ -101,6 +101,10 @@ pub(super) struct ClusterLeases {
     defaults: SeedDefaults,
     seeds_dir: std::path::PathBuf,
     extra_seeds: Vec<std::path::PathBuf>,
+    /// The data directory (the API's seed file is there).
+    data_dir: std::path::PathBuf,
+    /// Set when the API wrote a seed file ([`crate::crawl::Observer`]).
+    seeds_changed: Option<Arc<std::sync::atomic::AtomicBool>>,
     seed_poll: Duration,
     next_seed_poll: Instant,
     next_renew: Instant,
@@ -134,6 +138,8 @@ impl ClusterLeases {
             defaults: seeding::seed_defaults(s.cfg),
             seeds_dir: c.seeds_dir.clone(),
             extra_seeds: s.opts.extra_seeds.clone(),
+            data_dir: c.data_dir.clone(),
+            seeds_changed: s.opts.observer.as_ref().map(|o| o.seeds_flag()),
             seed_poll: Duration::from_secs(c.seed_poll_secs),
             next_seed_poll: now,
             next_claim: now,
@@ -356,8 +362,12 @@ impl Leases for ClusterLeases {
         if now >= self.next_renew {
             self.renew(now).await;
         }
-        if now >= self.next_seed_poll && !self.db_down {
-            let files = seeds::files(&self.seeds_dir, &self.extra_seeds);
+        let poked = self
+            .seeds_changed
+            .as_ref()
+            .is_some_and(|f| f.swap(false, Relaxed));
+        if (now >= self.next_seed_poll || poked) && !self.db_down {
+            let files = seeds::run_files(&self.seeds_dir, &self.extra_seeds, &self.data_dir);
             let r = load_seeds(&mut self.db, &self.shared, &files, &self.defaults).await;
             if let Err(e) = r {
                 tracing::warn!(error = %e, "loading seeds into the cluster");
