@@ -194,26 +194,15 @@ fn print(out: &mut dyn Write, rec: &Record, format: FetchFormat, many: bool) -> 
             writeln!(out, "{}", printable(&rec.markdown, true))?;
         }
         FetchFormat::Text => {
-            if many {
-                writeln!(out, "==> {} <==", printable(&rec.url, false))?;
-            }
-            let fields = [
-                ("Title", &rec.title),
-                ("Author", &rec.author),
-                ("Date", &rec.date),
-                ("Language", &rec.language),
-            ];
-            for (label, v) in fields {
-                if let Some(v) = v {
-                    writeln!(out, "{label}: {}", printable(v, false))?;
-                }
-            }
-            writeln!(out, "Type: {}", rec.page_type.name())?;
-            writeln!(out)?;
-            writeln!(out, "{}", printable(&rec.text, true))?;
-            if many {
-                writeln!(out)?;
-            }
+            let page = super::extract::Human {
+                title: rec.title.as_deref(),
+                author: rec.author.as_deref(),
+                date: rec.date.as_deref(),
+                language: rec.language.as_deref(),
+                page_type: rec.page_type,
+                text: &rec.text,
+            };
+            page.write(out, Some(rec.url.as_str()).filter(|_| many))?;
         }
     }
     Ok(())

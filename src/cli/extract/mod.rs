@@ -300,28 +300,55 @@ pub(super) fn write_human(
     rec: &Extracted,
     many: bool,
 ) -> std::io::Result<()> {
-    use crate::terminal::printable;
-    if many {
-        writeln!(out, "==> {} <==", printable(path, false))?;
-    }
-    let fields = [
-        ("Title", &rec.title),
-        ("Author", &rec.author),
-        ("Date", &rec.date),
-        ("Language", &rec.language),
-    ];
-    for (label, v) in fields {
-        if let Some(v) = v {
-            writeln!(out, "{label}: {}", printable(v, false))?;
+    let page = Human {
+        title: rec.title.as_deref(),
+        author: rec.author.as_deref(),
+        date: rec.date.as_deref(),
+        language: rec.language.as_deref(),
+        page_type: rec.page_type,
+        text: &rec.text,
+    };
+    page.write(out, Some(path).filter(|_| many))
+}
+
+/// What `--format text` prints of a page: a header of its metadata, then
+/// its text (`trawl extract`, `trawl fetch`).
+pub(super) struct Human<'a> {
+    pub title: Option<&'a str>,
+    pub author: Option<&'a str>,
+    pub date: Option<&'a str>,
+    pub language: Option<&'a str>,
+    pub page_type: trawl_extract::PageType,
+    pub text: &'a str,
+}
+
+impl Human<'_> {
+    /// Writes the page; `source`: named above it (one of many inputs) and
+    /// a blank line after.
+    pub(super) fn write(&self, out: &mut dyn Write, source: Option<&str>) -> std::io::Result<()> {
+        use crate::terminal::printable;
+        if let Some(s) = source {
+            writeln!(out, "==> {} <==", printable(s, false))?;
         }
-    }
-    writeln!(out, "Type: {}", rec.page_type.name())?;
-    writeln!(out)?;
-    writeln!(out, "{}", printable(&rec.text, true))?;
-    if many {
+        let fields = [
+            ("Title", self.title),
+            ("Author", self.author),
+            ("Date", self.date),
+            ("Language", self.language),
+        ];
+        for (label, v) in fields {
+            if let Some(v) = v {
+                writeln!(out, "{label}: {}", printable(v, false))?;
+            }
+        }
+        writeln!(out, "Type: {}", self.page_type.name())?;
         writeln!(out)?;
+        writeln!(out, "{}", printable(self.text, true))?;
+        if source.is_some() {
+            writeln!(out)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `--chunks`: one JSON line per chunk of the page's Markdown.
