@@ -10,7 +10,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::{Registry, Seed};
+use super::registry::Registry;
+use super::seed::Seed;
 use crate::store::Store;
 
 /// Seeds held by one generation of a backed book, at most.

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::Seed;
+use super::seed::Seed;
 use crate::store::{Store, StoreError};
 
 /// Seeds of one store.
