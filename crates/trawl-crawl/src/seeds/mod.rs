@@ -390,6 +390,7 @@ pub fn files(dir: &Path, given: &[PathBuf]) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use url::Url;
 
     fn defaults() -> SeedDefaults {
         SeedDefaults {
