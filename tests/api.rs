@@ -73,6 +73,38 @@ fn story(title: &str, links: &[&str]) -> String {
     )
 }
 
+/// A daemon's files in the scratch directory `name`: a config whose
+/// endpoint is on a free port (`extra`: more of it after the port) and a
+/// seed file naming `host` at depth 0, which makes it a host a seed file
+/// names (none: an empty file). Returns (dir, port, config, seeds).
+fn daemon_files(
+    name: &str,
+    host: Option<&Host>,
+    extra: &str,
+) -> (
+    std::path::PathBuf,
+    u16,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
+    let dir = scratch(name);
+    let port = free_port();
+    let cfg = config(
+        &dir,
+        &format!("status_addr = \"127.0.0.1:{port}\"\n{extra}"),
+    );
+    let seeds = dir.join("seeds/s.txt");
+    let line = host.map_or(String::new(), |h| format!("{} depth=0\n", h.url("/")));
+    std::fs::write(&seeds, line).expect("seeds");
+    (dir, port, cfg, seeds)
+}
+
+fn wait_for_endpoint(port: u16) {
+    wait_until("the endpoint", Duration::from_secs(20), || {
+        status_json(port).is_some()
+    });
+}
+
 fn start(cfg: &std::path::Path, seeds: &std::path::Path, token: Option<&str>) -> KillOnDrop {
     let mut cmd = trawl();
     cmd.args(["--config", &cfg.to_string_lossy(), "crawl"])
@@ -96,19 +128,14 @@ fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
         p => html(&story(p, &[])),
     });
     let other = Host::start("127.0.0.164", |_, _| html(&story("Other", &[])));
-    let dir = scratch("api-seeds");
-    let port = free_port();
-    let cfg = config(
-        &dir,
-        &format!("min_delay_ms = 20\nsitemaps = false\nstatus_addr = \"127.0.0.1:{port}\""),
-    );
     // The seed file names the host (depth 0: the API adds the rest).
-    let seeds = dir.join("seeds/s.txt");
-    std::fs::write(&seeds, format!("{} depth=0\n", host.url("/"))).expect("seeds");
+    let (dir, port, cfg, seeds) = daemon_files(
+        "api-seeds",
+        Some(&host),
+        "min_delay_ms = 20\nsitemaps = false",
+    );
     let daemon = start(&cfg, &seeds, Some(TOKEN));
-    wait_until("the endpoint", Duration::from_secs(20), || {
-        status_json(port).is_some()
-    });
+    wait_for_endpoint(port);
     let seed_a = format!("{} depth=1\nnot a url\n* depth=2\n", host.url("/a"));
     // No token, a wrong one: 401 and nothing taken.
     for token in [None, Some("wrong"), Some("t0ken-for-testS")] {
@@ -197,9 +224,7 @@ fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
     let kept = std::fs::read_to_string(dir.join("storage/api-seeds.txt")).unwrap_or_default();
     assert!(kept.contains(&host.url("/c")), "{kept}");
     let daemon = start(&cfg, &seeds, Some(TOKEN));
-    wait_until("the endpoint again", Duration::from_secs(20), || {
-        status_json(port).is_some()
-    });
+    wait_for_endpoint(port);
     let (_, list) = send(port, "GET", "/seeds", Some(TOKEN), "text/plain", b"");
     assert_eq!(
         json(&list)["seeds"].as_array().map_or(0, Vec::len),
@@ -220,31 +245,22 @@ fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
 
 #[test]
 fn posted_html_is_extracted_and_bodies_are_bounded() {
-    let dir = scratch("api-extract");
-    let port = free_port();
-    let cfg = config(
-        &dir,
-        &format!(
-            "status_addr = \"127.0.0.1:{port}\"\n[api]\nmax_body_bytes = 100000\nmax_lines = 100"
-        ),
+    let (dir, port, cfg, seeds) = daemon_files(
+        "api-extract",
+        None,
+        "[api]\nmax_body_bytes = 100000\nmax_lines = 100",
     );
-    let seeds = dir.join("seeds/none.txt");
-    std::fs::write(&seeds, "").expect("seeds");
     let page = story("Lifeboat called out twice", &[]);
     // Off without a token: said how to turn them on.
     {
         let _daemon = start(&cfg, &seeds, None);
-        wait_until("the endpoint", Duration::from_secs(20), || {
-            status_json(port).is_some()
-        });
+        wait_for_endpoint(port);
         let (code, body) = send(port, "POST", "/extract", None, "text/html", page.as_bytes());
         assert_eq!(code, 404);
         assert!(body.contains("api.token"), "{body}");
     }
     let _daemon = start(&cfg, &seeds, Some(TOKEN));
-    wait_until("the endpoint", Duration::from_secs(20), || {
-        status_json(port).is_some()
-    });
+    wait_for_endpoint(port);
     let (code, body) = send(
         port,
         "POST",
@@ -304,15 +320,12 @@ fn a_cluster_workers_api_writes_to_the_shared_frontier() {
         "/robots.txt" => status(404),
         p => html(&story(p, &[])),
     });
-    let dir = scratch("api-cluster");
-    let port = free_port();
-    let cfg = config(
-        &dir,
-        &format!("min_delay_ms = 20\nsitemaps = false\nstatus_addr = \"127.0.0.1:{port}\""),
+    let (dir, port, cfg, seeds) = daemon_files(
+        "api-cluster",
+        Some(&host),
+        "min_delay_ms = 20\nsitemaps = false",
     );
-    let seeds = dir.join("seeds/s.txt");
     let log = dir.join("w1.log");
-    std::fs::write(&seeds, format!("{} depth=0\n", host.url("/"))).expect("seeds");
     let worker = KillOnDrop(
         trawl()
             .args(["--config", &cfg.to_string_lossy(), "crawl"])

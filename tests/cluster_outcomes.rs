@@ -280,13 +280,7 @@ fn a_once_worker_with_a_host_that_never_answers_says_so_and_ends() {
     let seeds = dir.join("seeds.txt");
     std::fs::write(&seeds, format!("{}\n", host.url("/"))).unwrap_or_else(|e| panic!("{e}"));
     let started = Instant::now();
-    let out = trawl()
-        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
-        .args(["--cluster", &pg.url(), "--worker", "w1"])
-        .args(["--data", &dir.join("w1").to_string_lossy()])
-        .args(["--seeds", &seeds.to_string_lossy()])
-        .output()
-        .unwrap_or_else(|e| panic!("worker: {e}"));
+    let out = support::cluster::run_once_output(&cfg, &pg, &dir, &seeds);
     let took = started.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(took < Duration::from_secs(45), "{took:?}: {err}");

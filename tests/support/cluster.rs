@@ -219,18 +219,28 @@ pub fn wait_for(pg: &Pg, sql: &str, n: i64, limit: Duration) {
 /// Runs one worker named `w1` with `--once` on `cfg` and `seeds`, its store
 /// in `dir/w1`, and checks that it ended well.
 pub fn run_once(cfg: &std::path::Path, pg: &Pg, dir: &std::path::Path, seeds: &std::path::Path) {
-    let out = trawl()
-        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
-        .args(["--cluster", &pg.url(), "--worker", "w1"])
-        .args(["--data", &dir.join("w1").to_string_lossy()])
-        .args(["--seeds", &seeds.to_string_lossy()])
-        .output()
-        .expect("worker");
+    let out = run_once_output(cfg, pg, dir, seeds);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// [`run_once`]'s worker run to its end, whatever its exit.
+pub fn run_once_output(
+    cfg: &std::path::Path,
+    pg: &Pg,
+    dir: &std::path::Path,
+    seeds: &std::path::Path,
+) -> std::process::Output {
+    trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--cluster", &pg.url(), "--worker", "w1"])
+        .args(["--data", &dir.join("w1").to_string_lossy()])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .output()
+        .expect("worker")
 }
 
 /// A cluster worker `name` of the database `db_url` running `cfg` over

@@ -14,19 +14,14 @@ use crate::crawl::stats::Queued;
 use crate::crawl::{CrawlError, RunOptions};
 use crate::frontier::{Frontier, Next};
 use crate::record::now_secs;
-use crate::seeds::{self, SeedDefaults};
+use crate::seeds::SeedDefaults;
 
 /// The sled frontier as the pipeline's [`Leases`].
 pub(in crate::crawl) struct LocalLeases {
     frontier: Frontier,
     shared: Arc<Shared>,
     defaults: SeedDefaults,
-    seeds_dir: std::path::PathBuf,
-    extra_seeds: Vec<std::path::PathBuf>,
-    /// The data directory (the API's seed file is there).
-    data_dir: std::path::PathBuf,
-    /// Set when the API wrote a seed file ([`crate::crawl::Observer`]).
-    seeds_changed: Option<Arc<std::sync::atomic::AtomicBool>>,
+    seed_files: seeding::SeedFiles,
     seed_poll: Duration,
     next_seed_poll: Instant,
     next_revisit_check: Instant,
@@ -63,7 +58,8 @@ impl LocalLeases {
         let offered = store.unpark(now_secs(), true)?;
         // Revisits that fell due while the daemon was away (only those).
         let due = store.due_revisits(now_secs())?;
-        let files = seeds::run_files(&c.seeds_dir, &opts.extra_seeds, &c.data_dir);
+        let seed_files = seeding::SeedFiles::new(cfg, opts);
+        let files = seed_files.list();
         let mut loader = seeding::SeedLoader::default();
         let added = loader.step(shared, &files, &defaults, &mut frontier, SEED_READ_AT_START)?;
         tracing::info!(
@@ -84,10 +80,7 @@ impl LocalLeases {
             frontier,
             shared: shared.clone(),
             defaults,
-            seeds_dir: c.seeds_dir.clone(),
-            extra_seeds: opts.extra_seeds.clone(),
-            data_dir: c.data_dir.clone(),
-            seeds_changed: opts.observer.as_ref().map(|o| o.seeds_flag()),
+            seed_files,
             seed_poll,
             next_seed_poll: Instant::now() + seed_poll,
             next_revisit_check: Instant::now() + REVISIT_CHECK,
@@ -130,14 +123,11 @@ impl Leases for LocalLeases {
             self.count_queued();
             self.next_queued_count = now + QUEUED_COUNT_EVERY;
         }
-        let poked = self
-            .seeds_changed
-            .as_ref()
-            .is_some_and(|f| f.swap(false, Relaxed));
-        if now < self.next_seed_poll && !self.loader.busy() && !poked {
+        let changed = self.seed_files.changed();
+        if now < self.next_seed_poll && !self.loader.busy() && !changed {
             return;
         }
-        let files = seeds::run_files(&self.seeds_dir, &self.extra_seeds, &self.data_dir);
+        let files = self.seed_files.list();
         let loaded = self.loader.step(
             &self.shared,
             &files,

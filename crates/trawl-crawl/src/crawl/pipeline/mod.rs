@@ -281,7 +281,8 @@ pub(super) async fn build_shared(
     // addresses (the guard lets them through), their own concurrency=
     // holds for their hosts, their render= counts for the browser.
     let (mut modes, mut concurrency) = (vec![], vec![]);
-    if backend.seeds_in_store() {
+    let in_store = backend.seeds_in_store();
+    if in_store {
         let guard = fetcher.guard();
         Registry::of(store).each(|_, seed| {
             if let Some(g) = guard.as_ref().filter(|_| !seed.guarded) {
@@ -296,7 +297,7 @@ pub(super) async fn build_shared(
         })?;
     }
     let render = render_policy::policy(cfg, &modes, stats)?;
-    let seeds = if backend.seeds_in_store() {
+    let seeds = if in_store {
         crate::seeds::Book::backed(store.clone())
     } else {
         crate::seeds::Book::holding_all()

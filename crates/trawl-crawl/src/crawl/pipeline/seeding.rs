@@ -36,6 +36,40 @@ pub fn parse_lines(
     seeds::parse(text, name, &seed_defaults(cfg), &rules)
 }
 
+/// Where a run's seed files are (the seeds directory or `--seeds`, and the
+/// API's file in the data directory), and whether the API just wrote one.
+pub(in crate::crawl) struct SeedFiles {
+    dir: PathBuf,
+    given: Vec<PathBuf>,
+    data_dir: PathBuf,
+    /// Set by [`crate::crawl::Observer::seeds_changed`].
+    changed: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl SeedFiles {
+    pub(in crate::crawl) fn new(cfg: &Config, opts: &crate::crawl::RunOptions) -> SeedFiles {
+        SeedFiles {
+            dir: cfg.crawl.seeds_dir.clone(),
+            given: opts.extra_seeds.clone(),
+            data_dir: cfg.crawl.data_dir.clone(),
+            changed: opts.observer.as_ref().map(|o| o.seeds_flag()),
+        }
+    }
+
+    /// The files, in reading order ([`seeds::run_files`]).
+    pub(in crate::crawl) fn list(&self) -> Vec<PathBuf> {
+        seeds::run_files(&self.dir, &self.given, &self.data_dir)
+    }
+
+    /// Whether a file was written since the last call: read them now, not
+    /// at the next poll.
+    pub(in crate::crawl) fn changed(&self) -> bool {
+        self.changed
+            .as_ref()
+            .is_some_and(|f| f.swap(false, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
 /// A seed file that changed since it was last read.
 pub(in crate::crawl) struct ChangedFile {
     pub text: String,

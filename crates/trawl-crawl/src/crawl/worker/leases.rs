@@ -28,7 +28,7 @@ use crate::crawl::pipeline::{Finished, Health, Leases};
 use crate::crawl::stats::{Queued, Stats};
 use crate::crawl::{CrawlError, RunOptions};
 use crate::frontier::{Lease, Next};
-use crate::seeds::{self, Registry, SeedDefaults};
+use crate::seeds::{Registry, SeedDefaults};
 use crate::store::{NewUrl, QueuedUrl, Store, UrlKind};
 
 /// How often a worker reads the cluster's page counts (when budgets are set).
@@ -99,12 +99,7 @@ pub(super) struct ClusterLeases {
     held: HashMap<String, Held>,
     published: Published,
     defaults: SeedDefaults,
-    seeds_dir: std::path::PathBuf,
-    extra_seeds: Vec<std::path::PathBuf>,
-    /// The data directory (the API's seed file is there).
-    data_dir: std::path::PathBuf,
-    /// Set when the API wrote a seed file ([`crate::crawl::Observer`]).
-    seeds_changed: Option<Arc<std::sync::atomic::AtomicBool>>,
+    seed_files: seeding::SeedFiles,
     seed_poll: Duration,
     next_seed_poll: Instant,
     next_renew: Instant,
@@ -136,10 +131,7 @@ impl ClusterLeases {
             held: HashMap::new(),
             published: Published::default(),
             defaults: seeding::seed_defaults(s.cfg),
-            seeds_dir: c.seeds_dir.clone(),
-            extra_seeds: s.opts.extra_seeds.clone(),
-            data_dir: c.data_dir.clone(),
-            seeds_changed: s.opts.observer.as_ref().map(|o| o.seeds_flag()),
+            seed_files: seeding::SeedFiles::new(s.cfg, s.opts),
             seed_poll: Duration::from_secs(c.seed_poll_secs),
             next_seed_poll: now,
             next_claim: now,
@@ -362,12 +354,8 @@ impl Leases for ClusterLeases {
         if now >= self.next_renew {
             self.renew(now).await;
         }
-        let poked = self
-            .seeds_changed
-            .as_ref()
-            .is_some_and(|f| f.swap(false, Relaxed));
-        if (now >= self.next_seed_poll || poked) && !self.db_down {
-            let files = seeds::run_files(&self.seeds_dir, &self.extra_seeds, &self.data_dir);
+        if (now >= self.next_seed_poll || self.seed_files.changed()) && !self.db_down {
+            let files = self.seed_files.list();
             let r = load_seeds(&mut self.db, &self.shared, &files, &self.defaults).await;
             if let Err(e) = r {
                 tracing::warn!(error = %e, "loading seeds into the cluster");
