@@ -220,6 +220,19 @@ async fn take(api: &Api, lines: Vec<Line>) -> Response {
         .collect();
     if !text.is_empty() {
         let file = api.file.lock().await;
+        // The crawl reads a seed file up to this size: lines past it would
+        // be taken and never read.
+        let max = trawl_crawl::limits::MAX_SEED_FILE_BYTES;
+        let size = std::fs::metadata(&*file).map_or(0, |m| m.len());
+        if size + text.len() as u64 > max {
+            return error(
+                StatusCode::INSUFFICIENT_STORAGE,
+                format!(
+                    "{} would pass {max} bytes, the most of a seed file the crawl reads",
+                    file.display()
+                ),
+            );
+        }
         let written = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -324,10 +337,18 @@ async fn add_urls(State(api): State<Api>, headers: HeaderMap, body: Bytes) -> Re
     }
 }
 
+/// The API's seed file as the crawl reads it (at most a seed file's
+/// size); none yet: empty.
+fn read_api_file(file: &std::path::Path) -> String {
+    trawl_crawl::limits::read_capped(file, trawl_crawl::limits::MAX_SEED_FILE_BYTES)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}
+
 /// The API's seeds, as the crawl reads them (later lines for one URL win).
 async fn list_seeds(State(api): State<Api>) -> Response {
     let file = api.file.lock().await;
-    let text = std::fs::read_to_string(&*file).unwrap_or_default();
+    let text = read_api_file(&file);
     drop(file);
     let (seeds, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, &text, API_FILE);
     let mut latest: Vec<Seed> = Vec::new();
@@ -351,7 +372,7 @@ async fn stop_seed(State(api): State<Api>, q: Query<SeedUrl>) -> Response {
         return error(StatusCode::BAD_REQUEST, format!("not a URL: {}", q.url));
     };
     let file = api.file.lock().await;
-    let text = std::fs::read_to_string(&*file).unwrap_or_default();
+    let text = read_api_file(&file);
     let mut kept = String::new();
     let mut found = false;
     for line in text.lines() {

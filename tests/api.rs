@@ -248,7 +248,8 @@ fn posted_html_is_extracted_and_bodies_are_bounded() {
     let (dir, port, cfg, seeds) = daemon_files(
         "api-extract",
         None,
-        "[api]\nmax_body_bytes = 100000\nmax_lines = 100",
+        // Seed files read at start and when the API writes one, not polled.
+        "seed_poll_secs = 3600\n[api]\nmax_body_bytes = 100000\nmax_lines = 100",
     );
     let page = story("Lifeboat called out twice", &[]);
     // Off without a token: said how to turn them on.
@@ -306,6 +307,20 @@ fn posted_html_is_extracted_and_bodies_are_bounded() {
     );
     assert_eq!(code, 413, "{body}");
     assert!(body.contains("api.max_lines"), "{body}");
+    // The API's seed file stops at the size the crawl reads: a line past
+    // it would be taken and never read.
+    let file = dir.join("storage/api-seeds.txt");
+    std::fs::File::create(&file)
+        .and_then(|f| f.set_len(trawl_crawl::limits::MAX_SEED_FILE_BYTES - 10))
+        .expect("a sparse file at the cap");
+    let line = b"http://news.example/one-more depth=0\n";
+    let (code, body) = send(port, "POST", "/seeds", Some(TOKEN), "text/plain", line);
+    assert_eq!(code, 507, "{body}");
+    assert!(body.contains("the most of a seed file"), "{body}");
+    assert_eq!(
+        std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0),
+        trawl_crawl::limits::MAX_SEED_FILE_BYTES - 10
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
