@@ -102,6 +102,13 @@ fn apply(seed: &mut Seed, opt: &str, defaults: &SeedDefaults) -> Result<(), Stri
         "render" => RenderMode::parse(v)
             .map(|m| seed.render = Some(m))
             .ok_or_else(|| bad("never, auto or always")),
+        "priority" => match v.parse::<f32>() {
+            Ok(p) if (0.0..=1.0).contains(&p) => {
+                seed.priority = Some(p);
+                Ok(())
+            }
+            _ => Err(bad("a number from 0 to 1")),
+        },
         "sitemaps" => v
             .parse()
             .map(|b| seed.sitemaps = b)
@@ -400,6 +407,49 @@ mod tests {
             mode: Mode::Article,
             topics: vec!["energy".into()],
         }
+    }
+
+    #[test]
+    fn a_seed_written_as_a_line_reads_back_the_same() {
+        let line = concat!(
+            "http://a.test/x depth=2 max_pages=40 scope=domain mode=ecommerce ",
+            "sitemaps=false render=always topic=energy include=/news/ exclude=\"\\.pdf$\" ",
+            "delay=1500 concurrency=2 revisit=1h revisit_pages=7d priority=0.25 ",
+            "user_agent=\"Bot/1.0 (+http://a.test/\\\"bot\\\")\" header=X-A:b ",
+            "header_env=X-Key:PATH auth_env=PATH proxy=http://127.0.0.1:3128",
+        );
+        let (seeds, errors) = parse(line, "s.txt", &defaults(), &UrlRules::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        let seed = &seeds[0];
+        assert_eq!(seed.priority, Some(0.25));
+        assert_eq!(
+            seed.request.user_agent.as_deref(),
+            Some("Bot/1.0 (+http://a.test/\"bot\")")
+        );
+        let again = seed.to_line().expect("a line");
+        let (back, errors) = parse(&again, "s.txt", &defaults(), &UrlRules::default());
+        assert!(errors.is_empty(), "{again}: {errors:?}");
+        assert_eq!(&back[0], seed, "{again}");
+        let bare = parse("http://b.test/", "s.txt", &defaults(), &UrlRules::default()).0;
+        let line = bare[0].to_line().expect("a line");
+        assert_eq!(
+            parse(&line, "s.txt", &defaults(), &UrlRules::default()).0,
+            bare
+        );
+        let mut odd = bare[0].clone();
+        odd.include = vec!["a #b".into()];
+        assert!(
+            odd.to_line().is_err(),
+            "a comment inside a value is refused"
+        );
+        let e = parse(
+            "http://b.test/ priority=2",
+            "s",
+            &defaults(),
+            &UrlRules::default(),
+        )
+        .1;
+        assert!(e[0].message.contains("0 to 1"), "{e:?}");
     }
 
     #[test]

@@ -128,6 +128,10 @@ pub struct Seed {
     /// a link's host (only a seed file may name a private origin).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub guarded: bool,
+    /// The seed URL's place in its host's queue, 0 to 1 (`priority=`;
+    /// `None`: 1, ahead of links).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<f32>,
 }
 
 /// How requests are sent to some URLs: a seed line's options or a
@@ -222,7 +226,75 @@ impl Seed {
             request: RequestSettings::default(),
             render: None,
             guarded: false,
+            priority: None,
         }
+    }
+
+    /// The seed URL's priority in its host's queue.
+    pub fn url_priority(&self) -> f32 {
+        self.priority.unwrap_or(1.0)
+    }
+
+    /// This seed as a seed line (its URL and every option it has), which
+    /// the parser reads back as this seed; `Err` names an option whose
+    /// value a line cannot hold (a line break, or ` #`, which starts a
+    /// comment).
+    pub fn to_line(&self) -> Result<String, String> {
+        let mut out = vec![self.url.clone()];
+        let mut opt = |k: &str, v: String| out.push(format!("{k}={v}"));
+        opt("depth", self.max_depth.to_string());
+        if let Some(n) = self.max_pages {
+            opt("max_pages", n.to_string());
+        }
+        opt("scope", format!("{:?}", self.scope).to_lowercase());
+        opt("mode", format!("{:?}", self.mode).to_lowercase());
+        opt("sitemaps", self.sitemaps.to_string());
+        if let Some(r) = self.render {
+            opt("render", format!("{r:?}").to_lowercase());
+        }
+        if let Some(t) = &self.topic {
+            opt("topic", quoted(t)?);
+        }
+        for i in &self.include {
+            opt("include", quoted(i)?);
+        }
+        for e in &self.exclude {
+            opt("exclude", quoted(e)?);
+        }
+        let numbers = [
+            ("delay", self.delay_ms),
+            ("concurrency", self.concurrency.map(|c| c as u64)),
+            ("revisit", self.revisit),
+            ("revisit_pages", self.revisit_pages),
+        ];
+        for (k, v) in numbers {
+            if let Some(v) = v {
+                opt(k, v.to_string());
+            }
+        }
+        if let Some(p) = self.priority {
+            opt("priority", p.to_string());
+        }
+        let r = &self.request;
+        if let Some(ua) = &r.user_agent {
+            opt("user_agent", quoted(ua)?);
+        }
+        for (name, value) in &r.headers {
+            opt("header", quoted(&format!("{name}:{value}"))?);
+        }
+        for (name, var) in &r.header_env {
+            opt("header_env", quoted(&format!("{name}:{var}"))?);
+        }
+        if let Some(c) = &r.cookies {
+            opt("cookies", quoted(&c.to_string_lossy())?);
+        }
+        if let Some(a) = &r.auth_env {
+            opt("auth_env", quoted(a)?);
+        }
+        if let Some(p) = &r.proxy {
+            opt("proxy", quoted(p)?);
+        }
+        Ok(out.join(" "))
     }
 
     /// Whether a link target is within this seed's scope.
@@ -238,4 +310,15 @@ impl Seed {
             Scope::Any => true,
         }
     }
+}
+
+/// `v` in double quotes, as a seed line's option value.
+fn quoted(v: &str) -> Result<String, String> {
+    if v.contains(['\n', '\r']) || v.contains(" #") {
+        return Err(format!("{v:?} cannot be written on a seed line"));
+    }
+    Ok(format!(
+        "\"{}\"",
+        v.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
 }

@@ -330,7 +330,7 @@ fn queue_seeds(
                 seed: id,
                 attempt: 0,
                 kind: UrlKind::Page,
-                priority: 1.0,
+                priority: seed.url_priority(),
                 features: None,
                 revisit: None,
             },

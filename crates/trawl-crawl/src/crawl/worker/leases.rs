@@ -549,7 +549,7 @@ async fn load_seeds(
                     seed: *id,
                     attempt: 0,
                     kind: UrlKind::Page,
-                    priority: 1.0,
+                    priority: seed.url_priority(),
                     features: None,
                     revisit: None,
                 },
