@@ -108,10 +108,9 @@ fn host_is_own(host: &str, own: std::net::SocketAddr) -> bool {
 fn router(observer: Observer, api: Option<crate::api::Api>) -> Router {
     let writes = match api {
         Some(api) => api.routes(),
-        None => Router::new()
-            .route("/seeds", any(crate::api::off))
-            .route("/urls", any(crate::api::off))
-            .route("/extract", any(crate::api::off)),
+        None => crate::api::PATHS
+            .iter()
+            .fold(Router::new(), |r, p| r.route(p, any(crate::api::off))),
     };
     Router::new()
         .route("/", get(page))

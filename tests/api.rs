@@ -5,118 +5,11 @@
 
 mod support;
 
-use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use support::*;
 
-const TOKEN: &str = "t0ken-for-tests";
-
-/// `METHOD path` with `body` to the endpoint on `port` (HTTP/1.0); the
-/// status code and the body. `token`: sent as a bearer token.
-fn send(
-    port: u16,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    content_type: &str,
-    body: &[u8],
-) -> (u16, String) {
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    c.set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout");
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let head = format!(
-        "{method} {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n{auth}Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    let _ = c.write_all(head.as_bytes());
-    let _ = c.write_all(body); // a refused body may be cut short
-    let mut s = Vec::new();
-    let _ = c.read_to_end(&mut s);
-    let split = s
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or(s.len());
-    let head = String::from_utf8_lossy(&s[..split]).into_owned();
-    let code = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = String::from_utf8_lossy(s.get(split + 4..).unwrap_or_default()).into_owned();
-    (code, body)
-}
-
-fn json(s: &str) -> serde_json::Value {
-    serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
-}
-
-fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !done() {
-        assert!(Instant::now() < deadline, "waited {limit:?} for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-fn story(title: &str, links: &[&str]) -> String {
-    let a: String = links
-        .iter()
-        .map(|l| format!("<a href=\"{l}\">{l}</a> "))
-        .collect();
-    format!(
-        "<html><head><title>{title}</title></head><body><article><h1>{title}</h1><p>{}</p>\
-         <p>{a}</p></article></body></html>",
-        "The lifeboat crew were called out twice in one night to the same stretch of coast. "
-            .repeat(4)
-    )
-}
-
-/// A daemon's files in the scratch directory `name`: a config whose
-/// endpoint is on a free port (`extra`: more of it after the port) and a
-/// seed file naming `host` at depth 0, which makes it a host a seed file
-/// names (none: an empty file). Returns (dir, port, config, seeds).
-fn daemon_files(
-    name: &str,
-    host: Option<&Host>,
-    extra: &str,
-) -> (
-    std::path::PathBuf,
-    u16,
-    std::path::PathBuf,
-    std::path::PathBuf,
-) {
-    let dir = scratch(name);
-    let port = free_port();
-    let cfg = config(
-        &dir,
-        &format!("status_addr = \"127.0.0.1:{port}\"\n{extra}"),
-    );
-    let seeds = dir.join("seeds/s.txt");
-    let line = host.map_or(String::new(), |h| format!("{} depth=0\n", h.url("/")));
-    std::fs::write(&seeds, line).expect("seeds");
-    (dir, port, cfg, seeds)
-}
-
-fn wait_for_endpoint(port: u16) {
-    wait_until("the endpoint", Duration::from_secs(20), || {
-        status_json(port).is_some()
-    });
-}
-
-fn start(cfg: &std::path::Path, seeds: &std::path::Path, token: Option<&str>) -> KillOnDrop {
-    let mut cmd = trawl();
-    cmd.args(["--config", &cfg.to_string_lossy(), "crawl"])
-        .args(["--seeds", &seeds.to_string_lossy()])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    match token {
-        Some(t) => cmd.env("TRAWL_API_TOKEN", t),
-        None => cmd.env_remove("TRAWL_API_TOKEN"),
-    };
-    KillOnDrop(cmd.spawn().expect("spawn daemon"))
-}
+use support::api::*;
 
 #[test]
 fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
@@ -389,5 +282,69 @@ fn a_cluster_workers_api_writes_to_the_shared_frontier() {
         || pg.psql(&sql) == "1",
     );
     drop(worker);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `POST /urls` with a seed: the URLs take its options (its user agent
+/// here) when they are in its scope, and the priority asked.
+#[test]
+fn urls_take_a_seeds_options_in_its_scope_and_a_priority() {
+    let host = Host::start("127.0.0.171", |path, _| match path {
+        "/robots.txt" => status(404),
+        p => html(&story(p, &[])),
+    });
+    host.keep_headers();
+    let other = Host::start("127.0.0.172", |_, _| html(&story("Other", &[])));
+    let (dir, port, cfg, seeds) = daemon_files("api-urls-scoped", None, "sitemaps = false");
+    let line = format!(
+        "{} depth=0 user_agent=\"ScopedBot/2.0 (+test)\"\n",
+        host.url("/")
+    );
+    std::fs::write(&seeds, line).expect("seeds");
+    let _daemon = start(&cfg, &seeds, Some(TOKEN));
+    wait_for_endpoint(port);
+    let post = |path: &str, body: serde_json::Value| post_json(port, path, &body);
+    // The seed is known once the crawl has read its file.
+    wait_until("the seed", Duration::from_secs(30), || {
+        host.paths().iter().any(|p| p == "/")
+    });
+    let seed = host.url("/");
+    let (code, answer) = post(
+        "/urls",
+        serde_json::json!({"urls": [host.url("/u1"), other.url("/u2")], "seed": seed, "priority": 0.3}),
+    );
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer["lines"][0]["result"], "added", "{answer}");
+    assert_eq!(answer["lines"][1]["result"], "error", "{answer}");
+    let why = answer["lines"][1]["error"].as_str().unwrap_or("");
+    assert!(why.contains("not in the scope of seed"), "{answer}");
+    let (code, answer) = post(
+        "/urls",
+        serde_json::json!({"urls": [host.url("/u3")], "seed": other.url("/")}),
+    );
+    assert_eq!(code, 404, "{answer}");
+    let (code, answer) = post("/urls?priority=2", serde_json::json!([host.url("/u4")]));
+    assert_eq!(code, 400, "{answer}");
+    wait_until("/u1", Duration::from_secs(30), || {
+        host.paths().iter().any(|p| p == "/u1")
+    });
+    let heads = host.heads();
+    let ua = heads
+        .iter()
+        .find(|(p, _)| p == "/u1")
+        .and_then(|(_, h)| h.iter().find(|(k, _)| k == "user-agent"))
+        .map(|(_, v)| v.clone());
+    assert_eq!(ua.as_deref(), Some("ScopedBot/2.0 (+test)"));
+    let (_, list) = send(port, "GET", "/seeds", Some(TOKEN), "text/plain", b"");
+    let list = json(&list);
+    let u1 = list["seeds"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["url"] == host.url("/u1")))
+        .cloned()
+        .unwrap_or_else(|| panic!("{list}"));
+    let priority = u1["priority"].as_f64().unwrap_or(0.0);
+    assert!((priority - 0.3).abs() < 1e-6, "{u1}");
+    assert_eq!(u1["max_depth"], 0, "{u1}");
+    assert!(other.paths().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }

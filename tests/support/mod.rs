@@ -529,6 +529,7 @@ pub fn assert_warc_whole(warcio: &Path, data: &Path, records: &[serde_json::Valu
     }
 }
 
+pub mod api;
 pub mod cdp;
 pub mod cluster;
 pub mod news;

@@ -458,8 +458,6 @@ impl Conn {
         Ok(n == 1)
     }
 
-    /// Whether the whole cluster is out of work: nothing queued anywhere
-    /// and no live lease (a live lease may still add links).
     /// Whether `url` (normalised) was ever queued in the cluster or fetched
     /// as a redirect target.
     pub async fn known(&mut self, url: &str) -> Result<bool, ClusterError> {

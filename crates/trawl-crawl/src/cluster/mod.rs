@@ -21,6 +21,7 @@ mod conn;
 mod counts;
 mod export;
 mod frontier;
+mod lookups;
 mod near_dup;
 mod revisits;
 pub mod schema;

@@ -1,4 +1,4 @@
-//! `[api]`: the daemon's write endpoints (seeds, URLs, extraction) on its
+//! `[api]`: the daemon's write endpoints (seeds, URLs, scrapes, extraction) on its
 //! status address. Off until a token is set; ranges checked in
 //! [`super::Config::ranges`].
 
@@ -22,6 +22,13 @@ pub struct ApiConfig {
     /// `/extract` requests worked on at once (more wait, up to a queue of
     /// as many again; past it: 429 with Retry-After).
     pub max_concurrent: u64,
+    /// `/scrape` requests waiting for their page at once (more: 429 with
+    /// Retry-After).
+    pub max_scrapes: u64,
+    /// How long a `/scrape` waits for its page at most, in seconds (a
+    /// request's `timeout` may ask less; the default wait is the lesser of
+    /// this and 60). Past it: 504, and the page is still fetched and stored.
+    pub max_scrape_wait_secs: u64,
 }
 
 impl std::fmt::Debug for ApiConfig {
@@ -32,6 +39,8 @@ impl std::fmt::Debug for ApiConfig {
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_lines", &self.max_lines)
             .field("max_concurrent", &self.max_concurrent)
+            .field("max_scrapes", &self.max_scrapes)
+            .field("max_scrape_wait_secs", &self.max_scrape_wait_secs)
             .finish()
     }
 }
@@ -43,6 +52,8 @@ impl Default for ApiConfig {
             max_body_bytes: 10 << 20,
             max_lines: 10_000,
             max_concurrent: 8,
+            max_scrapes: 64,
+            max_scrape_wait_secs: 300,
         }
     }
 }
@@ -58,11 +69,18 @@ impl ApiConfig {
     }
 
     /// Keys, values and allowed ranges.
-    pub(super) fn ranges(&self) -> [(&'static str, u64, u64, u64); 3] {
+    pub(super) fn ranges(&self) -> [(&'static str, u64, u64, u64); 5] {
         [
             ("api.max_body_bytes", self.max_body_bytes, 1024, 1 << 30),
             ("api.max_lines", self.max_lines, 1, 1_000_000),
             ("api.max_concurrent", self.max_concurrent, 1, 1024),
+            ("api.max_scrapes", self.max_scrapes, 1, 4096),
+            (
+                "api.max_scrape_wait_secs",
+                self.max_scrape_wait_secs,
+                1,
+                3600,
+            ),
         ]
     }
 }

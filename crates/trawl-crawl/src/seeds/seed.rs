@@ -297,6 +297,16 @@ impl Seed {
         Ok(out.join(" "))
     }
 
+    /// Whether `url` is on this seed's site (its registrable domain or a
+    /// subdomain), whatever the scope.
+    pub fn same_site(&self, url: &Url) -> bool {
+        Seed {
+            scope: Scope::Domain,
+            ..Seed::bare(&self.host)
+        }
+        .in_scope(url)
+    }
+
     /// Whether a link target is within this seed's scope.
     pub fn in_scope(&self, url: &Url) -> bool {
         let host = host_key(url);
