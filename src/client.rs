@@ -16,8 +16,9 @@ pub struct Daemon {
 
 impl Daemon {
     /// A client for `addr` (`host:port`); `None` when the address is empty
-    /// (the endpoint is off) or no client can be made.
-    pub fn at(addr: &str) -> Option<Daemon> {
+    /// (the endpoint is off) or no client can be made. `token`: sent as a
+    /// bearer token to an address off loopback (where every route needs it).
+    pub fn at(addr: &str, token: &str) -> Option<Daemon> {
         if addr.is_empty() {
             return None;
         }
@@ -27,7 +28,18 @@ impl Daemon {
         if !trawl_crawl::fetch::install_tls_provider() {
             return None;
         }
+        let off_loopback = addr
+            .parse::<std::net::SocketAddr>()
+            .is_ok_and(|a| !a.ip().is_loopback());
+        let mut headers = reqwest::header::HeaderMap::new();
+        if off_loopback && !token.is_empty() {
+            let mut value =
+                reqwest::header::HeaderValue::from_str(&format!("Bearer {token}")).ok()?;
+            value.set_sensitive(true);
+            headers.insert(reqwest::header::AUTHORIZATION, value);
+        }
         let client = reqwest::Client::builder()
+            .default_headers(headers)
             .connect_timeout(Duration::from_millis(500))
             // Between two reads: a big export keeps the stream busy.
             .read_timeout(Duration::from_secs(300))
@@ -171,7 +183,7 @@ mod tests {
         // daemon ran ("No rustls crypto provider is configured") in a plain
         // `cargo build`; only the daemon's fetcher installed the provider.
         // Nothing else in this test binary builds a fetcher.
-        assert!(Daemon::at("127.0.0.1:9").is_some());
+        assert!(Daemon::at("127.0.0.1:9", "").is_some());
         assert!(trawl_crawl::fetch::has_tls_provider());
     }
 

@@ -1,4 +1,4 @@
-//! The daemon's loopback HTTP endpoint, on axum:
+//! The daemon's HTTP endpoint (loopback unless a token is set), on axum:
 //! - `GET /` a page to watch the crawl in a browser (progress, rates, hosts,
 //!   records by type, errors, the harvest curve), one file with its style
 //!   and script inline: no build step, no CDN; it reads `/status` every two
@@ -12,13 +12,15 @@
 //!   the running daemon has open); `&format=csv` or `&format=parquet`
 //!   (with `&fields=url,title,…`) as a table instead of JSONL.
 //!
-//! With `api.token` set, the write endpoints of `api.rs` are served here
-//! too (`/seeds`, `/urls`, `/extract`); without it they answer 404 saying
-//! how to turn them on.
+//! With `api.token` set, the write endpoints of `api/` are served here too
+//! (`/seeds`, `/urls`, `/scrape`, `/extract`, Firecrawl's `/v1/scrape` and
+//! `/v2/scrape`); without it they answer 404 saying how to turn them on.
 //!
-//! Only a `Host` naming the endpoint itself (its address, or `localhost`)
-//! is answered; any other gets 421, so a page in a local browser whose name
-//! an attacker rebinds to this address cannot read `/status` or `/export`.
+//! On loopback, only a `Host` naming the endpoint itself (its address, or
+//! `localhost`) is answered; any other gets 421, so a page in a local
+//! browser whose name an attacker rebinds to this address cannot read
+//! `/status` or `/export`. Off loopback (allowed only with `api.token`)
+//! every route, the read-only ones included, needs the token.
 //!
 //! `/export` streams: a blocking task walks the store and hands the server
 //! 64 KiB chunks through a channel of four, so an export of millions of
@@ -60,23 +62,32 @@ pub async fn spawn(
         .local_addr()
         .with_context(|| format!("status endpoint {addr}"))?;
     if api.is_some() {
-        tracing::info!(
-            addr,
-            "write endpoints on (api.token): /seeds, /urls, /extract"
-        );
+        let paths = crate::api::PATHS.join(", ");
+        tracing::info!(addr, "write endpoints on (api.token): {paths}");
     }
-    let app = router(observer, api).layer(axum::middleware::from_fn(
-        move |req: axum::extract::Request, next: axum::middleware::Next| async move {
-            let host = req.headers().get(header::HOST).map(|h| h.to_str());
-            match host {
-                Some(Ok(h)) if !host_is_own(h, own) => {
-                    (StatusCode::MISDIRECTED_REQUEST, "unknown Host\n").into_response()
+    let app = router(observer, api.clone());
+    let app = if own.ip().is_loopback() {
+        app.layer(axum::middleware::from_fn(
+            move |req: axum::extract::Request, next: axum::middleware::Next| async move {
+                let host = req.headers().get(header::HOST).map(|h| h.to_str());
+                match host {
+                    Some(Ok(h)) if !host_is_own(h, own) => {
+                        (StatusCode::MISDIRECTED_REQUEST, "unknown Host\n").into_response()
+                    }
+                    Some(Err(_)) => (StatusCode::MISDIRECTED_REQUEST, "bad Host\n").into_response(),
+                    _ => next.run(req).await,
                 }
-                Some(Err(_)) => (StatusCode::MISDIRECTED_REQUEST, "bad Host\n").into_response(),
-                _ => next.run(req).await,
-            }
-        },
-    ));
+            },
+        ))
+    } else {
+        // Off loopback (the config allows it only with a token): every
+        // route needs the token, which a rebound page cannot send either.
+        let Some(api) = api else {
+            anyhow::bail!("status endpoint {addr}: off loopback it needs api.token");
+        };
+        tracing::info!(addr, "off loopback: every request needs the API token");
+        crate::api::behind_token(app, api)
+    };
     Ok(tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::warn!(error = %e, "status endpoint stopped");

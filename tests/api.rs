@@ -348,3 +348,67 @@ fn urls_take_a_seeds_options_in_its_scope_and_a_priority() {
     assert!(other.paths().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Off loopback the endpoint needs the token on every route, the read-only
+/// ones included; without a token it does not start.
+#[test]
+fn off_loopback_every_route_needs_the_token() {
+    let host = Host::start("127.0.0.173", |path, _| match path {
+        "/robots.txt" => status(404),
+        p => html(&story(p, &[])),
+    });
+    let dir = scratch("api-off-loopback");
+    let port = free_port();
+    let cfg = config(&dir, &format!("status_addr = \"0.0.0.0:{port}\""));
+    let seeds = dir.join("seeds/s.txt");
+    std::fs::write(&seeds, format!("{} depth=0\n", host.url("/"))).expect("seeds");
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "crawl", "--once"])
+        .args(["--seeds", &seeds.to_string_lossy()])
+        .env_remove("TRAWL_API_TOKEN")
+        .output()
+        .expect("trawl");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("crawl.status_addr") && err.contains("api.token"),
+        "{err}"
+    );
+    assert!(host.paths().is_empty(), "nothing crawled");
+    let _daemon = start(&cfg, &seeds, Some(TOKEN));
+    wait_until("the endpoint", Duration::from_secs(20), || {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    let (code, _) = send(port, "GET", "/status", Some(TOKEN), "text/plain", b"");
+    assert_eq!(code, 200);
+    for path in ["/", "/status", "/metrics", "/export?since=0"] {
+        let (code, _) = send(port, "GET", path, None, "text/plain", b"");
+        assert_eq!(code, 401, "{path}");
+        let (code, _) = send(port, "GET", path, Some("wrong"), "text/plain", b"");
+        assert_eq!(code, 401, "{path}");
+    }
+    wait_until("the seed's record", Duration::from_secs(20), || {
+        let (_, body) = send(
+            port,
+            "GET",
+            "/export?since=0",
+            Some(TOKEN),
+            "text/plain",
+            b"",
+        );
+        body.contains(&host.url("/"))
+    });
+    // `trawl export` asks the daemon, with the token, since it has the store.
+    let out = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "export"])
+        .env("TRAWL_API_TOKEN", TOKEN)
+        .output()
+        .expect("export");
+    let lines = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        lines.contains(&host.url("/")),
+        "{lines} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

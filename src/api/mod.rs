@@ -77,6 +77,13 @@ impl Api {
     }
 }
 
+/// `router` with every route behind the token: the endpoint off loopback,
+/// where the read-only routes (the status page, `/status`, `/export`) need
+/// it too.
+pub fn behind_token(router: Router, api: Api) -> Router {
+    router.layer(axum::middleware::from_fn_with_state(api, authorized))
+}
+
 /// The answer to a write endpoint when no token is set.
 pub async fn off() -> Response {
     (

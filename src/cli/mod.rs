@@ -244,11 +244,12 @@ pub(crate) fn daemon_for(config: &Config, dir: &std::path::Path) -> Option<Daemo
     let noted = std::fs::read_to_string(dir.join(DAEMON_ADDR_FILE))
         .ok()
         .filter(|a| a.len() < 256);
+    let token = config.api.token();
     noted
         .iter()
         .map(|a| a.trim())
         .chain(std::iter::once(config.crawl.status_addr.as_str()))
-        .filter_map(Daemon::at)
+        .filter_map(|a| Daemon::at(a, &token))
         .find(|d| d.owns(dir))
 }
 

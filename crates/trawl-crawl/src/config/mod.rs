@@ -583,7 +583,8 @@ impl Config {
                 "must be one line without control characters (a header value)".into(),
             ));
         }
-        check_status_addr(&c.status_addr).map_err(|m| bad("crawl.status_addr", m))?;
+        check_status_addr(&c.status_addr, &self.api.token())
+            .map_err(|m| bad("crawl.status_addr", m))?;
         if !c.proxy.is_empty() && !crate::fetch::is_proxy_url(&c.proxy) {
             return Err(bad(
                 "crawl.proxy",
@@ -608,7 +609,8 @@ impl Config {
 
     /// Checks `crawl.status_addr` after a command-line override.
     pub fn validate_status_addr(&self) -> Result<(), ConfigError> {
-        check_status_addr(&self.crawl.status_addr).map_err(|message| ConfigError::Invalid {
+        let token = self.api.token();
+        check_status_addr(&self.crawl.status_addr, &token).map_err(|message| ConfigError::Invalid {
             path: PathBuf::from("command line"),
             key: "--status-addr".into(),
             message,
@@ -730,14 +732,19 @@ fn key_at(text: &str, span: Option<std::ops::Range<usize>>) -> Option<String> {
     })
 }
 
-/// A loopback socket address, or "" (no endpoint).
-fn check_status_addr(addr: &str) -> Result<(), String> {
+/// A socket address, or "" (no endpoint): a loopback one, or any when the
+/// API token is set (every request off loopback then needs it).
+fn check_status_addr(addr: &str, token: &str) -> Result<(), String> {
     if addr.is_empty() {
         return Ok(());
     }
     match addr.parse::<std::net::SocketAddr>() {
-        Ok(a) if a.ip().is_loopback() => Ok(()),
-        Ok(_) => Err("must be a loopback address".into()),
+        Ok(a) if a.ip().is_loopback() || !token.is_empty() => Ok(()),
+        Ok(_) => Err(
+            "must be a loopback address unless api.token (or TRAWL_API_TOKEN) is set: \
+             off loopback every request then needs the token"
+                .into(),
+        ),
         Err(e) => Err(format!("{addr:?}: {e}")),
     }
 }
