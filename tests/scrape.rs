@@ -39,7 +39,7 @@ fn a_scrape_is_fetched_in_its_hosts_turn_answered_and_stored_once() {
     let (dir, port, cfg, seeds) = daemon_files(
         "scrape",
         Some(&host),
-        "min_delay_ms = 1000\nsitemaps = false",
+        "min_delay_ms = 1000\nsitemaps = false\n[api]\nmax_scrapes = 3",
     );
     let _daemon = start(&cfg, &seeds, Some(TOKEN));
     wait_for_endpoint(port);
@@ -53,6 +53,10 @@ fn a_scrape_is_fetched_in_its_hosts_turn_answered_and_stored_once() {
             std::thread::spawn(move || scrape(port, "/scrape", body))
         })
         .collect();
+    // A fourth while they wait: past api.max_scrapes.
+    std::thread::sleep(Duration::from_millis(300));
+    let (code, out) = scrape(port, "/scrape", serde_json::json!({"url": host.url("/p4")}));
+    assert_eq!(code, 429, "{out}");
     for (ask, p) in asks.into_iter().zip(["p1", "p2", "p3"]) {
         let (code, rec) = ask.join().expect("scrape");
         assert_eq!(code, 200, "{rec}");
