@@ -184,7 +184,10 @@ fn crawl_values_name_their_key() {
     assert!(err.to_string().contains("crawl.status_addr"), "{err}");
     assert!(err.to_string().contains("api.token"), "{err}");
     let off = "[crawl]\nstatus_addr = \"0.0.0.0:7171\"\n[api]\ntoken = \"s3cret\"\n";
-    assert!(Config::parse(off, Path::new("c.toml")).is_ok(), "off loopback with a token");
+    assert!(
+        Config::parse(off, Path::new("c.toml")).is_ok(),
+        "off loopback with a token"
+    );
     let err = Config::parse("[crawl]\nmax_concurrent = 0\n", Path::new("c.toml")).unwrap_err();
     assert!(err.to_string().contains("crawl.max_concurrent"), "{err}");
 }
