@@ -118,19 +118,21 @@ impl Inline {
         self.line_start = false;
     }
 
-    /// A text node's characters, whitespace collapsed.
+    /// A text node's characters, whitespace collapsed. HTML's spaces are
+    /// ASCII, so the bytes are scanned and never cut a character.
     pub(crate) fn text(&mut self, text: &str) {
-        let mut words = text.split(is_html_space).peekable();
-        if text.starts_with(is_html_space) {
-            self.space();
-        }
-        while let Some(word) = words.next() {
-            if !word.is_empty() {
-                self.word(word);
-            }
-            if words.peek().is_some() {
+        let mut start = 0;
+        for (i, b) in text.bytes().enumerate() {
+            if is_html_space_byte(b) {
+                if i > start {
+                    self.word(&text[start..i]);
+                }
                 self.space();
+                start = i + 1;
             }
+        }
+        if start < text.len() {
+            self.word(&text[start..]);
         }
     }
 
@@ -158,11 +160,10 @@ impl Inline {
     }
 
     /// Writes `word` with the characters Markdown would read as markup
-    /// escaped.
+    /// escaped (see [`SPECIAL`]).
     fn escape_into(&mut self, word: &str) {
         // Most words hold no character Markdown reads.
-        let special = |b: u8| b"\\*`[]<~_|&#>+-=.)".contains(&b);
-        if !self.line_start && !word.bytes().any(special) {
+        if !self.line_start && !word.bytes().any(|b| SPECIAL[usize::from(b)]) {
             self.md.push_str(word);
             return;
         }
@@ -346,6 +347,10 @@ fn is_html_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c')
 }
 
+fn is_html_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
 /// A link destination, its parentheses, spaces and angle brackets escaped.
 fn push_destination(md: &mut String, url: &str) {
     for c in url.chars() {
@@ -397,6 +402,19 @@ fn push_key(key: &mut String, text: &str) {
         }
     }
 }
+
+/// The bytes Markdown may read as markup, as a table: a word without any
+/// is written as it is (checked once per byte of every word).
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"\\*`[]<~_|&#>+-=.)";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
