@@ -154,10 +154,16 @@ impl Doc {
 
     /// An attribute's value.
     pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        // Length and first byte before the whole name: most attributes
+        // differ there, and a call to memcmp per attribute was 3% of a run.
+        let first = name.as_bytes().first();
         self.nodes[id as usize]
             .attrs
             .iter()
-            .find(|a| &*a.name.local == name)
+            .find(|a| {
+                let have: &str = &a.name.local;
+                have.len() == name.len() && have.as_bytes().first() == first && have == name
+            })
             .map(|a| a.value.as_ref())
     }
 

@@ -392,6 +392,11 @@ pub(crate) fn key_of(text: &str) -> String {
 
 /// Appends the letters and digits of `text`, lower-cased, to `key`.
 fn push_key(key: &mut String, text: &str) {
+    if text.is_ascii() {
+        let kept = text.bytes().filter(u8::is_ascii_alphanumeric);
+        key.extend(kept.map(|b| char::from(b.to_ascii_lowercase())));
+        return;
+    }
     for c in text.chars() {
         if c.is_ascii() {
             if c.is_ascii_alphanumeric() {
