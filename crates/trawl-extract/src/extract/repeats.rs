@@ -11,7 +11,7 @@
 //! only in runs of 2 / 3 lines (blocks shown twice): +4.2 / +3.6, documentation
 //! −0.7 / −0.5. Runs of two it is; documentation pages keep their repeats.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// A repeat is dropped when it is one of a run of at least this many
 /// consecutive repeated lines: a block shown twice, not a sentence a text
@@ -25,7 +25,8 @@ pub fn repeated_lines(text: &str) -> Vec<bool> {
     let lines: Vec<&str> = text.split('\n').collect();
     let keys: Vec<String> = lines.iter().map(|line| words(line)).collect();
     let written_out = written_out(&keys);
-    let mut seen: HashSet<&str> = HashSet::new();
+    // Membership only: a fast hash of the page's own lines.
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     // For each line with words: does it repeat an earlier one?
     let repeats: Vec<Option<bool>> = keys
         .iter()
@@ -75,7 +76,7 @@ const WRITTEN_OUT_WORDS: usize = 12;
 /// different (not a marquee's "Book Now * Book Now * …").
 fn prose(key: &str) -> bool {
     let words: Vec<&str> = key.split(' ').collect();
-    let distinct: HashSet<&str> = words.iter().copied().collect();
+    let distinct: FxHashSet<&str> = words.iter().copied().collect();
     words.len() >= WRITTEN_OUT_WORDS && 2 * distinct.len() >= words.len()
 }
 

@@ -17,10 +17,8 @@
 //! node count and wall time are bounded. Going over a limit is an error, never
 //! a crash.
 
-use std::collections::HashSet;
-
 use html5ever::{local_name, Attribute, LocalName, QualName};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub use super::head_meta::RawMeta;
 use super::head_meta::{collect_head, collect_meta};
@@ -359,9 +357,9 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     let mut data = vec![false; snodes.len()];
     // (element, its id, hidden by aria-hidden alone)
     let mut hidden: Vec<(u32, Option<&str>, bool)> = Vec::new();
-    let mut controlled: HashSet<&str> = HashSet::new();
+    let mut controlled: FxHashSet<&str> = FxHashSet::default();
     let mut with_id: Vec<(u32, &str)> = Vec::new();
-    let mut mains: HashSet<u32> = HashSet::new();
+    let mut mains: FxHashSet<u32> = FxHashSet::default();
     // (node, next child to visit, inside a link)
     let mut stack = vec![(0u32, snodes[0].first, false)];
     while let Some(top) = stack.last_mut() {
@@ -425,7 +423,7 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     // A panel's collapsing wrapper (`<div style="display:none"><div
     // id=panel-3>…`) opens with it: the ancestors that hold the panel's
     // text and nothing more count as the panel.
-    let mut panel_wrapper = HashSet::new();
+    let mut panel_wrapper = FxHashSet::default();
     for (node, id) in with_id {
         if !controlled.contains(id) {
             continue;

@@ -10,7 +10,7 @@
 //! (O ≥ [`MIN_REPEAT`]); classless elements are keyed by their tag name so
 //! bare `<li>` lists count too. Both choices measured on wcxb-dev.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::extract::noise;
 use crate::extract::Extractor;
@@ -25,7 +25,10 @@ pub struct ListRank;
 pub fn records(doc: &Doc, noise: &[bool]) -> Vec<NodeId> {
     // (depth, element name, class) -> (occurrences O, text length L, elements)
     type Key<'a> = (u32, u16, &'a str);
-    let mut keys: HashMap<Key, (u32, u64, Vec<NodeId>)> = HashMap::new();
+    // Every element with text is hashed: a fast hash (the key is the
+    // page's own, small), and ties broken by document order below, not by
+    // the map's order.
+    let mut keys: FxHashMap<Key, (u32, u64, Vec<NodeId>)> = FxHashMap::default();
     let body = doc.body();
     let end = doc.nodes[body as usize].end;
     for id in body + 1..end {
@@ -49,7 +52,11 @@ pub fn records(doc: &Doc, noise: &[bool]) -> Vec<NodeId> {
         .into_values()
         .filter(|(o, _, _)| *o >= MIN_REPEAT)
         .collect();
-    ranked.sort_by(|a, b| (u64::from(b.0) * b.1).cmp(&(u64::from(a.0) * a.1)));
+    ranked.sort_by(|a, b| {
+        (u64::from(b.0) * b.1)
+            .cmp(&(u64::from(a.0) * a.1))
+            .then_with(|| a.2.first().cmp(&b.2.first()))
+    });
     ranked.truncate(TOP_N);
     ranked
         .into_iter()

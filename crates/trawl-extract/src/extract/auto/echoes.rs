@@ -10,7 +10,7 @@
 //! the article's head only: cleaneval −0.00006, zh −0.00024). A name alone
 //! is not either: a lead that the story does not repeat is part of it.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::html::{Doc, NodeId, Selection};
 
@@ -121,7 +121,7 @@ fn repeated_after(
     text: &str,
 ) -> bool {
     // Each block's text after the standfirst, built in one pass.
-    let mut said: HashMap<NodeId, String> = HashMap::new();
+    let mut said: FxHashMap<NodeId, String> = FxHashMap::default();
     for t in selected_texts(doc, sel, from, to) {
         let b = owner[t as usize];
         if b != u32::MAX {
