@@ -145,6 +145,16 @@ fn a_scrape_is_fetched_in_its_hosts_turn_answered_and_stored_once() {
     assert_eq!(rec["metadata"]["title"], "Slow");
     let (code, out) = scrape(port, "/scrape", serde_json::json!({"url": "not a url"}));
     assert_eq!(code, 400, "{out}");
+    // A URL cannot carry seed options (a cookie file, a header) into its line.
+    for url in [
+        format!("{} cookies=/etc/hostname", host.url("/x")),
+        format!("{}\theader=X-A:b", host.url("/x")),
+        format!("{}\"", host.url("/x")),
+    ] {
+        let (code, out) = scrape(port, "/scrape", serde_json::json!({ "url": url }));
+        assert_eq!(code, 400, "{url}: {out}");
+    }
+    assert!(!host.paths().iter().any(|p| p == "/x"));
     drop(_daemon);
     let records = export(&cfg);
     for p in ["/p1", "/slow"] {

@@ -24,7 +24,7 @@ use trawl_crawl::seeds::RenderMode;
 use trawl_crawl::Store;
 
 use super::file;
-use super::state::{busy, error, Api, Refusal};
+use super::state::{busy, error, one_url, Api, Refusal};
 
 /// Redirects to another host followed to their own URL's outcome at most.
 const MAX_HOPS: usize = 5;
@@ -114,7 +114,8 @@ pub(super) async fn scrape(api: &Api, ask: &Ask) -> Result<Scraped, Response> {
     };
     // Any scope: a redirect is followed wherever it leads (the guard and
     // robots.txt still apply), as `trawl fetch` does.
-    let mut line = format!("{} depth=0 sitemaps=false scope=any", ask.url.trim());
+    let url = one_url(&ask.url).map_err(IntoResponse::into_response)?;
+    let mut line = format!("{url} depth=0 sitemaps=false scope=any");
     if let Some(r) = ask.render {
         line.push_str(&format!(" render={}", format!("{r:?}").to_lowercase()));
     }

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use trawl_crawl::seeds::{Registry, Seed, API_FILE};
 
 use super::file;
-use super::state::{body_text, error, says_json, Api, Refusal};
+use super::state::{body_text, error, one_url, says_json, Api, Refusal};
 
 /// A line of a request: its text, or its text and why it was refused.
 type Given = Result<String, (String, String)>;
@@ -252,6 +252,7 @@ async fn url_base(api: &Api, opts: &UrlOptions) -> Result<UrlBase, Refusal> {
 
 /// The registered seed `url` names: 404 when there is none.
 pub(super) async fn known_seed(api: &Api, url: &str) -> Result<Seed, Refusal> {
+    let url = one_url(url)?;
     let (parsed, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, url, "seed");
     let Some(norm) = parsed.into_iter().next().map(|s| s.url) else {
         return Err(Refusal(
@@ -345,7 +346,11 @@ pub(super) struct SeedUrl {
 /// No new links from one of the API's seeds: its lines are replaced by one
 /// of depth 0 (its queued URLs are still fetched).
 pub(super) async fn stop_seed(State(api): State<Api>, q: Query<SeedUrl>) -> Response {
-    let (seeds, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, &q.url, "url");
+    let url = match one_url(&q.url) {
+        Ok(u) => u,
+        Err(r) => return r.into_response(),
+    };
+    let (seeds, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, url, "url");
     let Some(target) = seeds.into_iter().next() else {
         return error(StatusCode::BAD_REQUEST, format!("not a URL: {}", q.url));
     };

@@ -90,6 +90,23 @@ pub(super) fn body_text(body: &Bytes) -> Result<&str, Refusal> {
         .map_err(|_| Refusal(StatusCode::BAD_REQUEST, "the body is not UTF-8 text".into()))
 }
 
+/// `raw` as one URL for a seed line: without white space or quotes, which
+/// would add options to the line (a `cookies=` file, a header) that a
+/// request may not set.
+pub(super) fn one_url(raw: &str) -> Result<&str, Refusal> {
+    let url = raw.trim();
+    if url.is_empty() || url.contains(|c: char| c.is_whitespace() || c == '"') {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "not one URL (no spaces or quotes): {:?}",
+                url.chars().take(200).collect::<String>()
+            ),
+        ));
+    }
+    Ok(url)
+}
+
 /// Whether the request says its body is JSON.
 pub(super) fn says_json(headers: &HeaderMap) -> bool {
     headers
