@@ -410,5 +410,14 @@ fn off_loopback_every_route_needs_the_token() {
         "{lines} {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // ... which only the token lets it do: without it, status reads a copy
+    // of the store and says the daemon is not running.
+    let status = trawl()
+        .args(["--config", &cfg.to_string_lossy(), "status", "--json"])
+        .env("TRAWL_API_TOKEN", TOKEN)
+        .output()
+        .expect("status");
+    let snap: serde_json::Value = serde_json::from_slice(&status.stdout).expect("status json");
+    assert_eq!(snap["running"], true, "{snap}");
     let _ = std::fs::remove_dir_all(&dir);
 }

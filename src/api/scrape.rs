@@ -18,13 +18,12 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
-use trawl_crawl::cluster::Conn;
 use trawl_crawl::record::{Outcome, PageOutcome, Record};
 use trawl_crawl::seeds::RenderMode;
 use trawl_crawl::Store;
 
 use super::file;
-use super::state::{busy, error, one_url, Api, Refusal};
+use super::state::{busy, error, one_url, unavailable, Api, Refusal};
 
 /// Redirects to another host followed to their own URL's outcome at most.
 const MAX_HOPS: usize = 5;
@@ -52,21 +51,15 @@ pub(super) struct Ask {
 }
 
 /// Where the API reads outcomes: the daemon's store, or the cluster's.
-enum Pages {
+enum Pages<'a> {
     Local(Store),
-    Cluster(Conn),
+    Cluster(&'a Api),
 }
 
-fn unavailable(e: impl std::fmt::Display) -> Refusal {
-    Refusal(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
-}
-
-impl Pages {
-    async fn open(api: &Api) -> Result<Pages, Refusal> {
+impl Pages<'_> {
+    fn open(api: &Api) -> Result<Pages<'_>, Refusal> {
         match api.cluster() {
-            Some(db) => Ok(Pages::Cluster(
-                Conn::connect(db).await.map_err(unavailable)?,
-            )),
+            Some(_) => Ok(Pages::Cluster(api)),
             None => api.observer.store().map(Pages::Local).ok_or_else(|| {
                 Refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -80,7 +73,7 @@ impl Pages {
     async fn known(&mut self, url: &str) -> Result<bool, Refusal> {
         match self {
             Pages::Local(s) => s.known(url).map_err(unavailable),
-            Pages::Cluster(c) => c.known(url).await.map_err(unavailable),
+            Pages::Cluster(api) => api.db().await?.known(url).await.map_err(unavailable),
         }
     }
 
@@ -97,7 +90,9 @@ impl Pages {
                 };
                 Ok(Some(Found { outcome, record }))
             }
-            Pages::Cluster(c) => Ok(c
+            Pages::Cluster(api) => Ok(api
+                .db()
+                .await?
                 .page(url)
                 .await
                 .map_err(unavailable)?
@@ -112,9 +107,9 @@ pub(super) async fn scrape(api: &Api, ask: &Ask) -> Result<Scraped, Response> {
     let Ok(_permit) = api.scrapes.clone().try_acquire_owned() else {
         return Err(busy("scrapes (api.max_scrapes)"));
     };
+    let url = one_url(&ask.url).map_err(IntoResponse::into_response)?;
     // Any scope: a redirect is followed wherever it leads (the guard and
     // robots.txt still apply), as `trawl fetch` does.
-    let url = one_url(&ask.url).map_err(IntoResponse::into_response)?;
     let mut line = format!("{url} depth=0 sitemaps=false scope=any");
     if let Some(r) = ask.render {
         line.push_str(&format!(" render={}", format!("{r:?}").to_lowercase()));
@@ -132,9 +127,7 @@ pub(super) async fn scrape(api: &Api, ask: &Ask) -> Result<Scraped, Response> {
         .timeout_ms
         .map_or(Duration::from_secs(60), Duration::from_millis)
         .min(max);
-    let mut pages = Pages::open(api)
-        .await
-        .map_err(IntoResponse::into_response)?;
+    let mut pages = Pages::open(api).map_err(IntoResponse::into_response)?;
     let poll = match pages {
         Pages::Local(_) => Duration::from_millis(50),
         Pages::Cluster(_) => Duration::from_millis(250),

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use trawl_crawl::seeds::{Registry, Seed, API_FILE};
 
 use super::file;
-use super::state::{body_text, error, one_url, says_json, Api, Refusal};
+use super::state::{body_text, error, one_url, says_json, unavailable, Api, Refusal};
 
 /// A line of a request: its text, or its text and why it was refused.
 type Given = Result<String, (String, String)>;
@@ -49,7 +49,7 @@ fn judge(api: &Api, lines: &[Given], skip_known: bool) -> Result<Vec<Line>, Refu
         ));
     }
     let store = api.observer.store();
-    let cluster = !api.config.cluster.url.is_empty();
+    let cluster = api.cluster().is_some();
     let mut out = Vec::new();
     for (i, given) in lines.iter().enumerate() {
         let number = i + 1;
@@ -261,14 +261,7 @@ pub(super) async fn known_seed(api: &Api, url: &str) -> Result<Seed, Refusal> {
         ));
     };
     let found = match api.cluster() {
-        Some(db) => {
-            let mut conn = trawl_crawl::cluster::Conn::connect(db)
-                .await
-                .map_err(|e| Refusal(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-            conn.seed(&norm)
-                .await
-                .map_err(|e| Refusal(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
-        }
+        Some(_) => api.db().await?.seed(&norm).await.map_err(unavailable)?,
         None => api.observer.store().and_then(|s| {
             let registry = Registry::of(&s);
             let id = registry.id_of(&norm).ok().flatten()?;

@@ -12,6 +12,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+use trawl_crawl::cluster::Conn;
 use trawl_crawl::config::Config;
 use trawl_crawl::crawl::Observer;
 use trawl_crawl::seeds::API_FILE;
@@ -30,6 +31,10 @@ pub struct Api {
     pub(super) waiting: Arc<AtomicUsize>,
     /// Scrapes waiting for their page at once (`api.max_scrapes`).
     pub(super) scrapes: Arc<tokio::sync::Semaphore>,
+    /// In a cluster, the one connection every endpoint reads the shared
+    /// database through (made at first use): waiting scrapes take turns on
+    /// it instead of holding a connection each.
+    db: Arc<tokio::sync::Mutex<Option<Conn>>>,
 }
 
 impl Api {
@@ -49,6 +54,7 @@ impl Api {
             )),
             waiting: Arc::new(AtomicUsize::new(0)),
             scrapes: Arc::new(tokio::sync::Semaphore::new(config.api.max_scrapes as usize)),
+            db: Arc::new(tokio::sync::Mutex::new(None)),
             config: Arc::new(config.clone()),
             observer,
         })
@@ -58,6 +64,26 @@ impl Api {
     pub(super) fn cluster(&self) -> Option<&str> {
         Some(self.config.cluster.url.as_str()).filter(|u| !u.is_empty())
     }
+
+    /// The shared database's connection, held until the guard is dropped
+    /// (one query); 503 when the daemon is not a cluster worker or the
+    /// database cannot be reached.
+    pub(super) async fn db(&self) -> Result<tokio::sync::MappedMutexGuard<'_, Conn>, Refusal> {
+        let mut held = self.db.lock().await;
+        if held.is_none() {
+            let url = self
+                .cluster()
+                .ok_or_else(|| unavailable("not a cluster worker"))?;
+            *held = Some(Conn::connect(url).await.map_err(unavailable)?);
+        }
+        tokio::sync::MutexGuard::try_map(held, Option::as_mut)
+            .map_err(|_| unavailable("no database connection"))
+    }
+}
+
+/// 503 saying why.
+pub(super) fn unavailable(e: impl std::fmt::Display) -> Refusal {
+    Refusal(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
 }
 
 /// `{"error": message}` with `status`.
