@@ -80,6 +80,7 @@ fn fill(dir: &Path, n: u64) {
                     counted: None,
                     again: None,
                     changed: Vec::new(),
+                    recheck: None,
                 },
             )
             .expect("complete");

@@ -97,6 +97,7 @@ fn main() {
                     counted: None,
                     again: None,
                     changed: Vec::new(),
+                    recheck: None,
                 },
             )
             .expect("complete");

@@ -370,6 +370,11 @@ pub struct PageOutcome {
     /// When the URL is due to be visited again (seconds since the epoch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_visit: Option<u64>,
+    /// When a hub last said the page changed while its visit was queued or
+    /// under way (seconds since the epoch): if that visit fetched it before
+    /// then, another follows at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_at: Option<u64>,
 }
 
 #[cfg(test)]

@@ -621,90 +621,8 @@ async fn apply(
     let mut record_written = false;
     let mut page_counted = false;
     match &f.end {
-        FinishEnd::Done {
-            outcome,
-            record,
-            counted,
-            simhash,
-            again,
-            changed,
-        } => {
-            super::revisits::refresh(tx, &outcome.url, changed).await?;
-            // Revisited: status 4 until due, with what the visit needs.
-            let (status, due, revisit) = match again {
-                Some(a) => (
-                    4i16,
-                    Some(a.due as f64),
-                    a.item.revisit.as_deref().map(json).transpose()?,
-                ),
-                None => (1, None, None),
-            };
-            let ended = tx
-                .query_opt(
-                    "UPDATE trawl_urls SET status = $4, outcome = $2, done_by = $3, done_at = now(),
-                     not_before = coalesce(to_timestamp($5), not_before), revisit = $6, attempt = 0
-                     WHERE hash = $1 AND status = 0 RETURNING seed",
-                    &[&f.hash, &json(outcome)?, &worker, &status, &due, &revisit],
-                )
-                .await?;
-            let n = u64::from(ended.is_some());
-            page_counted = n == 1 && *counted;
-            if let (Some(row), true) = (&ended, page_counted) {
-                // The worker's own row of the seed: no other session writes it.
-                tx.execute(
-                    "INSERT INTO trawl_counts (seed, worker, fetched) VALUES ($1, $2, 1)
-                     ON CONFLICT (seed, worker) DO UPDATE SET fetched = trawl_counts.fetched + 1",
-                    &[&row.get::<_, i32>(0), &worker],
-                )
-                .await?;
-            }
-            tx.execute(
-                "UPDATE trawl_hosts SET queued = queued - $2::int, fetched = fetched + $3::int,
-                 next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $4))
-                 WHERE id = $1",
-                &[&f.host_id, &(n as i32), &i32::from(page_counted), &delay],
-            )
-            .await?;
-            // The URL a stored page was reached at through redirects is
-            // known from now on: a link to it later queues nothing.
-            if let (1, Some(_), Some(target)) = (n, record, &outcome.final_url) {
-                if let Some(row) = &ended {
-                    tx.execute(
-                        "INSERT INTO trawl_urls (hash, host_id, url, status, priority, depth,
-                                                 seed, kind, done_by, done_at)
-                         VALUES ($1, $2, $3, 1, 0, 0, $4, 0, $5, now())
-                         ON CONFLICT (hash) DO NOTHING",
-                        &[
-                            &url_hash(target),
-                            &f.host_id,
-                            target,
-                            &row.get::<_, i32>(0),
-                            &worker,
-                        ],
-                    )
-                    .await?;
-                }
-            }
-            if let (1, Some(rec)) = (n, record) {
-                let text = record_text(tx, rec, *simhash).await?;
-                let simhash = simhash.map(|h| h as i64);
-                record_written = match rec.previous {
-                    // A revisit found the page changed: its row gets the new version.
-                    Some(prev) => {
-                        super::versions::new_version(tx, f.hash, prev as i64, &text, simhash)
-                            .await?
-                    }
-                    None => {
-                        tx.execute(
-                            "INSERT INTO trawl_records (url_hash, record, simhash) VALUES ($1, $2, $3)
-                             ON CONFLICT (url_hash) DO NOTHING",
-                            &[&f.hash, &text, &simhash],
-                        )
-                        .await?
-                            == 1
-                    }
-                };
-            }
+        FinishEnd::Done { .. } => {
+            (record_written, page_counted) = apply_done(tx, worker, f, delay).await?;
         }
         FinishEnd::Retry { attempt, wait_ms } => {
             tx.execute(
@@ -760,4 +678,109 @@ async fn apply(
         record: record_written,
         counted: page_counted,
     })
+}
+
+/// Writes a fetched URL's end (outcome, record, revisit); returns whether
+/// a record was written and whether the page counted against its budgets.
+async fn apply_done(
+    tx: &tokio_postgres::Transaction<'_>,
+    worker: &str,
+    f: &Finish,
+    delay: f64,
+) -> Result<(bool, bool), ClusterError> {
+    let FinishEnd::Done {
+        outcome,
+        record,
+        counted,
+        simhash,
+        again,
+        changed,
+    } = &f.end
+    else {
+        return Ok((false, false));
+    };
+    let mut record_written = false;
+    super::revisits::refresh(tx, &outcome.url, changed).await?;
+    // Revisited: status 4 until due, with what the visit needs.
+    let (status, due, revisit) = match again {
+        Some(a) => (
+            4i16,
+            Some(a.due as f64),
+            a.item.revisit.as_deref().map(json).transpose()?,
+        ),
+        None => (1, None, None),
+    };
+    let ended = tx
+        .query_opt(
+            "WITH old AS (SELECT changed_at FROM trawl_urls WHERE hash = $1)
+             UPDATE trawl_urls SET status = $4, outcome = $2, done_by = $3, done_at = now(),
+             not_before = coalesce(to_timestamp($5), not_before), revisit = $6, attempt = 0,
+             changed_at = NULL
+             WHERE hash = $1 AND status = 0 RETURNING seed, (SELECT changed_at FROM old)",
+            &[&f.hash, &json(outcome)?, &worker, &status, &due, &revisit],
+        )
+        .await?;
+    let n = u64::from(ended.is_some());
+    let page_counted = n == 1 && *counted;
+    if let (Some(row), true) = (&ended, page_counted) {
+        // The worker's own row of the seed: no other session writes it.
+        tx.execute(
+            "INSERT INTO trawl_counts (seed, worker, fetched) VALUES ($1, $2, 1)
+             ON CONFLICT (seed, worker) DO UPDATE SET fetched = trawl_counts.fetched + 1",
+            &[&row.get::<_, i32>(0), &worker],
+        )
+        .await?;
+    }
+    tx.execute(
+        "UPDATE trawl_hosts SET queued = queued - $2::int, fetched = fetched + $3::int,
+         next_fetch = GREATEST(next_fetch, now() + make_interval(secs => $4))
+         WHERE id = $1",
+        &[&f.host_id, &(n as i32), &i32::from(page_counted), &delay],
+    )
+    .await?;
+    // The URL a stored page was reached at through redirects is
+    // known from now on: a link to it later queues nothing.
+    if let (1, Some(_), Some(target)) = (n, record, &outcome.final_url) {
+        if let Some(row) = &ended {
+            tx.execute(
+                "INSERT INTO trawl_urls (hash, host_id, url, status, priority, depth,
+                                         seed, kind, done_by, done_at)
+                 VALUES ($1, $2, $3, 1, 0, 0, $4, 0, $5, now())
+                 ON CONFLICT (hash) DO NOTHING",
+                &[
+                    &url_hash(target),
+                    &f.host_id,
+                    target,
+                    &row.get::<_, i32>(0),
+                    &worker,
+                ],
+            )
+            .await?;
+        }
+    }
+    if let (1, Some(rec)) = (n, record) {
+        let text = record_text(tx, rec, *simhash).await?;
+        let simhash = simhash.map(|h| h as i64);
+        record_written = match rec.previous {
+            // A revisit found the page changed: its row gets the new version.
+            Some(prev) => {
+                super::versions::new_version(tx, f.hash, prev as i64, &text, simhash).await?
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO trawl_records (url_hash, record, simhash) VALUES ($1, $2, $3)
+                     ON CONFLICT (url_hash) DO NOTHING",
+                    &[&f.hash, &text, &simhash],
+                )
+                .await?
+                    == 1
+            }
+        };
+    }
+    // A hub said the page changed after this visit fetched it.
+    let changed_at = ended.as_ref().and_then(|r| r.get::<_, Option<f64>>(1));
+    if let Some(at) = changed_at.filter(|&t| t >= outcome.fetched_at as f64) {
+        super::revisits::refresh(tx, "", &[(outcome.url.clone(), at as u64)]).await?;
+    }
+    Ok((record_written, page_counted))
 }

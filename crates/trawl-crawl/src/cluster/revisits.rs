@@ -48,5 +48,16 @@ pub(super) async fn refresh(
         &[&hashes, &ats],
     )
     .await?;
+    // Queued or under way: the visit's end looks at `changed_at` (a fetch
+    // made before the change is followed by another at once).
+    tx.execute(
+        "UPDATE trawl_urls u SET changed_at = c.at
+         FROM unnest($1::bigint[], $2::float8[]) AS c(hash, at)
+         WHERE u.hash = c.hash AND u.status = 0 AND u.outcome IS NOT NULL
+           AND (u.outcome::json->>'fetched_at')::float8 <= c.at
+           AND (u.changed_at IS NULL OR u.changed_at < c.at)",
+        &[&hashes, &ats],
+    )
+    .await?;
     Ok(())
 }

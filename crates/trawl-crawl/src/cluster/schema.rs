@@ -13,7 +13,7 @@ use super::ClusterError;
 const BASE: &str = include_str!("schema.sql");
 
 /// The version this build reads and writes.
-pub const VERSION: i32 = 4;
+pub const VERSION: i32 = 5;
 
 /// Migrations: the statements that take a database from version `n - 1`
 /// to `n`, for n = 2, 3, …
@@ -45,6 +45,13 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (
         4,
         "ALTER TABLE trawl_hosts ADD COLUMN IF NOT EXISTS admitted bigint NOT NULL DEFAULT 0;",
+    ),
+    // When a hub last said a page changed while its visit was queued or
+    // under way (seconds since the epoch): a visit that fetched it before
+    // then completes with another at once.
+    (
+        5,
+        "ALTER TABLE trawl_urls ADD COLUMN IF NOT EXISTS changed_at float8;",
     ),
 ];
 

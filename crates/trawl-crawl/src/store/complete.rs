@@ -3,6 +3,7 @@
 //! one sled batch, so a `kill -9` leaves all of it or none of it.
 
 use super::queued::Completion;
+use super::revisits::check_now;
 use super::{
     be_u64, decode, encode, key, simhash, url_hash, Counter, PageOutcome, Store, StoreError, M, P,
     X,
@@ -49,16 +50,17 @@ impl Store {
                 counted,
                 again,
                 changed,
+                recheck,
             } => {
                 let mut outcome = outcome.clone();
                 let page_key = key(P, &url_hash(&outcome.url));
                 // A page replayed after a crash keeps its first record.
-                let (earlier, earlier_seq, scheduled) = match self.kv.get(&page_key)? {
+                let (earlier, earlier_seq, scheduled, changed_at) = match self.kv.get(&page_key)? {
                     Some(v) => {
                         let o = decode::<PageOutcome>("pages", &v)?;
-                        (o.record, Some(o.seq), o.next_visit)
+                        (o.record, Some(o.seq), o.next_visit, o.changed_at)
                     }
-                    None => (None, None, None),
+                    None => (None, None, None, None),
                 };
                 if let Some((host, seed)) = counted {
                     if earlier.is_none() {
@@ -99,9 +101,26 @@ impl Store {
                     seq = Some(next);
                 }
                 outcome.record = seq;
+                let mut again = again.clone();
+                // A hub said the page changed after this visit fetched it.
+                if let (true, Some(rec_seq)) =
+                    (changed_at.is_some_and(|t| t >= outcome.fetched_at), seq)
+                {
+                    let now = crate::record::now_secs();
+                    match (again.as_mut(), recheck) {
+                        (Some(a), _) => a.due = now,
+                        (None, Some(item)) => {
+                            let version = match store_it {
+                                Some(rec) => rec.version.unwrap_or(1),
+                                None => self.record(rec_seq)?.map_or(1, |r| r.version.unwrap_or(1)),
+                            };
+                            again = Some(check_now(&outcome, item, rec_seq, version, now));
+                        }
+                        (None, None) => {}
+                    }
+                }
                 match again {
-                    Some(a) => {
-                        let mut a = a.clone();
+                    Some(mut a) => {
                         if let Some(r) = a.item.revisit.as_mut() {
                             r.record = seq;
                         }

@@ -579,6 +579,7 @@ mod tests {
             counted: Some(("a.test".into(), 1)),
             again: None,
             changed: Vec::new(),
+            recheck: None,
         }
     }
 
@@ -774,6 +775,7 @@ mod tests {
             counted: Some(("a.test".into(), 1)),
             again: None,
             changed: Vec::new(),
+            recheck: None,
         };
         assert_eq!(
             s.complete(&lease, "a.test", &done()).expect("first"),
@@ -813,6 +815,7 @@ mod tests {
                     counted: Some(("a.test".into(), 7)),
                     again: None,
                     changed: Vec::new(),
+                    recheck: None,
                 },
             )
             .expect("complete");

@@ -224,6 +224,9 @@ pub enum Completion {
         again: Option<Again>,
         /// Known pages the hub says changed.
         changed: Vec<Changed>,
+        /// A revisit's URL as queued: visited again at once if a hub said
+        /// the page changed after this visit fetched it (`None`: not a revisit).
+        recheck: Option<Box<QueuedUrl>>,
     },
     /// Try again later (transient failure, host backing off, shutdown).
     Retry {

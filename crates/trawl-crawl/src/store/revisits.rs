@@ -66,26 +66,20 @@ impl Store {
             };
             let mut o = decode::<PageOutcome>("pages", &v)?;
             let Some(record) = o.record else { continue };
-            if o.fetched_at > c.at || o.next_visit.is_some_and(|d| d <= now) {
+            if o.fetched_at > c.at {
+                continue;
+            }
+            if o.next_visit.is_some_and(|d| d <= now) {
+                // Queued or under way: if that visit fetches the page
+                // before the change, it completes with another at once.
+                if o.changed_at.is_none_or(|t| t < c.at) {
+                    o.changed_at = Some(c.at);
+                    batch.insert(page_key, encode(&o));
+                }
                 continue;
             }
             let version = self.record(record)?.map_or(1, |r| r.version.unwrap_or(1));
-            let again = Again {
-                item: QueuedUrl {
-                    attempt: 0,
-                    revisit: Some(Box::new(Revisit {
-                        etag: o.etag.clone(),
-                        last_modified: o.last_modified.clone(),
-                        content_hash: o.content_hash.clone(),
-                        record: Some(record),
-                        version,
-                        visits: 1,
-                        ..Revisit::default()
-                    })),
-                    ..c.link.item.clone()
-                },
-                due: now,
-            };
+            let again = check_now(&o, &c.link.item, record, version, now);
             Self::schedule_into(batch, &c.link.host, &again, o.next_visit);
             o.next_visit = Some(now);
             batch.insert(page_key, encode(&o));
@@ -118,10 +112,37 @@ impl Store {
     }
 }
 
+/// A conditional visit of `item`, due `now`, with the validators of its
+/// last outcome `o` and its record `record` (at `version`).
+pub(super) fn check_now(
+    o: &PageOutcome,
+    item: &QueuedUrl,
+    record: u64,
+    version: u32,
+    now: u64,
+) -> Again {
+    Again {
+        item: QueuedUrl {
+            attempt: 0,
+            revisit: Some(Box::new(Revisit {
+                etag: o.etag.clone(),
+                last_modified: o.last_modified.clone(),
+                content_hash: o.content_hash.clone(),
+                record: Some(record),
+                version,
+                visits: 1,
+                ..Revisit::default()
+            })),
+            ..item.clone()
+        },
+        due: now,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{QueuedUrl, Revisit, UrlKind};
+    use crate::store::{Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
 
     fn again(url: &str, due: u64) -> Again {
         Again {
@@ -169,6 +190,83 @@ mod tests {
         assert_eq!(store.next_revisit().expect("read"), Some(300));
         assert_eq!(store.due_revisits(300).expect("due"), 1);
         assert_eq!(store.revisits_len(), 0);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn page(url: &str) -> QueuedUrl {
+        QueuedUrl {
+            revisit: None,
+            ..again(url, 0).item
+        }
+    }
+
+    fn fetched(url: &str, at: u64, changed: Vec<Changed>, recheck: bool) -> Completion {
+        Completion::Done {
+            outcome: PageOutcome {
+                url: url.into(),
+                status: 200,
+                fetched_at: at,
+                etag: Some(format!("\"{at}\"")),
+                ..PageOutcome::default()
+            },
+            record: (!recheck).then(|| {
+                Box::new(crate::record::Record {
+                    url: url.into(),
+                    ..Default::default()
+                })
+            }),
+            simhash: None,
+            links: vec![],
+            counted: None,
+            again: None,
+            changed,
+            recheck: recheck.then(|| Box::new(page(url))),
+        }
+    }
+
+    fn says(url: &str, at: u64) -> Vec<Changed> {
+        let link = NewUrl {
+            host: "a.test".into(),
+            item: page(url),
+        };
+        vec![Changed { link, at }]
+    }
+
+    /// Regression (CI, 2026-11-27): an article's revisit fetched before a
+    /// second edit, and written after the feed announcing that edit, kept
+    /// the first edit's text for good; it now gets another visit at once.
+    #[test]
+    fn a_change_announced_while_a_visit_is_under_way_is_checked_after_it() {
+        let dir = std::env::temp_dir().join(format!("trawl-recheck-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir, 1 << 20).expect("open");
+        let (art, feed) = ("http://a.test/art", "http://a.test/feed");
+        store
+            .complete(b"-", "a.test", &fetched(art, 100, vec![], false))
+            .expect("first");
+        // The feed says it changed at 150: a visit, due now.
+        let hub = |at| fetched(feed, 1, says(art, at), false);
+        store.complete(b"-", "a.test", &hub(150)).expect("feed");
+        assert_eq!(store.revisits_len(), 1);
+        assert_eq!(store.due_revisits(u64::MAX).expect("due"), 1);
+        // Queued: the feed now says 200; nothing scheduled yet.
+        store.complete(b"-", "a.test", &hub(200)).expect("feed");
+        assert_eq!(store.revisits_len(), 0);
+        // The visit fetched it at 180, before that change: another, at once.
+        store
+            .complete(b"-", "a.test", &fetched(art, 180, vec![], true))
+            .expect("visit");
+        assert_eq!(store.revisits_len(), 1, "checked again");
+        let due = store.next_revisit().expect("read").expect("due");
+        assert!(due <= crate::record::now_secs());
+        assert_eq!(store.due_revisits(u64::MAX).expect("due"), 1);
+        // A visit after the change ends the checks.
+        store.complete(b"-", "a.test", &hub(300)).expect("feed");
+        store
+            .complete(b"-", "a.test", &fetched(art, 301, vec![], true))
+            .expect("visit");
+        assert_eq!(store.revisits_len(), 0, "fetched after the change");
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -260,6 +260,7 @@ pub fn process(shared: &Shared, job: CpuJob) -> Processed {
             counted: Some((lease.host.clone(), item.seed)),
             again: None,
             changed: Vec::new(),
+            recheck: None,
         },
         lease,
         delay,

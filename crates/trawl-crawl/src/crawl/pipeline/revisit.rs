@@ -51,11 +51,17 @@ impl Schedule {
             counted,
             links,
             changed,
+            recheck,
             ..
         } = completion
         {
             if item.revisit.is_some() {
                 *counted = None;
+                *recheck = Some(Box::new(QueuedUrl {
+                    attempt: 0,
+                    revisit: None,
+                    ..item.clone()
+                }));
             }
             let now = now_secs();
             *again = self.plan(seed, item, outcome, record.as_deref(), now);

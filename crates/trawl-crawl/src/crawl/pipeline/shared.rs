@@ -275,6 +275,7 @@ pub(in crate::crawl) fn ended(
             counted,
             again: None,
             changed: Vec::new(),
+            recheck: None,
         },
         delay,
         hold: None,

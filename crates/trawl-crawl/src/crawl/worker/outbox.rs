@@ -245,6 +245,8 @@ fn to_entry(msg: WriterMsg) -> Option<Entry> {
             again,
             simhash,
             changed,
+            // The shared frontier keeps the URL's row: it needs no copy.
+            recheck: _,
         } => (
             FinishEnd::Done {
                 outcome,
