@@ -48,13 +48,13 @@ pub mod fuzzing {
 
 pub use chunks::{chunk_markdown, Chunk};
 pub use error::{ExtractError, InputError};
-pub use extract::dates::civil_from_days;
 pub use extract::metadata::normalize_date;
 pub use extract::product_record::{
     read_from as read_product, stated as stated_product, Availability, Price, Product, Source,
     Sources as ProductSources, Variant,
 };
 pub use extract::shell::ScriptNeed;
+pub use extract::written_dates::civil_from_days;
 pub use extract::{Algorithm, Charset, DateKind, Extracted, Extractor, Options, PageType};
 pub use html::{render, Doc, Selection};
 pub use input::read_input;

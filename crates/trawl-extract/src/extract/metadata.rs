@@ -5,9 +5,8 @@
 use serde_json::Value;
 
 use crate::extract::bylines;
-use crate::extract::dates::{self, Day, Order, Shown};
+use crate::extract::dates::{self, Order};
 use crate::extract::values::clean;
-use crate::extract::PageType;
 use crate::html::{Doc, NodeId, Tag};
 
 /// Metadata of one page.
@@ -154,181 +153,28 @@ const MODIFIED_KEYS: &[&str] = &[
     "lastmod",
 ];
 
-/// The page's dates: the one it goes by, its publication and its update.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Dates {
-    pub date: Option<String>,
-    pub published: Option<String>,
-    pub modified: Option<String>,
-}
-
-/// Which of its dates a page goes by (the record's `date_kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DateKind {
-    /// Its publication, or a date it gives with no update label.
-    Published,
-    /// Its last update: the page shows that first or gives only that.
-    Updated,
-}
-
-/// The day (`YYYY-MM-DD`) of an ISO 8601 date.
-fn day_of(date: &Option<String>) -> Option<&str> {
-    date.as_deref().and_then(|d| d.get(..10))
-}
-
-impl Dates {
-    /// Whether `date` is the update: the same day as `modified` and not
-    /// as `published`.
-    pub fn kind(&self) -> Option<DateKind> {
-        let date = day_of(&self.date)?;
-        let updated = day_of(&self.modified) == Some(date) && day_of(&self.published) != Some(date);
-        Some(if updated {
-            DateKind::Updated
-        } else {
-            DateKind::Published
-        })
-    }
-}
-
-/// The page's dates (see [`crate::Extracted::date`]): what it shows at its
-/// head first, then what its markup records, then its URL's, then (an
-/// article or a thread) a date it shows elsewhere, then a `<time>`'s; on a
-/// forum thread, whose head shows the latest posts' dates, what its markup
-/// records first. A recorded date of the same day as a shown one is kept
-/// for its time of day.
-///
-/// Measured with `trawl eval --metadata` (date, same day; pages with a
-/// date in their truth), before → after: wcxb-dev 0.676 → 0.854,
-/// trafilatura-eval 0.637 → 0.843, multilingual-dev (zh) 0.107 → 0.679.
-/// The recorded date first everywhere gave 0.831, 0.819, 0.625 (before
-/// dates elsewhere were read); shown first on forums too cost wcxb-dev's
-/// forums 0.857 → 0.800. Then (issue 41, second pass): dates of a run of
-/// dated items and after a "Joined" label dropped, microdata and a
-/// `WebPage`'s `mainEntity` read, and a shown date the markup records
-/// preferred, with the steps after it (docs/BENCHMARKS.md): 0.854 → 0.882,
-/// 0.843 → 0.879, 0.679 → 0.661 (one page whose truth is the document's
-/// signing day, not the publication day it shows and records).
-pub(crate) fn dates(
-    doc: &Doc,
-    url: Option<&str>,
-    meta: &Meta,
-    page_type: PageType,
-    fetched_at: Option<i64>,
-) -> Dates {
-    let lang = meta.html_lang.as_deref();
-    let mut order = Order::of_lang(lang);
-    let mut shown = dates::shown(doc, order, fetched_at);
-    // A language that leaves 03/10/2023 open: the page's other dates say.
-    if Order::lang_is_vague(lang) && shown.iter().any(|s| s.ambiguous) {
-        if let Some(o) = Order::of_page(doc).filter(|&o| o != order) {
-            order = o;
-            shown = dates::shown(doc, order, fetched_at);
-        }
-    }
-    // Dates in a run of like items (teasers, a ticker) are the items'; a
-    // forum thread's first post is the thread.
-    let shown: Vec<(Day, Shown)> = shown
-        .into_iter()
-        .filter(|s| !s.listed || page_type == PageType::Forum)
-        .map(|s| (s.day, s.kind))
-        .collect();
-    let same_day = |recorded: &Option<String>, day: Day| {
-        recorded
-            .as_ref()
-            .filter(|_| day_of(recorded) == Some(day.iso().as_str()))
-            .cloned()
-            .unwrap_or_else(|| day.iso())
-    };
-    // A shown date with the recorded one of its kind, when the same day.
-    let with_recorded = |&(d, kind): &(Day, Shown)| match kind {
-        Shown::Published => same_day(&meta.date, d),
-        Shown::Updated => same_day(&meta.date_modified, d),
-    };
-    // A shown date the markup records is the one the page goes by,
-    // wherever it is in the head's dates (after a masthead's day, say).
-    let (recorded, recorded_update) = (day_of(&meta.date), day_of(&meta.date_modified));
-    let recorded_as = |d: &Day, kind: Shown| {
-        let r = match kind {
-            Shown::Published => recorded,
-            Shown::Updated => recorded_update,
-        };
-        r == Some(d.iso().as_str())
-    };
-    let first_of = |kind: Shown| {
-        let mut of_kind = shown.iter().filter(|(_, k)| *k == kind);
-        of_kind
-            .clone()
-            .find(|(d, _)| recorded_as(d, kind))
-            .or_else(|| of_kind.next())
-            .map(with_recorded)
-    };
-    let url_day = url.and_then(dates::in_url).map(Day::iso);
-    let shown_published = first_of(Shown::Published);
-    let shown_updated = first_of(Shown::Updated);
-    let shown_first = shown
-        .iter()
-        .find(|(d, _)| recorded == Some(d.iso().as_str()))
-        .or(shown.first())
-        .map(with_recorded);
-    let date = if page_type == PageType::Forum {
-        meta.date
-            .clone()
-            .or_else(|| shown_published.clone())
-            .or_else(|| shown_updated.clone())
-    } else {
-        shown_first.or_else(|| meta.date.clone())
-    };
-    // An article, thread or documentation page showing its date only
-    // elsewhere (a footer's "Last updated", an author box under the story).
-    let elsewhere = || {
-        matches!(
-            page_type,
-            PageType::Article | PageType::Forum | PageType::Documentation
-        )
-        .then(|| dates::anywhere(doc, order, fetched_at))
-        .flatten()
-    };
-    let mut updated_elsewhere = None;
-    let date = date.or_else(|| url_day.clone()).or_else(|| {
-        let found = elsewhere()?;
-        if found.kind == Shown::Updated {
-            updated_elsewhere = Some(found.day.iso());
-        }
-        Some(found.day.iso())
-    });
-    Dates {
-        date: date
-            .or_else(|| time_element(doc).and_then(|d| normalize_date(&d)))
-            // A page that gives only its update goes by it.
-            .or_else(|| shown_updated.clone())
-            .or_else(|| meta.date_modified.clone()),
-        // A thread's publication is its recorded one, as its date.
-        published: if page_type == PageType::Forum {
-            meta.date.clone().or(shown_published)
-        } else {
-            shown_published.or_else(|| meta.date.clone())
-        }
-        .or(url_day),
-        modified: shown_updated
-            .or_else(|| meta.date_modified.clone())
-            .or(updated_elsewhere),
-    }
-}
-
-/// Whether the page's markup records its publication date for machines (a
-/// `<meta>` of [`DATE_KEYS`] or a JSON-LD `datePublished` / `dateCreated`),
-/// so that the record's date field has it whatever the text keeps.
-pub(crate) fn records_date(doc: &Doc) -> bool {
-    doc.meta
-        .metas
-        .iter()
-        .any(|(k, v)| DATE_KEYS.contains(&k.as_str()) && !v.trim().is_empty())
-        || doc
-            .meta
-            .json_ld
+/// Whether a `<meta>` name (or property) means the publication date, as a
+/// family of names rather than a list of sites' ("published_on",
+/// "publish-date", "publication_date", "dc.date.issued", "pub_date",
+/// "release_date"): a word of publishing or issue, and no word of an update,
+/// an expiry or an event.
+fn names_publication(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    let publishing = [
+        "publi", "pubdate", "pub_date", "pub-date", "issued", "release",
+    ]
+    .iter()
+    .any(|w| k.contains(w));
+    let other = [
+        "modif", "updat", "expir", "revis", "event", "start", "end", "valid", "embargo",
+    ]
+    .iter()
+    .any(|w| k.contains(w));
+    let a_date = k == "published"
+        || ["date", "time", "_on", "-on", "issued"]
             .iter()
-            .any(|j| j.contains("\"datePublished\"") || j.contains("\"dateCreated\""))
+            .any(|w| k.contains(w));
+    publishing && a_date && !other
 }
 
 /// Collects all metadata of a page.
@@ -362,13 +208,12 @@ pub fn collect(doc: &Doc) -> Meta {
         .and_then(|d| normalize_date(&d))
         .or_else(|| meta_get(doc, DATE_KEYS).and_then(|d| normalize_date_in(d, order)))
         .or_else(|| {
-            // Other names a site's software gives it ("published",
-            // "w-published-date", "publication_date").
+            // Other names a site's software gives it ("published_on",
+            // "w-published-date", "citation_publication_date").
             doc.meta.metas.iter().find_map(|(k, v)| {
-                let k = k.to_ascii_lowercase();
-                let named = k == "published"
-                    || (k.contains("publi") && (k.contains("date") || k.contains("time")));
-                named.then(|| normalize_date_in(v, order)).flatten()
+                names_publication(k)
+                    .then(|| normalize_date_in(v, order))
+                    .flatten()
             })
         })
         .or_else(|| microdata_date(doc, &["datepublished", "datecreated"]));
@@ -507,7 +352,11 @@ fn first_text(doc: &Doc, tag: Tag) -> Option<String> {
 fn microdata_date(doc: &Doc, props: &[&str]) -> Option<String> {
     let body = doc.body();
     (body..doc.end(body)).find_map(|id| {
-        let prop = doc.attr(id, "itemprop")?;
+        // Microdata's itemprop, or RDFa's property ("schema:dateCreated").
+        let prop = doc.attr(id, "itemprop").or_else(|| {
+            doc.attr(id, "property")
+                .map(|p| p.rsplit([':', '/']).next().unwrap_or(p))
+        })?;
         if !props.iter().any(|p| prop.eq_ignore_ascii_case(p)) {
             return None;
         }
@@ -518,7 +367,7 @@ fn microdata_date(doc: &Doc, props: &[&str]) -> Option<String> {
     })
 }
 
-fn time_element(doc: &Doc) -> Option<String> {
+pub(crate) fn time_element(doc: &Doc) -> Option<String> {
     doc.nodes
         .iter()
         .enumerate()
@@ -714,63 +563,6 @@ mod tests {
         assert_eq!(m.title.as_deref(), Some("Visible"));
         assert_eq!(m.author.as_deref(), Some("Jo Ray"));
         assert_eq!(m.date, None, "nothing recorded");
-        let d = super::dates(&doc, None, &m, PageType::Article, None);
-        assert_eq!(d.date.as_deref(), Some("2023-11-02"), "the <time>'s");
-    }
-
-    #[test]
-    fn shown_recorded_and_url_dates_in_their_order() {
-        let page = |head: &str, body: &str| {
-            format!("<html><head>{head}</head><body><h1>Headline</h1>{body}<p>The story, long enough to be read as the text of the article.</p></body></html>")
-        };
-        let recorded = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-29T20:47:55+00:00","dateModified":"2025-08-19T13:25:59+00:00"}</script>"#;
-        let at = |html: &str, url: Option<&str>, t: PageType| {
-            let doc = Doc::parse_str(html);
-            super::dates(&doc, url, &collect(&doc), t, None)
-        };
-        // The page shows only its update: that is its date; both are kept.
-        let d = at(
-            &page(recorded, "<p class=post-info>Updated August 19, 2025</p>"),
-            None,
-            PageType::Article,
-        );
-        assert_eq!(d.date.as_deref(), Some("2025-08-19T13:25:59+00:00"));
-        assert_eq!(d.published.as_deref(), Some("2025-01-29T20:47:55+00:00"));
-        assert_eq!(d.modified.as_deref(), Some("2025-08-19T13:25:59+00:00"));
-        // A forum thread goes by its recorded date.
-        let d = at(
-            &page(recorded, "<p class=post-info>Updated August 19, 2025</p>"),
-            None,
-            PageType::Forum,
-        );
-        assert_eq!(d.date.as_deref(), Some("2025-01-29T20:47:55+00:00"));
-        // A meta name of the site's own.
-        let d = at(
-            &page(
-                r#"<meta name="w-published-date" content="July 17, 2025">"#,
-                "",
-            ),
-            None,
-            PageType::Article,
-        );
-        assert_eq!(d.date.as_deref(), Some("2025-07-17"));
-        // Nothing shown or recorded: the URL's date.
-        let d = at(
-            &page("", ""),
-            Some("https://news.test/2024/03/01/a-story/"),
-            PageType::Article,
-        );
-        assert_eq!(d.date.as_deref(), Some("2024-03-01"));
-        assert_eq!(d.modified, None);
-        // German order and month names, label first.
-        let d = at(
-            &page("", "<div class=meta>Aktualisiert am 4. Juni 2024</div>"),
-            None,
-            PageType::Article,
-        );
-        assert_eq!(d.date.as_deref(), Some("2024-06-04"));
-        assert_eq!(d.modified.as_deref(), Some("2024-06-04"));
-        assert_eq!(d.published, None);
     }
 
     #[test]
@@ -843,6 +635,9 @@ mod tests {
         );
     }
 
+    /// Issue 60's classes, each in more than one language: what `date` is
+    /// when a page gives its publication and its update, dates after the
+    /// fetch, two-digit years, meta names of the publication, RDFa.
     #[test]
     fn dates() {
         assert_eq!(

@@ -19,12 +19,14 @@ pub(crate) mod embedded;
 mod invariants;
 pub(crate) mod metadata;
 pub(crate) mod noise;
+pub(crate) mod page_date;
 pub(crate) mod product_record;
 mod relative_dates;
 pub(crate) mod repeats;
 pub(crate) mod shell;
 pub(crate) mod typing;
 pub(crate) mod values;
+pub(crate) mod written_dates;
 
 use std::time::{Duration, Instant};
 
@@ -35,7 +37,7 @@ use crate::html::markdown::{Markdown, MarkdownOptions};
 use crate::html::{self, charset, render, Doc, Limits, Selection};
 use algorithms::{article_std, cc, cetd_tpc, list_rank, segment};
 use auto::product;
-pub use metadata::DateKind;
+pub use page_date::DateKind;
 use typing::classify;
 pub use typing::classify::PageType;
 
@@ -425,7 +427,7 @@ pub(crate) fn extract_doc(
 ) -> Extracted {
     let meta = metadata::collect(doc);
     let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
-    let dates = metadata::dates(doc, url, &meta, page_type, fetched_at);
+    let dates = page_date::dates(doc, url, &meta, page_type, fetched_at);
     let sel = match algorithm {
         Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),

@@ -96,7 +96,7 @@ pub(super) fn find(text: &str, now: i64) -> Vec<(i64, Range<usize>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::dates::Day;
+    use crate::extract::written_dates::Day;
 
     /// 2025-12-20 15:00 UTC.
     const NOW: i64 = 1_766_242_800;

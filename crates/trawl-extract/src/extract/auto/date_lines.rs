@@ -52,7 +52,7 @@ const LABEL_SLACK: u32 = 10;
 /// mostly a date or a time written out ("06.08.2020", "2020-08-06", "4. Juni
 /// 2019", "June 4, 2019", "17:37") rather than a `<time>` element. Only on
 /// pages whose markup records the date for machines
-/// ([`crate::extract::metadata::records_date`]): the record keeps the date there.
+/// ([`crate::extract::page_date::records_date`]): the record keeps the date there.
 /// Runs last, after the title heading is settled, so removing a date above
 /// it does not make the heading the text's first line. `owner` is
 /// [`crate::extract::algorithms::cc::owners`] of the page, as for [`drop`].
@@ -65,7 +65,7 @@ const LABEL_SLACK: u32 = 10;
 /// truths keep the dates of old pages, fell 0.00004; table cells are dates
 /// as data (a cleaneval press release's "FOR RELEASE:" cell went).
 pub fn drop_written(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
-    if !crate::extract::metadata::records_date(doc) {
+    if !crate::extract::page_date::records_date(doc) {
         return;
     }
     let end = doc.nodes[region as usize].end;
