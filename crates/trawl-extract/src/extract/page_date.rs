@@ -75,7 +75,11 @@ pub(crate) fn dates(
     fetched_at: Option<i64>,
 ) -> Dates {
     let lang = meta.html_lang.as_deref();
-    let mut order = Order::of_lang(lang);
+    // A bare `en` (or none): the country of the URL's domain, if it names one.
+    let mut order = match url.and_then(Order::of_tld) {
+        Some(o) if Order::lang_is_vague(lang) => o,
+        _ => Order::of_lang(lang),
+    };
     let mut shown = dates::shown(doc, order, fetched_at);
     // A language that leaves 03/10/2023 open: the page's other dates say.
     if Order::lang_is_vague(lang) && shown.iter().any(|s| s.ambiguous) {
@@ -337,6 +341,26 @@ mod tests {
             date(&html, fetched),
             None,
             "a recorded date after the fetch"
+        );
+        // A bare `en`: the country of the URL's domain orders the day.
+        let html = page("en", "", "<p class=date>03/04/2025</p>");
+        let doc = Doc::parse_str(&html);
+        let from = |url| dates(&doc, Some(url), &collect(&doc), PageType::Article, None).date;
+        assert_eq!(
+            from("https://news.test.co.uk/a").as_deref(),
+            Some("2025-04-03")
+        );
+        assert_eq!(
+            from("https://news.test.com.au/a").as_deref(),
+            Some("2025-04-03")
+        );
+        assert_eq!(
+            from("https://news.test.com/a").as_deref(),
+            Some("2025-03-04")
+        );
+        assert_eq!(
+            from("https://news.test.us/a").as_deref(),
+            Some("2025-03-04")
         );
         // Two-digit years.
         for (lang, shown, want) in [

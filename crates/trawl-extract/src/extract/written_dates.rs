@@ -158,6 +158,23 @@ impl Order {
         lang.is_none_or(|l| l.trim().eq_ignore_ascii_case("en"))
     }
 
+    /// The order of the country a URL's host names by its top-level
+    /// domain (`.uk`, `.au`, `.de`: day first; `.us`, `.ph`: month first),
+    /// for a page whose language leaves the order open; `None` for generic
+    /// domains (`.com`, `.org`, `.io`, …) and Canada's, which writes both.
+    pub fn of_tld(url: &str) -> Option<Order> {
+        let rest = url.split_once("://").map_or(url, |(_, r)| r);
+        let host = rest.split(['/', '?', '#', ':']).next()?;
+        let tld = host.rsplit('.').next()?.to_ascii_lowercase();
+        match tld.as_str() {
+            "us" | "ph" => Some(Order::MonthFirst),
+            // Country codes sold as generic names, and Canada's.
+            "ca" | "io" | "co" | "tv" | "me" | "ai" | "fm" | "ly" | "to" | "cc" | "ws" => None,
+            t if t.len() == 2 && t.bytes().all(|b| b.is_ascii_lowercase()) => Some(Order::DayFirst),
+            _ => None,
+        }
+    }
+
     /// The order the page's own dates show, for a page whose language
     /// leaves it open: "16 February 2026" and 25/12/2025 vote day first,
     /// "February 16, 2026" and 12/25/2025 month first (the first
