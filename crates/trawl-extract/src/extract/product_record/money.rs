@@ -95,7 +95,8 @@ const CODES: &[&str] = &[
     "USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "AUD", "CAD", "NZD", "CHF", "SEK", "NOK",
     "DKK", "ISK", "PLN", "CZK", "HUF", "RON", "BGN", "HRK", "RUB", "UAH", "TRY", "BRL", "MXN",
     "ARS", "CLP", "COP", "PEN", "ZAR", "KRW", "HKD", "TWD", "SGD", "MYR", "IDR", "THB", "VND",
-    "PHP", "ILS", "AED", "SAR", "QAR", "KWD", "EGP", "NGN", "KES", "PKR", "BDT",
+    "PHP", "ILS", "AED", "SAR", "QAR", "KWD", "EGP", "NGN", "KES", "PKR", "BDT", "KZT", "RSD",
+    "BYN", "GEL", "AZN", "MAD", "LKR", "OMR", "BHD", "JOD",
 ];
 
 /// A currency the text names or implies, and how sure that is.
@@ -135,6 +136,30 @@ const SYMBOLS: &[(&str, Named)] = &[
     ("₫", Named::Sure("VND")),
     ("₱", Named::Sure("PHP")),
     ("₴", Named::Sure("UAH")),
+    ("₸", Named::Sure("KZT")),
+    ("₦", Named::Sure("NGN")),
+    ("৳", Named::Sure("BDT")),
+    ("₾", Named::Sure("GEL")),
+    ("₼", Named::Sure("AZN")),
+    // Words and abbreviations in their own scripts: tenge, won, hryvnia,
+    // dong, Turkish lira, rupiah, ringgit, Swiss franc, Gulf currencies.
+    ("тг.", Named::Sure("KZT")),
+    ("тг", Named::Sure("KZT")),
+    ("원", Named::Sure("KRW")),
+    ("грн.", Named::Sure("UAH")),
+    ("грн", Named::Sure("UAH")),
+    ("đ", Named::Sure("VND")),
+    ("TL", Named::Sure("TRY")),
+    ("Rp", Named::Sure("IDR")),
+    ("RM", Named::Sure("MYR")),
+    ("SFr.", Named::Sure("CHF")),
+    ("Fr.", Named::Sure("CHF")),
+    ("ر.س", Named::Sure("SAR")),
+    ("د.إ", Named::Sure("AED")),
+    ("ج.م", Named::Sure("EGP")),
+    ("ر.ق", Named::Sure("QAR")),
+    ("د.ك", Named::Sure("KWD")),
+    ("บาท", Named::Sure("THB")),
     ("zł", Named::Sure("PLN")),
     ("Kč", Named::Sure("CZK")),
     ("Ft", Named::Sure("HUF")),
@@ -344,6 +369,35 @@ mod tests {
         let d = find_prices("Only $29.95 today");
         assert_eq!(d[0].named, Named::Dollar);
         assert_eq!(d[0].raw, "$29.95");
+    }
+
+    /// Issue 59: currency words and symbols in their own scripts, after
+    /// or before amounts in every grouping convention.
+    #[test]
+    fn currencies_in_their_own_scripts() {
+        for (text, amount, code) in [
+            ("44 890 тг.", "44890.00", "KZT"),
+            ("₸ 5 000", "5000.00", "KZT"),
+            ("294 元", "294.00", "CNY"),
+            ("30,000원~", "30000.00", "KRW"),
+            ("1.299,00 TL", "1299.00", "TRY"),
+            ("Rp 150.000", "150000.00", "IDR"),
+            ("RM 49.90", "49.90", "MYR"),
+            ("150.000đ", "150000.00", "VND"),
+            ("1 299 грн", "1299.00", "UAH"),
+            ("120 ر.س", "120.00", "SAR"),
+            ("Fr. 1'234.50", "1234.50", "CHF"),
+            ("2 490 ₽", "2490.00", "RUB"),
+            ("₦12,500", "12500.00", "NGN"),
+        ] {
+            let f = find_prices(text);
+            assert_eq!(f.len(), 1, "{text}: {f:?}");
+            assert_eq!(f[0].amount, amount, "{text}");
+            assert_eq!(f[0].named, Named::Sure(code), "{text}");
+        }
+        // A word that merely holds the letters is no currency.
+        assert!(find_prices("150.000 đồng").is_empty());
+        assert!(find_prices("3 RMS units, 2 TLS hops").is_empty());
     }
 
     #[test]
