@@ -183,7 +183,19 @@ fn code_pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)(?:^|[^\p{L}])(sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|art(?:ikel)?\.?\s*-?\s*nr\.?|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id)|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean|gtin|isbn(?:-1[03])?)\s*[:#.]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
+            &[
+                r"(?i)(?:^|[^\p{L}])(",
+                // English
+                r"sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id)|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
+                // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
+                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
+                // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
+                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence|r[ée]f\.|referencia|ref\.|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
+                // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
+                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|штрих-?код",
+                r")\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
+            ]
+            .concat(),
         )
         .unwrap_or_else(|e| panic!("code pattern: {e}"))
     })
@@ -408,15 +420,38 @@ fn fill_codes(v: &mut Visible, text: &str) {
             continue;
         }
         let label = label.as_str().to_lowercase();
-        let slot = if ["upc", "ean", "gtin", "isbn"]
-            .iter()
-            .any(|l| label.starts_with(l))
+        let slot = if [
+            "upc",
+            "ean",
+            "gtin",
+            "isbn",
+            "jan",
+            "条形码",
+            "條碼",
+            "штрих",
+        ]
+        .iter()
+        .any(|l| label.starts_with(l))
         {
+            // A number that fails its check digit is not a GTIN.
+            if !gtin_checks(value) {
+                continue;
+            }
             &mut v.gtin
-        } else if label.starts_with("mpn")
-            || label.starts_with("mfr")
-            || label.starts_with("model")
-            || label.starts_with("part")
+        } else if [
+            "mpn",
+            "mfr",
+            "model",
+            "part",
+            "hersteller",
+            "型番",
+            "型号",
+            "型號",
+            "모델명",
+        ]
+        .iter()
+        .any(|l| label.starts_with(l))
+            || (label.starts_with("r") && label.contains("fabricant"))
         {
             &mut v.mpn
         } else {
@@ -425,6 +460,35 @@ fn fill_codes(v: &mut Visible, text: &str) {
         if slot.is_none() {
             *slot = Some(value.to_string());
         }
+    }
+}
+
+/// Whether a GTIN (EAN-8, UPC-A, EAN-13, GTIN-14; an ISBN-10 is let
+/// through) passes its check digit: digits weighted 3 and 1 from the right
+/// of the payload sum to a multiple of ten with the check digit.
+fn gtin_checks(code: &str) -> bool {
+    let code = code.replace('-', "");
+    // An ISBN-10's check character may be X.
+    if code.len() == 10 && code[..9].bytes().all(|b| b.is_ascii_digit()) {
+        return code.ends_with(|c: char| c.is_ascii_digit() || c == 'X' || c == 'x');
+    }
+    let digits: Vec<u32> = code
+        .chars()
+        .map(|c| c.to_digit(10))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    match digits.len() {
+        8 | 12 | 13 | 14 => {
+            let (check, payload) = digits.split_last().map_or((0, &[][..]), |(c, p)| (*c, p));
+            let sum: u32 = payload
+                .iter()
+                .rev()
+                .enumerate()
+                .map(|(i, d)| if i % 2 == 0 { d * 3 } else { *d })
+                .sum();
+            (10 - sum % 10) % 10 == check
+        }
+        _ => false,
     }
 }
 
@@ -568,6 +632,41 @@ mod tests {
             (v.sku.as_deref(), v.mpn.as_deref()),
             (Some("802.758.87"), Some("P1-RC4"))
         );
+    }
+
+    /// Issue 59: codes under labels in more languages, and GTINs checked.
+    #[test]
+    fn codes_under_labels_in_many_languages() {
+        let codes = |line: &str| {
+            let v = visible(&format!("<h1>Item</h1><p>{line}</p>"));
+            (v.sku, v.mpn, v.gtin)
+        };
+        let s = |x: &str| Some(x.to_string());
+        for (line, want) in [
+            ("Artikelnummer: 4711-22", (s("4711-22"), None, None)),
+            ("Herstellernummer: HX-900", (None, s("HX-900"), None)),
+            ("Réf. : 100234", (s("100234"), None, None)),
+            ("Réf. fabricant : RF-77", (None, s("RF-77"), None)),
+            ("Código de producto: 55012", (s("55012"), None, None)),
+            ("Codice articolo: IT-3321", (s("IT-3321"), None, None)),
+            ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
+            ("货号：A123456", (s("A123456"), None, None)),
+            ("商品编号：100012043978", (s("100012043978"), None, None)),
+            ("Код товара: 310021", (s("310021"), None, None)),
+            ("Артикул: 7-880-12", (s("7-880-12"), None, None)),
+            ("상품번호: 62811", (s("62811"), None, None)),
+            ("EAN: 4006381333931", (None, None, s("4006381333931"))),
+            ("JANコード：4902370548495", (None, None, s("4902370548495"))),
+        ] {
+            assert_eq!(codes(line), want, "{line}");
+        }
+        // A number that fails its check digit is not a GTIN.
+        assert_eq!(codes("EAN: 4006381333932").2, None);
+        assert!(
+            gtin_checks("036000291452") && gtin_checks("96385074") && gtin_checks("0-306-40615-2")
+        );
+        // Words that begin like a label are not one.
+        assert_eq!(codes("Referenzen 2023 und mehr"), (None, None, None));
     }
 
     #[test]
