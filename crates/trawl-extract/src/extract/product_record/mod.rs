@@ -342,8 +342,17 @@ pub fn read_from(
     };
     let md = microdata::read(doc);
     let og = microdata::read_opengraph(doc);
-    // A priced product in the markup makes any page a product page.
-    let declared = (ld.found || md.found) && (ld.price.is_some() || md.price.is_some());
+    // A priced product in the markup makes any page a product page; so does
+    // an Open Graph price on a page whose `og:type` says product (news
+    // sites put a subscription's price in `product:price:amount` of
+    // articles: trafilatura-eval had three "1.00 EUR" records so).
+    let og_product = doc
+        .meta
+        .metas
+        .iter()
+        .any(|(k, v)| k == "og:type" && v.to_ascii_lowercase().contains("product"));
+    let declared = ((ld.found || md.found) && (ld.price.is_some() || md.price.is_some()))
+        || (og_product && og.price.is_some());
     if !is_product_page && !declared {
         return None;
     }
@@ -550,6 +559,26 @@ fn pick_price(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 59: a page the type model did not call a product page gets
+    /// its record from an Open Graph price when its `og:type` says product
+    /// (wcxb-dev: four shops typed service or collection); an article's
+    /// subscription price there makes none.
+    #[test]
+    fn an_open_graph_price_of_a_product_makes_a_record() {
+        let page = |og_type: &str| {
+            Doc::parse_str(&format!(
+                r#"<html><head><meta property="og:type" content="{og_type}">
+                <meta property="product:price:amount" content="29.99">
+                <meta property="product:price:currency" content="USD"></head>
+                <body><h1>Yoga Mat</h1><p>A thick mat.</p></body></html>"#
+            ))
+        };
+        let p = read(&page("product"), false, Some("Yoga Mat")).expect("a record");
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("29.99"));
+        assert!(read(&page("og:product"), false, None).is_some());
+        assert!(read(&page("article"), false, None).is_none());
+    }
 
     fn product(html: &str) -> Product {
         let doc = Doc::parse_str(html);
