@@ -296,6 +296,12 @@ pub fn read(json_ld: &[String]) -> Partial {
         };
         p.price = Some(price);
         p.list_price = list_price(offer);
+        p.high_price = get(offer, &["highPrice"]).and_then(|raw| {
+            StructuredPrice::parse(
+                raw,
+                get(offer, &["priceCurrency"]).and_then(|c| code_of(&c)),
+            )
+        });
         p.availability = get(offer, &["availability"]).and_then(|a| Availability::parse(&a));
         if p.sku.is_none() {
             p.sku = get(offer, &["sku"]).or_else(|| get(holder, &["sku"]));
@@ -356,6 +362,7 @@ mod tests {
                {"@type":["Product"],"name":"Sunflower Seeds",
                 "offers":{"@type":"AggregateOffer","lowPrice":"2.98","highPrice":"79.98","priceCurrency":"GBP"}}]}"#);
         assert_eq!(p.price.unwrap().amount, "2.98");
+        assert_eq!(p.high_price.map(|h| h.amount).as_deref(), Some("79.98"));
         assert_eq!(p.breadcrumbs, vec!["Home", "Seeds"]);
         let s = one(
             r#"{"@type":"Product","name":"Zero","offers":[{"@type":"Offer","priceSpecification":[

@@ -61,8 +61,12 @@ pub struct Price {
 pub struct Product {
     /// The product's name.
     pub name: Option<String>,
-    /// What it costs now.
+    /// What it costs now; with a range of prices, the low end.
     pub price: Option<Price>,
+    /// The top of a range of prices (a JSON-LD `AggregateOffer`'s
+    /// `highPrice`), when `price` is its low end and below it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_max: Option<Price>,
     /// The currency the page sells in (ISO 4217): the price's, else the one
     /// currency of every price the page shows (no buy-box price found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -139,6 +143,8 @@ pub(crate) struct Partial {
     pub images: Vec<String>,
     pub breadcrumbs: Vec<String>,
     pub list_price: Option<StructuredPrice>,
+    /// The top of an `AggregateOffer`'s range.
+    pub high_price: Option<StructuredPrice>,
     pub rating: Option<String>,
     pub review_count: Option<u64>,
     pub variants: Vec<Variant>,
@@ -406,6 +412,7 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
         .and_then(|p| p.currency.clone())
         .or_else(|| shown_currency(&vis, lang));
     let regular_price = regular_price(ld, &vis, price.as_ref());
+    let price_max = price_max(ld, price.as_ref());
     let breadcrumbs = if ld.breadcrumbs.is_empty() {
         vis.breadcrumbs
     } else {
@@ -414,6 +421,7 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
     Product {
         name,
         price,
+        price_max,
         currency,
         availability: ld
             .availability
@@ -437,6 +445,22 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
         review_count: ld.review_count,
         variants: ld.variants.clone(),
     }
+}
+
+/// The top of the structured range whose low end is the price paid.
+fn price_max(ld: &Partial, paid: Option<&Price>) -> Option<Price> {
+    let paid = paid.filter(|p| p.source == Source::JsonLd)?;
+    let low: f64 = paid.amount.parse().ok()?;
+    let high = ld.high_price.as_ref()?;
+    (high.amount.parse::<f64>().ok()? > low).then(|| Price {
+        amount: high.amount.clone(),
+        currency: high
+            .currency
+            .map(str::to_string)
+            .or_else(|| paid.currency.clone()),
+        raw: high.raw.clone(),
+        source: Source::JsonLd,
+    })
 }
 
 /// The regular price: the structured list price, else the first price
@@ -564,6 +588,31 @@ mod tests {
     /// its record from an Open Graph price when its `og:type` says product
     /// (wcxb-dev: four shops typed service or collection); an article's
     /// subscription price there makes none.
+    /// Issue 59: a range of prices is kept as `price` (its low end) and
+    /// `price_max`.
+    #[test]
+    fn a_range_of_prices_keeps_both_ends() {
+        let doc = Doc::parse_str(
+            r#"<html><head><script type="application/ld+json">{"@type":"Product","name":"Seeds",
+            "offers":{"@type":"AggregateOffer","lowPrice":"2.98","highPrice":"79.98","priceCurrency":"GBP"}}</script></head>
+            <body><h1>Seeds</h1><p>From £2.98</p></body></html>"#,
+        );
+        let p = read(&doc, true, None).expect("a record");
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("2.98"));
+        let max = p.price_max.expect("the top of the range");
+        assert_eq!(
+            (max.amount.as_str(), max.currency.as_deref()),
+            ("79.98", Some("GBP"))
+        );
+        // One price: no range.
+        let doc = Doc::parse_str(
+            r#"<html><head><script type="application/ld+json">{"@type":"Product","name":"Seeds",
+            "offers":{"@type":"Offer","price":"2.98","priceCurrency":"GBP"}}</script></head>
+            <body><h1>Seeds</h1></body></html>"#,
+        );
+        assert_eq!(read(&doc, true, None).expect("a record").price_max, None);
+    }
+
     #[test]
     fn an_open_graph_price_of_a_product_makes_a_record() {
         let page = |og_type: &str| {

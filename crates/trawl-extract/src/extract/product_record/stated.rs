@@ -47,6 +47,7 @@ pub fn stated(doc: &Doc) -> Option<Product> {
         description: None,
         specs: Vec::new(),
         regular_price: None,
+        price_max: None,
         rating: None,
         review_count: None,
         variants: Vec::new(),
