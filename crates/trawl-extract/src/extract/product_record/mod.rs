@@ -115,6 +115,20 @@ pub(crate) struct StructuredPrice {
 }
 
 impl StructuredPrice {
+    /// This JSON-LD price as a record's, in the currency of `paid` when it
+    /// names none (a list price, the top of a range).
+    fn beside(&self, paid: &Price) -> Price {
+        Price {
+            amount: self.amount.clone(),
+            currency: self
+                .currency
+                .map(str::to_string)
+                .or_else(|| paid.currency.clone()),
+            raw: self.raw.clone(),
+            source: Source::JsonLd,
+        }
+    }
+
     /// A structured price from its raw value (`"1299.00"`, `"$1,779.00"`,
     /// `"0,00"`), if it holds a number.
     pub fn parse(raw: String, currency: Option<&'static str>) -> Option<StructuredPrice> {
@@ -452,15 +466,7 @@ fn price_max(ld: &Partial, paid: Option<&Price>) -> Option<Price> {
     let paid = paid.filter(|p| p.source == Source::JsonLd)?;
     let low: f64 = paid.amount.parse().ok()?;
     let high = ld.high_price.as_ref()?;
-    (high.amount.parse::<f64>().ok()? > low).then(|| Price {
-        amount: high.amount.clone(),
-        currency: high
-            .currency
-            .map(str::to_string)
-            .or_else(|| paid.currency.clone()),
-        raw: high.raw.clone(),
-        source: Source::JsonLd,
-    })
+    (high.amount.parse::<f64>().ok()? > low).then(|| high.beside(paid))
 }
 
 /// The regular price: the structured list price, else the first price
@@ -475,15 +481,7 @@ fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> 
             .is_ok_and(|a| a > now && a < now * 10.0)
     };
     if let Some(lp) = ld.list_price.as_ref().filter(|lp| above(&lp.amount)) {
-        return Some(Price {
-            amount: lp.amount.clone(),
-            currency: lp
-                .currency
-                .map(str::to_string)
-                .or_else(|| paid.currency.clone()),
-            raw: lp.raw.clone(),
-            source: Source::JsonLd,
-        });
+        return Some(lp.beside(paid));
     }
     let struck = vis.struck.iter().find(|a| above(a))?;
     Some(Price {
