@@ -366,13 +366,14 @@ pub fn read_from(
     // an Open Graph price on a page whose `og:type` says product (news
     // sites put a subscription's price in `product:price:amount` of
     // articles: trafilatura-eval had three "1.00 EUR" records so).
-    let og_product = doc
-        .meta
-        .metas
-        .iter()
-        .any(|(k, v)| k == "og:type" && v.to_ascii_lowercase().contains("product"));
+    let og_product = || {
+        doc.meta
+            .metas
+            .iter()
+            .any(|(k, v)| k == "og:type" && v.to_ascii_lowercase().contains("product"))
+    };
     let declared = ((ld.found || md.found) && (ld.price.is_some() || md.price.is_some()))
-        || (og_product && og.price.is_some());
+        || (og.price.is_some() && og_product());
     if !is_product_page && !declared {
         return None;
     }
