@@ -17,7 +17,7 @@ const EXTRACT: &[&[&str]] = &[
     &["input"],
     &["html"],
     &["extract"],
-    &["page", "chunks"],
+    &["page", "chunks", "archive"],
     &["template", "training"],
 ];
 

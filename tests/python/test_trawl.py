@@ -6,7 +6,6 @@ TRAWL_REQUIRE_ALL=1)."""
 
 import gzip
 import json
-import os
 import pathlib
 import subprocess
 
@@ -14,16 +13,9 @@ import pytest
 
 import trawl
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-DATASET = ROOT.parent / "shared" / "datasets" / "wcxb-dev"
-BIN = pathlib.Path(os.environ.get("TRAWL_BIN", ROOT / "target" / "release" / "trawl"))
+from helpers import BIN, ROOT, SHARED, need
 
-
-def need(ok, why):
-    if not ok:
-        if os.environ.get("TRAWL_REQUIRE_ALL") == "1":
-            pytest.fail(f"TRAWL_REQUIRE_ALL=1 and a prerequisite is missing: {why}")
-        pytest.skip(why)
+DATASET = SHARED / "wcxb-dev"
 
 
 def sample(step=25):

@@ -25,6 +25,7 @@
 //! rest; [`Extractor`] is the trait the algorithms share.
 #![deny(missing_docs)]
 
+mod archive;
 mod chunks;
 mod error;
 mod extract;
@@ -46,6 +47,10 @@ pub mod fuzzing {
     pub use crate::html::differential::tree_dumps;
 }
 
+pub use archive::{
+    archived_page, http_parts, warc_pages, ArchivedPage, HttpParts, Reader as WarcReader,
+    WarcError, WarcRecord, MAX_RECORD_BYTES,
+};
 pub use chunks::{chunk_markdown, Chunk};
 pub use error::{ExtractError, InputError};
 pub use extract::metadata::normalize_date;

@@ -5,14 +5,13 @@
 //! a time, whatever the archive's size, extracted on all cores, written in
 //! archive order.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use trawl_crawl::warc::{http_parts, Reader};
-use trawl_extract::{Charset, Extracted, Options};
+use trawl_extract::{warc_pages, Charset, Extracted, Options};
 
 /// Pages extracted together (memory stays at about this many pages).
 const CHUNK: usize = 256;
@@ -72,64 +71,17 @@ fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {
     })
 }
 
-/// Whether an archived response is an HTML page: its Content-Type says
-/// HTML (`text/html`, `application/xhtml+xml`), or it says nothing and the
-/// body starts like markup. A robots.txt (`text/plain`), a feed or an image
-/// is not a page (the crawl reads plain text as a page; an archive of
-/// exchanges holds every robots.txt too).
-fn is_html_response(ct: Option<&str>, body: &[u8]) -> bool {
-    match ct.map(str::trim).filter(|c| !c.is_empty()) {
-        Some(c) => {
-            let c = c.to_ascii_lowercase();
-            c.contains("html")
-        }
-        None => {
-            let start = body
-                .iter()
-                .position(|b| !b.is_ascii_whitespace())
-                .map_or(&[][..], |i| &body[i..]);
-            let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
-            start.first() == Some(&b'<')
-        }
-    }
-}
-
 /// The HTML responses of a WARC file; other records are skipped (counted).
 fn warc_items(path: &str) -> Result<impl Iterator<Item = Result<Option<Item>, String>>> {
     let f = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-    Ok(Reader::new(f).map(move |r| {
-        let rec = r.map_err(|e| e.to_string())?;
-        if rec.kind() != "response" {
-            return Ok(None);
-        }
-        let Some(http) = http_parts(&rec.block) else {
-            return Ok(None);
-        };
-        let ct = http.header("content-type");
-        if !(200..=299).contains(&http.status) {
-            return Ok(None);
-        }
-        let mut body = rec.block[http.body_at..].to_vec();
-        // A body kept with its Content-Encoding (some writers): decoded here.
-        if body.starts_with(&[0x1f, 0x8b]) {
-            let mut out = Vec::new();
-            if flate2::read::MultiGzDecoder::new(&body[..])
-                .take(256 << 20)
-                .read_to_end(&mut out)
-                .is_ok()
-            {
-                body = out;
-            }
-        }
-        if !is_html_response(ct, &body) {
-            return Ok(None);
-        }
-        Ok(Some(Item {
-            url: rec.target().map(str::to_string),
-            charset: ct.and_then(Charset::from_content_type),
-            id: rec.header("WARC-Record-ID").map(str::to_string),
-            at: rec.offset,
-            body,
+    Ok(warc_pages(f).map(|r| {
+        let page = r.map_err(|e| e.to_string())?;
+        Ok(page.map(|p| Item {
+            url: p.url,
+            body: p.body,
+            charset: p.charset,
+            id: p.record_id,
+            at: p.offset,
         }))
     }))
 }
@@ -299,21 +251,4 @@ fn emit_chunks(
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_html_response;
-
-    /// Regression (issue 53): robots.txt responses (`text/plain`) of a
-    /// crawl's WARC were extracted as pages.
-    #[test]
-    fn only_html_responses_are_pages() {
-        assert!(is_html_response(Some("text/html; charset=utf-8"), b"x"));
-        assert!(is_html_response(Some("application/xhtml+xml"), b"x"));
-        assert!(!is_html_response(Some("text/plain"), b"User-agent: *"));
-        assert!(!is_html_response(Some("application/rss+xml"), b"<rss>"));
-        assert!(is_html_response(None, b"\n  <!doctype html><p>x"));
-        assert!(!is_html_response(None, b"User-agent: *"));
-    }
 }

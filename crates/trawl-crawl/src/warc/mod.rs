@@ -4,12 +4,11 @@
 //!
 //! [`record`] builds records (digests, ids, one gzip member each),
 //! [`writer`] appends them to rotating `.warc.gz` files and repairs a file
-//! torn by a crash, [`reader`] streams records back from any WARC file
-//! (plain or gzip, Common Crawl's included).
+//! torn by a crash. Reading records back (any WARC file, plain or gzip,
+//! Common Crawl's included) is trawl-extract's, re-exported here.
 
-pub mod reader;
 pub mod record;
 pub mod writer;
 
-pub use reader::{http_parts, HttpParts, Reader, WarcError, WarcRecord};
+pub use trawl_extract::{http_parts, HttpParts, WarcError, WarcReader as Reader, WarcRecord};
 pub use writer::{Location, WarcWriter};

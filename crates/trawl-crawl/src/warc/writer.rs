@@ -244,8 +244,8 @@ impl<R: Read> Read for Counted<R> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reader::Reader;
     use super::super::record::gzip;
+    use super::super::Reader;
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
