@@ -33,6 +33,7 @@ pub(crate) mod captions;
 pub(crate) mod date_lines;
 pub(crate) mod echoes;
 pub(crate) mod headings;
+mod headline;
 pub(crate) mod product;
 pub(crate) mod stories;
 pub(crate) mod tail;
@@ -217,65 +218,6 @@ fn following_table(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> Op
     (rows >= FOLLOWING_TABLE_ROWS
         && f64::from(a.link_chars) <= FOLLOWING_TABLE_LINK_SHARE * f64::from(a.chars))
     .then_some(j)
-}
-
-/// The title is reported in its own field: drop the region's first heading
-/// when it repeats the page title.
-fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId, title: &str) {
-    let title = article_body::comparable(title);
-    if title.len() < 4 {
-        return;
-    }
-    let end = doc.nodes[region as usize].end;
-    // The first heading that still shows text (a heading whose text an
-    // earlier step took out is not the one the reader sees first).
-    let shows_text = |h: NodeId| {
-        (h + 1..doc.nodes[h as usize].end)
-            .any(|t| !doc.is_element(t) && doc.nodes[t as usize].chars > 0 && sel.get(t))
-    };
-    let Some(h) = (region..end).find(|&i| doc.tag(i).is_heading() && shows_text(i)) else {
-        return;
-    };
-    // Only a heading before any body text counts as the title.
-    let text_before =
-        (region..h).any(|i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0);
-    let heading = article_body::comparable(&doc.plain_text(h));
-    if !text_before && heading.len() >= 4 && (title.contains(&heading) || heading.contains(&title))
-    {
-        sel.exclude(doc, h);
-    }
-}
-
-/// Most text an article region may hold before its `<h1>` for that text to
-/// count as the page's furniture (breadcrumbs, a section label, a date,
-/// "5 min read"), in characters and as a share of the region's text.
-const BEFORE_HEADLINE_CHARS: u32 = 300;
-const BEFORE_HEADLINE_SHARE: f64 = 0.15;
-
-/// What an article's region shows above its headline is the page's, not the
-/// article's: dropped when it is short.
-fn drop_before_headline(doc: &Doc, sel: &mut Selection, region: NodeId) {
-    let end = doc.nodes[region as usize].end;
-    let Some(h1) = (region..end).find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)
-    else {
-        return;
-    };
-    let before: Vec<NodeId> = (region..h1)
-        .filter(|&i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0)
-        .collect();
-    let chars: u32 = before.iter().map(|&i| doc.nodes[i as usize].chars).sum();
-    let total: u32 = (region..end)
-        .filter(|&i| sel.get(i) && !doc.is_element(i))
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum();
-    if chars > 0
-        && chars <= BEFORE_HEADLINE_CHARS
-        && f64::from(chars) <= BEFORE_HEADLINE_SHARE * f64::from(total)
-    {
-        for i in before {
-            sel.set(i, false);
-        }
-    }
 }
 
 /// Auto extraction for a known page type; `title` is the page's title from
@@ -538,7 +480,7 @@ const TRIMS: &[(On, TrimPass)] = &[
         headings::drop_orphans(t.doc, sel, t.region)
     }),
     (On::Articles, |t, sel| {
-        drop_before_headline(t.doc, sel, t.region)
+        headline::drop_before_headline(t.doc, sel, t.region)
     }),
     (On::Articles, |t, sel| {
         tail::trim(t.doc, t.owner, sel, t.region)
@@ -554,8 +496,11 @@ const TRIMS: &[(On, TrimPass)] = &[
     }),
     (On::All, |t, sel| {
         if let Some(title) = t.title {
-            drop_title_heading(t.doc, sel, t.region, title);
+            headline::drop_title_heading(t.doc, sel, t.region, title);
         }
+    }),
+    (On::Articles, |t, sel| {
+        headline::drop_headline(t.doc, sel, t.region)
     }),
     (On::Articles, |t, sel| {
         date_lines::drop_written(t.doc, t.owner, sel, t.region)
