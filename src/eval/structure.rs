@@ -40,9 +40,15 @@ fn norm(s: &str) -> String {
         .join(" ")
 }
 
-/// A URL compared without a trailing slash.
+/// A URL compared by what it names: parsed and written back as the URL
+/// standard writes it (host lower-cased, an empty path as `/`, percent
+/// escapes as needed: `https://IRS.gov` and `https://irs.gov/` are one
+/// link), then without a trailing slash. One that does not parse is
+/// compared as written.
 fn norm_url(u: &str) -> String {
-    u.trim().trim_end_matches('/').to_string()
+    let u = u.trim();
+    let parsed = url::Url::parse(u).map_or_else(|_| u.to_string(), String::from);
+    parsed.trim_end_matches('/').to_string()
 }
 
 #[derive(Default)]
@@ -320,5 +326,24 @@ mod tests {
             "heading",
         );
         assert_eq!(c.tp, 2);
+    }
+
+    #[test]
+    fn links_are_compared_by_the_url_they_name() {
+        let a = read(
+            "[tax](https://IRS.gov/get) [shop](https://s.test?ref=1) [x](/rel) [y](https://a.test/p)",
+            Levels::Kept,
+        );
+        let b = read(
+            "[tax](https://irs.gov/get) [shop](https://s.test/?ref=1) [x](/rel/) [y](https://a.test/P)",
+            Levels::Kept,
+        );
+        let c = compare(&a, &b, "link");
+        assert_eq!(
+            (c.tp, c.pred, c.truth),
+            (3, 4, 4),
+            "a path keeps its case: {:?}",
+            a.elements["link"]
+        );
     }
 }
