@@ -33,45 +33,6 @@ pub(super) fn drop_title_heading(doc: &Doc, sel: &mut Selection, region: NodeId,
     }
 }
 
-/// Fewest words of a headline (a one- or two-word `<h1>` is a label:
-/// "News", "Chapter 9").
-const HEADLINE_WORDS: usize = 3;
-
-/// An article's headline is the record's `title`, not a heading of its
-/// body: the region's first heading, when it is the only `<h1>` left in the
-/// selection, comes before any text, has a headline's length and the page
-/// records a title to share (`og:title`, `twitter:title`: the page names its
-/// headline apart from its `<title>`). The `<title>` check above catches a
-/// headline worded as the `<title>`; this one catches the rest (wcxb-dev
-/// headings F1 0.574 -> 0.615; CleanEval's pages, which mark every heading
-/// and share no titles, unchanged).
-pub(super) fn drop_headline(doc: &Doc, sel: &mut Selection, region: NodeId) {
-    let shares_title = doc
-        .meta
-        .metas
-        .iter()
-        .any(|(k, v)| (k == "og:title" || k == "twitter:title") && !v.trim().is_empty());
-    if !shares_title {
-        return;
-    }
-    let end = doc.nodes[region as usize].end;
-    let shows_text = |h: NodeId| {
-        (h + 1..doc.nodes[h as usize].end)
-            .any(|t| !doc.is_element(t) && doc.nodes[t as usize].chars > 0 && sel.get(t))
-    };
-    let Some(h) = (region..end).find(|&i| doc.tag(i).is_heading() && shows_text(i)) else {
-        return;
-    };
-    if doc.tag(h) != Tag::H1
-        || (h + 1..end).any(|i| doc.tag(i) == Tag::H1 && shows_text(i))
-        || doc.plain_text(h).split_whitespace().count() < HEADLINE_WORDS
-        || (region..h).any(|i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0)
-    {
-        return;
-    }
-    sel.exclude(doc, h);
-}
-
 /// Most text an article region may hold before its `<h1>` for that text to
 /// count as the page's furniture (breadcrumbs, a section label, a date,
 /// "5 min read"), in characters and as a share of the region's text.
@@ -101,48 +62,5 @@ pub(super) fn drop_before_headline(doc: &Doc, sel: &mut Selection, region: NodeI
         for i in before {
             sel.set(i, false);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::extract::auto::select_typed;
-    use crate::extract::PageType;
-    use crate::html::render;
-
-    fn article(head: &str, h1: &str) -> String {
-        let body = "<p>Body paragraph with enough words to look like real article text here.</p>"
-            .repeat(5);
-        format!(
-            "<html><head><title>Site name: the front page</title>{head}</head><body>\
-             <main><article><h1>{h1}</h1>{body}<h2>Where it goes next</h2>{body}</article>\
-             </main></body></html>"
-        )
-    }
-
-    #[test]
-    fn a_shared_headline_leaves_the_body_whatever_the_title_says() {
-        let og = "<meta property='og:title' content='Harbour walls give way'>";
-        let text = |html: &str| {
-            let doc = Doc::parse_str(html);
-            let title = doc.meta.title.clone();
-            render(
-                &doc,
-                &select_typed(&doc, PageType::Article, title.as_deref()),
-            )
-        };
-        let t = text(&article(og, "Harbour walls give way after the storm"));
-        assert!(t.starts_with("Body paragraph"), "{t}");
-        assert!(
-            t.contains("Where it goes next"),
-            "a section heading stays: {t}"
-        );
-        // No title shared: the page may mean its <h1> as a heading of the body.
-        let t = text(&article("", "Harbour walls give way after the storm"));
-        assert!(t.starts_with("Harbour walls"), "{t}");
-        // A label, not a headline.
-        let t = text(&article(og, "News"));
-        assert!(t.starts_with("News"), "{t}");
     }
 }

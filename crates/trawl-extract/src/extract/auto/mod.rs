@@ -500,9 +500,6 @@ const TRIMS: &[(On, TrimPass)] = &[
         }
     }),
     (On::Articles, |t, sel| {
-        headline::drop_headline(t.doc, sel, t.region)
-    }),
-    (On::Articles, |t, sel| {
         date_lines::drop_written(t.doc, t.owner, sel, t.region)
     }),
 ];

@@ -74,9 +74,13 @@ impl Inline {
         self.spans.clear();
         self.closed_after_punct = None;
         self.last_image = None;
-        let md = std::mem::take(&mut self.md);
-        let key = std::mem::take(&mut self.key);
-        (md.trim_end().to_string(), key)
+        // Copied out at their size; the run keeps its buffers' capacity
+        // for the next block (no regrowth from empty for every block).
+        let md = self.md.trim_end().to_string();
+        let key = self.key.clone();
+        self.md.clear();
+        self.key.clear();
+        (md, key)
     }
 
     /// Whitespace between words (collapsed; dropped at the block's edges).
