@@ -86,6 +86,10 @@ pub struct Doc {
     names: Vec<LocalName>,
     path_count: u32,
     pub(crate) meta: RawMeta,
+    /// What sits beside a product (reviews, carousels, other sellers), per
+    /// node: computed by the extractor (`extract::auto::product::beside`)
+    /// the first time a pass asks, then shared by every pass that reads it.
+    pub(crate) beside: std::sync::OnceLock<Vec<bool>>,
 }
 
 impl Doc {
@@ -468,6 +472,7 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
         names: vec![LocalName::from("#root")],
         path_count: 1,
         meta: RawMeta::default(),
+        beside: std::sync::OnceLock::new(),
     };
     doc.nodes.push(Node {
         parent: NONE,

@@ -297,7 +297,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let beside = (page_type == PageType::Product).then(|| product::beside(doc));
     let noise_or_beside: Option<Vec<bool>> = beside
         .as_ref()
-        .map(|b| noise.iter().zip(b).map(|(n, b)| *n || *b).collect());
+        .map(|b| noise.iter().zip(b.iter()).map(|(n, b)| *n || *b).collect());
     if let (Some(b), Some(without)) = (&beside, &noise_or_beside) {
         if b[region as usize] {
             region = main_region(doc, &noise::clean_agg(doc, without), without);

@@ -11,7 +11,11 @@ use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 /// Everything beside the product: [`side_sections`], [`card_lists`] and
 /// blocks named for reviews, questions, disclaimers and tooltips ([`BESIDE_NAMES`]).
-pub fn beside(doc: &Doc) -> Vec<bool> {
+pub fn beside(doc: &Doc) -> &[bool] {
+    doc.beside.get_or_init(|| mark_beside(doc))
+}
+
+fn mark_beside(doc: &Doc) -> Vec<bool> {
     let mut marked = side_sections(doc);
     // A wrapper around the product's name is not beside it, whatever its
     // class says (themes put `single-product-reviews-01` on `<body>`).
@@ -358,7 +362,7 @@ mod tests {
              <div class=carousel>{cards}</div><div id=product-reviews><p>Love it, five stars.</p></div><ul><li><a href=/a>Size S</a></li><li><a href=/b>Size M</a></li>\
              <li><a href=/c>Size L</a></li></ul></body>"
         ));
-        let kept = unmarked_texts(&doc, &beside(&doc)).concat();
+        let kept = unmarked_texts(&doc, beside(&doc)).concat();
         assert_eq!(
             kept,
             "Stoneware mug$24.00Hand thrown, holds 350 ml.Size SSize MSize L"
@@ -373,7 +377,7 @@ mod tests {
             "<body class='single-product single-product-reviews-01'><div><h1>Hemp dress</h1>\
              <p>Three layers, side zip.</p></div><div class=reviews><p>Lovely fit.</p></div></body>",
         );
-        let kept = unmarked_texts(&doc, &beside(&doc)).concat();
+        let kept = unmarked_texts(&doc, beside(&doc)).concat();
         assert_eq!(kept, "Hemp dressThree layers, side zip.");
     }
 

@@ -389,7 +389,7 @@ fn from_shown(doc: &Doc, title: Option<&str>) -> Product {
 /// The record from the structured sources and the visible page.
 fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Partial) -> Product {
     let beside = crate::extract::auto::product::beside(doc);
-    let vis = visible::read(doc, &beside);
+    let vis = visible::read(doc, beside);
     let lang = doc.meta.lang.as_deref();
 
     let structured_name = ld.name.as_deref().or(md.name.as_deref());
@@ -507,7 +507,7 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<usize>) -> bool {
         return false;
     }
     let beside = crate::extract::auto::product::beside(doc);
-    visible::read(doc, &beside).price.is_some()
+    visible::read(doc, beside).price.is_some()
 }
 
 /// The one currency of every price the page shows, if they agree.

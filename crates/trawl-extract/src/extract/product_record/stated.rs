@@ -22,7 +22,7 @@ pub fn stated(doc: &Doc) -> Option<Product> {
         .into_iter()
         .find_map(|(p, s)| p.price.as_ref().map(|x| (x, s)))?;
     let beside = crate::extract::auto::product::beside(doc);
-    let vis = visible::read(doc, &beside);
+    let vis = visible::read(doc, beside);
     if !vis.all.iter().any(|f| same_amount(&f.amount, &sp.amount)) {
         return None;
     }

@@ -606,7 +606,7 @@ mod tests {
         // Read with the blocks beside the product marked, as the record does.
         let visible = |html: &str| {
             let doc = Doc::parse_str(html);
-            read(&doc, &crate::extract::auto::product::beside(&doc))
+            read(&doc, crate::extract::auto::product::beside(&doc))
         };
         // Two codes in one line; the line under a class that sets it beside
         // the text (a disclaimer) is still the product's.
