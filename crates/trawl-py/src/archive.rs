@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use trawl_extract::WarcReader;
 
+use crate::page::{options, ArchiveError};
 use crate::records::{next_archived, Records, Source};
-use crate::{options, ArchiveError};
 
 /// How a garbled record is met: `"raise"` (ArchiveError, naming its
 /// offset; iteration may go on after it) or `"skip"`.

@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyIterator, PyTuple};
 use serde_json::Value;
 use trawl_extract::{Options, WarcReader};
 
-use crate::{job, options, record, run, ArchiveError, Job};
+use crate::page::{job, options, record, run, ArchiveError, Job};
 
 /// Pages read per thread for one batch.
 const BATCH_PER_THREAD: usize = 32;

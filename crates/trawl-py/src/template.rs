@@ -8,8 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use trawl_extract::{Options, Page};
 
+use crate::page::{job, ExtractError, Job, TemplateError};
 use crate::records::item_job;
-use crate::{job, ExtractError, Job, TemplateError};
 
 /// Parses a page for learning or applying (a `Page` stays on the thread
 /// that parsed it: call with the GIL released, inside one closure).

@@ -12,7 +12,7 @@ use std::io::Read;
 
 pub use warc::{http_parts, HttpParts, Reader, WarcError, WarcRecord, MAX_RECORD_BYTES};
 
-use crate::extract::Charset;
+use crate::html::charset::Charset;
 
 /// One HTML page of an archive: a `response` record with a 2xx status whose
 /// Content-Type says HTML (or says nothing and whose body starts like

@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 pub use crate::error::ExtractError;
+pub use crate::html::charset::Charset;
 use crate::html::markdown::{Markdown, MarkdownOptions};
 use crate::html::{self, charset, render, Doc, Limits, Selection};
 use algorithms::{article_std, cc, cetd_tpc, list_rank, segment};
@@ -283,29 +284,6 @@ impl Options {
     pub fn with_time_limit(mut self, limit: Option<Duration>) -> Self {
         self.time_limit = limit;
         self
-    }
-}
-
-/// A character encoding, by its WHATWG label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Charset(pub(crate) &'static encoding_rs::Encoding);
-
-impl Charset {
-    /// Looks a label up ("utf-8", "gbk", "latin1", …).
-    pub fn from_label(label: &str) -> Result<Charset, ExtractError> {
-        charset::encoding_for_label(label).map(Charset)
-    }
-
-    /// The `charset=` of a `Content-Type` header value, if it names a known one.
-    pub fn from_content_type(value: &str) -> Option<Charset> {
-        charset::charset_from_content_type(value)
-            .and_then(|l| charset::encoding_for_label(l).ok())
-            .map(Charset)
-    }
-
-    /// The encoding's canonical name ("UTF-8", "GBK", …).
-    pub fn name(self) -> &'static str {
-        self.0.name()
     }
 }
 

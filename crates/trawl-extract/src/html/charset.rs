@@ -27,6 +27,29 @@ pub struct Decoded {
     pub source: &'static str,
 }
 
+/// A character encoding, by its WHATWG label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charset(pub(crate) &'static encoding_rs::Encoding);
+
+impl Charset {
+    /// Looks a label up ("utf-8", "gbk", "latin1", …).
+    pub fn from_label(label: &str) -> Result<Charset, ExtractError> {
+        encoding_for_label(label).map(Charset)
+    }
+
+    /// The `charset=` of a `Content-Type` header value, if it names a known one.
+    pub fn from_content_type(value: &str) -> Option<Charset> {
+        charset_from_content_type(value)
+            .and_then(|l| encoding_for_label(l).ok())
+            .map(Charset)
+    }
+
+    /// The encoding's canonical name ("UTF-8", "GBK", …).
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+}
+
 /// Resolves a charset label (as in `Content-Type` or `--charset`).
 pub fn encoding_for_label(label: &str) -> Result<&'static Encoding, ExtractError> {
     Encoding::for_label(label.trim().as_bytes())
