@@ -71,10 +71,7 @@ fn html_to_markdown(
     images: bool,
 ) -> PyResult<String> {
     let job = job(html, url, None)?;
-    let opts = Options::default()
-        .with_images(images)
-        .with_url_opt(job.url.clone())
-        .with_charset(job.charset);
+    let opts = job.options(&Options::default().with_images(images));
     py.detach(|| trawl_extract::html_to_markdown(&job.bytes, &opts))
         .map_err(|e| ExtractError::new_err(e.to_string()))
 }

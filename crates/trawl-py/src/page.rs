@@ -115,13 +115,19 @@ pub(crate) fn job(
     )))
 }
 
+impl Job {
+    /// `base` for this page: its URL, and its charset ahead of `base`'s.
+    pub(crate) fn options(&self, base: &Options) -> Options {
+        base.clone()
+            .with_url_opt(self.url.clone())
+            .with_charset(self.charset.or(base.charset))
+    }
+}
+
 /// Extracts one page: its record as JSON, or the error's message.
 pub(crate) fn run(job: &Job, options: &Options) -> Result<Value, String> {
-    let opts = options
-        .clone()
-        .with_url_opt(job.url.clone())
-        .with_charset(job.charset.or(options.charset));
-    let rec = trawl_extract::extract(&job.bytes, &opts).map_err(|e| e.to_string())?;
+    let rec =
+        trawl_extract::extract(&job.bytes, &job.options(options)).map_err(|e| e.to_string())?;
     let mut v = serde_json::to_value(&rec).map_err(|e| e.to_string())?;
     if let (Some((id, offset)), Value::Object(m)) = (&job.origin, &mut v) {
         if let Some(id) = id {

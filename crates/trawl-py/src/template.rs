@@ -14,10 +14,7 @@ use crate::records::item_job;
 /// Parses a page for learning or applying (a `Page` stays on the thread
 /// that parsed it: call with the GIL released, inside one closure).
 fn parse(job: &Job) -> Result<Page, String> {
-    let opts = Options::default()
-        .with_url_opt(job.url.clone())
-        .with_charset(job.charset);
-    Page::parse(&job.bytes, &opts).map_err(|e| e.to_string())
+    Page::parse(&job.bytes, &job.options(&Options::default())).map_err(|e| e.to_string())
 }
 
 /// Why a template was not learned.

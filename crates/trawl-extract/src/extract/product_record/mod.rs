@@ -583,10 +583,6 @@ fn pick_price(
 mod tests {
     use super::*;
 
-    /// Issue 59: a page the type model did not call a product page gets
-    /// its record from an Open Graph price when its `og:type` says product
-    /// (wcxb-dev: four shops typed service or collection); an article's
-    /// subscription price there makes none.
     /// Issue 59: a range of prices is kept as `price` (its low end) and
     /// `price_max`.
     #[test]
@@ -612,6 +608,10 @@ mod tests {
         assert_eq!(read(&doc, true, None).expect("a record").price_max, None);
     }
 
+    /// Issue 59: a page the type model did not call a product page gets
+    /// its record from an Open Graph price when its `og:type` says product
+    /// (wcxb-dev: four shops typed service or collection); an article's
+    /// subscription price there makes none.
     #[test]
     fn an_open_graph_price_of_a_product_makes_a_record() {
         let page = |og_type: &str| {
