@@ -15,8 +15,18 @@
 //! sections, so off-topic pages carry topical words outside their main text.
 //! Anchors are the linked article's title.
 //!
+//! A second web, `concentrated`, is the case where pages are the budget: the
+//! target topic lives mostly on a few hosts (RICH of them lean to it, 85% of
+//! their articles; the others lean to the other topics), hosts answer with a
+//! politeness delay, and the crawl runs three ways: breadth-first, focused
+//! with the default time budget, and focused with `focus.budget = "pages"`.
+//! Beside them, an oracle: best-first by the true labels, free of
+//! politeness, simulated on the same link graph (the ceiling).
+//!
 //! `cargo bench --bench focus -- [HOSTS] [PAGES] [BUDGET]` (defaults 80, 120,
-//! 2000). Skips with a message when ../shared/datasets is absent.
+//! 2000), `cargo bench --bench focus -- concentrated [HOSTS] [PAGES] [BUDGET]`
+//! (defaults 40, 500, 5000; `FOCUS_DELAY_MS`, default 50, is the hosts'
+//! politeness delay). Skips with a message when ../shared/datasets is absent.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -174,15 +184,22 @@ fn esc(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn build(docs: Vec<Vec<Doc>>, hosts: usize, pages: usize) -> Web {
+/// Builds a web of `hosts` hosts with `pages` articles each; `lean(h)` is
+/// host h's topic and the share (percent) of its articles on it.
+fn build(
+    docs: Vec<Vec<Doc>>,
+    hosts: usize,
+    pages: usize,
+    lean: impl Fn(usize) -> (usize, usize),
+) -> Web {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let topics = docs.len();
     let mut web_hosts: Vec<Vec<Article>> = Vec::new();
     for h in 0..hosts {
-        let lean = h % topics;
+        let (lean, share) = lean(h);
         let arts = (0..pages)
             .map(|_| {
-                let topic = if rng.below(100) < 70 {
+                let topic = if rng.below(100) < share {
                     lean
                 } else {
                     rng.below(topics)
@@ -337,9 +354,88 @@ impl Web {
     }
 }
 
+impl Web {
+    /// Links of a page (home: `None` section and article; section:
+    /// `Some(t)`, no article), as the served pages carry them.
+    fn out_links(&self, h: usize, page: Page) -> Vec<Page> {
+        let topics = self.sections[h].len();
+        let mut out: Vec<Page> = (0..topics)
+            .filter(|&t| !self.sections[h][t].is_empty())
+            .map(|t| Page::Section(h, t))
+            .collect();
+        let pages = self.hosts[h].len();
+        match page {
+            Page::Home(_) => out.extend((0..10).map(|k| Page::Article(h, (k * 7 + h) % pages))),
+            Page::Section(_, t) => out.extend(
+                self.sections[h][t]
+                    .iter()
+                    .take(30)
+                    .map(|&i| Page::Article(h, i)),
+            ),
+            Page::Article(_, i) => out.extend(
+                self.hosts[h][i]
+                    .links
+                    .iter()
+                    .map(|&(lh, li)| Page::Article(lh, li)),
+            ),
+        }
+        out
+    }
+
+    /// The ceiling: best-first by the true labels (relevant articles
+    /// first, the rest breadth-first), free of politeness, from every home
+    /// page. Returns each fetched page's label in fetch order.
+    fn oracle(&self, budget: usize) -> Vec<bool> {
+        let target = LEXICON.iter().position(|(n, _)| *n == TARGET).unwrap_or(0);
+        let label =
+            |p: &Page| matches!(*p, Page::Article(h, i) if self.hosts[h][i].topic == target);
+        let mut seen: std::collections::HashSet<Page> = std::collections::HashSet::new();
+        let mut good = std::collections::VecDeque::new();
+        let mut rest = std::collections::VecDeque::new();
+        for h in 0..self.hosts.len() {
+            seen.insert(Page::Home(h));
+            rest.push_back(Page::Home(h));
+        }
+        let mut out = Vec::new();
+        while out.len() < budget {
+            let Some(p) = good.pop_front().or_else(|| rest.pop_front()) else {
+                break;
+            };
+            out.push(label(&p));
+            let h = match p {
+                Page::Home(h) | Page::Section(h, _) | Page::Article(h, _) => h,
+            };
+            for l in self.out_links(h, p) {
+                if seen.insert(l) {
+                    if label(&l) {
+                        good.push_back(l);
+                    } else {
+                        rest.push_back(l);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A page of the web, for the oracle.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Page {
+    Home(usize),
+    Section(usize, usize),
+    Article(usize, usize),
+}
+
 /// Runs one crawl; returns the fetched pages in completion order with
-/// trawl's relevance judgment.
-fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64)>, f64) {
+/// trawl's relevance judgment. `extra`: more `[crawl]` lines, then `[focus]`
+/// lines after a `|`.
+fn crawl(
+    web_hosts: &[Host],
+    strategy: &str,
+    budget: usize,
+    extra: &str,
+) -> (Vec<(String, f64)>, f64) {
     let dir = std::env::temp_dir().join(format!(
         "trawl-focus-bench-{}-{strategy}",
         std::process::id()
@@ -348,16 +444,25 @@ fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64
     std::fs::create_dir_all(dir.join("seeds")).expect("scratch dir");
     let seeds: String = web_hosts.iter().map(|h| h.url("/") + "\n").collect();
     std::fs::write(dir.join("seeds/web.txt"), seeds).expect("seeds");
+    let (crawl_extra, focus_extra) = extra.split_once('|').unwrap_or((extra, ""));
+    // The loopback hosts stand for public sites: links between them are
+    // followed (the private-network guard would refuse a link from one
+    // seed's host to another's).
     let cfg_text = format!(
-        "[crawl]\ndata_dir = \"{}\"\nseeds_dir = \"{}\"\nstatus_addr = \"\"\nmin_delay_ms = 0\nmax_concurrent = 16\n\
-         max_depth = 1000\nsitemaps = false\nmax_pages = {budget}\nscope = \"any\"\n\
-         [focus]\nstrategy = \"{strategy}\"\nkeywords = {{ {KEYWORDS} }}\n{}\n",
+        "[crawl]\ndata_dir = \"{}\"\nseeds_dir = \"{}\"\nstatus_addr = \"\"\nmax_concurrent = 16\n\
+         max_depth = 1000\nsitemaps = false\nmax_pages = {budget}\nscope = \"any\"\nallow_private = true\n{}\n\
+         [focus]\nstrategy = \"{strategy}\"\nkeywords = {{ {KEYWORDS} }}\n{}\n{}\n",
         dir.join("storage").display(),
         dir.join("seeds").display(),
+        crawl_extra.replace(';', "\n"),
+        focus_extra.replace(';', "\n"),
         // Extra [focus] settings to compare (e.g. "learning_rate = 0.2").
         std::env::var("FOCUS_EXTRA").unwrap_or_default().replace(';', "\n")
     );
-    let (_, secs) = run_daemon(&cfg_text);
+    let (snap, secs) = run_daemon(&cfg_text);
+    if std::env::var("FOCUS_DEBUG").is_ok() {
+        println!("  {}", snap.line());
+    }
     let store = trawl_crawl::store::Store::open(&dir.join("storage"), 16 << 20).expect("store");
     let mut pages: Vec<(u64, String, f64)> = store
         .pages()
@@ -379,16 +484,127 @@ fn crawl(web_hosts: &[Host], strategy: &str, budget: usize) -> (Vec<(String, f64
         .map(|(seq, r)| (r.url, seq))
         .collect();
     pages.sort_by_key(|(_, u, _)| order.get(u).copied().unwrap_or(u64::MAX));
+    if std::env::var("FOCUS_DEBUG").is_ok() {
+        let outs = store.outcomes_after(0, usize::MAX).unwrap_or_default();
+        let mut kinds: HashMap<String, usize> = HashMap::new();
+        for o in &outs {
+            let rich = o
+                .url
+                .strip_prefix("http://127.0.3.")
+                .and_then(|r| r.split([':', '/']).next()?.parse::<usize>().ok())
+                .is_some_and(|h| h <= RICH);
+            *kinds
+                .entry(format!("{:?} rich={rich}", o.outcome))
+                .or_default() += 1;
+        }
+        println!("  outcomes {kinds:?}");
+        for o in outs
+            .iter()
+            .filter(|o| format!("{:?}", o.outcome) == "BlockedAddress")
+            .take(3)
+        {
+            println!("  blocked {} {:?}", o.url, o.error);
+        }
+    }
     drop(store);
     let _ = std::fs::remove_dir_all(&dir); // the bench's scratch store
     (pages.into_iter().map(|(_, u, r)| (u, r)).collect(), secs)
 }
 
+/// Harvest at each mark (pages fetched so far) of a list of labels.
+fn curve(labels: &[bool], marks: &[usize]) -> String {
+    let mut rel = 0;
+    let mut out = Vec::new();
+    for (k, l) in labels.iter().enumerate() {
+        rel += usize::from(*l);
+        if marks.contains(&(k + 1)) {
+            out.push(format!("{}:{:.3}", k + 1, rel as f64 / (k + 1) as f64));
+        }
+    }
+    out.join(" ")
+}
+
+/// Runs the crawls and prints one line each.
+fn report(
+    web: &Web,
+    servers: &[Host],
+    runs: &[(&str, &str, &str)],
+    budget: usize,
+    marks: &[usize],
+) {
+    // FOCUS_RUNS=page: only the runs whose name holds that text.
+    let only = std::env::var("FOCUS_RUNS").unwrap_or_default();
+    for (name, strategy, extra) in runs.iter().filter(|r| r.0.contains(only.as_str())) {
+        let (fetched, secs) = crawl(servers, strategy, budget, extra);
+        let labels: Vec<bool> = fetched.iter().map(|(u, _)| web.relevant(u)).collect();
+        let (mut tp, mut fp, mut fneg) = (0, 0, 0);
+        for ((_, judged), truth) in fetched.iter().zip(&labels) {
+            match (*truth, *judged >= 0.5) {
+                (true, true) => tp += 1,
+                (false, true) => fp += 1,
+                (true, false) => fneg += 1,
+                _ => {}
+            }
+        }
+        let n = fetched.len();
+        let rel = labels.iter().filter(|l| **l).count();
+        if std::env::var("FOCUS_DEBUG").is_ok() {
+            for (k, chunk) in fetched.chunks(500).enumerate() {
+                let rich = chunk
+                    .iter()
+                    .filter(|(u, _)| {
+                        u.strip_prefix("http://127.0.3.")
+                            .and_then(|r| r.split([':', '/']).next()?.parse::<usize>().ok())
+                            .is_some_and(|h| h <= RICH)
+                    })
+                    .count();
+                let arts = chunk.iter().filter(|(u, _)| u.contains("/a/")).count();
+                let good = chunk.iter().filter(|(u, _)| web.relevant(u)).count();
+                println!(
+                    "  pages {}..: rich hosts {rich}, articles {arts}, relevant {good}",
+                    k * 500
+                );
+            }
+        }
+        println!(
+            "{name}: {n} pages in {secs:.1} s ({:.0} pages/s); harvest {:.3} ({rel} relevant); curve {}; \
+             judgment precision {:.2} recall {:.2}",
+            n as f64 / secs.max(1e-9),
+            rel as f64 / n.max(1) as f64,
+            curve(&labels, marks),
+            tp as f64 / (tp + fp).max(1) as f64,
+            tp as f64 / (tp + fneg).max(1) as f64,
+        );
+    }
+    let oracle = web.oracle(budget);
+    println!(
+        "oracle (labels known, no politeness): {} pages; curve {}",
+        oracle.len(),
+        curve(&oracle, marks)
+    );
+}
+
+/// Rich hosts of the concentrated web.
+const RICH: usize = 8;
+
 fn main() {
-    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
-    let hosts: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(80);
-    let pages: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(120);
-    let budget: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let mut args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let concentrated = args.first().is_some_and(|a| a == "concentrated");
+    if concentrated {
+        args.remove(0);
+    }
+    let mut args = args.into_iter();
+    let (dh, dp, db) = if concentrated {
+        (40, 500, 5000)
+    } else {
+        (80, 120, 2000)
+    };
+    let hosts: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(dh);
+    let pages: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(dp);
+    let budget: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(db);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
     if !root.join("wcxb-dev").is_dir() {
         println!("skipped: ../shared/datasets is absent (the bench's page texts come from it)");
@@ -399,8 +615,21 @@ fn main() {
         print!("{name} {} · ", docs[t].len());
     }
     println!("texts per topic");
-    let web = Arc::new(build(docs, hosts, pages));
     let target = LEXICON.iter().position(|(n, _)| *n == TARGET).unwrap_or(0);
+    let topics = docs.len();
+    let web = Arc::new(if concentrated {
+        // The first RICH hosts lean to the target; the others to the rest.
+        build(docs, hosts, pages, |h| {
+            if h < RICH {
+                (target, 85)
+            } else {
+                let others: Vec<usize> = (0..topics).filter(|&t| t != target).collect();
+                (others[h % others.len()], 70)
+            }
+        })
+    } else {
+        build(docs, hosts, pages, |h| (h % topics, 70))
+    });
     let total_rel: usize = web
         .hosts
         .iter()
@@ -424,37 +653,38 @@ fn main() {
         })
         .collect();
     let _ = web.bases.set(servers.iter().map(|s| s.url("/")).collect()); // set once, here
-    let marks = [100usize, 250, 500, 1000, 1500, 2000];
-    for strategy in ["bfs", "focused"] {
-        let (fetched, secs) = crawl(&servers, strategy, budget);
-        let mut rel = 0;
-        let mut curve = Vec::new();
-        let (mut tp, mut fp, mut fneg) = (0, 0, 0);
-        for (k, (url, judged)) in fetched.iter().enumerate() {
-            let truth = web.relevant(url);
-            rel += usize::from(truth);
-            match (truth, *judged >= 0.5) {
-                (true, true) => tp += 1,
-                (false, true) => fp += 1,
-                (true, false) => fneg += 1,
-                _ => {}
-            }
-            if marks.contains(&(k + 1)) {
-                curve.push((k + 1, rel as f64 / (k + 1) as f64));
-            }
-        }
-        let n = fetched.len();
-        println!(
-            "{strategy}: {n} pages in {secs:.1} s; harvest {:.3} ({rel} relevant); curve {}; \
-             judgment precision {:.2} recall {:.2}",
-            rel as f64 / n.max(1) as f64,
-            curve
-                .iter()
-                .map(|(k, h)| format!("{k}:{h:.3}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            tp as f64 / (tp + fp).max(1) as f64,
-            tp as f64 / (tp + fneg).max(1) as f64,
+    if concentrated {
+        let delay: u64 = std::env::var("FOCUS_DELAY_MS")
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(50);
+        let d = format!("min_delay_ms = {delay}");
+        let time = format!("{d}|");
+        let pages_mode = format!("{d}|budget = \"pages\"");
+        let runs = [
+            ("bfs", "bfs", time.as_str()),
+            ("focused, time budget", "focused", time.as_str()),
+            ("focused, page budget", "focused", pages_mode.as_str()),
+        ];
+        println!("hosts' politeness delay {delay} ms");
+        report(
+            &web,
+            &servers,
+            &runs,
+            budget,
+            &[500, 1000, 2000, 3000, 5000],
+        );
+    } else {
+        let runs = [
+            ("bfs", "bfs", "min_delay_ms = 0|"),
+            ("focused", "focused", "min_delay_ms = 0|"),
+        ];
+        report(
+            &web,
+            &servers,
+            &runs,
+            budget,
+            &[100, 250, 500, 1000, 1500, 2000],
         );
     }
 }
