@@ -565,3 +565,30 @@ fn a_batch_commits_the_ends_of_live_leases_and_refuses_the_rest() {
         );
     });
 }
+
+/// `focus.budget = "pages"` on a cluster: each worker serves the best URLs
+/// its hosts hold and leaves a slot idle rather than fetch far worse ones;
+/// the wait never starves a host, so a web with nothing better to wait for
+/// is crawled whole, each page once.
+#[test]
+fn a_page_budget_focused_crawl_completes_across_workers() {
+    let Some(pg) = Pg::start("pagebudget") else {
+        return;
+    };
+    let (n_hosts, pages) = (6, 8);
+    let hosts = web(n_hosts, pages, |_| Duration::ZERO);
+    let c = Cluster::custom(
+        "cluster-page-budget",
+        &pg,
+        &hosts,
+        "[cluster]\nlease_secs = 5\nmax_hosts = 3\n[focus]\nbudget = \"pages\"\n\
+         keywords = { page = 1.0, links = 1.0 }\n",
+        |_| String::new(),
+    );
+    let mut workers: Vec<Child> = (1..=2).map(|i| c.worker(&format!("w{i}"))).collect();
+    wait_all(&mut workers, Duration::from_secs(120));
+    assert_complete(&c, &hosts, pages);
+    let reqs = page_requests(&hosts);
+    let twice: Vec<_> = reqs.iter().filter(|(_, &n)| n > 1).collect();
+    assert!(twice.is_empty(), "pages fetched twice: {twice:?}");
+}

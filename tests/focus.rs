@@ -247,3 +247,86 @@ fn an_example_url_fetch_waits_its_turn_on_the_host() {
         );
     }
 }
+
+/// A web that stops paying: five energy pages, then an endless chain of
+/// food pages. Returns the number of pages fetched, and the crawl's output.
+fn crawl_trap(ip: &str, name: &str, focus_extra: &str) -> (usize, String) {
+    let host = Host::start(ip, |path, _| {
+        let energy = TOPICS[2].2;
+        let food = TOPICS[1].2;
+        if path == "/" {
+            let links: Vec<(String, String)> = (1..=5)
+                .map(|i| {
+                    (
+                        format!("/energy/{i}"),
+                        format!("Solar and batteries, part {i}"),
+                    )
+                })
+                .chain([("/food/1".to_string(), "Kitchen notes".to_string())])
+                .collect();
+            return html(&topical_page("Front page", "Welcome. ", &links));
+        }
+        if let Some(n) = path.strip_prefix("/energy/") {
+            return html(&topical_page(&format!("Energy {n}"), energy, &[]));
+        }
+        match path
+            .strip_prefix("/food/")
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            Some(n) if n < 2000 => {
+                let links = [(
+                    format!("/food/{}", n + 1),
+                    "Kitchen notes, next".to_string(),
+                )];
+                html(&topical_page(&format!("Kitchen {n}"), food, &links))
+            }
+            _ => status(404),
+        }
+    });
+    let dir = scratch(name);
+    let cfg = config(
+        &dir,
+        &format!(
+            "min_delay_ms = 0\nmax_pages = 600\nmax_depth = 1000\nsitemaps = false\n[focus]\n\
+             keywords = {{ solar = 1.0, battery = 1.0, \"heat pump\" = 2.0 }}\n{focus_extra}\n"
+        ),
+    );
+    let seeds = dir.join("seeds.txt");
+    std::fs::write(&seeds, host.url("/")).unwrap_or_else(|e| panic!("{e}"));
+    let out = crawl_once(&cfg, &seeds);
+    (
+        export(&cfg).len(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `focus.stop_below`: once the last 200 judged pages harvest less than it,
+/// `--once` ends, and the end-of-crawl table says why; without it the crawl
+/// spends its whole page budget on the chain.
+#[test]
+fn a_crawl_that_stops_paying_stops_and_says_why() {
+    let (stopped, text) = crawl_trap("127.0.6.1", "focus-stop-below", "stop_below = 0.1");
+    assert!(
+        (200..=260).contains(&stopped),
+        "stopped after {stopped} pages (want the 200-page window and what was in flight)"
+    );
+    // The end-of-crawl table: why the run ended, and the harvest's reason.
+    assert!(text.contains("stopped paying (focus.stop_below)"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("stopped "));
+    assert!(
+        row.is_some_and(|r| r.contains("below focus.stop_below = 0.1")),
+        "{text}"
+    );
+    let (spent, _) = crawl_trap("127.0.6.2", "focus-no-stop", "");
+    assert_eq!(spent, 600, "without stop_below the page budget is spent");
+}
+
+/// `focus.budget = "pages"` on a crawl with one host: nothing to wait for,
+/// every page is fetched (the idle slot never starves the only host).
+#[test]
+fn a_page_budget_crawl_still_crawls_everything_worth_it() {
+    let (n, _) = crawl_trap("127.0.6.3", "focus-page-budget", "budget = \"pages\"");
+    assert_eq!(n, 600);
+}

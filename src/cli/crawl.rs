@@ -214,7 +214,10 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         records = snap.records,
         "crawl stopped"
     );
-    let why = if once {
+    let stopped_paying = snap.harvest.as_ref().is_some_and(|h| h.stopped.is_some());
+    let why = if once && stopped_paying {
+        "the focused crawl stopped paying (focus.stop_below)"
+    } else if once {
         "the queue is empty or the run was stopped"
     } else {
         "stopped"

@@ -137,6 +137,9 @@ pub fn summary(s: &Snapshot, why: &str) -> String {
             n(h.relevant),
             n(h.judged)
         );
+        if let Some(why) = &h.stopped {
+            let _ = writeln!(out, "  {:<16} {why}", "stopped");
+        }
     }
     if let Some(e) = &s.last_error {
         let _ = writeln!(out, "  {:<16} {e}", "last error");

@@ -19,7 +19,7 @@ pub use render::RenderConfig;
 pub use revisit::RevisitConfig;
 pub use sites::SiteConfig;
 
-use crate::focus::Strategy;
+use crate::focus::{Budget, Strategy};
 use crate::seeds::{Mode, Scope};
 use trawl_extract::{Algorithm, Options};
 
@@ -218,6 +218,12 @@ pub struct FocusConfig {
     /// Fetch a URL only if its priority is at least this share of the best
     /// in flight (0 fills every free slot). Focused strategy only.
     pub patience: f32,
+    /// "time" (default: patience compares with the fetches in flight) or
+    /// "pages" (with the best URL queued anywhere). Focused strategy only.
+    pub budget: Budget,
+    /// Stop fetching new pages once the harvest over the last 200 judged
+    /// pages of the run falls below this (0: never).
+    pub stop_below: f32,
     /// A harvest-rate point is written every this many judged pages.
     pub series_every: u64,
     /// Named topics for seed files (`topic=NAME`).
@@ -237,6 +243,8 @@ impl Default for FocusConfig {
             threshold: 0.5,
             learning_rate: 0.05,
             patience: 0.5,
+            budget: Budget::Time,
+            stop_below: 0.0,
             series_every: 100,
             topics: Default::default(),
         }
@@ -558,6 +566,12 @@ impl Config {
         }
         if !(0.0..=1.0).contains(&f.patience) {
             return Err(bad("focus.patience", "must be in [0, 1]".into()));
+        }
+        if !(0.0..1.0).contains(&f.stop_below) {
+            return Err(bad(
+                "focus.stop_below",
+                "must be in [0, 1) (0: never stop)".into(),
+            ));
         }
         if f.series_every == 0 {
             return Err(bad("focus.series_every", "must be greater than 0".into()));

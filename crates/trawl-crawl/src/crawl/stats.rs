@@ -815,7 +815,15 @@ impl Snapshot {
     /// The one-line progress summary.
     pub fn line(&self) -> String {
         let harvest = self.harvest.as_ref().map_or(String::new(), |h| {
-            format!(" · harvest {:.2} (recent {:.2})", h.rate, h.recent_rate)
+            let stopped = if h.stopped.is_some() {
+                ", stopped paying"
+            } else {
+                ""
+            };
+            format!(
+                " · harvest {:.2} (recent {:.2}{stopped})",
+                h.rate, h.recent_rate
+            )
         });
         let down = if self.store_down {
             " · STORE CANNOT WRITE: fetching paused"

@@ -57,6 +57,20 @@ impl Strategy {
     }
 }
 
+/// What a focused crawl is short of (`focus.budget`): time (fill every
+/// fetch slot the politeness allows) or pages (leave a slot idle rather than
+/// spend a fetch far below what the best hosts still hold).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Budget {
+    /// Hours are the budget: patience compares with the fetches in flight.
+    #[default]
+    Time,
+    /// Pages are the budget: patience compares with the best URL queued at
+    /// any host, those waiting for their politeness delay included.
+    Pages,
+}
+
 /// What is known about a link when it is found.
 #[derive(Debug, Clone, Default)]
 pub struct LinkFeatures {

@@ -32,6 +32,8 @@ pub struct HostSlot {
     generation: u64,
     /// Priority ranks of its fetches in flight, oldest first.
     flying: Vec<u16>,
+    /// Rank of its best queued URL as last read (page budget only).
+    head: Option<u16>,
     /// The block being served and its URLs not handed out yet.
     block: Vec<u8>,
     cursor: VecDeque<QueuedUrl>,
@@ -63,6 +65,10 @@ pub enum Next {
 /// wake the scheduler sooner).
 const PATIENCE_WAIT: Duration = Duration::from_millis(20);
 
+/// With pages as the budget, a host held off longer than this (a
+/// `Retry-After`, a stopped host) does not hold the others back.
+const HEAD_HORIZON: Duration = Duration::from_secs(60);
+
 /// The single-machine frontier: per-host queues in the store, served by priority as each host's politeness allows.
 pub struct Frontier {
     store: Store,
@@ -79,10 +85,19 @@ pub struct Frontier {
     flying: std::collections::BTreeMap<u16, usize>,
     /// See [`Frontier::set_patience`].
     patience: f32,
+    /// See [`Frontier::set_page_budget`]: hosts by the rank of their best
+    /// queued URL (empty when time is the budget).
+    page_budget: bool,
+    heads: std::collections::BTreeSet<(u16, [u8; 8])>,
+    /// See [`Frontier::set_host_weights`].
+    weights: Option<HostWeights>,
 }
 
 /// Fetches in flight a host may have at once, by host key.
 pub type HostLimits = Box<dyn Fn(&str) -> usize + Send + Sync>;
+
+/// How well a host has paid so far, in (0, 1], by host key (page budget).
+pub type HostWeights = Box<dyn Fn(&str) -> f32 + Send + Sync>;
 
 fn rank_of(p: f32) -> u16 {
     (p.clamp(0.0, 1.0) * f32::from(u16::MAX)) as u16
@@ -101,6 +116,9 @@ impl Frontier {
             limits: None,
             flying: Default::default(),
             patience: 0.0,
+            page_budget: false,
+            heads: Default::default(),
+            weights: None,
         };
         let now = Instant::now();
         for (key, name) in f.store.hosts()? {
@@ -127,6 +145,7 @@ impl Frontier {
             in_best: false,
             generation: 0,
             flying: Vec::new(),
+            head: None,
             block: Vec::new(),
             cursor: VecDeque::new(),
         })
@@ -143,11 +162,22 @@ impl Frontier {
         }
     }
 
-    /// Priority of the URL a host would serve next (`None`: nothing queued).
+    /// Priority of the URL a host would serve next (`None`: nothing
+    /// queued), weighted by how the host has paid (page budget).
     fn host_priority(&self, key: &[u8; 8]) -> Result<Option<f32>, StoreError> {
-        match self.hosts.get(key).and_then(|s| s.cursor.front()) {
-            Some(item) => Ok(Some(item.priority)),
-            None => self.store.peek_priority(key),
+        let slot = self.hosts.get(key);
+        let p = match slot.and_then(|s| s.cursor.front()) {
+            Some(item) => Some(item.priority),
+            None => self.store.peek_priority(key)?,
+        };
+        Ok(p.map(|p| p * self.weight(slot.map(|s| s.name.as_str()))))
+    }
+
+    /// A host's weight: 1 unless pages are the budget and weights are set.
+    fn weight(&self, host: Option<&str>) -> f32 {
+        match (&self.weights, host) {
+            (Some(w), Some(h)) if self.page_budget => w(h).clamp(0.0, 1.0),
+            _ => 1.0,
         }
     }
 
@@ -155,6 +185,7 @@ impl Frontier {
     /// may have changed), or drops it from the schedule if it has nothing.
     fn rank(&mut self, key: [u8; 8]) -> Result<(), StoreError> {
         let p = self.host_priority(&key)?;
+        self.note_head(key, p);
         self.tick += 1;
         let tick = self.tick;
         let Some(slot) = self.hosts.get_mut(&key) else {
@@ -189,9 +220,69 @@ impl Frontier {
         };
     }
 
+    /// Pages as the budget (`focus.budget = "pages"`): patience compares a
+    /// URL with the best URL queued at any host — hosts waiting for their
+    /// politeness delay or busy with their fetches in flight included — not
+    /// only with the fetches in flight. A fetch slot then stays idle rather
+    /// than go to a host with nothing near as good as the best hosts hold.
+    pub fn set_page_budget(&mut self, on: bool) {
+        self.page_budget = on;
+        if !on {
+            self.heads.clear();
+        }
+    }
+
+    /// With pages as the budget, hosts are served by their URLs' priority
+    /// times the host's weight (how well its judged pages paid so far), so
+    /// a host whose pages keep failing the relevance test gets fewer fetches.
+    pub fn set_host_weights(&mut self, weights: HostWeights) {
+        self.weights = Some(weights);
+    }
+
+    /// Records the rank of a host's best queued URL (page budget only).
+    fn note_head(&mut self, key: [u8; 8], p: Option<f32>) {
+        if !self.page_budget {
+            return;
+        }
+        let Some(slot) = self.hosts.get_mut(&key) else {
+            return;
+        };
+        let new = p.map(rank_of);
+        if slot.head != new {
+            if let Some(old) = slot.head {
+                self.heads.remove(&(old, key));
+            }
+            if let Some(r) = new {
+                self.heads.insert((r, key));
+            }
+            slot.head = new;
+        }
+    }
+
+    /// What patience compares a URL with: the best rank in flight and, with
+    /// pages as the budget, the best queued at a host that may be sent a
+    /// request within [`HEAD_HORIZON`].
+    fn reference(&self, now: Instant) -> Option<u16> {
+        let flying = self.flying.last_key_value().map(|(&r, _)| r);
+        let horizon = now + HEAD_HORIZON;
+        let queued = self
+            .heads
+            .iter()
+            .rev()
+            .find(|(_, k)| self.hosts.get(k).is_some_and(|s| s.next_allowed <= horizon))
+            .map(|&(r, _)| r);
+        flying.max(queued)
+    }
+
     /// Tells the frontier that `host` got new URLs.
     pub fn host_has_work(&mut self, host: &str) {
         let key = host_hash(host);
+        if self.page_budget {
+            if let Ok(p) = self.host_priority(&key) {
+                self.slot(key, host);
+                self.note_head(key, p);
+            }
+        }
         let slot = self.slot(key, host);
         if slot.in_best {
             // Its best URL may be better now; a failed read only leaves the
@@ -250,20 +341,25 @@ impl Frontier {
         }
         while let Some(entry) = self.best.pop() {
             let (rank, _, key, generation) = entry;
-            let Some(slot) = self.hosts.get_mut(&key) else {
+            let Some(slot) = self.hosts.get(&key) else {
                 continue;
             };
             if !slot.in_best || slot.generation != generation {
                 continue; // a stale entry
             }
             // Patience: rather than spend a fetch on a URL far below what is
-            // in flight, wait for those fetches' links.
-            if let Some((&top, _)) = self.flying.last_key_value() {
+            // in flight (or, with pages as the budget, queued elsewhere),
+            // wait for those fetches' links or for those hosts' turns.
+            if let Some(top) = self.reference(now) {
                 if f32::from(rank) < self.patience * f32::from(top) {
                     self.best.push(entry);
                     return Ok(Next::Wait(now + PATIENCE_WAIT));
                 }
             }
+            let w = self.weight(Some(&slot.name));
+            let Some(slot) = self.hosts.get_mut(&key) else {
+                continue;
+            };
             slot.in_best = false;
             slot.scheduled = false;
             if slot.next_allowed > now {
@@ -292,7 +388,7 @@ impl Frontier {
                 continue;
             };
             slot.inflight += 1;
-            let r = rank_of(item.priority);
+            let r = rank_of(item.priority * w);
             slot.flying.push(r);
             *self.flying.entry(r).or_default() += 1;
             let lease = Lease {
@@ -303,6 +399,9 @@ impl Frontier {
             if slot.inflight < limit {
                 // More fetches of this host may run at once: it stays ranked.
                 self.rank(key)?;
+            } else if self.page_budget {
+                let p = self.host_priority(&key)?;
+                self.note_head(key, p);
             }
             return Ok(Next::Url(lease));
         }
@@ -365,5 +464,79 @@ impl Frontier {
     pub fn host_counts(&self, now: Instant) -> (usize, usize) {
         let waiting = self.hosts.values().filter(|s| s.next_allowed > now).count();
         (waiting, self.hosts.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{NewUrl, QueuedUrl, UrlKind};
+
+    fn new_url(host: &str, path: &str, priority: f32) -> NewUrl {
+        NewUrl {
+            item: QueuedUrl {
+                url: format!("http://{host}{path}"),
+                depth: 1,
+                seed: 1,
+                attempt: 0,
+                kind: UrlKind::Page,
+                priority,
+                features: None,
+                revisit: None,
+            },
+            host: host.to_string(),
+        }
+    }
+
+    /// A rich host waits for its politeness delay; a poor one is free. With
+    /// time as the budget the free slot goes to the poor host; with pages as
+    /// the budget it stays idle until the rich host's turn.
+    #[test]
+    fn with_pages_as_the_budget_a_slot_waits_for_the_best_hosts_turn() {
+        for page_budget in [false, true] {
+            let dir = std::env::temp_dir().join(format!(
+                "trawl-frontier-budget-{}-{page_budget}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
+            let store = Store::open(&dir, 8 << 20).expect("store");
+            let urls = [
+                new_url("rich.test", "/1", 0.9),
+                new_url("rich.test", "/2", 0.8),
+                new_url("poor.test", "/1", 0.1),
+            ];
+            store.enqueue(&urls).expect("enqueue");
+            let mut f = Frontier::new(store.clone(), 1).expect("frontier");
+            f.set_patience(0.5);
+            f.set_page_budget(page_budget);
+            // A second on: hosts are scheduled from when they are first seen.
+            let now = Instant::now() + Duration::from_secs(1);
+            let Ok(Next::Url(first)) = f.next(now) else {
+                panic!("a URL first");
+            };
+            assert_eq!(first.host, "rich.test");
+            store.release(&first.key).expect("release");
+            f.finished("rich.test", Duration::from_secs(5))
+                .expect("finished");
+            match f.next(now).expect("next") {
+                Next::Url(l) => {
+                    assert!(!page_budget, "page budget served {}", l.item.url);
+                    assert_eq!(l.host, "poor.test");
+                }
+                Next::Wait(_) => assert!(page_budget, "time budget left a slot idle"),
+                Next::Empty => panic!("URLs are queued"),
+            }
+            // Once the rich host may go again, it is served.
+            let later = Instant::now() + Duration::from_secs(7);
+            if page_budget {
+                let Ok(Next::Url(l)) = f.next(later) else {
+                    panic!("the rich host's turn");
+                };
+                assert_eq!(l.item.url, "http://rich.test/2");
+            }
+            drop(f);
+            drop(store);
+            let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+        }
     }
 }

@@ -4,6 +4,8 @@
 //! [`WINDOW`] pages (how the crawl is doing now) and per host, served in
 //! `/status`, and appended every `focus.series_every` judged pages to
 //! `<data_dir>/harvest.jsonl` so a run's curve can be plotted afterwards.
+//! With `focus.stop_below`, it also says when the crawl stopped paying: the
+//! harvest over the last [`WINDOW`] pages judged in this run fell below it.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
@@ -25,6 +27,8 @@ struct Inner {
     hosts: HashMap<String, (u64, u64)>,
     /// Series points of this run: (judged, rate), every `series_every`.
     curve: Vec<(u64, f64)>,
+    /// Why the crawl stopped paying, once it did (`focus.stop_below`).
+    stopped: Option<String>,
 }
 
 /// Points of the curve kept in memory; past it every other one is dropped.
@@ -36,6 +40,8 @@ pub struct Harvest {
     inner: Mutex<Inner>,
     series: Option<PathBuf>,
     every: u64,
+    /// `focus.stop_below` (0: never).
+    stop_below: f32,
 }
 
 /// Harvest figures at one moment.
@@ -55,6 +61,8 @@ pub struct HarvestSnapshot {
     /// The harvest rate's curve in this run: (judged, rate) every
     /// `focus.series_every` judged pages (thinned past 400 points).
     pub curve: Vec<(u64, f64)>,
+    /// Why the crawl stopped fetching new pages (`focus.stop_below`), if it did.
+    pub stopped: Option<String>,
 }
 
 fn rate(rel: u64, n: u64) -> f64 {
@@ -77,7 +85,35 @@ impl Harvest {
             }),
             series,
             every: every.max(1),
+            stop_below: 0.0,
         }
+    }
+
+    /// Stops the crawl once the harvest over the last [`WINDOW`] pages
+    /// judged in this run is below `floor` (0: never).
+    pub fn with_stop_below(mut self, floor: f32) -> Harvest {
+        self.stop_below = floor;
+        self
+    }
+
+    /// How well a host's judged pages paid in this run: the
+    /// Laplace-smoothed share that were relevant (0.5 before any).
+    pub fn host_weight(&self, host: &str) -> f32 {
+        let (n, r) = self
+            .inner
+            .lock()
+            .ok()
+            .and_then(|g| g.hosts.get(host).copied())
+            .unwrap_or((0, 0));
+        (r as f32 + 1.0) / (n as f32 + 2.0)
+    }
+
+    /// Why the crawl stopped paying, once it did.
+    pub fn stopped(&self) -> Option<String> {
+        if self.stop_below <= 0.0 {
+            return None;
+        }
+        self.inner.lock().ok().and_then(|g| g.stopped.clone())
     }
 
     /// Counts a judged page; appends a series point when one is due.
@@ -95,6 +131,24 @@ impl Harvest {
             let h = g.hosts.entry(host.to_string()).or_default();
             h.0 += 1;
             h.1 += u64::from(relevant);
+            if self.stop_below > 0.0 && g.stopped.is_none() && g.recent.len() >= WINDOW {
+                let recent = rate(
+                    g.recent.iter().filter(|r| **r).count() as u64,
+                    WINDOW as u64,
+                );
+                if recent < f64::from(self.stop_below) {
+                    let why = format!(
+                        "focus stopped paying: harvest {recent:.3} over the last {WINDOW} judged \
+                         pages is below focus.stop_below = {}",
+                        self.stop_below
+                    );
+                    tracing::warn!(
+                        judged = g.judged,
+                        "{why}; no new pages are fetched (queued URLs are kept for the next start)"
+                    );
+                    g.stopped = Some(why);
+                }
+            }
             let due = g.judged % self.every == 0;
             if due {
                 let point = (g.judged, rate(g.relevant, g.judged));
@@ -142,6 +196,7 @@ impl Harvest {
             recent_rate: rate(recent, g.recent.len() as u64),
             hosts,
             curve: g.curve.clone(),
+            stopped: g.stopped.clone(),
         }
     }
 
@@ -174,5 +229,25 @@ mod tests {
         assert!(series.contains("\"judged\":12"), "{series}");
         assert_eq!(s.curve, vec![(12, 6.0 / 12.0)], "the curve in memory");
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
+    }
+
+    #[test]
+    fn a_crawl_that_stops_paying_says_so_once_the_window_is_full() {
+        let h = Harvest::new(None, 100, 0, 0).with_stop_below(0.1);
+        for i in 0..WINDOW {
+            h.judge("a.test", i % 5 == 0); // 0.2: paying
+        }
+        assert_eq!(h.stopped(), None);
+        for _ in 0..WINDOW - 10 {
+            h.judge("a.test", false);
+        }
+        let why = h.stopped().expect("stopped");
+        assert!(why.contains("focus.stop_below = 0.1"), "{why}");
+        assert_eq!(h.snapshot().and_then(|s| s.stopped), Some(why));
+        let never = Harvest::new(None, 100, 0, 0);
+        for _ in 0..WINDOW {
+            never.judge("a.test", false);
+        }
+        assert_eq!(never.stopped(), None, "0: never stops");
     }
 }

@@ -47,6 +47,11 @@ pub(super) async fn session(
         .is_some_and(|f| f.strategy == Strategy::Focused)
     {
         frontier.set_patience(cfg.focus.patience);
+        frontier.set_page_budget(cfg.focus.budget == crate::focus::Budget::Pages);
+        let judged = stats.clone();
+        frontier.set_host_weights(Box::new(move |host| {
+            judged.harvest.get().map_or(0.5, |h| h.host_weight(host))
+        }));
     }
     stats.queue.store(store.queue_len_hint(), Relaxed);
     if let Ok(Some(saved)) = store.meta_get(super::stats::COUNTERS_KEY) {

@@ -306,6 +306,16 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
                        crawl.max_pages_per_host); offered again at the next start";
             return park(lease, Outcome::BudgetSpent, why.into(), u64::MAX);
         }
+        if let Some(why) = item
+            .revisit
+            .is_none()
+            .then(|| shared.focus_stopped())
+            .flatten()
+        {
+            shared.stats.budget_spent.fetch_add(1, Relaxed);
+            let why = format!("{why}; offered again at the next start");
+            return park(lease, Outcome::BudgetSpent, why, u64::MAX);
+        }
     }
     if item.revisit.is_some() && item.attempt == 0 {
         shared.stats.revisits.fetch_add(1, Relaxed);

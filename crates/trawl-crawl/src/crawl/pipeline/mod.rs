@@ -358,7 +358,8 @@ pub(super) async fn build_shared(
                 cfg.focus.series_every,
                 store.count(crate::store::Counter::Judged)?,
                 store.count(crate::store::Counter::Relevant)?,
-            );
+            )
+            .with_stop_below(cfg.focus.stop_below);
             let _ = stats.harvest.set(harvest); // set once, here
         }
         tracing::info!(

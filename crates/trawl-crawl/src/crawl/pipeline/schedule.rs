@@ -2,7 +2,8 @@
 //! for the next URL whose host may be sent a request, spawns its fetch
 //! task (at most `crawl.max_concurrent` in flight), lets the backend do its
 //! periodic work, and hands it the `finished` messages the writer sends
-//! back; on a stop it gives in-flight fetches `crawl.shutdown_grace_secs`.
+//! back; on a stop (or, with `--once`, when a focused crawl stops paying)
+//! it gives in-flight fetches `crawl.shutdown_grace_secs`.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -61,7 +62,10 @@ pub(in crate::crawl) async fn run<L: Leases>(s: Scheduler<'_, L>) -> JoinSet<()>
         stats.inflight.store(inflight as u64, Relaxed);
         let health = leases.health();
 
-        if *stop_rx.borrow() && stopping.is_none() {
+        // `--once` ends when the stop signal comes or a focused crawl stops
+        // paying (`focus.stop_below`; the daemon parks new URLs instead).
+        let stop = *stop_rx.borrow() || (opts.exit_when_idle && shared.focus_stopped().is_some());
+        if stop && stopping.is_none() {
             stopping = Some(now + Duration::from_secs(c.shutdown_grace_secs));
         }
         if health == Health::Down {

@@ -422,6 +422,11 @@ impl Shared {
             || self.seed_spent(seed, seed_id)
     }
 
+    /// Why a focused crawl stopped fetching new pages (`focus.stop_below`).
+    pub(in crate::crawl) fn focus_stopped(&self) -> Option<String> {
+        self.stats.harvest.get().and_then(|h| h.stopped())
+    }
+
     /// Whether the crawl's or the seed's page budget is spent.
     pub(in crate::crawl) fn seed_spent(&self, seed: &Seed, seed_id: u32) -> bool {
         let count = |c| self.count(c);

@@ -108,6 +108,10 @@ pub(super) struct ClusterLeases {
     next_count: Instant,
     /// When due revisits (and set-aside URLs whose wait ended) are queued next.
     next_due: Instant,
+    /// With pages as the budget (`focus.budget = "pages"`, focused crawls):
+    /// a URL goes out only if its priority is at least this share of the
+    /// best URL this worker's hosts hold (0: every free slot is filled).
+    page_patience: f32,
 }
 
 /// How often due revisits are queued in the shared frontier.
@@ -118,6 +122,7 @@ impl ClusterLeases {
     pub(super) async fn start(s: Start<'_>) -> ClusterLeases {
         let now = Instant::now();
         let c = &s.cfg.crawl;
+        let page_patience = page_patience(s.cfg, &s.shared);
         let mut leases = ClusterLeases {
             next_renew: now + s.cluster.lease / 3,
             cluster: s.cluster,
@@ -138,6 +143,7 @@ impl ClusterLeases {
             next_beat: now,
             next_count: now,
             next_due: now + DUE_EVERY,
+            page_patience,
         };
         refresh_seeds(&mut leases.db, &leases.shared).await;
         // URLs set aside last time (a stopped host, a spent budget) are offered again.
@@ -336,6 +342,36 @@ impl ClusterLeases {
     }
 }
 
+/// The patience of a worker whose budget is pages (0 otherwise).
+fn page_patience(cfg: &Config, shared: &Shared) -> f32 {
+    let focused = shared
+        .focus
+        .as_ref()
+        .is_some_and(|f| f.strategy == crate::focus::Strategy::Focused);
+    if focused && cfg.focus.budget == crate::focus::Budget::Pages {
+        cfg.focus.patience
+    } else {
+        0.0
+    }
+}
+
+impl ClusterLeases {
+    /// With pages as the budget, the lowest priority worth a fetch now: the
+    /// patience share of the best URL queued at this worker's hosts (those
+    /// waiting for their delay or busy included).
+    fn page_floor(&self) -> f32 {
+        if self.page_patience <= 0.0 {
+            return 0.0;
+        }
+        let best = self
+            .held
+            .values()
+            .filter_map(|h| h.queue.front().map(|(_, q)| q.priority))
+            .fold(0.0f32, f32::max);
+        self.page_patience * best
+    }
+}
+
 impl Leases for ClusterLeases {
     async fn tick(&mut self, now: Instant) {
         self.stats()
@@ -376,6 +412,7 @@ impl Leases for ClusterLeases {
 
     async fn next(&mut self, now: Instant) -> Next {
         let mut wake = self.next_tick(now);
+        let floor = self.page_floor();
         let names: Vec<String> = self.held.keys().cloned().collect();
         for name in names {
             if self.db_down {
@@ -390,6 +427,10 @@ impl Leases for ClusterLeases {
             }
             if h.next_at > now {
                 wake = wake.min(h.next_at);
+                continue;
+            }
+            // Pages as the budget: the slot waits for a better host's turn.
+            if h.queue.front().is_some_and(|(_, q)| q.priority < floor) {
                 continue;
             }
             if h.queue.is_empty() {
