@@ -632,15 +632,8 @@ impl Snapshot {
     /// Prometheus text exposition.
     pub fn prometheus(&self) -> String {
         let mut s = String::new();
-        let mut metric = |name: &str, help: &str, kind: &str, lines: &[(String, u64)]| {
-            s.push_str(&format!(
-                "# HELP trawl_{name} {help}\n# TYPE trawl_{name} {kind}\n"
-            ));
-            for (labels, v) in lines {
-                s.push_str(&format!("trawl_{name}{labels} {v}\n"));
-            }
-        };
         metric(
+            &mut s,
             "pages_total",
             "Pages fetched, by HTTP status class.",
             "counter",
@@ -652,122 +645,12 @@ impl Snapshot {
                 ("{status=\"error\"}".into(), self.transport_errors),
             ],
         );
-        metric(
-            "bytes_total",
-            "Body bytes fetched.",
-            "counter",
-            &[(String::new(), self.bytes)],
-        );
-        metric(
-            "records_total",
-            "Extracted records stored.",
-            "counter",
-            &[(String::new(), self.records)],
-        );
-        metric(
-            "duplicates_total",
-            "Records marked as near-duplicates.",
-            "counter",
-            &[(String::new(), self.duplicates)],
-        );
-        metric(
-            "extraction_errors_total",
-            "Pages whose extraction failed.",
-            "counter",
-            &[(String::new(), self.extraction_errors)],
-        );
-        metric(
-            "robots_denied_total",
-            "URLs skipped because robots.txt disallows them.",
-            "counter",
-            &[(String::new(), self.robots_denied)],
-        );
-        metric(
-            "retries_total",
-            "Fetches re-queued after a transient failure or backoff.",
-            "counter",
-            &[(String::new(), self.retries)],
-        );
-        metric(
-            "store_errors_total",
-            "Store writes that failed (disk full, I/O errors).",
-            "counter",
-            &[(String::new(), self.store_errors)],
-        );
-        metric(
-            "store_down",
-            "1 while the store cannot write and fetching is paused.",
-            "gauge",
-            &[(String::new(), u64::from(self.store_down))],
-        );
-        metric(
-            "hosts_stopped_total",
-            "Hosts stopped by their error budget (crawl.host_error_budget).",
-            "counter",
-            &[(String::new(), self.hosts_stopped)],
-        );
-        metric(
-            "host_stopped_urls_total",
-            "URLs set aside (outcome host_stopped) because their host was stopped.",
-            "counter",
-            &[(String::new(), self.host_stopped_urls)],
-        );
-        metric(
-            "hosts_held",
-            "Hosts held back now (robots.txt 5xx, error budget, Retry-After).",
-            "gauge",
-            &[(String::new(), self.held_hosts.len() as u64)],
-        );
-        metric(
-            "panics_total",
-            "Pages whose processing panicked (stored as error outcomes).",
-            "counter",
-            &[(String::new(), self.panics)],
-        );
-        metric(
-            "queue_depth",
-            "URLs waiting in the frontier.",
-            "gauge",
-            &[(String::new(), self.queue)],
-        );
-        metric(
-            "inflight",
-            "Fetches in progress.",
-            "gauge",
-            &[(String::new(), self.inflight)],
-        );
-        metric(
-            "hosts_waiting",
-            "Hosts waiting for their politeness delay.",
-            "gauge",
-            &[(String::new(), self.hosts_waiting)],
-        );
-        metric(
-            "hosts_known",
-            "Hosts with a schedule.",
-            "gauge",
-            &[(String::new(), self.hosts_known)],
-        );
-        metric(
-            "products_total",
-            "Product records extracted with a learned template.",
-            "counter",
-            &[(String::new(), self.products)],
-        );
-        metric(
-            "templates_learned_total",
-            "Extraction templates learned (and re-learned).",
-            "counter",
-            &[(String::new(), self.templates_learned)],
-        );
-        metric(
-            "template_drift_total",
-            "Template drift events (failing fields or a changed layout).",
-            "counter",
-            &[(String::new(), self.drift_events)],
-        );
+        for (name, help, kind, v) in self.plain_metrics() {
+            metric(&mut s, name, help, kind, &[(String::new(), v)]);
+        }
         let r = &self.render;
         metric(
+            &mut s,
             "rendered_total",
             "Pages rendered in the headless browser, by result.",
             "counter",
@@ -781,6 +664,7 @@ impl Snapshot {
             ],
         );
         metric(
+            &mut s,
             "browser_requests_total",
             "Requests of rendered pages' scripts, sent or refused.",
             "counter",
@@ -790,6 +674,7 @@ impl Snapshot {
             ],
         );
         metric(
+            &mut s,
             "browser_launches_total",
             "Browsers started (restarts included).",
             "counter",
@@ -797,12 +682,14 @@ impl Snapshot {
         );
         if let Some(h) = &self.harvest {
             metric(
+                &mut s,
                 "judged_total",
                 "Pages judged for topic relevance.",
                 "counter",
                 &[(String::new(), h.judged)],
             );
             metric(
+                &mut s,
                 "relevant_total",
                 "Pages judged relevant (harvest = relevant / judged).",
                 "counter",
@@ -810,6 +697,117 @@ impl Snapshot {
             );
         }
         s
+    }
+
+    /// The metrics without labels, in the order `/metrics` lists them:
+    /// (name, help, type, value).
+    fn plain_metrics(&self) -> [(&'static str, &'static str, &'static str, u64); 19] {
+        [
+            ("bytes_total", "Body bytes fetched.", "counter", self.bytes),
+            (
+                "records_total",
+                "Extracted records stored.",
+                "counter",
+                self.records,
+            ),
+            (
+                "duplicates_total",
+                "Records marked as near-duplicates.",
+                "counter",
+                self.duplicates,
+            ),
+            (
+                "extraction_errors_total",
+                "Pages whose extraction failed.",
+                "counter",
+                self.extraction_errors,
+            ),
+            (
+                "robots_denied_total",
+                "URLs skipped because robots.txt disallows them.",
+                "counter",
+                self.robots_denied,
+            ),
+            (
+                "retries_total",
+                "Fetches re-queued after a transient failure or backoff.",
+                "counter",
+                self.retries,
+            ),
+            (
+                "store_errors_total",
+                "Store writes that failed (disk full, I/O errors).",
+                "counter",
+                self.store_errors,
+            ),
+            (
+                "store_down",
+                "1 while the store cannot write and fetching is paused.",
+                "gauge",
+                u64::from(self.store_down),
+            ),
+            (
+                "hosts_stopped_total",
+                "Hosts stopped by their error budget (crawl.host_error_budget).",
+                "counter",
+                self.hosts_stopped,
+            ),
+            (
+                "host_stopped_urls_total",
+                "URLs set aside (outcome host_stopped) because their host was stopped.",
+                "counter",
+                self.host_stopped_urls,
+            ),
+            (
+                "hosts_held",
+                "Hosts held back now (robots.txt 5xx, error budget, Retry-After).",
+                "gauge",
+                self.held_hosts.len() as u64,
+            ),
+            (
+                "panics_total",
+                "Pages whose processing panicked (stored as error outcomes).",
+                "counter",
+                self.panics,
+            ),
+            (
+                "queue_depth",
+                "URLs waiting in the frontier.",
+                "gauge",
+                self.queue,
+            ),
+            ("inflight", "Fetches in progress.", "gauge", self.inflight),
+            (
+                "hosts_waiting",
+                "Hosts waiting for their politeness delay.",
+                "gauge",
+                self.hosts_waiting,
+            ),
+            (
+                "hosts_known",
+                "Hosts with a schedule.",
+                "gauge",
+                self.hosts_known,
+            ),
+            (
+                "products_total",
+                "Product records extracted with a learned template.",
+                "counter",
+                self.products,
+            ),
+            (
+                "templates_learned_total",
+                "Extraction templates learned (and re-learned).",
+                "counter",
+                self.templates_learned,
+            ),
+            (
+                "template_drift_total",
+                "Template drift events (failing fields or a changed layout).",
+                "counter",
+                self.drift_events,
+            ),
+        ]
     }
 
     /// The one-line progress summary.
@@ -847,6 +845,17 @@ impl Snapshot {
                 + self.store_errors
                 + self.panics
         )
+    }
+}
+
+/// Appends one metric in Prometheus' text format: its help and type lines,
+/// then a line per label set.
+fn metric(s: &mut String, name: &str, help: &str, kind: &str, lines: &[(String, u64)]) {
+    s.push_str(&format!(
+        "# HELP trawl_{name} {help}\n# TYPE trawl_{name} {kind}\n"
+    ));
+    for (labels, v) in lines {
+        s.push_str(&format!("trawl_{name}{labels} {v}\n"));
     }
 }
 

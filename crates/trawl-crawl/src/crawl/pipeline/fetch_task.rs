@@ -609,6 +609,39 @@ async fn fetch_page(
         shared.not_modified(&item, &mut out);
         return done(lease, out, extra, false, delay);
     }
+    let page = Answered {
+        lease,
+        out,
+        seed,
+        delay,
+        extra,
+    };
+    answered(shared, page, followed, url)
+}
+
+/// A fetched page that answered for itself (no retry, redirect or 304):
+/// its URL and outcome so far, its seed, the host's delay and the links it
+/// adds.
+struct Answered {
+    lease: Lease,
+    out: PageOutcome,
+    seed: Arc<Seed>,
+    delay: Duration,
+    extra: Vec<NewUrl>,
+}
+
+/// What becomes of a page's final answer: an HTTP error, a body too large,
+/// a feed, another type than HTML, or an HTML page for the CPU stage.
+fn answered(shared: &Shared, page: Answered, followed: Followed, url: &Url) -> FetchResult {
+    let Answered {
+        lease,
+        mut out,
+        seed,
+        delay,
+        mut extra,
+    } = page;
+    let item = &lease.item;
+    let r = &followed.response;
     let ok = (200..=299).contains(&r.status);
     // An answer (2xx, 3xx, 4xx but 429) says the host is well; what is
     // left here of 5xx (501, 505, ...) says it is not.
@@ -633,7 +666,7 @@ async fn fetch_page(
             .flatten();
         if let Some(entries) = entries {
             out.outcome = Outcome::Feed;
-            extra.extend(super::feed::queue(shared, &item, &seed, url, entries));
+            extra.extend(super::feed::queue(shared, item, &seed, url, entries));
             return done(lease, out, extra, true, delay);
         }
         shared.stats.skipped.fetch_add(1, Relaxed);

@@ -139,6 +139,22 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         f.insert(k, v);
     };
     set("bias", 1.0);
+    meta_features(meta, &mut set);
+    url_features(url, &mut set);
+    shape_features(doc, &mut set);
+    class_features(doc, &mut set);
+    text_features(doc, &mut set);
+    FEATURES
+        .iter()
+        .map(|k| f.get(k).copied().unwrap_or(0.0))
+        .collect()
+}
+
+/// Sets a feature's value.
+type Set<'a> = dyn FnMut(&'static str, f64) + 'a;
+
+/// Structured data's types and Open Graph's.
+fn meta_features(meta: &Meta, set: &mut Set<'_>) {
     let ld = |names: &[&str]| meta.ld_types.iter().any(|t| names.contains(&t.as_str()));
     set(
         "ld_product",
@@ -201,6 +217,10 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     let og = meta.og_type.as_deref().unwrap_or("");
     set("og_product", f64::from(u8::from(og.contains("product"))));
     set("og_article", f64::from(u8::from(og == "article")));
+}
+
+/// The URL's words, depth and shape.
+fn url_features(url: Option<&str>, set: &mut Set<'_>) {
     let tokens = url.map(url_tokens).unwrap_or_default();
     let has =
         |words: &[&str]| f64::from(u8::from(tokens.iter().any(|t| words.contains(&t.as_str()))));
@@ -233,7 +253,10 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
                 .is_some_and(|t| t == "html" || t == "htm" || t == "php"),
         )),
     );
+}
 
+/// Text shape, tag counts and the repeated records of a list.
+fn shape_features(doc: &Doc, set: &mut Set<'_>) {
     let s = shape(doc);
     let chars = f64::from(s.chars.max(1));
     set("log_chars", ln1(chars));
@@ -284,7 +307,10 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
         "top_key_avg_chars",
         ln1(rec_chars / (records.len().max(1) as f64)),
     );
+}
 
+/// Words in elements' classes, ids and roles.
+fn class_features(doc: &Doc, set: &mut Set<'_>) {
     const CLASS_WORDS: &[(&str, &str)] = &[
         ("cls_price", "price"),
         ("cls_cart", "cart"),
@@ -338,7 +364,12 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     for ((feat, _), n) in CLASS_WORDS.iter().zip(cls) {
         set(feat, ln1(f64::from(n)));
     }
+}
+
+/// Short texts that name a page's kind ("add to cart", "reply", ...).
+fn text_features(doc: &Doc, set: &mut Set<'_>) {
     let mut txt: HashMap<&str, f64> = HashMap::new();
+    let mut lower: Vec<u8> = Vec::new();
     const TEXT_WORDS: &[(&str, &str)] = &[
         ("txt_add_to_cart", "add to cart"),
         ("txt_reply", "reply"),
@@ -361,10 +392,6 @@ pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     for (feat, _) in TEXT_WORDS {
         set(feat, ln1(txt.get(feat).copied().unwrap_or(0.0)));
     }
-    FEATURES
-        .iter()
-        .map(|k| f.get(k).copied().unwrap_or(0.0))
-        .collect()
 }
 
 /// A softmax regression over standardised features.
