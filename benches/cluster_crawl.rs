@@ -19,7 +19,7 @@ use support::web::generated_web;
 use trawl_crawl::config::Config;
 use trawl_crawl::crawl::worker::{self, ClusterOptions};
 use trawl_crawl::crawl::RunOptions;
-use trawl_crawl::fetch::{FetchConfig, Fetcher, HttpFetcher};
+use trawl_crawl::fetch::{Fetcher, HttpFetcher};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -49,17 +49,8 @@ fn main() {
                 );
                 let cfg = Config::parse(&text, std::path::Path::new("bench.toml"))
                     .unwrap_or_else(|e| panic!("config: {e}"));
-                let c = &cfg.crawl;
                 let fetcher: Arc<dyn Fetcher> = Arc::new(
-                    HttpFetcher::new(&FetchConfig {
-                        user_agent: c.user_agent.clone(),
-                        connect_timeout: Duration::from_secs(c.connect_timeout_secs),
-                        timeout: Duration::from_secs(c.timeout_secs),
-                        max_body_bytes: c.max_body_bytes,
-                        allow_private: c.allow_private,
-                        proxy: None,
-                    })
-                    .unwrap_or_else(|e| panic!("client: {e}")),
+                    HttpFetcher::new(&cfg.fetch_config()).unwrap_or_else(|e| panic!("client: {e}")),
                 );
                 let cluster = ClusterOptions {
                     url,

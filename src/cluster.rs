@@ -6,7 +6,6 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 
@@ -14,20 +13,12 @@ use trawl_crawl::cluster::{Conn, Cursor};
 use trawl_crawl::config::Config;
 use trawl_crawl::crawl::worker::{self, ClusterOptions};
 use trawl_crawl::crawl::RunOptions;
-use trawl_crawl::fetch::{FetchConfig, HttpFetcher};
+use trawl_crawl::fetch::HttpFetcher;
 
 /// Runs this process as a cluster worker until a signal (or `--once`: until
 /// the cluster is out of work).
 pub async fn crawl(config: Config, opts: RunOptions) -> Result<trawl_crawl::crawl::Snapshot> {
-    let c = &config.crawl;
-    let fetcher = Arc::new(HttpFetcher::new(&FetchConfig {
-        user_agent: c.user_agent.clone(),
-        connect_timeout: Duration::from_secs(c.connect_timeout_secs),
-        timeout: Duration::from_secs(c.timeout_secs),
-        max_body_bytes: c.max_body_bytes,
-        allow_private: c.allow_private,
-        proxy: Some(c.proxy.clone()).filter(|p| !p.is_empty()),
-    })?);
+    let fetcher = Arc::new(HttpFetcher::new(&config.fetch_config())?);
     let cluster = ClusterOptions::from_config(&config);
     Ok(worker::run(config, opts, fetcher, cluster).await?)
 }

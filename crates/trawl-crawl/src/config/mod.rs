@@ -709,6 +709,20 @@ impl Config {
         ]
     }
 
+    /// The HTTP client's settings from `[crawl]`, the same for one machine
+    /// and a cluster worker.
+    pub fn fetch_config(&self) -> crate::fetch::FetchConfig {
+        let c = &self.crawl;
+        crate::fetch::FetchConfig {
+            user_agent: c.user_agent.clone(),
+            connect_timeout: std::time::Duration::from_secs(c.connect_timeout_secs),
+            timeout: std::time::Duration::from_secs(c.timeout_secs),
+            max_body_bytes: c.max_body_bytes,
+            allow_private: c.allow_private,
+            proxy: Some(c.proxy.clone()).filter(|p| !p.is_empty()),
+        }
+    }
+
     /// Extraction options from this config.
     pub fn extract_options(&self) -> Options {
         let e = &self.extract;

@@ -47,7 +47,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::fetch::{FetchConfig, Fetcher, HttpFetcher};
+use crate::fetch::{Fetcher, HttpFetcher};
 use crate::store::{Store, StoreError};
 use pipeline::shared::WriterMsg;
 pub use stats::{Snapshot, Stats};
@@ -208,15 +208,7 @@ impl Observer {
 /// Runs the daemon until its shutdown future completes (or, with
 /// `exit_when_idle`, until done).
 pub async fn run(cfg: Config, opts: RunOptions) -> Result<Snapshot, CrawlError> {
-    let c = &cfg.crawl;
-    let fetcher: Arc<dyn Fetcher> = Arc::new(HttpFetcher::new(&FetchConfig {
-        user_agent: c.user_agent.clone(),
-        connect_timeout: Duration::from_secs(c.connect_timeout_secs),
-        timeout: Duration::from_secs(c.timeout_secs),
-        max_body_bytes: c.max_body_bytes,
-        allow_private: c.allow_private,
-        proxy: Some(c.proxy.clone()).filter(|p| !p.is_empty()),
-    })?);
+    let fetcher: Arc<dyn Fetcher> = Arc::new(HttpFetcher::new(&cfg.fetch_config())?);
     run_with(cfg, opts, fetcher).await
 }
 
