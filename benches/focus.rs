@@ -331,15 +331,8 @@ impl Web {
     /// Whether a URL is a relevant page (an article of the target topic).
     fn relevant(&self, url: &str) -> bool {
         let target = LEXICON.iter().position(|(n, _)| *n == TARGET).unwrap_or(0);
-        let Some(rest) = url.strip_prefix("http://127.0.3.") else {
-            return false;
-        };
-        let h: usize = rest
-            .split([':', '/'])
-            .next()
-            .and_then(|h| h.parse().ok())
-            .unwrap_or(0);
-        let Some(i) = rest
+        let h = host_of(url).unwrap_or(0);
+        let Some(i) = url
             .split_once("/a/")
             .and_then(|(_, i)| i.parse::<usize>().ok())
         else {
@@ -419,6 +412,15 @@ impl Web {
     }
 }
 
+/// The last octet of a bench URL's host (127.0.3.N): host N-1 of the web.
+fn host_of(url: &str) -> Option<usize> {
+    url.strip_prefix("http://127.0.3.")?
+        .split([':', '/'])
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// A page of the web, for the oracle.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Page {
@@ -488,11 +490,7 @@ fn crawl(
         let outs = store.outcomes_after(0, usize::MAX).unwrap_or_default();
         let mut kinds: HashMap<String, usize> = HashMap::new();
         for o in &outs {
-            let rich = o
-                .url
-                .strip_prefix("http://127.0.3.")
-                .and_then(|r| r.split([':', '/']).next()?.parse::<usize>().ok())
-                .is_some_and(|h| h <= RICH);
+            let rich = host_of(&o.url).is_some_and(|h| h <= RICH);
             *kinds
                 .entry(format!("{:?} rich={rich}", o.outcome))
                 .or_default() += 1;
@@ -552,11 +550,7 @@ fn report(
             for (k, chunk) in fetched.chunks(500).enumerate() {
                 let rich = chunk
                     .iter()
-                    .filter(|(u, _)| {
-                        u.strip_prefix("http://127.0.3.")
-                            .and_then(|r| r.split([':', '/']).next()?.parse::<usize>().ok())
-                            .is_some_and(|h| h <= RICH)
-                    })
+                    .filter(|(u, _)| host_of(u).is_some_and(|h| h <= RICH))
                     .count();
                 let arts = chunk.iter().filter(|(u, _)| u.contains("/a/")).count();
                 let good = chunk.iter().filter(|(u, _)| web.relevant(u)).count();

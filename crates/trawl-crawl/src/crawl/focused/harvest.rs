@@ -10,7 +10,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 
@@ -27,8 +27,6 @@ struct Inner {
     hosts: HashMap<String, (u64, u64)>,
     /// Series points of this run: (judged, rate), every `series_every`.
     curve: Vec<(u64, f64)>,
-    /// Why the crawl stopped paying, once it did (`focus.stop_below`).
-    stopped: Option<String>,
 }
 
 /// Points of the curve kept in memory; past it every other one is dropped.
@@ -42,6 +40,9 @@ pub struct Harvest {
     every: u64,
     /// `focus.stop_below` (0: never).
     stop_below: f32,
+    /// Why the crawl stopped paying, once it did: read on every fetch and
+    /// scheduler turn, so without the lock.
+    stopped: OnceLock<String>,
 }
 
 /// Harvest figures at one moment.
@@ -86,6 +87,7 @@ impl Harvest {
             series,
             every: every.max(1),
             stop_below: 0.0,
+            stopped: OnceLock::new(),
         }
     }
 
@@ -109,11 +111,8 @@ impl Harvest {
     }
 
     /// Why the crawl stopped paying, once it did.
-    pub fn stopped(&self) -> Option<String> {
-        if self.stop_below <= 0.0 {
-            return None;
-        }
-        self.inner.lock().ok().and_then(|g| g.stopped.clone())
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.get().map(String::as_str)
     }
 
     /// Counts a judged page; appends a series point when one is due.
@@ -131,7 +130,7 @@ impl Harvest {
             let h = g.hosts.entry(host.to_string()).or_default();
             h.0 += 1;
             h.1 += u64::from(relevant);
-            if self.stop_below > 0.0 && g.stopped.is_none() && g.recent.len() >= WINDOW {
+            if self.stop_below > 0.0 && self.stopped.get().is_none() && g.recent.len() >= WINDOW {
                 let recent = rate(
                     g.recent.iter().filter(|r| **r).count() as u64,
                     WINDOW as u64,
@@ -146,7 +145,7 @@ impl Harvest {
                         judged = g.judged,
                         "{why}; no new pages are fetched (queued URLs are kept for the next start)"
                     );
-                    g.stopped = Some(why);
+                    let _ = self.stopped.set(why); // set once, under the lock
                 }
             }
             let due = g.judged % self.every == 0;
@@ -158,7 +157,7 @@ impl Harvest {
                     g.curve = thinned;
                 }
             }
-            due.then(|| Self::snap(&g))
+            due.then(|| self.snap(&g))
         };
         if let (Some(p), Some(path)) = (point, &self.series) {
             let line = serde_json::json!({
@@ -180,7 +179,7 @@ impl Harvest {
         }
     }
 
-    fn snap(g: &Inner) -> HarvestSnapshot {
+    fn snap(&self, g: &Inner) -> HarvestSnapshot {
         let mut hosts: Vec<_> = g
             .hosts
             .iter()
@@ -196,13 +195,13 @@ impl Harvest {
             recent_rate: rate(recent, g.recent.len() as u64),
             hosts,
             curve: g.curve.clone(),
-            stopped: g.stopped.clone(),
+            stopped: self.stopped.get().cloned(),
         }
     }
 
     /// The figures now (`None` before the first judged page).
     pub fn snapshot(&self) -> Option<HarvestSnapshot> {
-        self.inner.lock().ok().map(|g| Self::snap(&g))
+        self.inner.lock().ok().map(|g| self.snap(&g))
     }
 }
 
@@ -243,7 +242,7 @@ mod tests {
         }
         let why = h.stopped().expect("stopped");
         assert!(why.contains("focus.stop_below = 0.1"), "{why}");
-        assert_eq!(h.snapshot().and_then(|s| s.stopped), Some(why));
+        assert_eq!(h.snapshot().and_then(|s| s.stopped).as_deref(), Some(why));
         let never = Harvest::new(None, 100, 0, 0);
         for _ in 0..WINDOW {
             never.judge("a.test", false);

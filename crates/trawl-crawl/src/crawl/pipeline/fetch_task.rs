@@ -299,22 +299,24 @@ pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
             shared.stats.host_stopped_urls.fetch_add(1, Relaxed);
             return park(lease, Outcome::HostStopped, stop_reason(&stop), stop.until);
         }
-        // A page budget counts new URLs; a revisit is not held by it.
-        if item.revisit.is_none() && shared.over_budget(&host, &seed, item.seed) {
-            shared.stats.budget_spent.fetch_add(1, Relaxed);
-            let why = "page budget spent (crawl.max_pages, the seed's max_pages or \
-                       crawl.max_pages_per_host); offered again at the next start";
-            return park(lease, Outcome::BudgetSpent, why.into(), u64::MAX);
-        }
-        if let Some(why) = item
-            .revisit
-            .is_none()
-            .then(|| shared.focus_stopped())
-            .flatten()
-        {
-            shared.stats.budget_spent.fetch_add(1, Relaxed);
-            let why = format!("{why}; offered again at the next start");
-            return park(lease, Outcome::BudgetSpent, why, u64::MAX);
+        // A page budget (or a focused crawl that stopped paying) holds new
+        // URLs; a revisit is not held by it.
+        if item.revisit.is_none() {
+            let why = if shared.over_budget(&host, &seed, item.seed) {
+                Some(
+                    "page budget spent (crawl.max_pages, the seed's max_pages or \
+                     crawl.max_pages_per_host); offered again at the next start"
+                        .to_string(),
+                )
+            } else {
+                shared
+                    .focus_stopped()
+                    .map(|why| format!("{why}; offered again at the next start"))
+            };
+            if let Some(why) = why {
+                shared.stats.budget_spent.fetch_add(1, Relaxed);
+                return park(lease, Outcome::BudgetSpent, why, u64::MAX);
+            }
         }
     }
     if item.revisit.is_some() && item.attempt == 0 {

@@ -423,7 +423,7 @@ impl Shared {
     }
 
     /// Why a focused crawl stopped fetching new pages (`focus.stop_below`).
-    pub(in crate::crawl) fn focus_stopped(&self) -> Option<String> {
+    pub(in crate::crawl) fn focus_stopped(&self) -> Option<&str> {
         self.stats.harvest.get().and_then(|h| h.stopped())
     }
 
