@@ -307,7 +307,7 @@ pub fn html_to_markdown(bytes: &[u8], opts: &Options) -> Result<String, ExtractE
     if doc.is_empty() {
         return Ok(String::new());
     }
-    let sel = crate::Selection::subtree(doc, 0);
+    let sel = crate::html::Selection::subtree(doc, 0);
     let md_opts = crate::html::markdown::MarkdownOptions {
         images: opts.images,
         url: opts.url.as_deref().and_then(|u| url::Url::parse(u).ok()),

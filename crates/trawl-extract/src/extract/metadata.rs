@@ -31,7 +31,7 @@ pub struct Meta {
     pub product_description: Option<String>,
     /// Enabled add-to-cart controls outside the page's chrome: counted
     /// once, when first asked (typing and the test for a browser both ask;
-    /// `product_record::cart_buttons`).
+    /// `shop::cart_buttons`).
     pub cart_buttons: std::sync::OnceLock<usize>,
 }
 

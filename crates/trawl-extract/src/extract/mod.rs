@@ -10,6 +10,7 @@
 // product records).
 pub(crate) mod algorithms;
 pub(crate) mod auto;
+mod body_names;
 pub(crate) mod bylines;
 pub(crate) mod chrome;
 mod credits;
@@ -17,6 +18,7 @@ pub(crate) mod dates;
 pub(crate) mod embedded;
 #[cfg(test)]
 mod invariants;
+mod list_records;
 pub(crate) mod metadata;
 pub(crate) mod noise;
 pub(crate) mod page_date;
@@ -24,6 +26,7 @@ pub(crate) mod product_record;
 mod relative_dates;
 pub(crate) mod repeats;
 pub(crate) mod shell;
+pub(crate) mod shop;
 pub(crate) mod typing;
 pub(crate) mod values;
 pub(crate) mod written_dates;
@@ -35,37 +38,13 @@ use serde::Serialize;
 pub use crate::error::ExtractError;
 pub use crate::html::charset::Charset;
 use crate::html::markdown::{Markdown, MarkdownOptions};
-use crate::html::{self, charset, render, Doc, Limits, Selection};
+use crate::html::{self, charset, render, Doc, Limits};
+pub use algorithms::Extractor;
 use algorithms::{article_std, cc, cetd_tpc, list_rank, segment};
 use auto::product;
 pub use page_date::DateKind;
 use typing::classify;
 pub use typing::classify::PageType;
-
-/// A main-content extraction algorithm: which nodes of a page are its main
-/// content. Rendering them to text, metadata and page type are shared.
-///
-/// ```
-/// use trawl_extract::{Doc, Extractor, Options, Page, Selection};
-///
-/// /// Keeps the whole `<body>`.
-/// struct Everything;
-/// impl Extractor for Everything {
-///     fn name(&self) -> &'static str { "everything" }
-///     fn select(&self, doc: &Doc) -> Selection { Selection::subtree(doc, doc.body()) }
-/// }
-///
-/// let page = Page::parse(b"<body><nav>Home</nav><p>Hello</p></body>", &Options::default())?;
-/// let sel = Everything.select(page.doc());
-/// assert_eq!(trawl_extract::render(page.doc(), &sel), "Home\n\nHello");
-/// # Ok::<(), trawl_extract::ExtractError>(())
-/// ```
-pub trait Extractor: Send + Sync {
-    /// The name used on the command line and in records.
-    fn name(&self) -> &'static str;
-    /// The nodes that make up the page's main content.
-    fn select(&self, doc: &Doc) -> Selection;
-}
 
 /// The selectable algorithms (the papers' are in ../shared/papers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -488,7 +467,13 @@ pub(crate) fn extract_doc(
         text_source,
         needs_script: None,
     };
-    ex.needs_script = shell::needs_script(doc, &ex, &meta.cart_buttons);
+    let found = shell::Found {
+        text: &ex.text,
+        embedded: ex.text_source.is_some(),
+        priced: ex.product.as_ref().is_some_and(|p| p.price.is_some()),
+        page_type: ex.page_type,
+    };
+    ex.needs_script = shell::needs_script(doc, &found, &meta.cart_buttons);
     ex
 }
 

@@ -638,7 +638,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     // The story the markup declares (`itemprop="articleBody"`) outranks a
     // class name too: its wrapper named "cb-sidebar-right" for the column
     // beside it is not a sidebar.
-    let declared: Vec<NodeId> = crate::extract::auto::article_body::microdata_body(doc)
+    let declared: Vec<NodeId> = crate::extract::body_names::microdata_body(doc)
         .filter(|&b| doc.agg[b as usize].chars > 0)
         .into_iter()
         .collect();
@@ -647,7 +647,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     // share, tag and teaser links.
     let links_are_noise = profile.links_are_noise;
     let bodies = if links_are_noise {
-        crate::extract::auto::article_body::named_bodies(doc)
+        crate::extract::body_names::named_bodies(doc)
     } else {
         Vec::new()
     };

@@ -5,7 +5,7 @@
 
 use crate::extract::dates::{self, Day, Order, Shown};
 use crate::extract::metadata::{normalize_date, time_element, Meta, DATE_KEYS};
-use crate::extract::PageType;
+use crate::extract::typing::PageType;
 use crate::html::Doc;
 
 /// The page's dates: the one it goes by, its publication and its update.

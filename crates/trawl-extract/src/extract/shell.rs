@@ -7,9 +7,8 @@
 
 use serde::Serialize;
 
-use super::Extracted;
+use crate::extract::typing::PageType;
 use crate::html::{Doc, NodeId};
-use crate::PageType;
 
 /// Why a page needs a browser to show its content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -60,20 +59,31 @@ const APP_ROOTS: [&str; 9] = [
     "q-app",
 ];
 
-/// Why `doc` (extracted as `ex`) needs a browser, if it does.
+/// What the extractor found on a page, as far as the shell test reads it.
+pub(crate) struct Found<'a> {
+    /// The main content's text.
+    pub text: &'a str,
+    /// The text came from state the page embeds, not from its markup.
+    pub embedded: bool,
+    /// The product record has a price.
+    pub priced: bool,
+    pub page_type: PageType,
+}
+
+/// Why `doc` (where the extractor found `ex`) needs a browser, if it does.
 pub(crate) fn needs_script(
     doc: &Doc,
-    ex: &Extracted,
+    ex: &Found,
     carts: &std::sync::OnceLock<usize>,
 ) -> Option<ScriptNeed> {
     let scripts = &doc.meta.scripts;
     let has_scripts =
         scripts.external > 0 || scripts.loaders > 0 || scripts.inline_chars >= APP_INLINE_CHARS;
-    if !has_scripts || ex.text_source.is_some() {
+    if !has_scripts || ex.embedded {
         return None;
     }
     let thin = ex.text.chars().count() < super::embedded::THIN_TEXT_CHARS;
-    let priced = ex.product.as_ref().is_some_and(|p| p.price.is_some());
+    let priced = ex.priced;
     if thin && !priced {
         if doc.agg[doc.body() as usize].chars < EMPTY_BODY_CHARS {
             return Some(ScriptNeed::EmptyShell);
@@ -94,7 +104,7 @@ pub(crate) fn needs_script(
     let shop = matches!(
         ex.page_type,
         PageType::Product | PageType::Service | PageType::Collection | PageType::Listing
-    ) && super::product_record::cart_buttons(doc, carts) == 1;
+    ) && super::shop::cart_buttons(doc, carts) == 1;
     if shop {
         return Some(ScriptNeed::PriceByScript);
     }

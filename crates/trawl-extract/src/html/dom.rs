@@ -87,7 +87,7 @@ pub struct Doc {
     path_count: u32,
     pub(crate) meta: RawMeta,
     /// What sits beside a product (reviews, carousels, other sellers), per
-    /// node: computed by the extractor (`extract::auto::product::beside`)
+    /// node: computed by the extractor (`extract::shop::beside`)
     /// the first time a pass asks, then shared by every pass that reads it.
     pub(crate) beside: std::sync::OnceLock<Vec<bool>>,
 }

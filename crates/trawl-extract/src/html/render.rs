@@ -59,6 +59,14 @@ impl Selection {
     pub fn get(&self, id: NodeId) -> bool {
         self.keep[id as usize]
     }
+
+    /// The characters of the selected text nodes.
+    pub(crate) fn chars(&self, doc: &Doc) -> u32 {
+        (0..doc.len() as NodeId)
+            .filter(|&i| !doc.is_element(i) && self.get(i))
+            .map(|i| doc.nodes[i as usize].chars)
+            .sum()
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -16,10 +16,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use super::fields::agrees;
-use super::{clean_value, fields, Template, TemplateError};
+use super::fields::{agrees, clean_value};
+use super::verdict::Check;
+use super::{fields, Template, TemplateError};
 use crate::extract::product_record::{self, Product};
 use crate::page::Page;
 
@@ -28,53 +27,6 @@ use crate::page::Page;
 pub const FIELD_PASS: f32 = 0.8;
 /// Samples added per round while a field is missing or wrong.
 const STEP: usize = 2;
-
-/// How one field fared on the checked pages.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct FieldCheck {
-    /// Checked pages whose structured data or labelled rows give the field.
-    pub evidence: usize,
-    /// Of those, pages where the template read it in agreement.
-    pub template: usize,
-    /// Pages where the template read a different value.
-    pub template_wrong: usize,
-    /// Pages where the single-page product record agrees.
-    pub record: usize,
-    /// Pages that show the value in a text leaf (a template can only read
-    /// what is shown; a JSON-LD SKU the page never shows is not).
-    #[serde(default)]
-    pub shown: usize,
-}
-
-/// What a template's self-check found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Check {
-    /// Pages checked (not among the samples).
-    pub pages: usize,
-    /// Per field with evidence on the checked pages.
-    pub fields: BTreeMap<String, FieldCheck>,
-    /// Fields the evidence gives, and the pages show, on at least half the
-    /// checked pages that the template reads right on fewer than
-    /// `FIELD_PASS` of them.
-    pub weak: Vec<String>,
-    /// Share of all evidence the template agrees with.
-    pub template_score: f32,
-    /// The same for the single-page product record.
-    pub record_score: f32,
-}
-
-impl Check {
-    /// No field is missing or wrong.
-    pub fn passed(&self) -> bool {
-        self.weak.is_empty()
-    }
-
-    /// Whether the template does at least as well as the single-page
-    /// record on its own site (with no evidence at all, it is used).
-    pub fn template_is_used(&self) -> bool {
-        self.template_score >= self.record_score
-    }
-}
 
 /// Field → value the page states about itself: its JSON-LD product (or
 /// buy-box price, [`fields::stated_values`]), then

@@ -15,9 +15,18 @@
 
 use std::collections::HashMap;
 
-use super::clean_value;
-use crate::extract::product_record::money;
+use crate::extract::shop::money;
 use crate::html::leaves::Leaf;
+
+/// A value as shown, without the separator a label left in front of it
+/// ("Price: $4" → "$4"), whitespace collapsed: how template values compare.
+pub fn clean_value(text: &str) -> String {
+    text.trim()
+        .trim_start_matches([':', '-', '|'])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// How a field's values are read from a page.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -97,7 +106,7 @@ fn is_gtin(text: &str) -> bool {
 
 /// Shows a money amount (with its currency sign or code).
 pub(crate) fn holds_price(text: &str) -> bool {
-    is_price(text) || !crate::extract::product_record::money::find_prices(text).is_empty()
+    is_price(text) || !crate::extract::shop::money::find_prices(text).is_empty()
 }
 
 fn is_price(text: &str) -> bool {

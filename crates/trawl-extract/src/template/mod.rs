@@ -12,8 +12,9 @@
 //! `templates` tree by site and cluster, with a version.
 
 pub(crate) mod align;
-pub mod check;
+pub(crate) mod check;
 pub(crate) mod fields;
+pub(crate) mod verdict;
 
 use std::collections::BTreeMap;
 
@@ -22,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::html::leaves::Leaf;
 use crate::html::Doc;
 use crate::page::Page;
-pub use check::{Check, FieldCheck};
-pub use fields::FieldRule;
+pub use fields::{clean_value, FieldRule};
+pub use verdict::{Check, FieldCheck};
 
 /// Why a template could not be learned.
 #[derive(Debug, thiserror::Error)]
@@ -268,16 +269,6 @@ pub struct Applied {
     /// How well the page fits the template, in [0, 1]: the mean of the
     /// shares of its fixed-part keys and of its field keys found on the page.
     pub matched: f32,
-}
-
-/// A value as shown, without the separator a label left in front of it
-/// ("Price: $4" → "$4"), whitespace collapsed: how template values compare.
-pub fn clean_value(text: &str) -> String {
-    text.trim()
-        .trim_start_matches([':', '-', '|'])
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Words that join values in one block ("by A, B and C").

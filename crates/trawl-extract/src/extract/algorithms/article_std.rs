@@ -15,8 +15,8 @@
 //! Noise (navigation, link farms) is removed first, as the paper does; lengths
 //! are counted in characters so that Chinese and Japanese work.
 
+use super::Extractor;
 use crate::extract::noise;
-use crate::extract::Extractor;
 use crate::html::{Doc, Kind, NodeId, Selection};
 
 pub struct ArticleStd;

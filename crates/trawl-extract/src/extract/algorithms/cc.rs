@@ -14,7 +14,7 @@
 //! deduplication the paper asks for. "Far off the level" is read as: more than
 //! [`LEVEL_SPREAD`] levels from the character-weighted median depth of content.
 
-use crate::extract::Extractor;
+use super::Extractor;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection};
 
 pub const C: f64 = 29.0;

@@ -13,7 +13,7 @@
 //! λ = 0 / 0.3 / 0.5 / 0.8 / 1.0 / 1.2 (cleaneval: 0.890 … 0.884, flat). The paper's O(m²) loop is done here in
 //! O(m) with one reverse pass over the flat tree.
 
-use crate::extract::Extractor;
+use super::Extractor;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection};
 
 /// CEPR's λ in τ = λ·σ.

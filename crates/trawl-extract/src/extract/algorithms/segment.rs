@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use crate::extract::Extractor;
+use super::Extractor;
 use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 
 /// Minimum non-link characters of a content segment. The paper learns it per

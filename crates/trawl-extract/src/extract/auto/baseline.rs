@@ -75,7 +75,7 @@ fn kept_chars(doc: &Doc, sel: &Selection, p: NodeId) -> u32 {
 /// kept less than a quarter of it (`None` when it kept enough, or the page
 /// has little).
 pub(super) fn safeguard(doc: &Doc, sel: &Selection) -> Option<Selection> {
-    if super::selected_chars(doc, sel) >= NEAR_EMPTY_CHARS {
+    if sel.chars(doc) >= NEAR_EMPTY_CHARS {
         return None;
     }
     let paragraphs = paragraphs(doc);

@@ -124,7 +124,7 @@ fn dated(doc: &Doc, time: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::extract::auto::select_typed;
-    use crate::extract::PageType;
+    use crate::extract::typing::PageType;
     use crate::html::{render, Doc};
 
     fn text(inner: &str) -> String {

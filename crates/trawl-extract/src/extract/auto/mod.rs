@@ -41,10 +41,9 @@ pub(crate) mod teasers;
 
 use crate::extract::algorithms::cc;
 use crate::extract::algorithms::cetd_tpc;
-use crate::extract::algorithms::list_rank;
+use crate::extract::algorithms::Extractor;
 use crate::extract::noise;
 use crate::extract::typing::classify::PageType;
-use crate::extract::Extractor;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
 
 pub struct Auto;
@@ -231,7 +230,7 @@ pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Sele
 fn select_thin_as_list(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let sel = select_as(doc, page_type, title);
     let list_like = matches!(page_type, PageType::Listing | PageType::Collection);
-    let kept = selected_chars(doc, &sel);
+    let kept = sel.chars(doc);
     if list_like || kept >= THIN_CHARS {
         return sel;
     }
@@ -240,7 +239,7 @@ fn select_thin_as_list(doc: &Doc, page_type: PageType, title: Option<&str>) -> S
     // is, unless all that reading finds is the site's header and footer (an
     // app shell).
     let list = select_as(doc, PageType::Listing, title);
-    if selected_chars(doc, &list) <= kept {
+    if list.chars(doc) <= kept {
         return sel;
     }
     let page_chrome = [Tag::Header, Tag::Footer, Tag::Nav, Tag::Aside];
@@ -261,13 +260,6 @@ fn select_thin_as_list(doc: &Doc, page_type: PageType, title: Option<&str>) -> S
 /// 0 / 50 / 100 / 200 / 300 on wcxb-dev: 0.859 / 0.860 / 0.861 / 0.861 / 0.861
 /// (300 trades product pages for others).
 const THIN_CHARS: u32 = 100;
-
-fn selected_chars(doc: &Doc, sel: &Selection) -> u32 {
-    (0..doc.len() as NodeId)
-        .filter(|&i| !doc.is_element(i) && sel.get(i))
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum()
-}
 
 fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // Forums widen to all posts like lists, but their posts are not links.
@@ -294,7 +286,8 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     }
     // Reviews and recommendations beside a product: left out of its text,
     // and when the region itself is one of them, it is found again without.
-    let beside = (page_type == PageType::Product).then(|| product::beside(doc));
+    let beside =
+        (page_type == PageType::Product).then(|| crate::extract::shop::beside::beside(doc));
     let noise_or_beside: Option<Vec<bool>> = beside
         .as_ref()
         .map(|b| noise.iter().zip(b.iter()).map(|(n, b)| *n || *b).collect());
@@ -304,7 +297,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         }
     }
     if list_like {
-        let records = list_rank::records(doc, &noise);
+        let records = crate::extract::list_records::records(doc, &noise);
         if let Some(anc) = common_ancestor(doc, &records) {
             if !doc.contains(anc, region) || agg[anc as usize].chars >= agg[region as usize].chars {
                 region = if doc.contains(anc, region) {

@@ -8,7 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::html::{Doc, NodeId, Tag};
+use crate::extract::shop::controls::{enabled_cart, is_button, line_text, starts, LINE_CHARS};
+use crate::html::{Doc, NodeId};
 
 /// Whether the product can be bought now (schema.org's `ItemAvailability`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,9 +58,6 @@ impl Availability {
         })
     }
 }
-
-/// Longest element text read as a stock line or a button.
-const LINE_CHARS: u32 = 40;
 
 const OUT: &[&str] = &[
     "out of stock",
@@ -145,40 +143,6 @@ const PRE: &[&str] = &[
     "预售",
 ];
 
-const CART: &[&str] = &[
-    "add to cart",
-    "add to basket",
-    "add to bag",
-    "add to trolley",
-    "buy now",
-    "in den warenkorb",
-    "in den einkaufswagen",
-    "jetzt kaufen",
-    "ajouter au panier",
-    "acheter",
-    "añadir al carrito",
-    "agregar al carrito",
-    "añadir a la cesta",
-    "comprar",
-    "aggiungi al carrello",
-    "acquista",
-    "in winkelwagen",
-    "toevoegen aan winkelwagen",
-    "lägg i varukorg",
-    "læg i kurv",
-    "legg i handlekurv",
-    "lisää ostoskoriin",
-    "do koszyka",
-    "dodaj do koszyka",
-    "do košíku",
-    "adicionar ao carrinho",
-    "в корзину",
-    "カートに入れる",
-    "加入购物车",
-    "加入購物車",
-    "장바구니",
-];
-
 /// What the page shows. `chrome` marks navigation, header, footer and
 /// blocks beside the product (carousels of other products have their own
 /// buttons); `anchor` is the product's heading: of several stock lines, the
@@ -232,57 +196,10 @@ pub(super) fn shown(
         .or(cart.then_some(Availability::InStock))
 }
 
-/// How many enabled add-to-cart buttons the page has outside its
-/// navigation, header, footer and sidebars (a product page has one buy box;
-/// a grid of products one button per card).
-pub(super) fn cart_buttons(doc: &Doc) -> usize {
-    (0..doc.len() as NodeId)
-        .filter(|&i| {
-            is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {
-                let text = line_text(doc, i);
-                let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
-                // The ancestor walk last: most links are not cart buttons.
-                enabled_cart(doc, i, text) && !super::visible::in_chrome(doc, i)
-            }
-        })
-        .count()
-}
-
-/// A short element's text, lower-cased: its own text, or an input's value.
-fn line_text(doc: &Doc, i: NodeId) -> String {
-    if doc.agg[i as usize].chars == 0 {
-        doc.attr(i, "value").unwrap_or("").to_lowercase()
-    } else {
-        doc.plain_text(i).to_lowercase()
-    }
-}
-
-/// A control reading "Add to cart" (`text`, lower-cased) that is not disabled.
-fn enabled_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
-    doc.attr(i, "disabled").is_none() && starts(text, CART)
-}
-
-fn starts(text: &str, phrases: &[&str]) -> bool {
-    phrases.iter().any(|p| {
-        text.strip_prefix(p)
-            .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric) || !p.is_ascii())
-    })
-}
-
-/// A button, a submit input, or a link or element playing one.
-fn is_button(doc: &Doc, i: NodeId) -> bool {
-    doc.tag(i) == Tag::Button
-        || doc.name(i) == "input"
-            && doc.attr(i, "type").is_some_and(|t| {
-                t.eq_ignore_ascii_case("submit") || t.eq_ignore_ascii_case("button")
-            })
-        || doc.attr(i, "role") == Some("button")
-        || doc.tag(i) == Tag::A
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::html::Tag;
 
     fn avail(html: &str) -> Option<Availability> {
         let doc = Doc::parse_str(html);

@@ -14,7 +14,7 @@
 //! A shop's own name (the brand of everything it sells) is not read here: a
 //! retailer's name would be as likely.
 
-use super::visible::in_chrome;
+use crate::extract::shop::visible::{clean, in_chrome};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Labels of a brand or maker row, lower-cased, without the colon.
@@ -158,7 +158,7 @@ pub fn shown(
         if (named && button) || in_chrome(doc, id) || beside(id) {
             continue;
         }
-        let text = super::clean(&doc.plain_text(id));
+        let text = clean(&doc.plain_text(id));
         let found = if named {
             labelled(&text).or_else(|| plausible(&text))
         } else {
@@ -220,8 +220,8 @@ fn heading_link(doc: &Doc, h: NodeId) -> Option<String> {
     if first_text < link || first_text >= doc.nodes[link as usize].end {
         return None;
     }
-    let all = super::clean(&doc.plain_text(h));
-    let brand = super::clean(&doc.plain_text(link));
+    let all = clean(&doc.plain_text(h));
+    let brand = clean(&doc.plain_text(link));
     (all.chars().count() > brand.chars().count() + 2)
         .then(|| plausible(&brand))
         .flatten()

@@ -5,8 +5,10 @@
 
 use serde_json::{Map, Value};
 
-use super::money::code_of;
-use super::{Availability, Partial, StructuredPrice};
+use super::availability::Availability;
+use super::record::{Partial, StructuredPrice};
+use crate::extract::shop::money::code_of;
+use crate::extract::shop::visible::clean;
 
 /// Types that describe a product for sale.
 const PRODUCT_TYPES: &[&str] = &[
@@ -75,7 +77,7 @@ fn text(v: &Value) -> Option<String> {
         Value::Object(o) => return o.get("name").or_else(|| o.get("@value")).and_then(text),
         _ => return None,
     };
-    let s = super::clean(&s);
+    let s = clean(&s);
     (!s.is_empty()).then_some(s)
 }
 
@@ -116,7 +118,7 @@ fn rating(o: &Map<String, Value>) -> (Option<String>, Option<u64>) {
 fn variant(
     holder: &Map<String, Value>,
     offer: Option<&Map<String, Value>>,
-) -> Option<super::Variant> {
+) -> Option<super::record::Variant> {
     let price = offer
         .and_then(offer_price)
         .or_else(|| offers(holder).into_iter().find_map(offer_price));
@@ -125,7 +127,7 @@ fn variant(
             .and_then(|o| get(o, keys))
             .or_else(|| get(holder, keys))
     };
-    let v = super::Variant {
+    let v = super::record::Variant {
         name: pick(&["name"]),
         sku: pick(&["sku"]),
         price: price.as_ref().map(|p| p.amount.clone()),

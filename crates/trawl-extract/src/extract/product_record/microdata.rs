@@ -5,8 +5,10 @@
 //! `<meta itemprop>` tags in the body never reach the flat tree (they are
 //! invisible); their values come through the page's collected `<meta>` list.
 
-use super::money::code_of;
-use super::{Availability, Partial, StructuredPrice};
+use super::availability::Availability;
+use super::record::{Partial, StructuredPrice};
+use crate::extract::shop::money::code_of;
+use crate::extract::shop::visible::clean;
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// The property an element names, with any vocabulary prefix dropped
@@ -30,7 +32,7 @@ fn value(doc: &Doc, id: NodeId) -> Option<String> {
             _ => None,
         })
         .unwrap_or_else(|| doc.plain_text(id));
-    let v = super::clean(&v);
+    let v = clean(&v);
     (!v.is_empty()).then_some(v)
 }
 
@@ -113,7 +115,7 @@ pub fn read(doc: &Doc) -> Partial {
             .metas
             .iter()
             .find(|(k, v)| keys.contains(&k.as_str()) && !v.trim().is_empty())
-            .map(|(_, v)| super::clean(v))
+            .map(|(_, v)| clean(v))
     };
     if amount.is_none() {
         amount = meta(&["price", "lowprice"]).filter(|v| v.chars().any(|c| c.is_ascii_digit()));
@@ -140,7 +142,7 @@ pub fn read_opengraph(doc: &Doc) -> Partial {
                 .metas
                 .iter()
                 .find(|(name, v)| name == k && !v.trim().is_empty())
-                .map(|(_, v)| super::clean(v))
+                .map(|(_, v)| clean(v))
         })
     };
     let mut p = Partial::default();

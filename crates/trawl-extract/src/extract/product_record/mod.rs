@@ -4,196 +4,28 @@
 //!
 //! Sources in order of trust: JSON-LD ([`jsonld`]), microdata and RDFa
 //! ([`microdata`]), OpenGraph product tags, then the visible page
-//! ([`visible`]). Structured data is checked against what the page shows:
+//! ([`visible`](crate::extract::shop::visible)). Structured data is checked against what the page shows:
 //! a structured price the page shows struck through (a sale the markup
 //! missed) or only under another currency (markup that names the wrong
 //! currency) gives way to the buy-box price. Prices are normalised
-//! ([`money`]): `"price": "1299.00", "currency": "EUR"`, with the raw text kept.
+//! ([`money`](crate::extract::shop::money)): `"price": "1299.00", "currency": "EUR"`, with the raw text kept.
 
 pub(crate) mod availability;
 mod brand;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
-pub(crate) mod money;
+mod record;
 mod stated;
-pub(crate) mod visible;
 
 pub use availability::Availability;
+pub(crate) use record::Partial;
+pub use record::{Price, Product, Source, Variant};
 pub use stated::stated;
 
-use std::sync::OnceLock;
-
-use serde::{Deserialize, Serialize};
-
+use crate::extract::shop::money::{self, same_amount, settle, Named};
+pub(crate) use crate::extract::shop::visible::clean;
+use crate::extract::shop::visible::{self, in_text};
 use crate::html::{Doc, NodeId};
-use money::{same_amount, settle, Named};
-
-/// Where a price came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Source {
-    /// `<script type="application/ld+json">`.
-    JsonLd,
-    /// Microdata or RDFa attributes.
-    Microdata,
-    /// OpenGraph / catalogue `<meta>` tags.
-    OpenGraph,
-    /// The visible page (the buy box).
-    Visible,
-}
-
-/// A normalised price.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Price {
-    /// Plain decimal with at least two decimals: `"1299.00"`.
-    pub amount: String,
-    /// ISO 4217 code, when the page says or implies it.
-    pub currency: Option<String>,
-    /// The text the amount was read from (`"1.299,00 €"`, `"1299"`).
-    pub raw: String,
-    /// Where it was read.
-    pub source: Source,
-}
-
-/// A product record read from one page.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Product {
-    /// The product's name.
-    pub name: Option<String>,
-    /// What it costs now; with a range of prices, the low end.
-    pub price: Option<Price>,
-    /// The top of a range of prices (a JSON-LD `AggregateOffer`'s
-    /// `highPrice`), when `price` is its low end and below it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub price_max: Option<Price>,
-    /// The currency the page sells in (ISO 4217): the price's, else the one
-    /// currency of every price the page shows (no buy-box price found).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub currency: Option<String>,
-    /// Whether it can be bought.
-    pub availability: Option<Availability>,
-    /// The seller's code.
-    pub sku: Option<String>,
-    /// GTIN/EAN/UPC/ISBN.
-    pub gtin: Option<String>,
-    /// Manufacturer part or model number.
-    pub mpn: Option<String>,
-    /// Brand or maker.
-    pub brand: Option<String>,
-    /// Image URLs (as written: resolve against the page URL).
-    pub images: Vec<String>,
-    /// Breadcrumb trail, outermost first.
-    pub breadcrumbs: Vec<String>,
-    /// The seller's description.
-    pub description: Option<String>,
-    /// Labelled specification rows (label, value).
-    pub specs: Vec<(String, String)>,
-    /// The regular (list, "was") price when the page sells below it: the
-    /// structured data's `ListPrice` / `StrikethroughPrice`, else a price
-    /// shown struck through above the one paid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub regular_price: Option<Price>,
-    /// The average rating as written (`"4.6"`), from `aggregateRating`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rating: Option<String>,
-    /// How many reviews (or ratings) the rating averages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review_count: Option<u64>,
-    /// Variants with their own names, codes and prices, when the structured
-    /// data lists them (a `ProductGroup`'s `hasVariant`, or several offers).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub variants: Vec<Variant>,
-}
-
-/// A price as structured data gives it.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct StructuredPrice {
-    pub amount: String,
-    pub currency: Option<&'static str>,
-    pub raw: String,
-}
-
-impl StructuredPrice {
-    /// This JSON-LD price as a record's, in the currency of `paid` when it
-    /// names none (a list price, the top of a range).
-    fn beside(&self, paid: &Price) -> Price {
-        Price {
-            amount: self.amount.clone(),
-            currency: self
-                .currency
-                .map(str::to_string)
-                .or_else(|| paid.currency.clone()),
-            raw: self.raw.clone(),
-            source: Source::JsonLd,
-        }
-    }
-
-    /// A structured price from its raw value (`"1299.00"`, `"$1,779.00"`,
-    /// `"0,00"`), if it holds a number.
-    pub fn parse(raw: String, currency: Option<&'static str>) -> Option<StructuredPrice> {
-        let amount = money::parse_amount(&raw, true)?;
-        Some(StructuredPrice {
-            amount,
-            currency,
-            raw,
-        })
-    }
-}
-
-/// What one structured source knows.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Partial {
-    /// The source declares a product.
-    pub found: bool,
-    pub name: Option<String>,
-    pub price: Option<StructuredPrice>,
-    pub availability: Option<Availability>,
-    pub sku: Option<String>,
-    pub gtin: Option<String>,
-    pub mpn: Option<String>,
-    pub brand: Option<String>,
-    pub description: Option<String>,
-    pub images: Vec<String>,
-    pub breadcrumbs: Vec<String>,
-    pub list_price: Option<StructuredPrice>,
-    /// The top of an `AggregateOffer`'s range.
-    pub high_price: Option<StructuredPrice>,
-    pub rating: Option<String>,
-    pub review_count: Option<u64>,
-    pub variants: Vec<Variant>,
-}
-
-/// One variant of a product (a size, a colour) as its page lists it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Variant {
-    /// Its name ("Tee - M / Blue").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Its code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sku: Option<String>,
-    /// Its own price (a decimal number as text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub price: Option<String>,
-    /// The price's currency (ISO 4217).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub currency: Option<String>,
-    /// Whether it can be bought.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub availability: Option<Availability>,
-}
-
-/// Whitespace folded, entities a CMS double-escaped undone.
-pub(crate) fn clean(s: &str) -> String {
-    let s = s
-        .replace("&amp;", "&")
-        .replace("&reg;", "®")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("<wbr/>", "");
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
 
 fn tokens(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric())
@@ -313,12 +145,6 @@ fn shown_sku(doc: &Doc, structured: Option<String>, shown: Option<String>) -> Op
     }
 }
 
-/// Whether a text of the page's body holds `needle`.
-fn in_text(doc: &Doc, needle: &str) -> bool {
-    let body = doc.body();
-    (body..doc.end(body)).any(|id| !doc.is_element(id) && doc.text(id).contains(needle))
-}
-
 /// Which of a page's sources a record is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -388,7 +214,7 @@ fn from_shown(doc: &Doc, title: Option<&str>) -> Product {
 
 /// The record from the structured sources and the visible page.
 fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Partial) -> Product {
-    let beside = crate::extract::auto::product::beside(doc);
+    let beside = crate::extract::shop::beside::beside(doc);
     let vis = visible::read(doc, beside);
     let lang = doc.meta.lang.as_deref();
 
@@ -491,23 +317,6 @@ fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> 
         raw: struck.clone(),
         source: Source::Visible,
     })
-}
-
-/// [`availability::cart_buttons`], counted once per page in `counted`
-/// (`Meta::cart_buttons`).
-pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<usize>) -> usize {
-    *counted.get_or_init(|| availability::cart_buttons(doc))
-}
-
-/// A buy box: one add-to-cart button outside the page's chrome, and a price
-/// shown by the product's heading (not struck through, not in a link or a
-/// carousel). A page with one is a product page whatever else it holds.
-pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<usize>) -> bool {
-    if cart_buttons(doc, counted) != 1 {
-        return false;
-    }
-    let beside = crate::extract::auto::product::beside(doc);
-    visible::read(doc, beside).price.is_some()
 }
 
 /// The one currency of every price the page shows, if they agree.
@@ -770,24 +579,6 @@ mod tests {
             <p>The post itself, long enough that the menu is not most of the page.</p>"#,
         );
         assert!(!doc.plain_text(doc.body()).contains("Meeting"));
-    }
-
-    #[test]
-    fn one_buy_box_makes_a_product_page_a_grid_does_not() {
-        let one = Doc::parse_str(
-            "<header><a href=/>Shop</a></header><h1>Field Lamp</h1>\
-             <div class=buy><span class=price>$74.00</span><button>Add to cart</button></div>\
-             <p>A lamp for the field.</p>",
-        );
-        assert!(has_buy_box(&one, &OnceLock::new()));
-        let grid = Doc::parse_str(
-            "<h1>Lamps</h1><div><a href=/a>Lamp A</a> <span>$74.00</span><button>Add to cart</button></div>\
-             <div><a href=/b>Lamp B</a> <span>$64.00</span><button>Add to cart</button></div>",
-        );
-        assert!(!has_buy_box(&grid, &OnceLock::new()));
-        // A button but no price by the heading.
-        let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
-        assert!(!has_buy_box(&no_price, &OnceLock::new()));
     }
 
     #[test]

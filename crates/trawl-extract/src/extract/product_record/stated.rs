@@ -9,8 +9,10 @@
 //! structured value (name, codes, brand); availability is taken as the markup
 //! states it, since pages say it in words of any language.
 
-use super::money::same_amount;
-use super::{in_text, jsonld, microdata, visible, Partial, Price, Product, Source};
+use super::record::{Partial, Price, Product, Source};
+use super::{jsonld, microdata};
+use crate::extract::shop::money::same_amount;
+use crate::extract::shop::visible::{self, in_text};
 use crate::html::Doc;
 
 /// The page's structured product, as far as the page shows it; `None` when
@@ -21,7 +23,7 @@ pub fn stated(doc: &Doc) -> Option<Product> {
     let (sp, source) = [(&ld, Source::JsonLd), (&md, Source::Microdata)]
         .into_iter()
         .find_map(|(p, s)| p.price.as_ref().map(|x| (x, s)))?;
-    let beside = crate::extract::auto::product::beside(doc);
+    let beside = crate::extract::shop::beside::beside(doc);
     let vis = visible::read(doc, beside);
     if !vis.all.iter().any(|f| same_amount(&f.amount, &sp.amount)) {
         return None;

@@ -53,7 +53,7 @@ pub fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
     if matches!(
         typed,
         PageType::Service | PageType::Collection | PageType::Listing
-    ) && crate::extract::product_record::has_buy_box(doc, &meta.cart_buttons)
+    ) && crate::extract::shop::has_buy_box(doc, &meta.cart_buttons)
     {
         return PageType::Product;
     }

@@ -9,3 +9,5 @@
 pub(crate) mod classify;
 pub(crate) mod page_model;
 pub(crate) mod page_type;
+
+pub(crate) use classify::PageType;

@@ -296,7 +296,7 @@ fn shape_features(doc: &Doc, set: &mut Set<'_>) {
     set("log_nav", ln1(navs));
 
     let none = vec![false; doc.len()];
-    let records = crate::extract::algorithms::list_rank::records(doc, &none);
+    let records = crate::extract::list_records::records(doc, &none);
     let rec_chars: f64 = records
         .iter()
         .map(|&r| f64::from(doc.agg[r as usize].chars))

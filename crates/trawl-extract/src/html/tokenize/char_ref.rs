@@ -9,7 +9,8 @@ use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{Token, TokenSink};
 
-use super::{utf8_len, Tok};
+use super::bytes::utf8_len;
+use super::Tok;
 
 impl<S: TokenSink> Tok<'_, S> {
     /// A character reference in text, `pos` just after the `&`.

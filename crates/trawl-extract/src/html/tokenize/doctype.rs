@@ -4,7 +4,7 @@
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::Doctype;
 
-use super::{is_space, skip_spaces};
+use super::bytes::{is_space, skip_spaces};
 
 /// The doctype states on the text between `<!DOCTYPE` and `>`; `eof`: no `>`.
 pub(super) fn parse(s: &str, eof: bool) -> Doctype {

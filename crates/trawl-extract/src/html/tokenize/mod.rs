@@ -28,6 +28,9 @@ use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Tag, TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::{ns, Attribute, LocalName, QualName};
 
+use bytes::{is_space, skip_spaces, utf8_len};
+
+mod bytes;
 mod char_ref;
 mod doctype;
 mod raw;
@@ -78,27 +81,6 @@ enum After {
     Space,
     Slash,
     Close,
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | 0x0C | b' ')
-}
-
-/// The first position at or after `i` that is not a space.
-fn skip_spaces(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && is_space(b[i]) {
-        i += 1;
-    }
-    i
-}
-
-fn utf8_len(b: u8) -> usize {
-    match b {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
 }
 
 fn lowered(s: &str) -> Cow<'_, str> {

@@ -6,7 +6,8 @@
 use html5ever::tokenizer::{TagKind, TokenSink};
 use html5ever::LocalName;
 
-use super::{is_space, utf8_len, After, Mode, Tok};
+use super::bytes::{is_space, utf8_len};
+use super::{After, Mode, Tok};
 
 impl<S: TokenSink> Tok<'_, S> {
     /// RCDATA and RAWTEXT: text up to the end tag of the element that

@@ -14,6 +14,23 @@ use super::money::{find_prices, Found};
 use crate::extract::noise::{class_id_role, matches_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
+/// Whitespace folded, entities a CMS double-escaped undone.
+pub(crate) fn clean(s: &str) -> String {
+    let s = s
+        .replace("&amp;", "&")
+        .replace("&reg;", "®")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("<wbr/>", "");
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a text of the page's body holds `needle`.
+pub(crate) fn in_text(doc: &Doc, needle: &str) -> bool {
+    let body = doc.body();
+    (body..doc.end(body)).any(|id| !doc.is_element(id) && doc.text(id).contains(needle))
+}
+
 /// What the visible page says about its product.
 #[derive(Debug, Default)]
 pub struct Visible {
@@ -43,7 +60,7 @@ pub struct Visible {
 }
 
 /// In the page's navigation, header, footer or a sidebar.
-pub(super) fn in_chrome(doc: &Doc, id: NodeId) -> bool {
+pub(crate) fn in_chrome(doc: &Doc, id: NodeId) -> bool {
     inside(
         doc,
         id,
@@ -228,7 +245,7 @@ pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
         h1s = heads(Tag::H2, 1);
     }
     for &h in &h1s {
-        let text = super::clean(&doc.plain_text(h));
+        let text = clean(&doc.plain_text(h));
         if !text.is_empty() && text.chars().count() <= 300 {
             v.headings.push(text);
             v.heading_pieces.push(doc.plain_pieces(h));
@@ -514,7 +531,7 @@ fn breadcrumbs(doc: &Doc) -> Vec<String> {
     };
     items
         .into_iter()
-        .map(|i| super::clean(&doc.plain_text(i)))
+        .map(|i| clean(&doc.plain_text(i)))
         .map(|t| t.trim_matches(['/', '>', '›', '»', '|', ' ']).to_string())
         .filter(|t| !t.is_empty() && t.chars().count() <= 80)
         .collect()
@@ -550,8 +567,8 @@ fn specs(doc: &Doc, chrome: &dyn Fn(NodeId) -> bool) -> Vec<(String, String)> {
         if chrome(id) {
             continue;
         }
-        let label = super::clean(&doc.plain_text(l));
-        let value = super::clean(&doc.plain_text(r));
+        let label = clean(&doc.plain_text(l));
+        let value = clean(&doc.plain_text(r));
         let label = label.trim_end_matches(':').trim().to_string();
         if label.is_empty()
             || value.is_empty()
@@ -606,7 +623,7 @@ mod tests {
         // Read with the blocks beside the product marked, as the record does.
         let visible = |html: &str| {
             let doc = Doc::parse_str(html);
-            read(&doc, crate::extract::auto::product::beside(&doc))
+            read(&doc, crate::extract::shop::beside::beside(&doc))
         };
         // Two codes in one line; the line under a class that sets it beside
         // the text (a disclaimer) is still the product's.
