@@ -71,7 +71,7 @@ pub struct Stats {
     /// Requests per host this run (the status page's host table).
     pub(crate) hosts: Mutex<HashMap<String, HostActivity>>,
     /// Set when the crawl is focused.
-    pub(crate) harvest: std::sync::OnceLock<super::focused::harvest::Harvest>,
+    pub(crate) harvest: std::sync::OnceLock<super::harvest::Harvest>,
     /// E-commerce mode: templates learned, product records, drift events.
     pub(crate) templates_learned: AtomicU64,
     pub(crate) products: AtomicU64,
@@ -318,7 +318,7 @@ pub struct Snapshot {
     pub data_dir: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// The harvest rate (focused crawls).
-    pub harvest: Option<super::focused::harvest::HarvestSnapshot>,
+    pub harvest: Option<super::harvest::HarvestSnapshot>,
     /// Templates learned (e-commerce mode).
     pub templates_learned: u64,
     /// Product records made.

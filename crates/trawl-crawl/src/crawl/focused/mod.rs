@@ -8,10 +8,8 @@ use std::time::Duration;
 
 use url::Url;
 
-pub mod harvest;
-
+use super::options::{CrawlError, RunOptions};
 use super::stats::Stats;
-use super::{CrawlError, RunOptions};
 use crate::config::Config;
 use crate::fetch::Fetcher;
 use crate::focus::{Focus, LinkModel};

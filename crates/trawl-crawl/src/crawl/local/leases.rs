@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
+use crate::crawl::options::{CrawlError, RunOptions};
 use crate::crawl::pipeline::seeding;
 use crate::crawl::pipeline::shared::Shared;
 use crate::crawl::pipeline::{Finished, Health, Leases};
 use crate::crawl::stats::Queued;
-use crate::crawl::{CrawlError, RunOptions};
 use crate::frontier::{Frontier, Next};
 use crate::record::now_secs;
 use crate::seeds::SeedDefaults;

@@ -10,14 +10,24 @@ pub(super) mod leases;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
+use super::options::{CrawlError, RunOptions};
+use super::pipeline::shared::WriterMsg;
 use super::pipeline::{self, shared};
+use super::stats::Snapshot;
 use super::stats::Stats;
-use super::{CrawlError, RunOptions, SessionEnd};
 use crate::config::Config;
 use crate::fetch::Fetcher;
 use crate::focus::Strategy;
 use crate::frontier::Frontier;
 use crate::store::Store;
+
+/// How a session ended.
+pub(super) enum SessionEnd {
+    /// Stopped by a signal or, with `exit_when_idle`, done.
+    Finished(Box<Snapshot>),
+    /// The store could not write: completions not known to be on disk.
+    StoreDown(Vec<WriterMsg>),
+}
 
 /// One session over one store handle.
 pub(super) async fn session(

@@ -1,6 +1,6 @@
 //! The one pipeline both daemons run: the single-machine daemon over its
-//! sled store ([`super::local`]) and the cluster worker over PostgreSQL
-//! ([`super::worker`]).
+//! sled store (`crawl::local`) and the cluster worker over PostgreSQL
+//! (`crawl::worker`).
 //!
 //! ```text
 //!  Leases ─► scheduler ─► fetch tasks (tokio, ≤ max_concurrent) ─► CPU threads
@@ -23,6 +23,7 @@
 //! order: fetches, CPU threads, writer.
 
 pub(super) mod archive;
+pub(super) mod backend;
 pub(super) mod feed;
 pub(super) mod fetch_task;
 pub(super) mod links;
@@ -38,122 +39,27 @@ pub(super) mod sites;
 pub(super) mod writer;
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use super::focused::{self, harvest};
+use super::focused;
+use super::harvest;
+use super::options::{CrawlError, RunOptions};
 use super::stats::Stats;
-use super::{template, CrawlError, RunOptions};
+use super::template;
 use crate::config::Config;
 use crate::fetch::Fetcher;
 use crate::focus::Focus;
 use crate::frontier::url::UrlRules;
-use crate::frontier::Next;
 use crate::politeness::DelayRules;
 use crate::seeds::Registry;
 use crate::store::Store;
+pub(super) use backend::{Commits, Committed, Health, Leases};
+pub(super) use shared::Finished;
 use shared::{CpuJob, Sched, Shared, WriterMsg};
-
-/// A leased URL ended: what the scheduler learns from the writer.
-#[derive(Debug)]
-pub(super) struct Finished {
-    pub host: String,
-    /// The lease's key.
-    pub key: Vec<u8>,
-    /// Politeness delay before the host's next request.
-    pub delay: Duration,
-    /// Hold the host off until then (robots 5xx, 429, 503).
-    pub hold: Option<Instant>,
-    /// The completion is in the frontier leases are read from (else it
-    /// waits to be committed, and its URL must not be leased again).
-    pub committed: bool,
-}
-
-/// How leasing stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Health {
-    /// Lease as usual.
-    Up,
-    /// Lease nothing for now; keep ticking (a cluster database away).
-    Paused,
-    /// The store cannot write: lease nothing, let in-flight work reach the
-    /// writer, then end the run.
-    Down,
-}
-
-/// The scheduler's side of a backend: where URLs are leased from.
-pub(super) trait Leases: Send {
-    /// Periodic work, called on every turn of the scheduler while it
-    /// leases: seed files, set-aside URLs, and for a cluster its
-    /// heartbeat, claims and lease renewals. Cheap when nothing is due.
-    fn tick(&mut self, now: Instant) -> impl Future<Output = ()> + Send;
-
-    /// The next URL whose host may be sent a request now.
-    fn next(&mut self, now: Instant) -> impl Future<Output = Next> + Send;
-
-    /// When [`Leases::tick`] next has work (the scheduler sleeps no longer).
-    fn next_tick(&self, now: Instant) -> Instant;
-
-    /// A leased URL ended.
-    fn finished(&mut self, f: Finished);
-
-    /// A URL that ended uncommitted reached the frontier.
-    fn committed(&mut self, _host: &str, _key: &[u8]) {}
-
-    /// How leasing stands.
-    fn health(&self) -> Health;
-
-    /// With nothing in flight and nothing to lease here: whether the whole
-    /// crawl is out of work (`exit_when_idle`).
-    fn idle(&mut self) -> impl Future<Output = bool> + Send {
-        std::future::ready(true)
-    }
-
-    /// The run ends: give back what this daemon holds.
-    fn close(&mut self) -> impl Future<Output = ()> + Send {
-        std::future::ready(())
-    }
-}
-
-/// What a commit did.
-#[derive(Debug, Default)]
-pub(super) struct Committed {
-    /// The completions just given are in the frontier.
-    pub now: bool,
-    /// Earlier completions that reached the frontier: (host, lease key).
-    pub earlier: Vec<(String, Vec<u8>)>,
-}
-
-/// The writer's side of a backend: how finished URLs are committed.
-pub(super) trait Commits: Send + 'static {
-    /// The most completions one commit takes.
-    fn batch(&self) -> usize {
-        1
-    }
-
-    /// Whether the local store takes writes (focus learning writes there).
-    fn writable(&self) -> bool;
-
-    /// Commits completions, in order.
-    fn commit(&mut self, msgs: Vec<WriterMsg>) -> impl Future<Output = Committed> + Send;
-
-    /// When completions that could not be committed are tried again.
-    fn retry_at(&self) -> Option<Instant> {
-        None
-    }
-
-    /// Tries the waiting completions again.
-    fn retry(&mut self) -> impl Future<Output = Committed> + Send {
-        std::future::ready(Committed::default())
-    }
-
-    /// Last work; returns the completions not known to be saved.
-    fn close(self) -> impl Future<Output = Vec<WriterMsg>> + Send;
-}
 
 /// Runs the stages over one backend until a stop, the end of the work
 /// (`exit_when_idle`) or the store going down; returns the completions the

@@ -52,7 +52,7 @@ pub(super) fn policy(
     cfg: &crate::config::Config,
     seed_modes: &[RenderMode],
     stats: &crate::crawl::stats::Stats,
-) -> Result<RenderPolicy, crate::crawl::CrawlError> {
+) -> Result<RenderPolicy, crate::crawl::options::CrawlError> {
     let r = &cfg.render;
     let modes = || std::iter::once(r.mode).chain(seed_modes.iter().copied());
     let always = modes().any(|m| m == RenderMode::Always);
@@ -66,7 +66,7 @@ pub(super) fn policy(
     let chromium = match crate::render::find_chromium(&r.chromium) {
         Ok(path) => path,
         Err(why) if always => {
-            return Err(crate::crawl::CrawlError::Start(format!(
+            return Err(crate::crawl::options::CrawlError::Start(format!(
                 "rendering is asked for (render.mode = \"always\" or a seed's render=always) \
                  but there is no browser: {why}"
             )))

@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
+use super::backend::{Health, Leases};
 use super::fetch_task;
 use super::shared::{CpuJob, FetchResult, Sched, Shared, WriterMsg};
-use super::{Health, Leases};
 use crate::config::Config;
+use crate::crawl::options::RunOptions;
 use crate::crawl::stats::Stats;
-use crate::crawl::RunOptions;
 use crate::frontier::Next;
 
 /// What the scheduler works with.

@@ -42,12 +42,15 @@ pub(in crate::crawl) struct SeedFiles {
     dir: PathBuf,
     given: Vec<PathBuf>,
     data_dir: PathBuf,
-    /// Set by [`crate::crawl::Observer::seeds_changed`].
+    /// Set by [`crate::crawl::options::Observer::seeds_changed`].
     changed: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SeedFiles {
-    pub(in crate::crawl) fn new(cfg: &Config, opts: &crate::crawl::RunOptions) -> SeedFiles {
+    pub(in crate::crawl) fn new(
+        cfg: &Config,
+        opts: &crate::crawl::options::RunOptions,
+    ) -> SeedFiles {
         SeedFiles {
             dir: cfg.crawl.seeds_dir.clone(),
             given: opts.extra_seeds.clone(),

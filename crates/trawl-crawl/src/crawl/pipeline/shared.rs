@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::crawl::options::PageHook;
 use crate::crawl::stats::Stats;
 use crate::fetch::guard::Origin;
 use crate::fetch::{Conditional, Fetcher, RequestOptions, Response};
@@ -156,23 +157,27 @@ pub enum FetchResult {
     Write(WriterMsg),
 }
 
+/// A leased URL ended: what the scheduler learns from the writer.
+#[derive(Debug)]
+pub(in crate::crawl) struct Finished {
+    pub host: String,
+    /// The lease's key.
+    pub key: Vec<u8>,
+    /// Politeness delay before the host's next request.
+    pub delay: Duration,
+    /// Hold the host off until then (robots 5xx, 429, 503).
+    pub hold: Option<Instant>,
+    /// The completion is in the frontier leases are read from (else it
+    /// waits to be committed, and its URL must not be leased again).
+    pub committed: bool,
+}
+
 /// Messages to the scheduler.
 pub(in crate::crawl) enum Sched {
     /// A leased URL ended.
-    Finished(super::Finished),
+    Finished(Finished),
     /// A URL that ended uncommitted reached the frontier.
     Committed { host: String, key: Vec<u8> },
-}
-
-/// A function called with each page's URL in the CPU stage, before
-/// extraction: a test hook (a panicking extractor) — `None` in real crawls.
-#[derive(Clone)]
-pub struct PageHook(pub Arc<dyn Fn(&str) + Send + Sync>);
-
-impl std::fmt::Debug for PageHook {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PageHook")
-    }
 }
 
 pub(in crate::crawl) fn outcome(

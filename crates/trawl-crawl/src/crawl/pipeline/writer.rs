@@ -11,8 +11,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use tokio::sync::{mpsc, watch};
 
 use super::archive::Archive;
+use super::backend::{Commits, Committed};
+use super::shared::Finished;
 use super::shared::{Sched, WriterMsg};
-use super::{Commits, Committed, Finished};
 use crate::crawl::focused::{learn, save_model};
 use crate::crawl::stats::Stats;
 use crate::focus::Focus;

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::options::ClusterOptions;
 use super::sitewide::{self, Fence, Published};
-use super::ClusterOptions;
 use crate::cluster::{Claimed, ClusterCounts, ClusterError, Conn};
 use crate::config::Config;
 use crate::crawl::pipeline::seeding;
