@@ -6,6 +6,12 @@
 //! the file and the line, so the map and the code cannot drift apart.
 //! Test code (`#[cfg(test)]` to the end of a file, `tests.rs`) is not
 //! counted: tests may reach anywhere.
+//!
+//! Inside every folder of both crates the same holds without a hand-written
+//! map: the folder's files and subfolders (its `mod.rs` one of them) import
+//! each other without a loop, so they stand in floors and no import runs
+//! back up (a `mod.rs` that both hands its children's items on and holds
+//! items they read is such a loop).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -151,6 +157,310 @@ fn imports_follow_the_map() {
         wrong.is_empty(),
         "imports against docs/ARCHITECTURE.md:\n{}",
         wrong.join("\n")
+    );
+}
+
+/// The module path a file is (`extract/shop/visible.rs` → `extract::shop::visible`;
+/// a `mod.rs` is its folder's module; `lib.rs` the crate's).
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.trim_end_matches(".rs");
+        if stem != "mod" && stem != "lib" {
+            parts.push(stem.to_string());
+        }
+    }
+    parts
+}
+
+/// Whether `path` (below `src`) names a module: a file or a folder.
+fn is_module(src: &Path, path: &[String]) -> bool {
+    let p = path.iter().fold(src.to_path_buf(), |p, s| p.join(s));
+    p.is_dir() || p.with_extension("rs").is_file()
+}
+
+/// A line and the module path it names.
+type ModuleRef = (usize, Vec<String>);
+
+/// (line, module path) of every module path the file's non-test code
+/// names: `crate::a::b`, `super::a`, `self::a` and a child module's bare
+/// name (`mod a;` in the file), braces expanded one level.
+fn module_refs(src: &Path, file: &Path, text: &str) -> Vec<ModuleRef> {
+    let own = module_path(src, file);
+    // The module `super` names from this file (`self` is `own`).
+    let parent = own[..own.len().saturating_sub(1)].to_vec();
+    let children: Vec<String> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l.strip_prefix("pub ").or_else(|| {
+                l.strip_prefix("pub(")
+                    .and_then(|r| r.split_once(") ").map(|x| x.1))
+            });
+            l.unwrap_or("").strip_prefix("mod ").map(str::to_string)
+        })
+        .chain(
+            text.lines()
+                .filter_map(|l| l.trim_start().strip_prefix("mod ").map(str::to_string)),
+        )
+        .filter_map(|r| r.strip_suffix(';').map(str::to_string))
+        .collect();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = visibility_free(line.split("//").next().unwrap_or(""))
+            .replace(", ", ",")
+            .replace("{ ", "{");
+        let tokens: Vec<&str> = code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || "_:{},".contains(c)))
+            .collect();
+        for tok in tokens.into_iter().filter(|t| t.contains("::")) {
+            for path in expand(tok) {
+                let segs: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+                let Some((&first, rest)) = segs.split_first() else {
+                    continue;
+                };
+                let (mut base, rest) = match first {
+                    "crate" => (Vec::new(), rest),
+                    "super" => (parent.clone(), rest),
+                    "self" => (own.clone(), rest),
+                    // A child module named bare (`use walk::Block;` in mod.rs).
+                    name if children.iter().any(|c| c == name) => (own.clone(), &segs[..]),
+                    _ => continue,
+                };
+                for seg in rest {
+                    if *seg == "super" {
+                        base.pop();
+                        continue;
+                    }
+                    let mut next = base.clone();
+                    next.push(seg.to_string());
+                    if !is_module(src, &next) {
+                        break;
+                    }
+                    base = next;
+                }
+                out.push((i + 1, base));
+            }
+        }
+    }
+    out
+}
+
+/// A line without its visibilities (`pub(super)`, `pub(in crate::a)`):
+/// they name where an item may be seen, not what it uses.
+fn visibility_free(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("pub(") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..].split_once(')').map_or("", |x| x.1);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `a::{b, c::d}` → `a::b`, `a::c::d`; anything else as it is.
+fn expand(tok: &str) -> Vec<String> {
+    match tok.split_once('{') {
+        Some((head, inner)) => inner
+            .split(',')
+            .map(|part| part.trim_matches(|c| c == '{' || c == '}'))
+            .filter(|part| !part.is_empty())
+            .map(|part| format!("{head}{part}"))
+            .collect(),
+        None => vec![tok.trim_matches(|c| c == ',' || c == '}').to_string()],
+    }
+}
+
+/// Every folder below `src`, and the loops among each one's rooms (its
+/// files and subfolders) as "a → b → … → a" with a line that imports.
+fn folder_loops(crate_dir: &str) -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(crate_dir)
+        .join("src");
+    let mut files = Vec::new();
+    rs_files(&src, &mut files);
+    files.retain(|f| f.file_name().is_none_or(|n| n != "tests.rs"));
+    let mut folders: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|f| f.parent().map(Path::to_path_buf))
+        .collect();
+    folders.sort();
+    folders.dedup();
+    let refs: Vec<(PathBuf, Vec<ModuleRef>)> = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{e}"));
+            (f.clone(), module_refs(&src, f, &text))
+        })
+        .collect();
+    let mut wrong = Vec::new();
+    for folder in folders {
+        let here = module_path(&src, &folder.join("mod.rs"));
+        // room → room → a line that imports
+        let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for (file, found) in &refs {
+            let Ok(rel) = file.strip_prefix(&folder) else {
+                continue;
+            };
+            let first = rel
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned());
+            let Some(from) = first.map(|n| n.trim_end_matches(".rs").to_string()) else {
+                continue;
+            };
+            for (line, target) in found {
+                if target.len() < here.len() || target[..here.len()] != here[..] {
+                    continue;
+                }
+                let to = target.get(here.len()).cloned().unwrap_or_else(|| {
+                    if folder == src {
+                        "lib".into()
+                    } else {
+                        "mod".into()
+                    }
+                });
+                if to != from {
+                    edges
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(to)
+                        .or_insert_with(|| format!("{}:{line}", file.display()));
+                }
+            }
+        }
+        if let Some(cycle) = find_loop(&edges) {
+            let at: Vec<String> = cycle
+                .windows(2)
+                .map(|w| edges[&w[0]][&w[1]].clone())
+                .collect();
+            wrong.push(format!(
+                "{}: {} ({})",
+                folder.display(),
+                cycle.join(" → "),
+                at.join(", ")
+            ));
+        }
+    }
+    wrong
+}
+
+/// A loop in the graph, as its rooms with the first repeated at the end.
+fn find_loop(edges: &BTreeMap<String, BTreeMap<String, String>>) -> Option<Vec<String>> {
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, BTreeMap<String, String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(n.to_string(), 1);
+        stack.push(n.to_string());
+        for m in edges.get(n).into_iter().flat_map(|e| e.keys()) {
+            match state.get(m.as_str()) {
+                Some(1) => {
+                    let from = stack.iter().position(|s| s == m).unwrap_or(0);
+                    let mut cycle = stack[from..].to_vec();
+                    cycle.push(m.clone());
+                    return Some(cycle);
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(c) = visit(m, edges, state, stack) {
+                        return Some(c);
+                    }
+                }
+            }
+        }
+        stack.pop();
+        state.insert(n.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for n in edges.keys() {
+        if !state.contains_key(n.as_str()) {
+            if let Some(c) = visit(n, edges, &mut state, &mut Vec::new()) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// Folders not yet in floors, with why. The store's `Store` is one struct
+/// whose methods are spread over its files (`impl Store` in queue.rs,
+/// records.rs, …) while its fields hold their types: splitting it into
+/// parts that own their trees is a change of its own. A folder leaves this
+/// list when it is mended (the test says so).
+const NOT_YET_IN_FLOORS: &[&str] = &["crates/trawl-crawl/src/store"];
+
+#[test]
+fn no_import_runs_back_up_inside_a_folder() {
+    let mut found = folder_loops("crates/trawl-extract");
+    found.extend(folder_loops("crates/trawl-crawl"));
+    let known = |w: &String| {
+        NOT_YET_IN_FLOORS
+            .iter()
+            .any(|f| w.contains(&format!("{f}: ")))
+    };
+    let wrong: Vec<&String> = found.iter().filter(|w| !known(w)).collect();
+    assert!(
+        wrong.is_empty(),
+        "imports in a loop inside a folder (move what both sides read below them):\n{}",
+        wrong
+            .iter()
+            .map(|w| w.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    for f in NOT_YET_IN_FLOORS {
+        assert!(
+            found.iter().any(|w| w.contains(&format!("{f}: "))),
+            "{f} is in floors now: take it off NOT_YET_IN_FLOORS"
+        );
+    }
+}
+
+#[test]
+fn the_folder_checker_sees_a_loop_and_reads_paths_as_rust_does() {
+    fn edge(edges: &mut BTreeMap<String, BTreeMap<String, String>>, a: &str, b: &str) {
+        edges
+            .entry(a.into())
+            .or_default()
+            .insert(b.into(), String::new());
+    }
+    let mut edges = BTreeMap::new();
+    edge(&mut edges, "mod", "walk");
+    edge(&mut edges, "walk", "inline");
+    assert_eq!(find_loop(&edges), None);
+    edge(&mut edges, "inline", "mod");
+    assert_eq!(
+        find_loop(&edges),
+        Some(vec![
+            "inline".into(),
+            "mod".into(),
+            "walk".into(),
+            "inline".into()
+        ])
+    );
+    assert_eq!(
+        expand("super::{record::Price,jsonld}"),
+        ["super::record::Price", "super::jsonld"]
+    );
+    assert_eq!(
+        visibility_free("pub(super) fn a(x: &super::B)"),
+        " fn a(x: &super::B)"
+    );
+    assert_eq!(
+        visibility_free("pub(in crate::crawl) struct C"),
+        " struct C"
     );
 }
 

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::{ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
 
 /// Pages fetched cluster-wide, as the budgets read them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

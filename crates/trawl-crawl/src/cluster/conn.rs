@@ -4,7 +4,7 @@
 
 use tokio_postgres::{Client, NoTls};
 
-use super::ClusterError;
+use super::error::ClusterError;
 
 /// A lazily (re)connected client.
 pub struct Conn {

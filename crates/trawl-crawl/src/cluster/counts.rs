@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::RwLock;
 
-use super::PageCounts;
+use super::budgets::PageCounts;
 use crate::store::Counter;
 
 /// Page counts of the whole cluster, as the budgets read them: the

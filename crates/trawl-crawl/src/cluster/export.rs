@@ -10,7 +10,8 @@ use std::fmt;
 use std::io::Write;
 use std::str::FromStr;
 
-use super::{ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
 use crate::record::Record;
 
 /// Where an export stopped: `XID.ID` (`0` is the start).

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{url_hash, ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
+use super::schema::url_hash;
 use crate::record::{PageOutcome, Record};
 use crate::seeds::Seed;
 use crate::store::{Again, NewUrl, QueueCap, QueuedUrl, Revisit, UrlKind, LINK_FEATURES};

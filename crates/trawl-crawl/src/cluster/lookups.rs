@@ -2,7 +2,9 @@
 //! `/scrape` waits for its page's outcome; a URL given to `/urls` takes a
 //! seed's options), so a worker answers for the whole cluster.
 
-use super::{url_hash, ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
+use super::schema::url_hash;
 use crate::record::{PageOutcome, Record};
 use crate::seeds::Seed;
 

@@ -5,7 +5,7 @@
 
 use tokio_postgres::Transaction;
 
-use super::ClusterError;
+use super::error::ClusterError;
 use crate::store::simhash::bands;
 
 /// Candidates read per lookup: a band shared by very many records (pages

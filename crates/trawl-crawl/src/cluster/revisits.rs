@@ -4,7 +4,8 @@
 //! the validators and text hash of its last outcome, as the one-machine
 //! store does (`store::revisits`).
 
-use super::{url_hash, ClusterError};
+use super::error::ClusterError;
+use super::schema::url_hash;
 
 /// Schedules the conditional revisits of `changed` (URL, when it changed,
 /// in seconds since the epoch) under `tx`; `hub` (the URL that said so)

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use super::{ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
 
 /// One worker as its last heartbeat left it.
 #[derive(Debug, Clone, serde::Serialize)]

@@ -7,7 +7,8 @@
 
 use trawl_extract::Template;
 
-use super::{ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
 
 impl Conn {
     /// The templates of `sites`, by site and cluster.

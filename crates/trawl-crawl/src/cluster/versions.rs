@@ -7,7 +7,8 @@
 //! --all-versions`); `trawl reextract --cluster` does not (the older one
 //! stays in the worker's archive).
 
-use super::{ClusterError, Conn};
+use super::conn::Conn;
+use super::error::ClusterError;
 use crate::record::Record;
 
 impl Conn {

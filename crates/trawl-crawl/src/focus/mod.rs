@@ -17,15 +17,9 @@ pub(crate) mod topic;
 
 use std::sync::RwLock;
 
-pub use model::LinkModel;
+pub use model::{LinkModel, FEATURES};
 pub use topic::Topic;
 use trawl_extract::PageType;
-
-/// Link features, each in [0, 1]:
-/// 0 parent relevance, 1 anchor keywords, 2 keywords around the link,
-/// 3 URL keywords, 4 parent is a hub, 5 shallowness 1/(1+depth),
-/// 6 host harvest rate, 7 parent relevance × hub.
-pub const FEATURES: usize = crate::store::LINK_FEATURES;
 
 /// Crawl order (`focus.strategy`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]

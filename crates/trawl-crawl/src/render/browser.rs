@@ -13,7 +13,7 @@ use chromiumoxide::Page;
 use futures_util::StreamExt;
 use tokio::sync::RwLock;
 
-use super::{profile_dir, RenderError, Settings};
+use super::job::{RenderError, Settings};
 
 /// The browser `configured` names (a path, or a name on the PATH), else the
 /// first of `chromium`, `chromium-browser`, `google-chrome` on the PATH.
@@ -329,4 +329,14 @@ pub(super) async fn close(old: Arc<Live>) {
         r.abort();
     }
     let _ = std::fs::remove_dir_all(&old.profile);
+}
+
+/// A unique directory for one browser's profile under `root`.
+fn profile_dir(root: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    root.join(format!(
+        "profile-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Relaxed)
+    ))
 }

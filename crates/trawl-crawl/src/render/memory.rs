@@ -4,7 +4,7 @@
 //! to 1.7 GB under a 512 MiB setting). So the browser's renderer processes
 //! are measured while it runs, and one past [`Settings::tab_memory_mb`] of
 //! resident memory is killed; the render it was doing fails with
-//! [`super::RenderError::Memory`] and the next page gets a new renderer.
+//! `RenderError::Memory` and the next page gets a new renderer.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;

@@ -18,7 +18,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use chromiumoxide::Page;
 use futures_util::StreamExt;
 
-use super::{Answer, Gate, Job, RenderError, Rendered, Settings};
+use super::job::{Answer, Gate, Job, RenderError, Rendered, Settings};
 
 /// Run in every document before its own scripts: the ways out that request
 /// interception does not see are gone from the page's world. WebRTC

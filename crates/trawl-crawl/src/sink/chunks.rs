@@ -8,7 +8,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::markdown::{page_markdown, page_url};
-use super::{RecordSink, SinkError};
+use super::record_sink::{RecordSink, SinkError};
 use crate::record::Record;
 
 /// One JSON line per chunk of `md`: the fields of `head` (what names the

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::SinkError;
+use super::record_sink::SinkError;
 
 /// A column's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::columns::{cell, object, Cell, Column, Rows};
-use super::{RecordSink, SinkError};
+use super::record_sink::{RecordSink, SinkError};
 use crate::record::{PageOutcome, Record};
 
 /// Writes rows of `columns` as CSV.

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{RecordSink, SinkError};
+use super::record_sink::{RecordSink, SinkError};
 use crate::record::{PageOutcome, Record};
 
 /// Writes each record and outcome as one line of JSON.

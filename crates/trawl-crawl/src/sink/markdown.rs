@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{RecordSink, SinkError};
+use super::record_sink::{RecordSink, SinkError};
 use crate::record::Record;
 
 /// A file name for a record: its URL's host and path, characters other

@@ -15,7 +15,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
 
 use super::columns::{cell, object, Cell, Column, Kind, Rows};
-use super::{RecordSink, SinkError};
+use super::record_sink::{RecordSink, SinkError};
 use crate::record::{PageOutcome, Record};
 
 /// Rows in a row group at most.
