@@ -26,7 +26,7 @@ fn main() {
             0
         }
         Err(e) => {
-            eprintln!("trawl: error: {}", error_message(&e));
+            eprintln!("trawl: error: {}", terminal::error_message(&e));
             // Inputs that could not be read or used: 1; usage and setup: 2.
             let input = e.chain().any(|c| {
                 c.is::<cli::FailedInputs>()
@@ -42,20 +42,6 @@ fn main() {
         }
     };
     std::process::exit(code);
-}
-
-/// The error and its causes on one line, each said once: library errors
-/// already name their cause in their own message.
-pub(crate) fn error_message(e: &anyhow::Error) -> String {
-    let mut msg = e.to_string();
-    for cause in e.chain().skip(1) {
-        let text = cause.to_string();
-        if !msg.contains(&text) {
-            msg.push_str(": ");
-            msg.push_str(&text);
-        }
-    }
-    msg
 }
 
 /// A damaged database file can make sled panic; the store catches it at

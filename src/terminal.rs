@@ -1,7 +1,8 @@
 //! Text a person reads on a terminal comes partly from strangers (a page's
 //! title, its text, a server's error): escape sequences in it could rewrite
 //! the screen or the terminal's title, so control characters are removed
-//! before printing (line breaks and tabs kept where text has lines).
+//! before printing (line breaks and tabs kept where text has lines). An
+//! error is printed with its causes on one line.
 
 use std::borrow::Cow;
 
@@ -13,6 +14,20 @@ pub fn printable(s: &str, lines: bool) -> Cow<'_, str> {
         return Cow::Borrowed(s);
     }
     Cow::Owned(s.chars().filter(|&c| !bad(c)).collect())
+}
+
+/// The error and its causes on one line, each said once: library errors
+/// already name their cause in their own message.
+pub(crate) fn error_message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let text = cause.to_string();
+        if !msg.contains(&text) {
+            msg.push_str(": ");
+            msg.push_str(&text);
+        }
+    }
+    msg
 }
 
 #[cfg(test)]

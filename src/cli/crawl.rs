@@ -8,7 +8,7 @@ use clap::Args;
 
 use trawl_crawl::config::Config;
 
-use super::runtime;
+use super::resources::{runtime, DAEMON_ADDR_FILE};
 
 #[derive(Debug, Args)]
 pub struct CrawlArgs {
@@ -196,7 +196,7 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             // `trawl status --data DIR` finds this daemon by it, whatever
             // address its config names (a second daemon with --status-addr).
             // Not essential: without it, status looks at crawl.status_addr.
-            let note = config.crawl.data_dir.join(super::DAEMON_ADDR_FILE);
+            let note = config.crawl.data_dir.join(DAEMON_ADDR_FILE);
             let noted = std::fs::create_dir_all(&config.crawl.data_dir)
                 .and_then(|()| std::fs::write(&note, &config.crawl.status_addr));
             if let Err(e) = noted {

@@ -131,7 +131,7 @@ pub(super) fn fetch(args: FetchArgs, mut config: Config) -> Result<i32> {
         ..Default::default()
     };
     let data = config.crawl.data_dir.clone();
-    super::runtime()?.block_on(trawl_crawl::crawl::run(config, opts))?;
+    super::resources::runtime()?.block_on(trawl_crawl::crawl::run(config, opts))?;
     let store = trawl_crawl::store::Store::open(&data, 16 << 20)?;
     let mut got = Collect::default();
     let all = trawl_crawl::store::export::ExportQuery::default();

@@ -26,7 +26,7 @@ use trawl_crawl::record::{Record, RecordKind};
 use trawl_crawl::warc::{http_parts, Reader};
 use trawl_extract::{Charset, Options, Page};
 
-use super::{data_dir, open_store};
+use super::resources::{data_dir, open_store};
 
 #[derive(Debug, Args)]
 pub struct ReextractArgs {

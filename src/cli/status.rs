@@ -14,7 +14,7 @@ use trawl_crawl::config::Config;
 use trawl_crawl::crawl::stats::Snapshot;
 use trawl_crawl::store::{Counter, Store};
 
-use super::{daemon_for, data_dir, open_store_read_only};
+use super::resources::{daemon_for, data_dir, open_store_read_only};
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {

@@ -11,7 +11,7 @@ use trawl_crawl::config::Config;
 use trawl_crawl::store::raw::SeqSet;
 use trawl_crawl::store::CheckReport;
 
-use super::{data_dir, open_store_read_only};
+use super::resources::{data_dir, open_store_read_only};
 
 #[derive(Debug, Subcommand)]
 pub enum StoreCommand {
@@ -51,7 +51,11 @@ pub(super) fn store_cmd(cmd: StoreCommand, config: &Config) -> Result<i32> {
         Err(e) if dir.join("db").is_file() => {
             let mut stdout = std::io::stdout().lock();
             writeln!(stdout, "store {}:", dir.join("db").display())?;
-            writeln!(stdout, "  cannot be opened: {}", crate::error_message(&e))?;
+            writeln!(
+                stdout,
+                "  cannot be opened: {}",
+                crate::terminal::error_message(&e)
+            )?;
             None
         }
         Err(e) => return Err(e),

@@ -13,7 +13,7 @@ use trawl_crawl::config::Config;
 use trawl_crawl::crawl::templates::Templates;
 use trawl_extract::{Page, Template};
 
-use super::{open_store, parse_pages, FailedInputs};
+use super::resources::{open_store, parse_pages, FailedInputs};
 
 #[derive(Debug, Subcommand)]
 pub enum TemplatesCommand {

@@ -7,7 +7,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::eval::EvalError;
+use super::error::EvalError;
+
+/// A page read into memory.
+pub struct Loaded {
+    pub case: Case,
+    pub bytes: Result<Vec<u8>, String>,
+}
 
 /// One page with its truth.
 #[derive(Debug, Clone)]

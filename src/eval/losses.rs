@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::dataset::{self, Case};
+use super::error::EvalError;
 use super::score::{char_prf, prf, Prf, Snippets};
-use super::EvalError;
 
 /// Reads a predictions JSONL (`source`, `text`) into page id → text, the
 /// id being the source's file name up to its first dot (as score.py).

@@ -10,9 +10,10 @@ use std::path::Path;
 use rayon::prelude::*;
 use trawl_extract::{extract, html_to_markdown, Options};
 
+use super::dataset::Loaded;
+use super::error::EvalError;
 use super::score::{prf, Prf};
 use super::structure::{compare, read, Counts, Levels, Structure, KINDS, SCORED};
-use super::{EvalError, Loaded};
 
 /// One side's (trawl's or a peer's) scores on one page.
 #[derive(Debug, Clone)]

@@ -12,7 +12,8 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::eval::{EvalError, Loaded};
+use crate::eval::dataset::Loaded;
+use crate::eval::error::EvalError;
 use trawl_extract::{extract, Options};
 
 /// The three fields scored.

@@ -4,6 +4,7 @@
 //! render) of pages read beforehand, i.e. per-core throughput.
 
 pub mod dataset;
+mod error;
 pub mod losses;
 pub mod markdown;
 pub mod metadata;
@@ -20,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-pub use dataset::Case;
+pub use dataset::{Case, Loaded};
+pub use error::EvalError;
 pub use score::{char_prf, prf, Prf, Snippets};
 use trawl_extract::read_input;
 use trawl_extract::{extract, Algorithm, Options, PageType};
@@ -95,12 +97,6 @@ impl Report {
     pub fn mb_per_sec(&self) -> f64 {
         self.bytes as f64 / 1e6 / self.busy.as_secs_f64().max(1e-9)
     }
-}
-
-/// A page read into memory.
-pub struct Loaded {
-    pub case: Case,
-    pub bytes: Result<Vec<u8>, String>,
 }
 
 /// Reads a dataset's pages (and truth) into memory.
@@ -299,21 +295,4 @@ pub fn format(report: &Report, dataset: &str) -> String {
         table(&mut s, all.as_ref(), &rows);
     }
     s
-}
-
-/// Why an evaluation could not run.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum EvalError {
-    #[error("dataset directory {0} not found")]
-    Missing(std::path::PathBuf),
-    #[error("{0}: not a known dataset layout (expected wcxb-dev, cleaneval, multilingual-dev, trafilatura-eval or swde-book)")]
-    UnknownLayout(std::path::PathBuf),
-    #[error("{path}: {message}")]
-    BadFile {
-        path: std::path::PathBuf,
-        message: String,
-    },
-    #[error(transparent)]
-    Input(#[from] trawl_extract::InputError),
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::eval::EvalError;
+use crate::eval::error::EvalError;
 use trawl_extract::{Options, Page, Product};
 
 /// Fields scored, in report order.

@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::eval::error::EvalError;
 use crate::eval::products::{fold_of, host, value, Report};
-use crate::eval::EvalError;
 use trawl_extract::{Options, Page, PageType, ProductSources};
 
 /// Fields scored, in report order.

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use crate::eval::EvalError;
+use crate::eval::error::EvalError;
 use trawl_extract::{clean_value, kept_texts, Applied, Learning, Options, Page, Template};
 
 /// The template field an SWDE attribute corresponds to (the eight SWDE

@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::Loaded;
+use super::dataset::Loaded;
 use trawl_extract::{train_page_types, Options, Page, PageType, TypeReport, TypeSample};
 
 /// Page type names, in the model's class order.

@@ -14,7 +14,7 @@ use trawl_crawl::config::Config;
 use trawl_crawl::sink::columns::DEFAULT_RECORD_FIELDS;
 use trawl_crawl::sink::{ChunkSink, CsvSink, Format, MarkdownFiles, ParquetSink, RecordSink, Rows};
 
-use super::{cluster_url, daemon_for, data_dir, open_store_read_only};
+use super::resources::{cluster_url, daemon_for, data_dir, open_store_read_only};
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {

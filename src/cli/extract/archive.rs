@@ -13,6 +13,8 @@ use serde::Serialize;
 
 use trawl_extract::{warc_pages, Charset, Extracted, Options};
 
+use super::output::{write_chunks, write_content, write_human, Format};
+
 /// Pages extracted together (memory stays at about this many pages).
 const CHUNK: usize = 256;
 
@@ -117,7 +119,7 @@ pub(super) fn extract(
     path: &str,
     opts: &Options,
     pool: &rayon::ThreadPool,
-    format: super::Format,
+    format: Format,
     out: &mut dyn Write,
 ) -> Result<bool> {
     let is_warc = is_warc(path);
@@ -187,7 +189,7 @@ fn emit_chunks(
     is_warc: bool,
     opts: &Options,
     pool: &rayon::ThreadPool,
-    format: super::Format,
+    format: Format,
     out: &mut dyn Write,
     counts: &mut Counts,
 ) -> Result<()> {
@@ -230,7 +232,7 @@ fn emit_chunks(
                 }
             };
             counts.extracted += 1;
-            if format == super::Format::Json {
+            if format == Format::Json {
                 let line = Line {
                     source: path,
                     warc_record_id: it.id.as_deref(),
@@ -239,14 +241,14 @@ fn emit_chunks(
                     record: &rec,
                 };
                 writeln!(out, "{}", serde_json::to_string(&line)?)?;
-            } else if format == super::Format::Text {
+            } else if format == Format::Text {
                 let name = it.url.as_deref().unwrap_or(path);
-                super::write_human(out, name, &rec, true)?;
-            } else if let super::Format::Chunks(budget) = format {
-                super::write_chunks(out, path, &rec, budget)?;
+                write_human(out, name, &rec, true)?;
+            } else if let Format::Chunks(budget) = format {
+                write_chunks(out, path, &rec, budget)?;
             } else {
                 let name = it.url.as_deref().unwrap_or(path);
-                super::write_content(out, name, &rec, format, true)?;
+                write_content(out, name, &rec, format, true)?;
             }
         }
     }
