@@ -96,6 +96,10 @@ pub(super) async fn run<L: Leases, C: Commits>(
             stats: stats.clone(),
             sched: sched_tx,
             stop: stop_rx.clone(),
+            plan: {
+                let shared = shared.clone();
+                Box::new(move |msg: &mut WriterMsg| shared.plan_revisit(msg))
+            },
         };
         std::thread::Builder::new()
             .name("trawl-writer".into())
@@ -303,10 +307,7 @@ fn spawn_cpu(
                 };
                 let Some(job) = job else { break };
                 let sent = match process::process_guarded(&shared, job) {
-                    process::Processed::Done(mut msg) => {
-                        shared.plan_revisit(&mut msg);
-                        tx.blocking_send(msg).is_ok()
-                    }
+                    process::Processed::Done(msg) => tx.blocking_send(msg).is_ok(),
                     process::Processed::Render(r) => render_tx.blocking_send(r).is_ok(),
                 };
                 if !sent {

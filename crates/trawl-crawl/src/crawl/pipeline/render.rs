@@ -108,10 +108,7 @@ async fn render_page(shared: Arc<Shared>, rj: RenderJob) -> WriterMsg {
     let s = shared.clone();
     let (lease, delay, status) = (job.lease.clone(), job.delay, job.response.status);
     match tokio::task::spawn_blocking(move || process_guarded(&s, job)).await {
-        Ok(Processed::Done(mut msg)) => {
-            shared.plan_revisit(&mut msg);
-            msg
-        }
+        Ok(Processed::Done(msg)) => msg,
         // Never: a rendered page is not sent to the browser again.
         Ok(Processed::Render(rj)) => failed(
             &rj.job,

@@ -222,8 +222,7 @@ fn spawn_fetch(
             FetchResult::Cpu(job) => {
                 let _ = cpu_tx.send(job).await;
             }
-            FetchResult::Write(mut msg) => {
-                shared.plan_revisit(&mut msg);
+            FetchResult::Write(msg) => {
                 let _ = write_tx.send(msg).await;
             }
         }

@@ -1,6 +1,6 @@
 //! The writer: the one thread that ends leases. It takes completions from
-//! the CPU stage and the fetch tasks, lets the focus learn from judged
-//! pages, commits them through the backend's [`Commits`] (a batch at a
+//! the CPU stage, the renders and the fetch tasks, plans each URL's next
+//! visit, lets the focus learn from judged pages, commits them through the backend's [`Commits`] (a batch at a
 //! time, in order), and tells the scheduler each URL ended and, later,
 //! which ones reached the frontier.
 
@@ -29,6 +29,8 @@ pub(super) struct Ends {
     pub sched: mpsc::UnboundedSender<Sched>,
     /// The run's stop (the writer gives up waiting for a full disk then).
     pub stop: watch::Receiver<bool>,
+    /// Sets a finished URL's next visit on its completion (`revisit`).
+    pub plan: Box<dyn Fn(&mut WriterMsg) + Send>,
 }
 
 /// Runs the writer until `rx` closes. Returns the completions the backend
@@ -45,6 +47,7 @@ pub(super) async fn run<C: Commits>(
         stats,
         sched,
         mut stop,
+        plan,
     } = ends;
     // The scheduler may be gone during shutdown; nothing to tell then.
     let tell = |c: Committed, ended: Vec<(String, Vec<u8>, _, _)>| {
@@ -83,7 +86,8 @@ pub(super) async fn run<C: Commits>(
             }
         }
         let mut ended = Vec::with_capacity(msgs.len());
-        for msg in &msgs {
+        for msg in &mut msgs {
+            plan(msg);
             // A revisit's page was judged on its first visit.
             let first = msg.lease.item.revisit.is_none();
             if let (Some(f), Completion::Done { outcome, .. }, true, true) =
