@@ -154,38 +154,7 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         return Ok(0);
     }
     if crate::eval::swde::detect(&args.dataset).is_some() {
-        let mut d = crate::eval::swde::load(&args.dataset, args.limit)?;
-        if let Some(k) = args.draws {
-            let n = args.learn.unwrap_or(4);
-            let runs: Vec<_> = crate::eval::swde::draws(d.pages.len(), n + args.check, k, 1)
-                .into_iter()
-                .map(|s| {
-                    let r = crate::eval::swde::run_sample(&mut d, &s, n, Learning::Trawl);
-                    (s, r)
-                })
-                .collect();
-            let what = match args.check {
-                0 => "trawl (majority, labelled rows)".to_string(),
-                c => format!("trawl, checked on {c} more pages"),
-            };
-            writeln!(out, "{}", crate::eval::swde::format_draws(&runs, &d, &what))?;
-            return Ok(0);
-        }
-        let ns: Vec<usize> = match args.learn {
-            Some(n) => vec![n],
-            None => (2..=8).collect(),
-        };
-        for (how, what) in [
-            (Learning::Paper, "paper 003 (same on every sample)"),
-            (Learning::Trawl, "trawl (majority, labelled rows)"),
-        ] {
-            let runs: Vec<_> = ns
-                .iter()
-                .map(|&n| crate::eval::swde::run(&d, n, n, how))
-                .collect();
-            writeln!(out, "{}", crate::eval::swde::format(&runs, &d, what))?;
-        }
-        return Ok(0);
+        return eval_templates(&args, &mut out);
     }
     let algorithms: Vec<Algorithm> = if args.algorithm == "all" {
         Algorithm::ALL.to_vec()
@@ -229,30 +198,91 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
         return Ok(0);
     }
     if let Some(model_path) = &args.train_types {
-        let report = crate::eval::types::train(&pages);
-        write!(out, "{}", crate::eval::types::format(&report))?;
-        // Extraction with each page typed by a model that never saw it.
-        let held_out = |c: &crate::eval::Case| report.held_out.get(&c.id).copied();
-        let ex = crate::eval::run_typed(&pages, &Options::default(), args.threads, &held_out);
-        write!(
-            out,
-            "{}",
-            crate::eval::format(&ex, &format!("{name}, held-out types"))
-        )?;
-        std::fs::write(model_path, report.model_json())
-            .with_context(|| format!("cannot write {}", model_path.display()))?;
-        writeln!(out, "model written to {}", model_path.display())?;
+        return train_types(&args, model_path, &pages, &name, &mut out);
+    }
+    eval_algorithms(&args, algorithms, &pages, &name, &mut out)
+}
+
+/// SWDE's templates: learning curves by sample size (paper 003's and
+/// trawl's learning), or `--draws` seeded samples.
+fn eval_templates(args: &EvalArgs, out: &mut impl Write) -> Result<i32> {
+    let mut d = crate::eval::swde::load(&args.dataset, args.limit)?;
+    if let Some(k) = args.draws {
+        let n = args.learn.unwrap_or(4);
+        let runs: Vec<_> = crate::eval::swde::draws(d.pages.len(), n + args.check, k, 1)
+            .into_iter()
+            .map(|s| {
+                let r = crate::eval::swde::run_sample(&mut d, &s, n, Learning::Trawl);
+                (s, r)
+            })
+            .collect();
+        let what = match args.check {
+            0 => "trawl (majority, labelled rows)".to_string(),
+            c => format!("trawl, checked on {c} more pages"),
+        };
+        writeln!(out, "{}", crate::eval::swde::format_draws(&runs, &d, &what))?;
         return Ok(0);
     }
+    let ns: Vec<usize> = match args.learn {
+        Some(n) => vec![n],
+        None => (2..=8).collect(),
+    };
+    for (how, what) in [
+        (Learning::Paper, "paper 003 (same on every sample)"),
+        (Learning::Trawl, "trawl (majority, labelled rows)"),
+    ] {
+        let runs: Vec<_> = ns
+            .iter()
+            .map(|&n| crate::eval::swde::run(&d, n, n, how))
+            .collect();
+        writeln!(out, "{}", crate::eval::swde::format(&runs, &d, what))?;
+    }
+    Ok(0)
+}
+
+/// `--train-types`: the page-type model trained with folds by site, the
+/// extraction with held-out types, and the model written to `model_path`.
+fn train_types(
+    args: &EvalArgs,
+    model_path: &std::path::Path,
+    pages: &[crate::eval::Loaded],
+    name: &str,
+    out: &mut impl Write,
+) -> Result<i32> {
+    let report = crate::eval::types::train(pages);
+    write!(out, "{}", crate::eval::types::format(&report))?;
+    // Extraction with each page typed by a model that never saw it.
+    let held_out = |c: &crate::eval::Case| report.held_out.get(&c.id).copied();
+    let ex = crate::eval::run_typed(pages, &Options::default(), args.threads, &held_out);
+    write!(
+        out,
+        "{}",
+        crate::eval::format(&ex, &format!("{name}, held-out types"))
+    )?;
+    std::fs::write(model_path, report.model_json())
+        .with_context(|| format!("cannot write {}", model_path.display()))?;
+    writeln!(out, "model written to {}", model_path.display())?;
+    Ok(0)
+}
+
+/// The text scores of each algorithm (with `--worst` pages and
+/// `--predictions`).
+fn eval_algorithms(
+    args: &EvalArgs,
+    algorithms: Vec<Algorithm>,
+    pages: &[crate::eval::Loaded],
+    name: &str,
+    out: &mut impl Write,
+) -> Result<i32> {
     for algorithm in algorithms {
         let report = crate::eval::run(
-            &pages,
+            pages,
             algorithm,
             args.threads,
             args.oracle_types,
             !args.no_markdown,
         );
-        write!(out, "{}", crate::eval::format(&report, &name))?;
+        write!(out, "{}", crate::eval::format(&report, name))?;
         if args.worst > 0 {
             let mut worst: Vec<_> = report.pages.iter().collect();
             worst.sort_by(|a, b| a.score.f1.total_cmp(&b.score.f1));
@@ -276,7 +306,7 @@ pub(super) fn eval(args: EvalArgs) -> Result<i32> {
                 std::fs::File::create(path)
                     .with_context(|| format!("cannot write {}", path.display()))?,
             );
-            for (p, loaded) in report.pages.iter().zip(&pages) {
+            for (p, loaded) in report.pages.iter().zip(pages) {
                 let line = serde_json::json!({
                     "source": loaded.case.html.to_string_lossy(),
                     "text": p.text,
