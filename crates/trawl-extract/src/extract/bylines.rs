@@ -197,9 +197,8 @@ fn marked(doc: &Doc, loose: bool) -> Option<String> {
             || doc.class_id(id).0.is_some_and(|c| {
                 c.split_whitespace().any(|t| {
                     if loose {
-                        let t = t.to_ascii_lowercase();
-                        (t.contains("author") || t.contains("byline"))
-                            && !NOT_BYLINE.iter().any(|w| t.contains(w))
+                        (holds(t, "author") || holds(t, "byline"))
+                            && !NOT_BYLINE.iter().any(|w| holds(t, w))
                     } else {
                         matches!(t, "author" | "byline" | "author-name" | "byline__name")
                     }
@@ -320,6 +319,15 @@ fn name_in(doc: &Doc, el: NodeId) -> Option<String> {
     (el..end)
         .filter(|&d| !doc.is_element(d))
         .find_map(|d| tidy(doc.text(d)).filter(|t| !PREFIXES.contains(&t.to_lowercase().as_str())))
+}
+
+/// Whether `token` holds `word` (lower-case ASCII) in any ASCII case,
+/// without lowering a copy of it.
+fn holds(token: &str, word: &str) -> bool {
+    token
+        .as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 #[cfg(test)]

@@ -100,7 +100,7 @@ pub(crate) fn with_page_notes(doc: &Doc, noise: &[bool]) -> Vec<bool> {
         doc.is_element(id)
             && ABOUT_THE_PAGE
                 .iter()
-                .any(|c| matches_token(&class_id_role(doc, id), c))
+                .any(|c| matches_token(class_id_role(doc, id), c))
     });
     noise.iter().zip(notes).map(|(n, m)| *n || m).collect()
 }
@@ -163,20 +163,10 @@ const POSITIVE: &[&str] = &[
     "prose",
 ];
 
-/// Lower-cased class, id and role of an element, space separated.
-pub fn class_id_role(doc: &Doc, id: NodeId) -> String {
-    let (class, ident) = doc.class_id(id);
-    let parts = [class, ident, doc.attr(id, "role")];
-    let len = parts.iter().flatten().map(|p| p.len() + 1).sum();
-    let mut s = String::with_capacity(len);
-    for part in parts.into_iter().flatten() {
-        s.push_str(part);
-        s.push(' ');
-    }
-    // One buffer, lowered in place: this runs for every element, several
-    // times per page.
-    s.make_ascii_lowercase();
-    s
+/// Lower-cased class, id and role of an element, space separated
+/// ([`Doc::class_id_role`]).
+pub fn class_id_role(doc: &Doc, id: NodeId) -> &str {
+    doc.class_id_role(id)
 }
 
 /// How strongly a class/id/role string names boilerplate (and not content).
@@ -196,14 +186,26 @@ pub fn naming(names: &str) -> Naming {
     // The word starts are found once for all five lists ([`matches_token`]
     // per word walked the string a hundred times per element), and each
     // start is compared only with the words sharing its first byte.
+    // They are kept on the stack (a heap list per call was 4% of an
+    // extraction's allocations); a name with more words spills.
     let bytes = names.as_bytes();
-    let starts: Vec<&[u8]> = (0..bytes.len())
-        .filter(|&at| at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_'))
-        .map(|at| &bytes[at..])
-        .collect();
+    let mut inline = [0usize; 48];
+    let mut count = 0;
+    let mut spill: Vec<usize> = Vec::new();
+    for at in (0..bytes.len()).filter(|&at| at == 0 || matches!(bytes[at - 1], b' ' | b'-' | b'_'))
+    {
+        match inline.get_mut(count) {
+            Some(slot) => {
+                *slot = at;
+                count += 1;
+            }
+            None => spill.push(at),
+        }
+    }
+    let starts = || inline[..count].iter().chain(&spill).map(|&at| &bytes[at..]);
     let [never, hints, positive, negative, weak] = vocabularies();
     let any = |v: &Vocabulary| {
-        starts.iter().any(|s| {
+        starts().any(|s| {
             s.first()
                 .is_some_and(|&b| v.by_first[usize::from(b)].iter().any(|p| s.starts_with(p)))
         })
@@ -537,7 +539,7 @@ fn comments_on_a_post(doc: &Doc, id: NodeId, names: &str) -> bool {
     let mut up = doc.nodes[id as usize].parent;
     while up != u32::MAX {
         let n = class_id_role(doc, up);
-        if matches_token(&n, "answer") || matches_token(&n, "question") {
+        if matches_token(n, "answer") || matches_token(n, "question") {
             return true;
         }
         up = doc.nodes[up as usize].parent;
@@ -681,7 +683,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ if profile.captions_are_noise
                     && profile.bylines_are_noise
                     && doc.agg[id as usize].chars <= 80
-                    && CAPTION_NAMES.iter().any(|c| matches_token(&names, c)) =>
+                    && CAPTION_NAMES.iter().any(|c| matches_token(names, c)) =>
                 {
                     true
                 }
@@ -692,15 +694,15 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ if node.tag.is_heading() => false,
                 _ => {
                     if !profile.comments_are_noise
-                        && (POST_EXTRAS.iter().any(|c| matches_token(&names, c))
-                            || comments_on_a_post(doc, id, &names))
+                        && (POST_EXTRAS.iter().any(|c| matches_token(names, c))
+                            || comments_on_a_post(doc, id, names))
                     {
                         return !holds_the_page(doc, id, body_chars);
                     }
-                    match naming(&names) {
+                    match naming(names) {
                         _ if profile.bylines_are_noise
                             && doc.agg[id as usize].chars <= ABOUT_THE_PAGE_CHARS
-                            && ABOUT_THE_PAGE.iter().any(|c| matches_token(&names, c)) =>
+                            && ABOUT_THE_PAGE.iter().any(|c| matches_token(names, c)) =>
                         {
                             true
                         }
@@ -711,7 +713,7 @@ pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                         Naming::Neutral => {
                             if !profile.comments_are_noise
                                 || id < kept_thread_end.get()
-                                || !COMMENTS.iter().any(|c| matches_token(&names, c))
+                                || !COMMENTS.iter().any(|c| matches_token(names, c))
                             {
                                 false
                             } else if doc.agg[id as usize].chars * 10

@@ -90,6 +90,8 @@ pub struct Doc {
     /// node: computed by the extractor (`extract::shop::beside`)
     /// the first time a pass asks, then shared by every pass that reads it.
     pub(crate) beside: std::sync::OnceLock<Vec<bool>>,
+    /// Every element's class, id and role ([`Doc::class_id_role`]).
+    class_names: std::sync::OnceLock<super::class_names::ClassNames>,
 }
 
 impl Doc {
@@ -189,6 +191,19 @@ impl Doc {
             }
         }
         (class, ident)
+    }
+
+    /// An element's class, id and role, lower-cased and space separated;
+    /// computed for every element the first time one is asked for.
+    pub(crate) fn class_id_role(&self, id: NodeId) -> &str {
+        self.class_names
+            .get_or_init(|| {
+                super::class_names::ClassNames::build(self.nodes.len(), |i| {
+                    let (class, ident) = self.class_id(i as NodeId);
+                    [class, ident, self.attr(i as NodeId, "role")]
+                })
+            })
+            .get(id as usize)
     }
 
     /// Children of a node, in order.
@@ -473,6 +488,7 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
         path_count: 1,
         meta: RawMeta::default(),
         beside: std::sync::OnceLock::new(),
+        class_names: std::sync::OnceLock::new(),
     };
     doc.nodes.push(Node {
         parent: NONE,

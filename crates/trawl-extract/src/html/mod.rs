@@ -3,6 +3,7 @@
 //! back to readable text.
 
 pub(crate) mod charset;
+mod class_names;
 pub(crate) mod differential;
 pub(crate) mod dom;
 mod head_meta;

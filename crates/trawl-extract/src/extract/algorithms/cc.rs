@@ -45,14 +45,14 @@ pub fn content_units(doc: &Doc, agg: &[Agg]) -> Vec<bool> {
         .collect();
     // Smoothing with CS and TD, per parent's children grouped by tag name.
     let mut smoothed = vec![false; n];
+    // One buffer for every parent's unit children (this runs per element).
+    let mut kids: Vec<NodeId> = Vec::new();
     for p in 0..n {
         if !doc.is_element(p as NodeId) {
             continue;
         }
-        let kids: Vec<NodeId> = doc
-            .children(p as NodeId)
-            .filter(|&k| is_unit(doc, k))
-            .collect();
+        kids.clear();
+        kids.extend(doc.children(p as NodeId).filter(|&k| is_unit(doc, k)));
         if kids.is_empty() {
             continue;
         }
@@ -63,13 +63,14 @@ pub fn content_units(doc: &Doc, agg: &[Agg]) -> Vec<bool> {
                 continue;
             }
             let name = doc.nodes[ki].name;
-            let same: Vec<NodeId> = kids
-                .iter()
-                .copied()
-                .filter(|&s| doc.nodes[s as usize].name == name)
-                .collect();
-            let good = same.iter().filter(|&&s| cc[s as usize] >= C).count();
-            let cs = good as f64 / same.len() as f64;
+            let (mut same, mut good) = (0usize, 0usize);
+            for &s in &kids {
+                if doc.nodes[s as usize].name == name {
+                    same += 1;
+                    good += usize::from(cc[s as usize] >= C);
+                }
+            }
+            let cs = good as f64 / same as f64;
             let td = ta_parent / la(ki);
             if cs > S && td > D {
                 smoothed[ki] = true;

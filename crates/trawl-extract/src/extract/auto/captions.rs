@@ -88,7 +88,7 @@ fn named_caption(doc: &Doc, text: NodeId) -> bool {
     let mut id = doc.nodes[text as usize].parent;
     while id != u32::MAX {
         let names = crate::extract::noise::class_id_role(doc, id);
-        if crate::extract::noise::matches_token(&names, "caption") {
+        if crate::extract::noise::matches_token(names, "caption") {
             return true;
         }
         if id == block {

@@ -78,7 +78,7 @@ fn named_standfirst(doc: &Doc, id: NodeId) -> bool {
     let names = crate::extract::noise::class_id_role(doc, id);
     STANDFIRST_NAMES
         .iter()
-        .any(|n| crate::extract::noise::matches_token(&names, n))
+        .any(|n| crate::extract::noise::matches_token(names, n))
 }
 
 /// The selected text nodes of `from..to` that hold characters.

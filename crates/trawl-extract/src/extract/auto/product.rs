@@ -38,7 +38,7 @@ pub fn description_blocks(doc: &Doc, region: NodeId) -> Vec<bool> {
         doc.is_element(id)
             && !doc.contains(id, region)
             && !doc.contains(region, id)
-            && matches_token(&class_id_role(doc, id), "description")
+            && matches_token(class_id_role(doc, id), "description")
     })
 }
 

@@ -20,7 +20,7 @@ fn mark_beside(doc: &Doc) -> Vec<bool> {
     let named = mark(doc, |id| {
         doc.is_element(id) && !name.is_some_and(|h| doc.contains(id, h)) && {
             let names = class_id_role(doc, id);
-            BESIDE_NAMES.iter().any(|n| matches_token(&names, n))
+            BESIDE_NAMES.iter().any(|n| matches_token(names, n))
         }
     });
     for ((m, c), n) in marked.iter_mut().zip(card_lists(doc)).zip(named) {

@@ -147,7 +147,7 @@ fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
 fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
     up_to(doc, id, up, |n| {
         let c = class_id_role(doc, n);
-        names.iter().any(|p| matches_token(&c, p))
+        names.iter().any(|p| matches_token(c, p))
     })
 }
 
