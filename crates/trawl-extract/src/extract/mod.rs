@@ -1,9 +1,10 @@
 //! The extractor stage: page bytes in, an [`Extracted`] record out.
 //!
 //! Every algorithm implements [`Extractor`]: it reads a parsed [`Doc`] and
-//! returns a [`Selection`] of the nodes that form the main content; rendering
-//! to text, metadata and page type are shared. Algorithms are selectable by
-//! name ([`Algorithm`]) so their numbers can be compared on the same corpus.
+//! returns a [`Selection`](crate::html::Selection) of the nodes that form
+//! the main content; rendering to text, metadata and page type are shared.
+//! Algorithms are selectable by name ([`Algorithm`]) so their numbers can be
+//! compared on the same corpus.
 
 // By role: page typing, the papers' algorithms, trawl's own `auto` with its
 // passes, and what they share (noise marking, metadata, text clean-up,

@@ -1,6 +1,6 @@
 //! The date a page goes by, and its publication and update dates: what
 //! it shows at its head ([`dates`]), what its markup records
-//! ([`metadata`]), its URL's, in the order the measurements chose; never a
+//! ([`metadata`](super::metadata)), its URL's, in the order the measurements chose; never a
 //! day after the page was fetched.
 
 use crate::extract::dates::{self, Day, Order, Shown};

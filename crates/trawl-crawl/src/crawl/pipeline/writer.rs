@@ -1,8 +1,8 @@
 //! The writer: the one thread that ends leases. It takes completions from
 //! the CPU stage, the renders and the fetch tasks, plans each URL's next
-//! visit, lets the focus learn from judged pages, commits them through the backend's [`Commits`] (a batch at a
-//! time, in order), and tells the scheduler each URL ended and, later,
-//! which ones reached the frontier.
+//! visit, lets the focus learn from judged pages, commits them through the
+//! backend's [`Commits`] (a batch at a time, in order), and tells the
+//! scheduler each URL ended and, later, which ones reached the frontier.
 
 use std::sync::Arc;
 

@@ -7,8 +7,11 @@
 //!
 //! The paper's formula for R did not survive in our copy. We use `R = O · L`
 //! (the total text weight of the key), and consider only keys that repeat
-//! (O ≥ [`MIN_REPEAT`](crate::extract::list_records::MIN_REPEAT)); classless elements are keyed by their tag name so
-//! bare `<li>` lists count too. Both choices measured on wcxb-dev.
+//! (O ≥ [`MIN_REPEAT`](crate::extract::list_records::MIN_REPEAT));
+//! classless elements are keyed by their tag name so bare `<li>` lists count
+//! too. Both choices measured on wcxb-dev. The ranking itself is
+//! [`list_records`](crate::extract::list_records), which page typing and
+//! `auto` read too.
 
 use super::Extractor;
 use crate::extract::list_records::records;

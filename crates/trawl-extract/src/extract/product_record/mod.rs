@@ -163,7 +163,7 @@ pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Pro
     read_from(doc, is_product_page, title, Sources::All)
 }
 
-/// [`read`] from the chosen sources.
+/// `read` from the chosen sources.
 pub fn read_from(
     doc: &Doc,
     is_product_page: bool,
