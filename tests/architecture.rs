@@ -196,18 +196,11 @@ fn module_refs(src: &Path, file: &Path, text: &str) -> Vec<ModuleRef> {
     let children: Vec<String> = text
         .lines()
         .filter_map(|l| {
+            let l = visibility_free(l);
             let l = l.trim_start();
-            let l = l.strip_prefix("pub ").or_else(|| {
-                l.strip_prefix("pub(")
-                    .and_then(|r| r.split_once(") ").map(|x| x.1))
-            });
-            l.unwrap_or("").strip_prefix("mod ").map(str::to_string)
+            let l = l.strip_prefix("pub ").unwrap_or(l);
+            Some(l.strip_prefix("mod ")?.strip_suffix(';')?.to_string())
         })
-        .chain(
-            text.lines()
-                .filter_map(|l| l.trim_start().strip_prefix("mod ").map(str::to_string)),
-        )
-        .filter_map(|r| r.strip_suffix(';').map(str::to_string))
         .collect();
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -62,8 +62,13 @@ impl Selection {
 
     /// The characters of the selected text nodes.
     pub(crate) fn chars(&self, doc: &Doc) -> u32 {
-        (0..doc.len() as NodeId)
-            .filter(|&i| !doc.is_element(i) && self.get(i))
+        self.chars_in(doc, 0..doc.len() as NodeId)
+    }
+
+    /// The characters of the selected text nodes among `ids` (a subtree is
+    /// `id..doc.end(id)`).
+    pub(crate) fn chars_in(&self, doc: &Doc, ids: std::ops::Range<NodeId>) -> u32 {
+        ids.filter(|&i| !doc.is_element(i) && self.get(i))
             .map(|i| doc.nodes[i as usize].chars)
             .sum()
     }

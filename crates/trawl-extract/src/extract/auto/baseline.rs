@@ -65,10 +65,7 @@ fn paragraphs(doc: &Doc) -> Vec<NodeId> {
 
 /// The characters of `p`'s text that `sel` keeps.
 fn kept_chars(doc: &Doc, sel: &Selection, p: NodeId) -> u32 {
-    (p..doc.end(p))
-        .filter(|&i| !doc.is_element(i) && sel.get(i))
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum()
+    sel.chars_in(doc, p..doc.end(p))
 }
 
 /// `sel` with the page's running text added back when it is near empty and

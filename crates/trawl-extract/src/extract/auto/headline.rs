@@ -51,10 +51,7 @@ pub(super) fn drop_before_headline(doc: &Doc, sel: &mut Selection, region: NodeI
         .filter(|&i| sel.get(i) && !doc.is_element(i) && doc.nodes[i as usize].chars > 0)
         .collect();
     let chars: u32 = before.iter().map(|&i| doc.nodes[i as usize].chars).sum();
-    let total: u32 = (region..end)
-        .filter(|&i| sel.get(i) && !doc.is_element(i))
-        .map(|i| doc.nodes[i as usize].chars)
-        .sum();
+    let total = sel.chars_in(doc, region..end);
     if chars > 0
         && chars <= BEFORE_HEADLINE_CHARS
         && f64::from(chars) <= BEFORE_HEADLINE_SHARE * f64::from(total)
