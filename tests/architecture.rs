@@ -389,39 +389,16 @@ fn find_loop(edges: &BTreeMap<String, BTreeMap<String, String>>) -> Option<Vec<S
     None
 }
 
-/// Folders not yet in floors, with why. The store's `Store` is one struct
-/// whose methods are spread over its files (`impl Store` in queue.rs,
-/// records.rs, …) while its fields hold their types: splitting it into
-/// parts that own their trees is a change of its own. A folder leaves this
-/// list when it is mended (the test says so).
-const NOT_YET_IN_FLOORS: &[&str] = &["crates/trawl-crawl/src/store"];
-
 #[test]
 fn no_import_runs_back_up_inside_a_folder() {
     let mut found = folder_loops("crates/trawl-extract");
     found.extend(folder_loops("crates/trawl-crawl"));
     found.extend(folder_loops("."));
-    let known = |w: &String| {
-        NOT_YET_IN_FLOORS
-            .iter()
-            .any(|f| w.contains(&format!("{f}: ")))
-    };
-    let wrong: Vec<&String> = found.iter().filter(|w| !known(w)).collect();
     assert!(
-        wrong.is_empty(),
+        found.is_empty(),
         "imports in a loop inside a folder (move what both sides read below them):\n{}",
-        wrong
-            .iter()
-            .map(|w| w.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        found.join("\n")
     );
-    for f in NOT_YET_IN_FLOORS {
-        assert!(
-            found.iter().any(|w| w.contains(&format!("{f}: "))),
-            "{f} is in floors now: take it off NOT_YET_IN_FLOORS"
-        );
-    }
 }
 
 #[test]

@@ -2,12 +2,14 @@
 //! near-duplicate index entries, the links it found and its counters, in
 //! one sled batch, so a `kill -9` leaves all of it or none of it.
 
+use super::codec::{be_u64, decode, encode};
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{key, url_hash, Counter, M, P, X};
 use super::queued::Completion;
 use super::revisits::check_now;
-use super::{
-    be_u64, decode, encode, key, simhash, url_hash, Counter, PageOutcome, Store, StoreError, M, P,
-    X,
-};
+use super::simhash;
+use crate::record::PageOutcome;
 
 impl Store {
     /// Ends a lease of a URL of `host` from `block` (the lease key). For

@@ -1,7 +1,7 @@
 //! Why the store failed: one error type for every store operation, with
 //! messages that say what to do (another process, an old format, damage).
 
-use super::FORMAT;
+use super::layout::FORMAT;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,8 @@ use crate::sink::{JsonlSink, RecordSink, SinkError};
 
 use trawl_extract::PageType;
 
-use super::{Store, StoreError};
+use super::error::StoreError;
+use super::handle::Store;
 
 /// Export filters.
 #[derive(Debug, Clone, Default)]

@@ -6,7 +6,9 @@
 //! `hosts` tree: host name → last request (wall-clock ms, 8 bytes) ++ delay
 //! (ms, 4 bytes).
 
-use super::{key, Store, StoreError, M};
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{key, M};
 
 const CLEAN_STOP: &[u8] = b"clean_stop";
 

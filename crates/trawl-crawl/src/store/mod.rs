@@ -43,151 +43,35 @@ pub(crate) mod simhash;
 mod tree;
 mod versions;
 
+mod codec;
 mod complete;
 mod error;
+mod handle;
+mod layout;
 mod outcomes;
 mod parked;
 mod queued;
 pub mod raw;
 mod readonly;
+mod state;
 
 pub use error::StoreError;
-pub use queue::{Block, QueueCap};
+pub use handle::Store;
+pub use layout::{host_hash, url_hash, Counter, DEFAULT_SEEN_FILTER, FORMAT, LINK_FEATURES};
+pub use queue::Block;
 pub use queued::{Again, Changed, Completion, NewUrl, QueuedUrl, Revisit, UrlKind, HUB_LINKS};
 pub use records::CheckReport;
+pub use state::QueueCap;
 pub use tree::Tree;
-
-/// Bytes of link features a focused crawl keeps with a queued URL (the
-/// focus layer defines what they mean).
-pub const LINK_FEATURES: usize = 8;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use codec::{be_u64, decode, encode};
+use layout::{key, H, M, P, R, RECORD_SEQ, X};
+
 pub use crate::record::{PageOutcome, Record};
-
-/// The store. Cheap to clone (sled trees are handles).
-#[derive(Clone)]
-pub struct Store {
-    db: sled::Db,
-    kv: sled::Tree,
-    robots: sled::Tree,
-    seeds: sled::Tree,
-    /// Learned extraction templates: site ++ 0 ++ cluster(4) → JSON.
-    templates: sled::Tree,
-    /// Per-host politeness state (see [`hosts`]).
-    host_times: sled::Tree,
-    /// The store's directory (the checkpoint file lives beside the database).
-    dir: std::path::PathBuf,
-    /// Set when this is a read-only view: the database is a private copy.
-    copy: Option<std::sync::Arc<readonly::Copy>>,
-    /// The queue's in-memory state (seen filter, open blocks, counters).
-    state: std::sync::Arc<std::sync::Mutex<queue::QueueState>>,
-}
-
-/// The store layout this build reads and writes.
-pub const FORMAT: u64 = 2;
-/// Default size of the in-memory seen filter.
-pub const DEFAULT_SEEN_FILTER: u64 = 32 << 20;
-
-/// 8-byte host key.
-pub fn host_hash(host: &str) -> [u8; 8] {
-    xxhash_rust::xxh3::xxh3_64(host.as_bytes()).to_be_bytes()
-}
-
-/// 16-byte URL key.
-pub fn url_hash(url: &str) -> [u8; 16] {
-    xxhash_rust::xxh3::xxh3_128(url.as_bytes()).to_be_bytes()
-}
-
-/// Priority in [0,1] to a 2-byte key part where smaller sorts first.
-fn priority_key(p: f32) -> [u8; 2] {
-    let p = if p.is_finite() {
-        p.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (u16::MAX - (p * f32::from(u16::MAX)) as u16).to_be_bytes()
-}
-
-/// The lease/queue key without its range prefix.
-fn queue_key(host: &[u8; 8], priority: f32, seq: u64) -> [u8; 18] {
-    let mut k = [0u8; 18];
-    k[..8].copy_from_slice(host);
-    k[8..10].copy_from_slice(&priority_key(priority));
-    k[10..].copy_from_slice(&seq.to_be_bytes());
-    k
-}
-
-const N: u8 = b'n';
-const Q: u8 = b'q';
-const S: u8 = b's';
-const H: u8 = b'h';
-const P: u8 = b'p';
-const R: u8 = b'r';
-const X: u8 = b'x';
-const M: u8 = b'm';
-
-fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
-    let mut k = Vec::with_capacity(rest.len() + 1);
-    k.push(prefix);
-    k.extend_from_slice(rest);
-    k
-}
-
-fn encode<T: Serialize>(v: &T) -> Vec<u8> {
-    // Serializing our own plain structs to JSON cannot fail.
-    serde_json::to_vec(v).unwrap_or_default()
-}
-
-fn decode<T: for<'a> Deserialize<'a>>(range: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
-        tree: range,
-        message: e.to_string(),
-    })
-}
-
-fn be_u64(v: Option<sled::IVec>) -> u64 {
-    v.and_then(|v| v.as_ref().try_into().ok().map(u64::from_be_bytes))
-        .unwrap_or(0)
-}
-
-const RECORD_SEQ: &str = "record_seq";
-const COUNT_TOTAL: &str = "n:total";
-
-/// What a fetched-page counter counts.
-#[derive(Debug, Clone, Copy)]
-pub enum Counter<'a> {
-    /// Pages of the whole crawl.
-    Total,
-    /// Pages of one host.
-    Host(&'a str),
-    /// Pages of one seed.
-    Seed(u32),
-    /// Pages judged for relevance (focused crawls).
-    Judged,
-    /// Pages judged relevant, in all and per host.
-    Relevant,
-    /// Pages of one host judged relevant.
-    RelevantHost(&'a str),
-    /// URLs of one host ever queued (what [`QueueCap`] bounds).
-    Queued(&'a str),
-}
-
-impl Counter<'_> {
-    fn key(&self) -> String {
-        match self {
-            Counter::Total => COUNT_TOTAL.to_string(),
-            Counter::Host(h) => format!("n:h:{h}"),
-            Counter::Seed(s) => format!("n:s:{s}"),
-            Counter::Judged => "n:judged".to_string(),
-            Counter::Relevant => "n:relevant".to_string(),
-            Counter::RelevantHost(h) => format!("n:r:{h}"),
-            Counter::Queued(h) => format!("n:q:{h}"),
-        }
-    }
-}
 
 /// Whether opening failed only because another handle still holds the
 /// directory's lock. sled wraps the `WouldBlock` of `flock` in an `Other`
@@ -227,7 +111,7 @@ impl Store {
         dir: &Path,
         cache_bytes: u64,
         seen_filter_bytes: u64,
-        copy: Option<std::sync::Arc<readonly::Copy>>,
+        copy: Option<std::sync::Arc<handle::Copy>>,
     ) -> Result<Store, StoreError> {
         let config = sled::Config::new()
             .path(db_dir)
@@ -265,7 +149,7 @@ impl Store {
             host_times: db.open_tree("hosts")?,
             dir: dir.to_path_buf(),
             copy,
-            state: std::sync::Arc::new(std::sync::Mutex::new(queue::QueueState {
+            state: std::sync::Arc::new(std::sync::Mutex::new(state::QueueState {
                 seen: seen::Seen::new(seen_filter_bytes),
                 inbox: 0,
                 last_merge: std::time::Instant::now(),
@@ -333,7 +217,7 @@ impl Store {
 
     /// Keeps the inbox (and the in-memory hashes of its URLs) bounded when
     /// URLs arrive faster than the scheduler merges them.
-    fn bound_inbox(&self, st: &mut queue::QueueState) -> Result<(), StoreError> {
+    fn bound_inbox(&self, st: &mut state::QueueState) -> Result<(), StoreError> {
         while st.inbox >= 2 * queue::MERGE_AT {
             self.merge_locked(st, queue::MERGE_AT)?;
         }
@@ -528,6 +412,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::layout::N;
     use super::*;
 
     fn tmp(name: &str) -> std::path::PathBuf {

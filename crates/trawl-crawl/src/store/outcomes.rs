@@ -7,7 +7,11 @@
 //! Stores written before outcomes were numbered get their numbers, in key
 //! order, the first time a daemon opens them.
 
-use super::{be_u64, decode, key, url_hash, PageOutcome, Store, StoreError, M, P};
+use super::codec::{be_u64, decode};
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{key, url_hash, M, P};
+use crate::record::PageOutcome;
 
 pub(super) const O: u8 = b'o';
 const OUTCOME_SEQ: &str = "outcome_seq";
@@ -69,7 +73,7 @@ impl Store {
             let mut outcome: PageOutcome = decode("pages", &v)?;
             n += 1;
             outcome.seq = n;
-            batch.insert(k.clone(), super::encode(&outcome));
+            batch.insert(k.clone(), super::codec::encode(&outcome));
             batch.insert(key(O, &n.to_be_bytes()), &k[1..]);
             if n % 10_000 == 0 {
                 self.kv.apply_batch(std::mem::take(&mut batch))?;

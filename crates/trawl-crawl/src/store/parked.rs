@@ -9,8 +9,13 @@
 //! url-hash(16) → one inbox entry (host and queued URL). `until` is
 //! `u64::MAX` for URLs offered again only at the next start.
 
+use super::codec::encode;
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{key, url_hash, P};
 use super::queue::RETRY;
-use super::{encode, key, url_hash, PageOutcome, QueuedUrl, Store, StoreError, P};
+use super::queued::QueuedUrl;
+use crate::record::PageOutcome;
 
 pub(super) const K: u8 = b'k';
 
@@ -68,7 +73,10 @@ impl Store {
         for kv in self.kv.range(range) {
             let (k, v) = kv?;
             batch.remove(k);
-            batch.insert(key(super::N, &self.db.generate_id()?.to_be_bytes()), v);
+            batch.insert(
+                key(super::layout::N, &self.db.generate_id()?.to_be_bytes()),
+                v,
+            );
             n += 1;
         }
         if n == 0 {
@@ -84,9 +92,9 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::queued::UrlKind;
     use super::*;
     use crate::record::Outcome;
-    use crate::store::UrlKind;
 
     #[test]
     fn set_aside_urls_come_back_when_due_or_at_the_next_start() {

@@ -26,8 +26,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{host_hash, key, H, M, N, P, Q, S};
+use super::queued::{NewUrl, QueuedUrl};
 use super::seen::{self, bucket_of, url_key};
-use super::{host_hash, key, NewUrl, QueuedUrl, Store, StoreError, H, M, N, P, Q, S};
+use super::state::QueueState;
 
 /// URLs per block at most (a few KB: the size sled handles best).
 pub const BLOCK_ITEMS: usize = 32;
@@ -46,48 +50,6 @@ pub(super) const RETRY: u8 = 1;
 /// target fetched through its chain): it is never queued.
 pub(super) const SEEN_ONLY: u8 = 2;
 pub(super) const QUEUED: &str = "queued";
-
-/// Queue state shared by the writer and the scheduler, behind one lock.
-pub(super) struct QueueState {
-    pub seen: seen::Seen,
-    /// URLs in the inbox.
-    pub inbox: u64,
-    pub last_merge: Instant,
-    /// Hosts that got blocks since the scheduler last asked.
-    pub new_hosts: Vec<String>,
-    pub known_hosts: std::collections::HashSet<[u8; 8]>,
-    /// Blocks handed to the scheduler → URLs in them not completed yet.
-    pub open_blocks: HashMap<Vec<u8>, u32>,
-    /// Blocks with a sequence number below this were written by an earlier
-    /// run and may hold URLs that were completed before a crash.
-    pub session_seq: u64,
-    /// URLs in the inbox and blocks.
-    pub queued: u64,
-    /// How many URLs a host may have had queued (`None`: no bound).
-    pub cap: Option<QueueCap>,
-    /// URLs left out this run because their host had used its room.
-    pub capped: u64,
-}
-
-/// The frontier room a host has earned: it may have had `floor +
-/// per_page × (its pages fetched)` URLs queued in all (`crawl.max_queued_per_host`,
-/// `crawl.queued_per_page`), so a site that links every page to thousands of
-/// new ones cannot fill the frontier faster than it is crawled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct QueueCap {
-    /// URLs any host may have queued before it has earned more.
-    pub floor: u64,
-    /// More for each page of the host fetched.
-    pub per_page: u64,
-}
-
-impl QueueCap {
-    /// The URLs a host with `fetched` pages may have had queued.
-    pub fn room(&self, fetched: u64) -> u64 {
-        self.floor
-            .saturating_add(self.per_page.saturating_mul(fetched))
-    }
-}
 
 /// A block handed to the scheduler.
 #[derive(Debug)]
@@ -280,7 +242,7 @@ impl Store {
                 st.known_hosts.insert(h);
             }
         }
-        st.queued = super::be_u64(self.kv.get(key(M, QUEUED.as_bytes()))?);
+        st.queued = super::codec::be_u64(self.kv.get(key(M, QUEUED.as_bytes()))?);
         st.session_seq = self.db.generate_id()?;
         Ok(())
     }
@@ -332,8 +294,8 @@ impl Store {
                 let room = match rooms.entry(u.host.as_str()) {
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => {
-                        let queued = self.count(super::Counter::Queued(&u.host))?;
-                        let fetched = self.count(super::Counter::Host(&u.host))?;
+                        let queued = self.count(super::layout::Counter::Queued(&u.host))?;
+                        let fetched = self.count(super::layout::Counter::Host(&u.host))?;
                         e.insert((queued, cap.room(fetched), false))
                     }
                 };
@@ -349,7 +311,10 @@ impl Store {
         }
         for (host, (queued, _, changed)) in rooms {
             if changed {
-                let k = key(super::M, super::Counter::Queued(host).key().as_bytes());
+                let k = key(
+                    super::layout::M,
+                    super::layout::Counter::Queued(host).key().as_bytes(),
+                );
                 batch.insert(k, &queued.to_be_bytes());
             }
         }
@@ -387,7 +352,7 @@ impl Store {
             depth: 0,
             seed: 0,
             attempt: 0,
-            kind: super::UrlKind::Page,
+            kind: super::queued::UrlKind::Page,
             priority: 0.0,
             features: None,
             revisit: None,
@@ -496,7 +461,7 @@ impl Store {
             if flags & SEEN_ONLY != 0 {
                 continue;
             }
-            let band = u16::from(super::priority_key(item.priority)[0]) * BANDS / 256;
+            let band = u16::from(super::layout::priority_key(item.priority)[0]) * BANDS / 256;
             groups
                 .entry((host_hash(&host), band))
                 .or_insert_with(|| (host, Vec::new()))
@@ -510,7 +475,7 @@ impl Store {
                 let seq = (first_seq << 16) | (i as u64 & 0xffff);
                 let best = chunk.first().map_or(0.0, |i| i.priority);
                 writes.insert(
-                    key(Q, &super::queue_key(&hkey, best, seq)),
+                    key(Q, &super::layout::queue_key(&hkey, best, seq)),
                     encode_block(chunk),
                 )?;
             }
@@ -619,7 +584,10 @@ impl Store {
                 let before = items.len();
                 let mut kept = Vec::with_capacity(before);
                 for item in items {
-                    if !self.kv.contains_key(key(P, &super::url_hash(&item.url)))? {
+                    if !self
+                        .kv
+                        .contains_key(key(P, &super::layout::url_hash(&item.url)))?
+                    {
                         kept.push(item);
                     }
                 }
@@ -691,8 +659,8 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::queued::UrlKind;
     use super::*;
-    use crate::store::UrlKind;
 
     fn q(url: &str) -> QueuedUrl {
         QueuedUrl {

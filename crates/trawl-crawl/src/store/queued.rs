@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Record, StoreError, LINK_FEATURES};
+use super::error::StoreError;
+use super::layout::LINK_FEATURES;
 use crate::record::PageOutcome;
+use crate::record::Record;
 
 /// What kind of resource a queued URL is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::Record;
+use crate::record::Record;
 
 /// What a raw scan read and found.
 #[derive(Debug, Default)]

@@ -9,22 +9,13 @@
 //! sled panic instead of returning an error; [`guard`] turns that into a
 //! [`StoreError::Damaged`] naming the store and the way out.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::{Store, StoreError, DEFAULT_SEEN_FILTER};
-
-/// A private copy of a store's database, removed on drop.
-pub(super) struct Copy {
-    dir: PathBuf,
-}
-
-impl Drop for Copy {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+use super::error::StoreError;
+use super::handle::{Copy, Store};
+use super::layout::DEFAULT_SEEN_FILTER;
 
 /// Runs `f`, turning a panic inside it (sled on a damaged file) into an
 /// error naming the store `dir`.

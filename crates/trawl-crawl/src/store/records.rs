@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::StoreError;
+use super::error::StoreError;
 
 const SEALED: u8 = 1;
 
@@ -131,7 +131,7 @@ impl CheckReport {
     }
 }
 
-impl super::Store {
+impl super::handle::Store {
     /// Flushes, then writes the checkpoint beside the store.
     pub fn checkpoint(&self) -> Result<(), StoreError> {
         self.flush_blocking()?;
@@ -173,7 +173,7 @@ impl super::Store {
     pub fn verify_records_present(&self) -> Result<(), StoreError> {
         let counted = self.last_record_seq()?;
         let mut present = 0u64;
-        for k in self.kv.scan_prefix([super::R]).keys() {
+        for k in self.kv.scan_prefix([super::layout::R]).keys() {
             k?;
             present += 1;
         }
@@ -194,7 +194,7 @@ impl super::Store {
     /// Reads every record and page outcome back (`trawl store check`).
     /// Stops at the first error sled reports while walking (a damaged page
     /// of the file), naming it.
-    pub fn check(&self, mut intact: impl FnMut(u64, &super::Record)) -> CheckReport {
+    pub fn check(&self, mut intact: impl FnMut(u64, &crate::record::Record)) -> CheckReport {
         let mut r = CheckReport {
             expected: self.last_record_seq().unwrap_or(0),
             checkpoint: Checkpoint::read(&self.dir).map(|c| c.records),
@@ -202,7 +202,7 @@ impl super::Store {
         };
         r.expected = r.expected.max(r.checkpoint.unwrap_or(0));
         let mut next = 1u64;
-        for kv in self.kv.scan_prefix([super::R]) {
+        for kv in self.kv.scan_prefix([super::layout::R]) {
             let (k, v) = match kv {
                 Ok(kv) => kv,
                 Err(e) => {
@@ -216,7 +216,9 @@ impl super::Store {
                 .map_or(0, u64::from_be_bytes);
             r.damaged.extend(next..seq.min(r.expected + 1));
             next = next.max(seq + 1);
-            match open(seq, &v).and_then(|j| super::decode::<super::Record>("records", j)) {
+            match open(seq, &v)
+                .and_then(|j| super::codec::decode::<crate::record::Record>("records", j))
+            {
                 Ok(rec) => {
                     r.intact += 1;
                     intact(seq, &rec);
@@ -227,11 +229,11 @@ impl super::Store {
         if r.stopped_by.is_none() {
             r.damaged.extend(next..=r.expected);
         }
-        for kv in self.kv.scan_prefix([super::P]) {
+        for kv in self.kv.scan_prefix([super::layout::P]) {
             match kv {
                 Ok((_, v)) => {
                     r.outcomes += 1;
-                    if super::decode::<super::PageOutcome>("pages", &v).is_err() {
+                    if super::codec::decode::<crate::record::PageOutcome>("pages", &v).is_err() {
                         r.bad_outcomes += 1;
                     }
                 }

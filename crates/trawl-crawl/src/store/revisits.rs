@@ -11,10 +11,14 @@
 //! url-hash(16) → one inbox entry (host and the queued URL with its
 //! revisit data).
 
+use super::codec::{decode, encode};
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{key, url_hash, P};
 use super::queue::{encode_inbox, RETRY};
-use super::{decode, encode, key, url_hash, Again, Changed, Store, StoreError, P};
+use super::queued::{Again, Changed};
+use super::queued::{QueuedUrl, Revisit};
 use crate::record::PageOutcome;
-use crate::store::{QueuedUrl, Revisit};
 
 pub(super) const D: u8 = b'd';
 
@@ -141,8 +145,8 @@ pub(super) fn check_now(
 
 #[cfg(test)]
 mod tests {
+    use super::super::queued::{Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
     use super::*;
-    use crate::store::{Completion, NewUrl, QueuedUrl, Revisit, UrlKind};
 
     fn again(url: &str, due: u64) -> Again {
         Again {

@@ -6,7 +6,8 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::{decode, encode, StoreError};
+use super::codec::{decode, encode};
+use super::error::StoreError;
 
 /// One keyspace: keys are bytes, values any serde type (stored as JSON).
 #[derive(Clone)]

@@ -5,10 +5,12 @@
 //! replaced, and a plain export skips it. One sled batch, so a crash
 //! leaves both or neither.
 
-use super::{
-    be_u64, decode, encode, key, records, url_hash, PageOutcome, Record, Store, StoreError, M, P,
-    R, RECORD_SEQ,
-};
+use super::codec::{be_u64, decode, encode};
+use super::error::StoreError;
+use super::handle::Store;
+use super::layout::{key, url_hash, M, P, R, RECORD_SEQ};
+use super::records;
+use crate::record::{PageOutcome, Record};
 
 /// Keyspace: replaced record's seq → the seq that replaced it.
 pub(super) const V: u8 = b'v';
@@ -71,7 +73,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use crate::store::Store;
+    use super::super::handle::Store;
 
     #[test]
     fn a_new_version_is_numbered_next_and_marks_the_old_one() {
