@@ -24,6 +24,7 @@
 //! product template from a few of its pages and reads the fields of the
 //! rest; [`Extractor`] is the trait the algorithms share.
 #![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 mod archive;
 mod chunks;

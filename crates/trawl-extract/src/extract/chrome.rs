@@ -61,7 +61,7 @@ fn labels() -> &'static Regex {
 
 /// The lines of `text` that are an interface label and nothing else: one
 /// flag per `\n`-separated line (each judged alone).
-pub fn label_lines(text: &str) -> Vec<bool> {
+pub(crate) fn label_lines(text: &str) -> Vec<bool> {
     let re = labels();
     // Arrows and bullets around a label ("Learn more →", "› Sale") aside.
     text.split('\n')

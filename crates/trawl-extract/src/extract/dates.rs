@@ -10,12 +10,12 @@
 
 use crate::extract::relative_dates as relative;
 use crate::extract::written_dates::texts;
-pub use crate::extract::written_dates::{find, in_url, latest_day, Day, Found, Order};
+pub(crate) use crate::extract::written_dates::{find, in_url, latest_day, Day, Found, Order};
 use crate::html::{Doc, NodeId, Tag};
 
 /// What a shown date is, by the words just before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shown {
+pub(crate) enum Shown {
     /// "Updated", "Last modified", "Aktualisiert", "edited", …
     Updated,
     /// Any other label ("Published", "Posted on", "asked", a byline) or none.
@@ -27,7 +27,7 @@ pub enum Shown {
 /// posts): there it is an item's date, the page's only on a forum thread,
 /// whose first post is the thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShownDate {
+pub(crate) struct ShownDate {
     pub day: Day,
     pub kind: Shown,
     pub listed: bool,
@@ -108,7 +108,7 @@ const NO_HEADLINE: usize = 1_500;
 /// is taken when an element around it is a date's (a `<time>`, a class or
 /// itemprop naming a date, a byline or meta line) or its block is little
 /// more than the date. `order` reads 09/05/2025.
-pub fn shown(doc: &Doc, order: Order, fetched_at: Option<i64>) -> Vec<ShownDate> {
+pub(crate) fn shown(doc: &Doc, order: Order, fetched_at: Option<i64>) -> Vec<ShownDate> {
     let body = doc.body();
     let end = doc.end(body);
     let h1 = (body..end).find(|&id| doc.tag(id) == Tag::H1 && doc.is_element(id));
@@ -168,7 +168,7 @@ const PUBLISHED: &[&str] = &[
 /// With `boxed`, only a date in a date's element or after a label counts
 /// (a line of its own far down a page is as often an offer's deadline or
 /// an event's day).
-pub fn anywhere(
+pub(crate) fn anywhere(
     doc: &Doc,
     order: Order,
     fetched_at: Option<i64>,

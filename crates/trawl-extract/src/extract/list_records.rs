@@ -8,11 +8,11 @@ use rustc_hash::FxHashMap;
 
 use crate::html::{Doc, NodeId};
 
-pub const TOP_N: usize = 15;
-pub const MIN_REPEAT: u32 = 3;
+pub(super) const TOP_N: usize = 15;
+pub(super) const MIN_REPEAT: u32 = 3;
 
 /// The elements of the winning key, in document order.
-pub fn records(doc: &Doc, noise: &[bool]) -> Vec<NodeId> {
+pub(super) fn records(doc: &Doc, noise: &[bool]) -> Vec<NodeId> {
     // (depth, element name, class) -> (occurrences O, text length L, elements)
     type Key<'a> = (u32, u16, &'a str);
     // Every element with text is hashed: a fast hash (the key is the

@@ -11,7 +11,7 @@ use crate::html::{Doc, NodeId, Tag};
 
 /// Metadata of one page.
 #[derive(Debug, Default, Clone)]
-pub struct Meta {
+pub(crate) struct Meta {
     pub title: Option<String>,
     pub author: Option<String>,
     /// The recorded publication date (JSON-LD, `<meta>`).
@@ -178,7 +178,7 @@ fn names_publication(key: &str) -> bool {
 }
 
 /// Collects all metadata of a page.
-pub fn collect(doc: &Doc) -> Meta {
+pub(crate) fn collect(doc: &Doc) -> Meta {
     let ld = ld_objects(doc);
     let mut m = Meta {
         html_lang: doc.meta.lang.clone(),
@@ -512,7 +512,7 @@ fn iso639_1(code: &'static str) -> &'static str {
 
 /// Language of the extracted text (ISO 639-1 from whatlang), falling back to
 /// the page's `lang` attribute when the text is too short to tell.
-pub fn language(text: &str, html_lang: Option<&str>) -> Option<String> {
+pub(crate) fn language(text: &str, html_lang: Option<&str>) -> Option<String> {
     let sample: String = text.chars().take(2000).collect();
     match whatlang::detect(&sample) {
         Some(info) if info.is_reliable() || sample.chars().count() > 200 => {

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-pub use crate::error::ExtractError;
+pub(crate) use crate::error::ExtractError;
 pub use crate::html::charset::Charset;
 use crate::html::markdown::{Markdown, MarkdownOptions};
 use crate::html::{self, charset, render, Doc, Limits};

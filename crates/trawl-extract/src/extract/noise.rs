@@ -165,13 +165,13 @@ const POSITIVE: &[&str] = &[
 
 /// Lower-cased class, id and role of an element, space separated
 /// ([`Doc::class_id_role`]).
-pub fn class_id_role(doc: &Doc, id: NodeId) -> &str {
+pub(crate) fn class_id_role(doc: &Doc, id: NodeId) -> &str {
     doc.class_id_role(id)
 }
 
 /// How strongly a class/id/role string names boilerplate (and not content).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Naming {
+pub(crate) enum Naming {
     Neutral,
     Weak,
     /// A hint over the page: boilerplate unless long ([`HINTS`]).
@@ -179,7 +179,7 @@ pub enum Naming {
     Strong,
 }
 
-pub fn naming(names: &str) -> Naming {
+pub(crate) fn naming(names: &str) -> Naming {
     if names.is_empty() {
         return Naming::Neutral;
     }
@@ -284,7 +284,7 @@ fn matches_word(names: &str, pat: &str) -> bool {
 }
 
 /// Link density of a subtree: share of its characters inside links.
-pub fn link_density(doc: &Doc, id: NodeId) -> f64 {
+pub(crate) fn link_density(doc: &Doc, id: NodeId) -> f64 {
     let a = doc.agg[id as usize];
     if a.chars == 0 {
         return if a.links > 0 { 1.0 } else { 0.0 };
@@ -316,7 +316,7 @@ fn link_farm(doc: &Doc, id: NodeId) -> bool {
 }
 
 /// Marks noise subtrees by structure alone (tags, link density).
-pub fn structural(doc: &Doc) -> Vec<bool> {
+pub(crate) fn structural(doc: &Doc) -> Vec<bool> {
     let body_chars = doc.agg[doc.body() as usize].chars;
     mark(doc, |id| {
         structural_root(doc, id, true) && !holds_the_page(doc, id, body_chars)
@@ -443,7 +443,7 @@ const CTA_MAX_CHARS: u32 = 50;
 
 /// What counts as noise on a page, by page type.
 #[derive(Clone, Copy, Debug)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// Link-dense blocks are noise (not on list pages, whose records are links).
     pub links_are_noise: bool,
     /// Comment threads are noise (not on forums, where they are the content).
@@ -476,7 +476,7 @@ const GALLERY_CAPTION_PCT: u64 = 50;
 /// content, not the credits and descriptions left out of a story
 /// (trafilatura-eval tp +2 at 30% and at 50%, one page; the other three
 /// sets' outputs identical).
-pub fn is_gallery(doc: &Doc) -> bool {
+pub(crate) fn is_gallery(doc: &Doc) -> bool {
     let mut captions = 0u64;
     let mut i = 0;
     while (i as usize) < doc.len() {
@@ -635,7 +635,7 @@ impl Story {
 }
 
 /// Marks noise subtrees by structure and by class/id/role vocabulary.
-pub fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
+pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     let mains = main_elements(doc);
     // The story the markup declares (`itemprop="articleBody"`) outranks a
     // class name too: its wrapper named "cb-sidebar-right" for the column
@@ -759,7 +759,7 @@ pub(crate) fn inside(doc: &Doc, id: NodeId, tags: &[Tag]) -> bool {
 }
 
 /// Subtree aggregates with noise subtrees left out.
-pub fn clean_agg(doc: &Doc, noise: &[bool]) -> Vec<Agg> {
+pub(crate) fn clean_agg(doc: &Doc, noise: &[bool]) -> Vec<Agg> {
     let mut agg: Vec<Agg> = doc
         .nodes
         .iter()

@@ -10,7 +10,7 @@ use crate::html::Doc;
 
 /// The page's dates: the one it goes by, its publication and its update.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Dates {
+pub(crate) struct Dates {
     pub date: Option<String>,
     pub published: Option<String>,
     pub modified: Option<String>,
@@ -34,7 +34,7 @@ fn day_of(date: &Option<String>) -> Option<&str> {
 impl Dates {
     /// Whether `date` is the update: the same day as `modified` and not
     /// as `published`.
-    pub fn kind(&self) -> Option<DateKind> {
+    pub(crate) fn kind(&self) -> Option<DateKind> {
         let date = day_of(&self.date)?;
         let updated = day_of(&self.modified) == Some(date) && day_of(&self.published) != Some(date);
         Some(if updated {

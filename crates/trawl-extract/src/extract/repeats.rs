@@ -21,7 +21,7 @@ const MIN_RUN: usize = 2;
 /// The runs of at least [`MIN_RUN`] consecutive lines of `text` that each
 /// repeat an earlier line (words compared, case and punctuation aside;
 /// blank lines do not break a run): one flag per `\n`-separated line.
-pub fn repeated_lines(text: &str) -> Vec<bool> {
+pub(crate) fn repeated_lines(text: &str) -> Vec<bool> {
     let lines: Vec<&str> = text.split('\n').collect();
     let keys: Vec<String> = lines.iter().map(|line| words(line)).collect();
     let written_out = written_out(&keys);

@@ -12,7 +12,7 @@ use crate::html::{Doc, NodeId};
 
 /// A calendar day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Day {
+pub(crate) struct Day {
     pub year: u16,
     pub month: u8,
     pub day: u8,
@@ -35,13 +35,13 @@ impl Day {
     }
 
     /// The day `days` days after 1970-01-01 (proleptic Gregorian).
-    pub fn from_days(days: i64) -> Option<Day> {
+    pub(crate) fn from_days(days: i64) -> Option<Day> {
         let (year, month, day) = civil_from_days(days);
         Day::new(u32::try_from(year).ok()?, month, day)
     }
 
     /// `YYYY-MM-DD`.
-    pub fn iso(self) -> String {
+    pub(crate) fn iso(self) -> String {
         format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
     }
 }
@@ -49,7 +49,7 @@ impl Day {
 /// The last day a page fetched at `fetched_at` (seconds since the epoch;
 /// `None`: now) can give as its own: the fetch's day and the next (a
 /// page's local day runs ahead of UTC east of it).
-pub fn latest_day(fetched_at: Option<i64>) -> Day {
+pub(crate) fn latest_day(fetched_at: Option<i64>) -> Day {
     let secs = fetched_at.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -133,7 +133,7 @@ fn month_of(word: &str) -> Option<u32> {
 
 /// How a written date is ordered when its numbers alone do not say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
+pub(crate) enum Order {
     /// 09/05/2025 is September 5 (American English).
     MonthFirst,
     /// 09/05/2025 is 9 May (most of the world).
@@ -142,7 +142,7 @@ pub enum Order {
 
 impl Order {
     /// The order of the page's language (`en-US`, `en`: month first).
-    pub fn of_lang(lang: Option<&str>) -> Order {
+    pub(crate) fn of_lang(lang: Option<&str>) -> Order {
         match lang.map(str::to_ascii_lowercase) {
             Some(l) if l == "en" || l.starts_with("en-us") || l.starts_with("en_us") => {
                 Order::MonthFirst
@@ -154,7 +154,7 @@ impl Order {
 
     /// Whether the language leaves the order open: plain `en` (British,
     /// Indian, Australian sites say so too) or none.
-    pub fn lang_is_vague(lang: Option<&str>) -> bool {
+    pub(crate) fn lang_is_vague(lang: Option<&str>) -> bool {
         lang.is_none_or(|l| l.trim().eq_ignore_ascii_case("en"))
     }
 
@@ -162,7 +162,7 @@ impl Order {
     /// domain (`.uk`, `.au`, `.de`: day first; `.us`, `.ph`: month first),
     /// for a page whose language leaves the order open; `None` for generic
     /// domains (`.com`, `.org`, `.io`, …) and Canada's, which writes both.
-    pub fn of_tld(url: &str) -> Option<Order> {
+    pub(crate) fn of_tld(url: &str) -> Option<Order> {
         let rest = url.split_once("://").map_or(url, |(_, r)| r);
         let host = rest.split(['/', '?', '#', ':']).next()?;
         let tld = host.rsplit('.').next()?.to_ascii_lowercase();
@@ -179,7 +179,7 @@ impl Order {
     /// leaves it open: "16 February 2026" and 25/12/2025 vote day first,
     /// "February 16, 2026" and 12/25/2025 month first (the first
     /// [`EVIDENCE`] characters of its text; none or a tie: `None`).
-    pub fn of_page(doc: &Doc) -> Option<Order> {
+    pub(crate) fn of_page(doc: &Doc) -> Option<Order> {
         let body = doc.body();
         let (text, _) = texts(doc, body, doc.end(body), |len, _| len <= EVIDENCE);
         let p = patterns();
@@ -239,7 +239,7 @@ fn patterns() -> &'static [Regex; 5] {
 
 /// A date found in a text, with its byte range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Found {
+pub(crate) struct Found {
     pub day: Day,
     pub start: usize,
     pub end: usize,
@@ -266,7 +266,7 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 
 /// Every date written in `text`, in order (overlaps resolved for the one
 /// starting first).
-pub fn find(text: &str, order: Order) -> Vec<Found> {
+pub(crate) fn find(text: &str, order: Order) -> Vec<Found> {
     // Every form but the numeric one with a two-digit year has a
     // four-digit year: most texts have neither.
     let mut run = 0;
@@ -415,7 +415,7 @@ fn short_years(text: &str, order: Order, out: &mut Vec<Found>) {
 
 /// The date in a URL's path: `/2025/09/04/`, `/2025-09-04-title`,
 /// `/20250904/` (not a year and month alone: that names an archive).
-pub fn in_url(url: &str) -> Option<Day> {
+pub(crate) fn in_url(url: &str) -> Option<Day> {
     static P: OnceLock<Regex> = OnceLock::new();
     let p = P.get_or_init(|| {
         Regex::new(r"/((?:19|20)\d{2})[/_-]?([01]\d)[/_-]?([0-3]\d)(?:[/_.-]|$)")

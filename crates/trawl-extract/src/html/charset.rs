@@ -19,7 +19,7 @@ use crate::error::ExtractError;
 
 /// Text decoded from a page, with the encoding that was used.
 #[derive(Debug)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     pub text: String,
     pub encoding: &'static Encoding,
     /// Where the encoding came from: "bom", "declared", "meta", "detected".
@@ -51,13 +51,13 @@ impl Charset {
 }
 
 /// Resolves a charset label (as in `Content-Type` or `--charset`).
-pub fn encoding_for_label(label: &str) -> Result<&'static Encoding, ExtractError> {
+pub(crate) fn encoding_for_label(label: &str) -> Result<&'static Encoding, ExtractError> {
     Encoding::for_label(label.trim().as_bytes())
         .ok_or_else(|| ExtractError::UnknownCharset(label.to_string()))
 }
 
 /// Extracts `charset=` from a Content-Type header value.
-pub fn charset_from_content_type(value: &str) -> Option<&str> {
+pub(crate) fn charset_from_content_type(value: &str) -> Option<&str> {
     let lower = value.to_ascii_lowercase();
     let at = lower.find("charset=")?;
     let rest = &value[at + 8..];
@@ -67,7 +67,7 @@ pub fn charset_from_content_type(value: &str) -> Option<&str> {
 }
 
 /// Finds a `<meta charset>` or `http-equiv` declaration in the first 1024 bytes.
-pub fn sniff_meta(bytes: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn sniff_meta(bytes: &[u8]) -> Option<&'static Encoding> {
     let head = &bytes[..bytes.len().min(1024)];
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
     let mut from = 0;
@@ -134,7 +134,7 @@ const BINARY_MAGIC: &[&[u8]] = &[
 /// data is uniformly random: about 10% of its bytes are controls, so a 10%
 /// bar let half of such bodies through as garbage text. A stray NUL in an
 /// HTML page (a CMS's bug) does not make it binary.
-pub fn looks_binary(bytes: &[u8]) -> bool {
+pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
     if head.is_empty() {
         return false;
@@ -173,7 +173,7 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
 
 /// Decodes page bytes. `declared` is a charset the caller trusts more than the
 /// page (HTTP header, `--charset`); `tld` helps detection (e.g. "ru", "cn").
-pub fn decode(
+pub(crate) fn decode(
     bytes: &[u8],
     declared: Option<&'static Encoding>,
     tld: Option<&str>,
@@ -315,7 +315,7 @@ fn double_byte(bytes: &[u8]) -> Option<&'static Encoding> {
 
 /// Folds Arabic presentation forms (U+FB50–U+FDFF, U+FE70–U+FEFE) to their
 /// base letters with NFKC, leaving all other text untouched.
-pub fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
+pub(crate) fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
     let is_form = |c: char| matches!(c, '\u{FB50}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFE}');
     // Both blocks are EF AD..B7 and EF B9..BB in UTF-8: a byte search rules
     // most pages out (fullwidth punctuation, EF BC/BD, is common in CJK text).

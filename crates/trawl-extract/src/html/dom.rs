@@ -20,7 +20,7 @@
 use html5ever::{local_name, Attribute, LocalName, QualName};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-pub use super::head_meta::RawMeta;
+pub(crate) use super::head_meta::RawMeta;
 use super::head_meta::{collect_head, collect_meta};
 use super::sink::{Limits, SData, SNode, NONE};
 use super::tag::Tag;
@@ -28,20 +28,20 @@ use super::visibility::{aria_hidden, hidden_by_attrs, hidden_from_view, invisibl
 use crate::error::ExtractError;
 
 /// Index of a node in a [`Doc`].
-pub type NodeId = u32;
+pub(crate) type NodeId = u32;
 // ---------------------------------------------------------------------------
 // The flat document.
 
 /// What a flat node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Element,
     Text,
 }
 
 /// One node of a [`Doc`], in document order.
 #[derive(Debug)]
-pub struct Node {
+pub(crate) struct Node {
     /// Parent node, `u32::MAX` for the root.
     pub parent: NodeId,
     /// One past the last node of this node's subtree.
@@ -67,7 +67,7 @@ pub struct Node {
 
 /// Subtree aggregates, computed once per page and shared by all algorithms.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Agg {
+pub(crate) struct Agg {
     /// Non-whitespace characters in the subtree.
     pub chars: u32,
     /// Of those, characters inside `<a>` elements.

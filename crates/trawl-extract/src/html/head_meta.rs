@@ -9,7 +9,7 @@ use super::sink::{SData, SNode, NONE};
 
 /// Metadata gathered while flattening, before invisible parts are dropped.
 #[derive(Debug, Default)]
-pub struct RawMeta {
+pub(crate) struct RawMeta {
     pub title: Option<String>,
     /// `<meta>` name/property (lower-cased) and content.
     pub metas: Vec<(String, String)>,
@@ -30,7 +30,7 @@ pub struct RawMeta {
 
 /// The page's scripts, as a crawler that runs none sees them.
 #[derive(Debug, Default)]
-pub struct Scripts {
+pub(crate) struct Scripts {
     /// `<script src>` elements.
     pub external: u32,
     /// Characters of inline script (JSON-LD not counted).
@@ -48,7 +48,7 @@ pub struct Scripts {
 
 /// Inline script up to this many characters in all is read for
 /// [`Scripts::loaders`] (the shell test's threshold for inline script).
-pub const SHORT_INLINE_CHARS: usize = 2_000;
+pub(crate) const SHORT_INLINE_CHARS: usize = 2_000;
 
 /// What code that loads content calls. Looked for in short inline scripts
 /// only; names of the web platform, not of any site.

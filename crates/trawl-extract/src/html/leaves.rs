@@ -11,7 +11,7 @@ use super::{Doc, Tag};
 
 /// A text leaf of a page.
 #[derive(Debug, Clone)]
-pub struct Leaf {
+pub(crate) struct Leaf {
     pub key: String,
     /// Key of its block (nearest non-inline ancestor).
     pub block: String,
@@ -81,7 +81,7 @@ fn hints_of(doc: &Doc, stack: &[Open]) -> Vec<String> {
 }
 
 /// The text leaves (and image addresses) of a page, in document order.
-pub fn leaves(doc: &Doc) -> Vec<Leaf> {
+pub(crate) fn leaves(doc: &Doc) -> Vec<Leaf> {
     let n = doc.len() as u32;
     // Links and text per element subtree, for relevance.
     let mut stack: Vec<Open> = vec![Open {

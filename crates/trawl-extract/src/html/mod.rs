@@ -16,8 +16,9 @@ pub(crate) mod tag;
 mod tokenize;
 mod visibility;
 
+pub use dom::Doc;
+pub(crate) use dom::NodeId;
 pub(crate) use dom::{Agg, Kind};
-pub use dom::{Doc, NodeId};
 pub(crate) use head_meta::SHORT_INLINE_CHARS;
 pub use render::{render, Selection};
 pub(crate) use sink::Limits;

@@ -42,7 +42,7 @@ fn sequence_len(c: char) -> Option<usize> {
 }
 
 /// The text with mojibake sequences decoded; borrowed when there are none.
-pub fn repair(text: &str) -> Cow<'_, str> {
+pub(crate) fn repair(text: &str) -> Cow<'_, str> {
     // Every lead character (U+00C2..U+00F4) is C3 82..C3 B4 in UTF-8: the
     // byte search finds the candidates far cheaper than a character walk
     // (a French or German page has C3 in every accented letter).

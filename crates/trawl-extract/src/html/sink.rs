@@ -26,7 +26,7 @@ pub(super) const NONE: u32 = u32::MAX;
 
 /// Resource limits for parsing one page.
 #[derive(Clone, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Elements nested deeper than this are flattened into their ancestor
     /// (browsers cap at 512 too).
     pub max_depth: usize,

@@ -28,13 +28,13 @@ use std::collections::HashMap;
 use crate::html::leaves::Leaf;
 
 /// Texts at least this long are kept whatever their relevance.
-pub const LONG_TEXT: usize = 200;
-pub const LOCAL_MIN: f32 = 2.0;
-pub const CONTEXT_MIN: f32 = 10.0;
+pub(crate) const LONG_TEXT: usize = 200;
+pub(crate) const LOCAL_MIN: f32 = 2.0;
+pub(crate) const CONTEXT_MIN: f32 = 10.0;
 
 /// Result of comparing sample pages.
 #[derive(Debug, Clone, Default)]
-pub struct Diff {
+pub(crate) struct Diff {
     /// Keys of variable leaves, in the first page's order.
     pub variable: Vec<String>,
     /// Of those, the keys kept by the relevance pruning.
@@ -48,7 +48,7 @@ pub struct Diff {
 
 /// How many sample pages must agree for a leaf to be static.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agreement {
+pub(crate) enum Agreement {
     /// Paper 003 as written: a leaf of the first page is static when every
     /// other page has it with the same text; leaves the first page lacks
     /// are ignored.
@@ -59,12 +59,12 @@ pub enum Agreement {
 }
 
 /// Compares the leaves of several pages of one template (majority rule).
-pub fn diff(pages: &[Vec<Leaf>]) -> Diff {
+pub(crate) fn diff(pages: &[Vec<Leaf>]) -> Diff {
     diff_with(pages, Agreement::Majority)
 }
 
 /// Compares the leaves of several pages of one template.
-pub fn diff_with(pages: &[Vec<Leaf>], agreement: Agreement) -> Diff {
+pub(crate) fn diff_with(pages: &[Vec<Leaf>], agreement: Agreement) -> Diff {
     let n = pages.len();
     let majority = match agreement {
         Agreement::All => n,

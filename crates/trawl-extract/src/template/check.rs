@@ -24,7 +24,7 @@ use crate::page::Page;
 
 /// A field must be read right on this share of the checked pages that
 /// show evidence for it.
-pub const FIELD_PASS: f32 = 0.8;
+pub(crate) const FIELD_PASS: f32 = 0.8;
 /// Samples added per round while a field is missing or wrong.
 const STEP: usize = 2;
 
@@ -94,7 +94,7 @@ fn record_values(record: Option<Product>) -> BTreeMap<String, String> {
 
 /// Applies `t` to pages it was not learned from and compares what it reads,
 /// and what the single-page record reads, with the pages' own evidence.
-pub fn check(t: &Template, pages: &[Page]) -> Check {
+pub(crate) fn check(t: &Template, pages: &[Page]) -> Check {
     let mut c = Check {
         pages: pages.len(),
         ..Check::default()

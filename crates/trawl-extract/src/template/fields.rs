@@ -45,7 +45,7 @@ pub struct FieldRule {
 }
 
 /// Field of a row label, if the label names one.
-pub fn field_of_label(label: &str) -> Option<&'static str> {
+pub(crate) fn field_of_label(label: &str) -> Option<&'static str> {
     let l = label.trim().trim_end_matches(':').trim().to_lowercase();
     let has = |w: &str| l.split(|c: char| !c.is_alphanumeric()).any(|t| t == w);
     Some(
@@ -117,7 +117,7 @@ fn is_price(text: &str) -> bool {
 
 /// JSON-LD Product values of a page: field → value (the page's main
 /// product as the product-record reader finds it; the price as written).
-pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
+pub(crate) fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
     let p = crate::extract::product_record::jsonld::read(json_ld);
     [
         ("name", p.name),
@@ -138,7 +138,7 @@ pub fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String> {
 /// single-page record reads from the buy box (the price shown by the
 /// product's heading, not struck through): the price a template must agree
 /// with, learning and checking.
-pub fn stated_values(doc: &crate::html::Doc) -> HashMap<&'static str, String> {
+pub(crate) fn stated_values(doc: &crate::html::Doc) -> HashMap<&'static str, String> {
     let record = crate::extract::product_record::read(doc, true, doc.meta.title.as_deref());
     stated_values_with(doc, record.as_ref())
 }
@@ -210,7 +210,7 @@ pub(crate) fn spec_name(label: &str) -> String {
 }
 
 /// One sample page as the mapper sees it.
-pub struct Sample<'a> {
+pub(crate) struct Sample<'a> {
     pub leaves: &'a [Leaf],
     pub title: Option<&'a str>,
     /// What the page states about its product ([`stated_values`]).
@@ -225,7 +225,7 @@ pub(crate) fn norm(s: &str) -> String {
 }
 
 /// Maps the kept variable keys to fields.
-pub fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
+pub(crate) fn map_fields(samples: &[Sample<'_>], kept: &[String]) -> Vec<FieldRule> {
     let majority = samples.len() / 2 + 1;
     let mut rules: Vec<FieldRule> = Vec::new();
     let mut taken: Vec<String> = Vec::new();

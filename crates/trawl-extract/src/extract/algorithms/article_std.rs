@@ -19,10 +19,10 @@ use super::Extractor;
 use crate::extract::noise;
 use crate::html::{Doc, Kind, NodeId, Selection};
 
-pub struct ArticleStd;
+pub(crate) struct ArticleStd;
 
 /// Characters of a subtree outside noise.
-pub fn clean_chars(doc: &Doc, noise: &[bool]) -> Vec<u32> {
+pub(crate) fn clean_chars(doc: &Doc, noise: &[bool]) -> Vec<u32> {
     let n = doc.len();
     let mut chars = vec![0u32; n];
     for i in (0..n).rev() {
@@ -41,7 +41,7 @@ pub fn clean_chars(doc: &Doc, noise: &[bool]) -> Vec<u32> {
 }
 
 /// The element whose text the paper's recursion returns.
-pub fn pick(doc: &Doc, noise: &[bool], chars: &[u32]) -> NodeId {
+pub(crate) fn pick(doc: &Doc, noise: &[bool], chars: &[u32]) -> NodeId {
     let mut el = doc.body();
     loop {
         let kids: Vec<NodeId> = doc

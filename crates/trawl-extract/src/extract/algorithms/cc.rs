@@ -17,15 +17,15 @@
 use super::Extractor;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection};
 
-pub const C: f64 = 29.0;
-pub const S: f64 = 0.57;
-pub const D: f64 = 63.0;
+pub(crate) const C: f64 = 29.0;
+pub(crate) const S: f64 = 0.57;
+pub(crate) const D: f64 = 63.0;
 /// Allowed depth distance from the content's median depth, chosen on wcxb-dev
 /// (F1 0.775 / 0.778 / 0.781 / 0.780 / 0.776 for 2 / 3 / 4 / 6 / off;
 /// cleaneval prefers wider: 0.903 … 0.911).
-pub const LEVEL_SPREAD: u32 = 4;
+pub(crate) const LEVEL_SPREAD: u32 = 4;
 
-pub struct ContentCorrelativity;
+pub(crate) struct ContentCorrelativity;
 
 /// Whether an element counts as a block unit.
 fn is_unit(doc: &Doc, id: NodeId) -> bool {
@@ -35,7 +35,7 @@ fn is_unit(doc: &Doc, id: NodeId) -> bool {
 
 /// Content units per the paper, as a flag per node, under the given subtree
 /// aggregates (the page's own, or with noise removed).
-pub fn content_units(doc: &Doc, agg: &[Agg]) -> Vec<bool> {
+pub(crate) fn content_units(doc: &Doc, agg: &[Agg]) -> Vec<bool> {
     let n = doc.len();
     let ta = |i: usize| f64::from(agg[i].chars - agg[i].link_chars);
     let la = |i: usize| f64::from(agg[i].links.max(1));
@@ -114,7 +114,7 @@ pub fn content_units(doc: &Doc, agg: &[Agg]) -> Vec<bool> {
 
 /// For each node, the nearest block unit that owns its text (itself excluded
 /// for elements; u32::MAX at the root).
-pub fn owners(doc: &Doc) -> Vec<NodeId> {
+pub(crate) fn owners(doc: &Doc) -> Vec<NodeId> {
     let n = doc.len();
     let mut owner = vec![u32::MAX; n];
     for i in 1..n {

@@ -17,18 +17,18 @@ use super::Extractor;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection};
 
 /// CEPR's λ in τ = λ·σ.
-pub const LAMBDA: f64 = 0.8;
+pub(crate) const LAMBDA: f64 = 0.8;
 
-pub struct CetdTpc;
+pub(crate) struct CetdTpc;
 
 /// The scores of one page, exposed so `auto` can reuse them.
-pub struct Scores {
+pub(crate) struct Scores {
     /// TDTPC per node (0 for text nodes and nodes outside the body).
     pub tdtpc: Vec<f64>,
 }
 
 /// Text block density of `v` under the given subtree aggregates.
-pub fn tbd(doc: &Doc, agg: &[Agg], v: NodeId) -> f64 {
+pub(crate) fn tbd(doc: &Doc, agg: &[Agg], v: NodeId) -> f64 {
     doc.children(v)
         .map(|c| {
             let a = agg[c as usize];
@@ -39,7 +39,7 @@ pub fn tbd(doc: &Doc, agg: &[Agg], v: NodeId) -> f64 {
 
 /// Scores every block. `agg` are the subtree aggregates to use (the page's
 /// own, or ones with noise removed) and `skip` marks nodes to ignore.
-pub fn scores(doc: &Doc, agg: &[Agg], skip: Option<&[bool]>, lambda: f64) -> Scores {
+pub(crate) fn scores(doc: &Doc, agg: &[Agg], skip: Option<&[bool]>, lambda: f64) -> Scores {
     let n = doc.len();
     let skipped = |i: usize| skip.is_some_and(|s| s[i]);
     let paths = doc.path_count() as usize;
@@ -98,7 +98,7 @@ pub fn scores(doc: &Doc, agg: &[Agg], skip: Option<&[bool]>, lambda: f64) -> Sco
     Scores { tdtpc }
 }
 
-pub fn std_dev(values: &[f64]) -> f64 {
+pub(crate) fn std_dev(values: &[f64]) -> f64 {
     if values.is_empty() {
         return 0.0;
     }
@@ -108,7 +108,7 @@ pub fn std_dev(values: &[f64]) -> f64 {
 }
 
 /// The argmax block, first in document order on ties.
-pub fn best_block(scores: &Scores) -> Option<NodeId> {
+pub(crate) fn best_block(scores: &Scores) -> Option<NodeId> {
     let mut best: Option<(NodeId, f64)> = None;
     for (i, &s) in scores.tdtpc.iter().enumerate() {
         if s > 0.0 && best.is_none_or(|(_, b)| s > b) {

@@ -18,7 +18,7 @@ use crate::extract::list_records::records;
 use crate::extract::noise;
 use crate::html::{Doc, Selection};
 
-pub struct ListRank;
+pub(crate) struct ListRank;
 
 impl Extractor for ListRank {
     fn name(&self) -> &'static str {

@@ -22,15 +22,15 @@ use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 /// site; one global value measured on wcxb-dev (F1 0.34 / 0.54 / 0.61 / 0.68 /
 /// 0.73 at 100 / 500 / 1000 / 2000 / 5000): past ~1000 most pages pass no
 /// segment and fall back to the whole body, which is no longer the method.
-pub const MIN_CHARS: u32 = 1000;
+pub(crate) const MIN_CHARS: u32 = 1000;
 /// Maximum list-noise coefficient.
-pub const MAX_NOISE: f64 = 0.35;
+pub(crate) const MAX_NOISE: f64 = 0.35;
 /// Maximum mean gap between members (in leaves).
-pub const MAX_PERIOD: f64 = 12.0;
+pub(crate) const MAX_PERIOD: f64 = 12.0;
 /// Coefficient of variation of the gaps above which a cluster is split.
-pub const SPLIT_CV: f64 = 1.0;
+pub(crate) const SPLIT_CV: f64 = 1.0;
 
-pub struct Segment;
+pub(crate) struct Segment;
 
 struct Leaf {
     node: NodeId,
@@ -84,7 +84,7 @@ fn split(members: &[usize]) -> Vec<&[usize]> {
 }
 
 /// The content segment as a range of nodes (first member to last member).
-pub fn content_span(doc: &Doc) -> Option<(NodeId, NodeId)> {
+pub(crate) fn content_span(doc: &Doc) -> Option<(NodeId, NodeId)> {
     let leaves = leaves(doc);
     let mut clusters: HashMap<u32, Vec<usize>> = HashMap::new();
     for (i, l) in leaves.iter().enumerate() {

@@ -31,7 +31,7 @@ const MIN_MATCH_CHARS: usize = 30;
 
 /// Drops the selected text after the end of the page's `articleBody` (or of
 /// its headline's `<article>`).
-pub fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
+pub(crate) fn trim_after(doc: &Doc, owner: &[NodeId], sel: &mut Selection) {
     let held = held_below(doc, sel);
     let total: u32 = (0..doc.len())
         .filter(|&i| doc.nodes[i].parent == u32::MAX)

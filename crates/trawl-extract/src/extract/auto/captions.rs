@@ -113,7 +113,7 @@ fn caption_element(doc: &Doc, text: NodeId) -> NodeId {
 }
 
 /// Marks the captions of the page's pictures as noise.
-pub fn mark(doc: &Doc, noise: &mut [bool]) {
+pub(crate) fn mark(doc: &Doc, noise: &mut [bool]) {
     // The last picture seen, its description, and how many texts followed.
     let mut last: Option<(NodeId, String, usize)> = None;
     for i in 0..doc.len() {

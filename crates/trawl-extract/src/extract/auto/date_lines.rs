@@ -16,7 +16,7 @@ const MAX_CHARS: u32 = 80;
 /// (trafilatura-eval fp −2, wcxb-dev +0.00005, multilingual-dev zh +0.0001);
 /// a third instead of half the block cost multilingual-dev de 0.003.
 /// `owner` is [`crate::extract::algorithms::cc::owners`] of the page: the block holding each node.
-pub fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
+pub(crate) fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     let mut lines = Vec::new();
     for t in region..end {
@@ -64,7 +64,7 @@ const LABEL_SLACK: u32 = 10;
 /// condition trafilatura-eval gained more (0.92712) but cleaneval, whose
 /// truths keep the dates of old pages, fell 0.00004; table cells are dates
 /// as data (a cleaneval press release's "FOR RELEASE:" cell went).
-pub fn drop_written(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
+pub(crate) fn drop_written(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     if !crate::extract::page_date::records_date(doc) {
         return;
     }

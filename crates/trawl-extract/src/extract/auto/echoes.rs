@@ -40,7 +40,7 @@ const STANDFIRST_NAMES: &[&str] = &[
 
 /// Deselects the named standfirsts in the head of `region` whose selected
 /// text a later block of it holds. `owner` is [`crate::extract::algorithms::cc::owners`].
-pub fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
+pub(crate) fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     let mut read = 0u32;
     let mut i = region + 1;

@@ -36,7 +36,7 @@ fn heading_of(doc: &Doc, mut id: NodeId) -> Option<u8> {
 /// Deselects the headings of `region` whose section lost all its text.
 /// Linear: the next kept text and the removed text before any point are
 /// computed once, not scanned per heading.
-pub fn drop_orphans(doc: &Doc, sel: &mut Selection, region: NodeId) {
+pub(crate) fn drop_orphans(doc: &Doc, sel: &mut Selection, region: NodeId) {
     let (start, end) = (region as usize, doc.nodes[region as usize].end as usize);
     let text = |i: usize| doc.nodes[i].kind == Kind::Text && doc.nodes[i].chars > 0;
     // next_kept[k]: the first kept text node at or after start + k.

@@ -46,7 +46,7 @@ use crate::extract::noise;
 use crate::extract::typing::classify::PageType;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
 
-pub struct Auto;
+pub(crate) struct Auto;
 
 /// CEPR's λ for the CETD-TPC region step. Lower than the paper algorithm's
 /// best (0.8): `auto` removes noise first, so fewer content paths need
@@ -221,7 +221,7 @@ fn following_table(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> Op
 
 /// Auto extraction for a known page type; `title` is the page's title from
 /// its metadata, if any.
-pub fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
+pub(crate) fn select_typed(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let sel = select_thin_as_list(doc, page_type, title);
     baseline::safeguard(doc, &sel).unwrap_or(sel)
 }

@@ -17,7 +17,7 @@ const TITLE_BLOCK_SHARE: u32 = 50;
 /// densest block alone is often one tab of the description, or the reviews.
 /// Swept on wcxb-dev products: 20% 0.657, 40% 0.671, 50% 0.676, 60% 0.676,
 /// 80% 0.671 (densest block alone: 0.666).
-pub fn title_block(doc: &Doc, agg: &[Agg], noise: &[bool]) -> Option<NodeId> {
+pub(crate) fn title_block(doc: &Doc, agg: &[Agg], noise: &[bool]) -> Option<NodeId> {
     let body = doc.body();
     let h1 = (body..doc.nodes[body as usize].end)
         .find(|&i| doc.tag(i) == Tag::H1 && !noise[i as usize] && agg[i as usize].chars > 0)?;
@@ -33,7 +33,7 @@ pub fn title_block(doc: &Doc, agg: &[Agg], noise: &[bool]) -> Option<NodeId> {
 /// `#description`) outside its `region`: the description often sits in a tab
 /// row apart from the block around the name. On wcxb-dev +0.46 page-F1 over
 /// 5 pages (adding "specification", "details", "features": no more).
-pub fn description_blocks(doc: &Doc, region: NodeId) -> Vec<bool> {
+pub(crate) fn description_blocks(doc: &Doc, region: NodeId) -> Vec<bool> {
     mark(doc, |id| {
         doc.is_element(id)
             && !doc.contains(id, region)
@@ -51,7 +51,7 @@ const PROSE_WORDS: usize = 20;
 
 /// Adds the seller's JSON-LD description to a thin product text (unless the
 /// text already holds it).
-pub fn add_description(text: &mut String, description: Option<&str>) {
+pub(crate) fn add_description(text: &mut String, description: Option<&str>) {
     let Some(d) = description else {
         return;
     };

@@ -18,7 +18,7 @@ use crate::html::{Doc, Kind, NodeId, Tag};
 const MIN_STORY_CHARS: u32 = 400;
 
 /// Marks the `<article>` elements beside the headline's own as noise.
-pub fn mark(doc: &Doc, noise: &mut [bool]) {
+pub(crate) fn mark(doc: &Doc, noise: &mut [bool]) {
     let Some(h1) = (0..doc.len() as NodeId)
         .find(|&i| doc.tag(i) == Tag::H1 && !noise[i as usize] && doc.agg[i as usize].chars > 0)
     else {

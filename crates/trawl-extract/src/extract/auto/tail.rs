@@ -27,7 +27,7 @@ const ROWS: &[Tag] = &[Tag::Li, Tag::Td, Tag::Th, Tag::Dd, Tag::Dt, Tag::Tr];
 /// 0.4 lift each of them (trafilatura-eval 0.914 -> 0.920, wcxb-dev, cleaneval
 /// and multilingual-dev a little) and keep every wcxb-dev type's score.
 /// `owner` is [`crate::extract::algorithms::cc::owners`] of the page.
-pub fn trim(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
+pub(crate) fn trim(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: NodeId) {
     let end = doc.nodes[region as usize].end;
     // Selected text per owning block, blocks in document order.
     let mut blocks: Vec<(NodeId, u32, Vec<NodeId>)> = Vec::new();

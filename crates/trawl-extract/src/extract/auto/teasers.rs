@@ -83,7 +83,7 @@ fn ends_with_link_elsewhere(doc: &Doc, card: NodeId) -> bool {
 /// Marks teaser cards (and the short heading above their list) as noise:
 /// first cards whose headline links elsewhere, then cards whose plain
 /// headline is followed by a short "read more" link.
-pub fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
+pub(crate) fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
     let linked: Vec<NodeId> = headings(doc, noise)
         .filter(|&i| links_elsewhere(doc, agg, i))
         .collect();

@@ -113,7 +113,7 @@ fn names_brand(names: &str) -> bool {
 /// The brand the page shows, if it shows one. `specs` are the page's
 /// specification rows; `anchor` its product heading; `beside` and the
 /// chrome are left out.
-pub fn shown(
+pub(super) fn shown(
     doc: &Doc,
     specs: &[(String, String)],
     anchor: Option<NodeId>,

@@ -239,7 +239,7 @@ fn breadcrumbs(objs: &[Map<String, Value>]) -> Vec<String> {
 /// Reads the page's main product from its JSON-LD blocks. The main product
 /// is the first product object; a group without its own offer takes the
 /// first variant's (`hasVariant`, or a later product object carrying an offer).
-pub fn read(json_ld: &[String]) -> Partial {
+pub(crate) fn read(json_ld: &[String]) -> Partial {
     let objs = objects(json_ld);
     let mut p = Partial {
         breadcrumbs: breadcrumbs(&objs),

@@ -57,7 +57,7 @@ fn product_scope(doc: &Doc, id: NodeId) -> bool {
 
 /// Reads the first Product item of the page's microdata or RDFa, then the
 /// loose properties (`<meta itemprop>` in the body, OpenGraph product tags).
-pub fn read(doc: &Doc) -> Partial {
+pub(crate) fn read(doc: &Doc) -> Partial {
     let mut p = Partial::default();
     let mut amount: Option<String> = None;
     let mut currency: Option<&'static str> = None;
@@ -135,7 +135,7 @@ pub fn read(doc: &Doc) -> Partial {
 }
 
 /// Reads the OpenGraph (and Facebook catalogue) product tags.
-pub fn read_opengraph(doc: &Doc) -> Partial {
+pub(crate) fn read_opengraph(doc: &Doc) -> Partial {
     let meta = |keys: &[&str]| {
         keys.iter().find_map(|k| {
             doc.meta

@@ -159,7 +159,7 @@ pub enum Sources {
 /// Reads a product record from a parsed page. `is_product_page` is the page
 /// type's verdict; a page that is not typed a product page still gets a
 /// record when its structured data declares a product with a price.
-pub fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Product> {
+pub(crate) fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Product> {
     read_from(doc, is_product_page, title, Sources::All)
 }
 

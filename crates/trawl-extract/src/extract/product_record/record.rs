@@ -111,7 +111,7 @@ impl StructuredPrice {
 
     /// A structured price from its raw value (`"1299.00"`, `"$1,779.00"`,
     /// `"0,00"`), if it holds a number.
-    pub fn parse(raw: String, currency: Option<&'static str>) -> Option<StructuredPrice> {
+    pub(crate) fn parse(raw: String, currency: Option<&'static str>) -> Option<StructuredPrice> {
         let amount = money::parse_amount(&raw, true)?;
         Some(StructuredPrice {
             amount,

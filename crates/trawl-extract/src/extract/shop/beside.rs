@@ -8,7 +8,7 @@ use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Everything beside the product: [`side_sections`], [`card_lists`] and
 /// blocks named for reviews, questions, disclaimers and tooltips ([`BESIDE_NAMES`]).
-pub fn beside(doc: &Doc) -> &[bool] {
+pub(crate) fn beside(doc: &Doc) -> &[bool] {
     doc.beside.get_or_init(|| mark_beside(doc))
 }
 

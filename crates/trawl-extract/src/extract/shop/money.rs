@@ -15,7 +15,7 @@ use regex::Regex;
 /// for a dot as the decimal mark: one dot there is always a decimal mark
 /// ("1.299" is one point three), while on the visible page one separator
 /// followed by exactly three digits groups thousands ("1.299 €", "$1,299").
-pub fn parse_amount(text: &str, structured: bool) -> Option<String> {
+pub(crate) fn parse_amount(text: &str, structured: bool) -> Option<String> {
     // Keep the first run of digits and separators.
     let start = text.find(|c: char| c.is_ascii_digit())?;
     let run: String = text[start..]
@@ -101,7 +101,7 @@ const CODES: &[&str] = &[
 
 /// A currency the text names or implies, and how sure that is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Named {
+pub(crate) enum Named {
     /// An ISO code or an unambiguous symbol (€, £, R$, zł).
     Sure(&'static str),
     /// A symbol several currencies share: `$`, `kr`, `¥`.
@@ -180,7 +180,7 @@ const SYMBOLS: &[(&str, Named)] = &[
 /// Settles an ambiguous symbol with what the page says of itself: a
 /// currency its structured data declares, then the language/region of its
 /// `<html lang>` ("en-AU" → AUD, "sv" → SEK, "zh" → CNY).
-pub fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -> &'static str {
+pub(crate) fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -> &'static str {
     let lang = lang.unwrap_or("").to_ascii_lowercase();
     let region = lang.split(['-', '_']).nth(1).unwrap_or("");
     let primary = lang.split(['-', '_']).next().unwrap_or("");
@@ -222,7 +222,7 @@ pub fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -> &'sta
 /// A price found in a piece of text: the amount as written, normalised, and
 /// the currency named next to it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Found {
+pub(crate) struct Found {
     /// The matched text ("1.299,00 €").
     pub raw: String,
     /// Normalised amount ("1299.00").
@@ -263,7 +263,7 @@ fn named_of(sym: &str) -> Option<Named> {
 }
 
 /// Every price written in `text` with a currency beside it, in order.
-pub fn find_prices(text: &str) -> Vec<Found> {
+pub(crate) fn find_prices(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     for caps in price_pattern().captures_iter(text) {
         let (sym, num) = match (
@@ -301,7 +301,7 @@ pub fn find_prices(text: &str) -> Vec<Found> {
 }
 
 /// A currency code from structured data ("usd", " EUR "), or a symbol there.
-pub fn code_of(value: &str) -> Option<&'static str> {
+pub(crate) fn code_of(value: &str) -> Option<&'static str> {
     let v = value.trim();
     if let Some(c) = CODES.iter().find(|c| c.eq_ignore_ascii_case(v)) {
         return Some(if *c == "RMB" { "CNY" } else { c });
@@ -313,7 +313,7 @@ pub fn code_of(value: &str) -> Option<&'static str> {
 }
 
 /// Two normalised amounts are the same price.
-pub fn same_amount(a: &str, b: &str) -> bool {
+pub(crate) fn same_amount(a: &str, b: &str) -> bool {
     match (a.parse::<f64>(), b.parse::<f64>()) {
         (Ok(x), Ok(y)) => (x - y).abs() < 0.005,
         _ => false,

@@ -33,7 +33,7 @@ pub(crate) fn in_text(doc: &Doc, needle: &str) -> bool {
 
 /// What the visible page says about its product.
 #[derive(Debug, Default)]
-pub struct Visible {
+pub(crate) struct Visible {
     /// Visible `<h1>` texts, in order (at most a few); the `<h2>`s when
     /// the page has no `<h1>`.
     pub headings: Vec<String>,
@@ -220,7 +220,7 @@ fn code_pattern() -> &'static Regex {
 
 /// Reads the visible page. `beside` marks blocks beside the product
 /// (reviews, carousels); `chrome` the page's navigation, header and footer.
-pub fn read(doc: &Doc, beside: &[bool]) -> Visible {
+pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     let mut v = Visible::default();
     let n = doc.len();
     if n == 0 {

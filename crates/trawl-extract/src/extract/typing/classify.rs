@@ -20,11 +20,11 @@ fn url_type(url: &str) -> Option<PageType> {
 /// Probability a list-like prediction needs (see `Model::classify_cautious`).
 /// Swept on both datasets (auto F1 wcxb-dev / cleaneval): 0 → 0.838 / 0.914,
 /// 0.4 → 0.837 / 0.916, 0.5 → 0.834 / 0.917, 0.7 → 0.830 / 0.917.
-pub const LIST_CONFIDENCE: f64 = 0.5;
+pub(crate) const LIST_CONFIDENCE: f64 = 0.5;
 
 /// Classifies a page: a specific JSON-LD type if declared, else the shipped
 /// model (`models/page_type.json`), else (model missing) the hand-written rules.
-pub fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
+pub(crate) fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
     // An explicit schema.org declaration of a specific type beats the model
     // (on wcxb-dev, where the model was fit, this costs 0.001 F1 in-sample).
     if let Some(t) = declared_type(meta) {
@@ -104,7 +104,7 @@ fn declared_type(meta: &Meta) -> Option<PageType> {
 }
 
 /// The hand-written rules: JSON-LD, og:type, URL tokens, page shape.
-pub fn classify_rules(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
+pub(crate) fn classify_rules(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
     for t in &meta.ld_types {
         let pt = match t.as_str() {
             "product" | "productgroup" | "offer" => Some(PageType::Product),

@@ -14,7 +14,7 @@ use crate::extract::typing::page_type::{shape, url_tokens, url_words, PageType};
 use crate::html::{Doc, Kind, Tag};
 
 /// Feature names, in vector order.
-pub const FEATURES: &[&str] = &[
+pub(crate) const FEATURES: &[&str] = &[
     "bias",
     "ld_product",
     "ld_article",
@@ -133,7 +133,7 @@ fn ln1(x: f64) -> f64 {
 }
 
 /// The feature vector of a page.
-pub fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
+pub(crate) fn features(doc: &Doc, url: Option<&str>, meta: &Meta) -> Vec<f64> {
     let mut f: HashMap<&str, f64> = HashMap::new();
     let mut set = |k: &'static str, v: f64| {
         f.insert(k, v);
@@ -396,7 +396,7 @@ fn text_features(doc: &Doc, set: &mut Set<'_>) {
 
 /// A softmax regression over standardised features.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Model {
+pub(crate) struct Model {
     pub features: Vec<String>,
     pub classes: Vec<String>,
     pub mean: Vec<f64>,
@@ -407,7 +407,7 @@ pub struct Model {
 
 impl Model {
     /// Class probabilities for a feature vector.
-    pub fn predict(&self, x: &[f64]) -> Vec<f64> {
+    pub(crate) fn predict(&self, x: &[f64]) -> Vec<f64> {
         let z: Vec<f64> = self
             .weights
             .iter()
@@ -424,7 +424,7 @@ impl Model {
     /// The most likely page type, except that a list-like type (listing,
     /// collection) must reach `list_confidence`: extracting an article as a
     /// list keeps its link blocks, a costlier mistake than the reverse.
-    pub fn classify_cautious(&self, x: &[f64], list_confidence: f64) -> PageType {
+    pub(crate) fn classify_cautious(&self, x: &[f64], list_confidence: f64) -> PageType {
         let p = self.predict(x);
         let mut order: Vec<usize> = (0..p.len()).collect();
         order.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
@@ -452,7 +452,13 @@ impl Model {
     /// Trains on (features, class index) pairs: full-batch gradient descent
     /// with L2 regularisation.
     #[cfg(any(test, feature = "training"))]
-    pub fn train(xs: &[Vec<f64>], ys: &[usize], classes: &[&str], l2: f64, epochs: usize) -> Model {
+    pub(crate) fn train(
+        xs: &[Vec<f64>],
+        ys: &[usize],
+        classes: &[&str],
+        l2: f64,
+        epochs: usize,
+    ) -> Model {
         let d = FEATURES.len();
         let k = classes.len();
         let n = xs.len().max(1) as f64;
@@ -531,7 +537,7 @@ fn softmax(z: &[f64]) -> Vec<f64> {
 
 /// The shipped model (`models/page_type.json`, compiled in), if it matches
 /// this build's features.
-pub fn shipped() -> Option<&'static Model> {
+pub(crate) fn shipped() -> Option<&'static Model> {
     static MODEL: OnceLock<Option<Model>> = OnceLock::new();
     MODEL
         .get_or_init(|| {

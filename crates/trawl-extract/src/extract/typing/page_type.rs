@@ -64,7 +64,7 @@ impl PageType {
 
 /// Structural counts the classifier (and `auto`) look at.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Shape {
+pub(crate) struct Shape {
     pub chars: u32,
     pub link_chars: u32,
     /// Characters in `<p>` elements.
@@ -74,7 +74,7 @@ pub struct Shape {
     pub prices: u32,
 }
 
-pub fn shape(doc: &Doc) -> Shape {
+pub(crate) fn shape(doc: &Doc) -> Shape {
     let body = doc.body();
     let a = doc.agg[body as usize];
     let mut s = Shape {
@@ -206,7 +206,7 @@ pub(super) const URL_VOCAB: &[(PageType, &[&str])] = &[
 ];
 
 /// The URL words of a page type.
-pub fn url_words(t: PageType) -> &'static [&'static str] {
+pub(crate) fn url_words(t: PageType) -> &'static [&'static str] {
     URL_VOCAB
         .iter()
         .find(|(p, _)| *p == t)
@@ -214,7 +214,7 @@ pub fn url_words(t: PageType) -> &'static [&'static str] {
 }
 
 /// Lower-cased path tokens of a URL (split on / - _ . ? = &).
-pub fn url_tokens(url: &str) -> Vec<String> {
+pub(crate) fn url_tokens(url: &str) -> Vec<String> {
     let path = url
         .split_once("://")
         .map_or(url, |(_, r)| r.find('/').map_or("", |i| &r[i..]))

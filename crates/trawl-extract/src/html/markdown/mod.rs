@@ -18,17 +18,17 @@ mod walk;
 use super::dom::Doc;
 use super::render::Selection;
 pub(crate) use inline::key_of;
-pub use unit::MarkdownOptions;
+pub(crate) use unit::MarkdownOptions;
 use unit::{Join, Unit};
 
 /// The Markdown of a selection, as units until [`Markdown::finish`].
 #[derive(Debug, Default)]
-pub struct Markdown {
+pub(crate) struct Markdown {
     units: Vec<Unit>,
 }
 
 /// Renders the selected content of `doc` as Markdown units.
-pub fn markdown(doc: &Doc, sel: &Selection, opts: &MarkdownOptions) -> Markdown {
+pub(crate) fn markdown(doc: &Doc, sel: &Selection, opts: &MarkdownOptions) -> Markdown {
     Markdown {
         units: walk::walk(doc, sel, opts),
     }
@@ -41,7 +41,7 @@ const ALIGN_WINDOW: usize = 4096;
 impl Markdown {
     /// Markdown of plain text read from elsewhere (embedded state, a
     /// product description): each paragraph escaped.
-    pub fn from_text(text: &str) -> Markdown {
+    pub(crate) fn from_text(text: &str) -> Markdown {
         let mut md = Markdown::default();
         md.push_text(text);
         md
@@ -49,7 +49,7 @@ impl Markdown {
 
     /// Appends plain text as paragraphs (blank-line separated), lines
     /// joined by hard breaks.
-    pub fn push_text(&mut self, text: &str) {
+    pub(crate) fn push_text(&mut self, text: &str) {
         let first = self.units.last().map_or(0, |u| u.para + 1);
         for (para, block) in (first..).zip(text.split("\n\n")) {
             let mut join = Join::Blank;
@@ -78,7 +78,7 @@ impl Markdown {
     /// to). A unit stands for the lines its key spans; it goes when all of
     /// them went. A unit not found among the lines stays. Units dropped
     /// before are not looked for (the text has lost their lines too).
-    pub fn drop_like(&mut self, text: &str, drop: &[bool]) {
+    pub(crate) fn drop_like(&mut self, text: &str, drop: &[bool]) {
         if !drop.contains(&true) {
             return;
         }
@@ -113,12 +113,12 @@ impl Markdown {
     }
 
     /// Whether no unit holds any text.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         !self.units.iter().any(|u| u.keep && !u.md.is_empty())
     }
 
     /// The Markdown document.
-    pub fn finish(&self) -> String {
+    pub(crate) fn finish(&self) -> String {
         let mut out = String::new();
         let mut last_para = None;
         let mut last_table = None;
@@ -238,7 +238,7 @@ fn drop_code_lines(
 /// Clean HTML of a Markdown document: its blocks and spans as structural
 /// tags, links and images with `href`, `src` and `alt` only (what the
 /// Markdown holds, so the same selection).
-pub fn to_html(md: &str) -> String {
+pub(crate) fn to_html(md: &str) -> String {
     use pulldown_cmark::{html, Options, Parser};
     let mut out = String::with_capacity(md.len() + md.len() / 4);
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;

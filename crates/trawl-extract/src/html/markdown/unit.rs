@@ -3,7 +3,7 @@
 
 /// How to write the Markdown.
 #[derive(Clone, Debug)]
-pub struct MarkdownOptions {
+pub(crate) struct MarkdownOptions {
     /// Images that belong to the content as `![alt](url)`.
     pub images: bool,
     /// The page's URL, to make links and images absolute.
