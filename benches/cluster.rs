@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use support::pg::Pg;
 use trawl_crawl::cluster::{Conn, Finish, FinishEnd};
-use trawl_crawl::record::{PageOutcome, Record};
 use trawl_crawl::store::{NewUrl, QueuedUrl, UrlKind};
+use trawl_crawl::{PageOutcome, Record};
 
 fn url(host: u64, path: &str) -> NewUrl {
     let host = format!("h{host}.bench");

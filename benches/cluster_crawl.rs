@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 
 use support::pg::Pg;
 use support::web::generated_web;
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::worker::{self, ClusterOptions};
-use trawl_crawl::crawl::RunOptions;
 use trawl_crawl::fetch::{Fetcher, HttpFetcher};
+use trawl_crawl::worker::{self, ClusterOptions};
+use trawl_crawl::Config;
+use trawl_crawl::RunOptions;
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");

@@ -25,7 +25,7 @@ impl Daemon {
         // Without it, building the client panics in a build whose reqwest
         // has no default TLS provider (every `cargo build`; the test build
         // gets one from a dev-dependency, which hid this).
-        if !trawl_crawl::fetch::install_tls_provider() {
+        if !trawl_crawl::install_tls_provider() {
             return None;
         }
         let off_loopback = addr
@@ -184,7 +184,7 @@ mod tests {
         // `cargo build`; only the daemon's fetcher installed the provider.
         // Nothing else in this test binary builds a fetcher.
         assert!(Daemon::at("127.0.0.1:9", "").is_some());
-        assert!(trawl_crawl::fetch::has_tls_provider());
+        assert!(trawl_crawl::has_tls_provider());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The command line's cluster mode: `trawl crawl --cluster`, `trawl export
 //! --cluster`, `trawl status --cluster`. The work is in
 //! `trawl_crawl::cluster` (the shared database) and
-//! `trawl_crawl::crawl::worker` (the worker daemon); this file wires
+//! `trawl_crawl::worker` (the worker daemon); this file wires
 //! arguments to them and prints their results.
 
 use std::io::Write;
@@ -10,14 +10,14 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use trawl_crawl::cluster::{Conn, Cursor};
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::worker::{self, ClusterOptions};
-use trawl_crawl::crawl::RunOptions;
-use trawl_crawl::fetch::HttpFetcher;
+use trawl_crawl::worker::{self, ClusterOptions};
+use trawl_crawl::Config;
+use trawl_crawl::HttpFetcher;
+use trawl_crawl::RunOptions;
 
 /// Runs this process as a cluster worker until a signal (or `--once`: until
 /// the cluster is out of work).
-pub async fn crawl(config: Config, opts: RunOptions) -> Result<trawl_crawl::crawl::Snapshot> {
+pub async fn crawl(config: Config, opts: RunOptions) -> Result<trawl_crawl::Snapshot> {
     let fetcher = Arc::new(HttpFetcher::new(&config.fetch_config())?);
     let cluster = ClusterOptions::from_config(&config);
     Ok(worker::run(config, opts, fetcher, cluster).await?)

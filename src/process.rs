@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
-use trawl_crawl::crawl::Stats;
+use trawl_crawl::Stats;
 
 /// Process settings for a long-running crawl, before the runtime starts.
 pub fn prepare_daemon() {

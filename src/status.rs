@@ -40,10 +40,10 @@ use axum::routing::{any, get};
 use axum::Router;
 use serde::Deserialize;
 use tokio::sync::mpsc;
-use trawl_crawl::crawl::Observer;
 use trawl_crawl::sink::columns::DEFAULT_RECORD_FIELDS;
 use trawl_crawl::sink::{CsvSink, Format, JsonlSink, ParquetSink, RecordSink, Rows};
 use trawl_crawl::store::export::{export_outcomes, export_records, ExportQuery};
+use trawl_crawl::Observer;
 use trawl_extract::PageType;
 
 /// Binds `addr` and serves the endpoint for `observer`'s crawl in the

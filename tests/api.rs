@@ -204,7 +204,7 @@ fn posted_html_is_extracted_and_bodies_are_bounded() {
     // it would be taken and never read.
     let file = dir.join("storage/api-seeds.txt");
     std::fs::File::create(&file)
-        .and_then(|f| f.set_len(trawl_crawl::limits::MAX_SEED_FILE_BYTES - 10))
+        .and_then(|f| f.set_len(trawl_crawl::MAX_SEED_FILE_BYTES - 10))
         .expect("a sparse file at the cap");
     let line = b"http://news.example/one-more depth=0\n";
     let (code, body) = send(port, "POST", "/seeds", Some(TOKEN), "text/plain", line);
@@ -212,7 +212,7 @@ fn posted_html_is_extracted_and_bodies_are_bounded() {
     assert!(body.contains("the most of a seed file"), "{body}");
     assert_eq!(
         std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0),
-        trawl_crawl::limits::MAX_SEED_FILE_BYTES - 10
+        trawl_crawl::MAX_SEED_FILE_BYTES - 10
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

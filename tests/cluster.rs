@@ -11,8 +11,8 @@ use support::cluster::*;
 use support::pg::Pg;
 use support::{html, page, status, trawl, Host};
 use trawl_crawl::cluster::{Conn, Finish, FinishEnd, Written};
-use trawl_crawl::record::PageOutcome;
 use trawl_crawl::store::{NewUrl, QueuedUrl, UrlKind};
+use trawl_crawl::PageOutcome;
 
 fn new_url(host: &str, path: &str) -> NewUrl {
     NewUrl {
@@ -256,7 +256,7 @@ fn export_pages_neither_repeat_nor_skip() {
         for u in &urls {
             let mut f = done(claim.id, claim.epoch, &u.item.url);
             if let FinishEnd::Done { record, .. } = &mut f.end {
-                *record = Some(Box::new(trawl_crawl::record::Record {
+                *record = Some(Box::new(trawl_crawl::Record {
                     url: u.item.url.clone(),
                     ..Default::default()
                 }));

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use support::pg::Pg;
 use trawl_crawl::cluster::{Conn, Finish, FinishEnd, Written};
-use trawl_crawl::record::{Outcome, PageOutcome};
 use trawl_crawl::store::{NewUrl, QueuedUrl, UrlKind};
+use trawl_crawl::{Outcome, PageOutcome};
 
 fn url(path: &str, priority: f32) -> NewUrl {
     NewUrl {

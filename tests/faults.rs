@@ -278,18 +278,18 @@ fn a_panicking_extractor_costs_one_page_not_the_host() {
         dir.join("seeds").display()
     );
     std::fs::write(dir.join("seeds/s.txt"), host.url("/") + "\n").unwrap_or_else(|e| panic!("{e}"));
-    let cfg = trawl_crawl::config::Config::parse(&cfg_text, std::path::Path::new("t.toml"))
+    let cfg = trawl_crawl::Config::parse(&cfg_text, std::path::Path::new("t.toml"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let hook = trawl_crawl::crawl::PageHook(std::sync::Arc::new(|url: &str| {
+    let hook = trawl_crawl::PageHook(std::sync::Arc::new(|url: &str| {
         if url.ends_with("/boom") {
             panic!("extractor bug on a hostile page");
         }
     }));
     let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
     let snap = rt
-        .block_on(trawl_crawl::crawl::run(
+        .block_on(trawl_crawl::run(
             cfg,
-            trawl_crawl::crawl::RunOptions {
+            trawl_crawl::RunOptions {
                 exit_when_idle: true,
                 page_hook: Some(hook),
                 ..Default::default()

@@ -167,7 +167,7 @@ fn an_embedding_programs_sink_gets_every_record() {
             cfg,
             trawl_crawl::RunOptions {
                 exit_when_idle: true,
-                taps: vec![trawl_crawl::crawl::Tap::new("channel", Channel(tx))],
+                taps: vec![trawl_crawl::Tap::new("channel", Channel(tx))],
                 ..Default::default()
             },
         ))

@@ -165,18 +165,18 @@ fn an_embedding_program_stops_the_run_with_its_own_future() {
     let cfg_path = config(&dir, "sitemaps = false\nmin_delay_ms = 200\nmax_depth = 20");
     std::fs::write(dir.join("seeds/s.txt"), format!("{}\n", host.url("/p0")))
         .unwrap_or_else(|e| panic!("{e}"));
-    let cfg = trawl_crawl::config::Config::load(&cfg_path).unwrap_or_else(|e| panic!("{e}"));
+    let cfg = trawl_crawl::Config::load(&cfg_path).unwrap_or_else(|e| panic!("{e}"));
     let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
     let start = Instant::now();
     let snap = rt
         .block_on(async {
             // In the runtime: a timer needs one.
             let stop = tokio::time::sleep(Duration::from_millis(1500));
-            let opts = trawl_crawl::crawl::RunOptions {
-                shutdown: Some(trawl_crawl::crawl::Shutdown::new(stop)),
+            let opts = trawl_crawl::RunOptions {
+                shutdown: Some(trawl_crawl::Shutdown::new(stop)),
                 ..Default::default()
             };
-            trawl_crawl::crawl::run(cfg, opts).await
+            trawl_crawl::run(cfg, opts).await
         })
         .unwrap_or_else(|e| panic!("crawl: {e}"));
     let took = start.elapsed();

@@ -19,7 +19,7 @@ pub(super) async fn append(api: &Api, text: &str) -> Result<(), Refusal> {
     let file = api.file.lock().await;
     // The crawl reads a seed file up to this size: lines past it would be
     // taken and never read.
-    let max = trawl_crawl::limits::MAX_SEED_FILE_BYTES;
+    let max = trawl_crawl::MAX_SEED_FILE_BYTES;
     let size = std::fs::metadata(&*file).map_or(0, |m| m.len());
     if size + text.len() as u64 > max {
         return Err(Refusal(
@@ -52,7 +52,7 @@ pub(super) async fn append(api: &Api, text: &str) -> Result<(), Refusal> {
 /// The API's seed file as the crawl reads it (at most a seed file's
 /// size); none yet: empty.
 pub(super) fn read(file: &Path) -> String {
-    trawl_crawl::limits::read_capped(file, trawl_crawl::limits::MAX_SEED_FILE_BYTES)
+    trawl_crawl::read_capped(file, trawl_crawl::MAX_SEED_FILE_BYTES)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default()
 }

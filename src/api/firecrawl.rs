@@ -20,7 +20,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
-use trawl_crawl::record::Outcome;
+use trawl_crawl::Outcome;
 
 use super::scrape::{render_of, scrape, Ask, Found, Scraped};
 use super::state::Api;

@@ -18,9 +18,9 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
-use trawl_crawl::record::{Outcome, PageOutcome, Record};
 use trawl_crawl::seeds::RenderMode;
 use trawl_crawl::Store;
+use trawl_crawl::{Outcome, PageOutcome, Record};
 
 use super::file;
 use super::state::{busy, error, one_url, unavailable, Api, Refusal};
@@ -114,7 +114,7 @@ pub(super) async fn scrape(api: &Api, ask: &Ask) -> Result<Scraped, Response> {
     if let Some(r) = ask.render {
         line.push_str(&format!(" render={}", format!("{r:?}").to_lowercase()));
     }
-    let (seeds, errors) = trawl_crawl::crawl::parse_seed_lines(&api.config, &line, "request");
+    let (seeds, errors) = trawl_crawl::parse_seed_lines(&api.config, &line, "request");
     let seed = match (seeds.into_iter().next(), errors.into_iter().next()) {
         (Some(s), None) => s,
         (_, e) => {

@@ -68,7 +68,7 @@ fn judge(api: &Api, lines: &[Given], skip_known: bool) -> Result<Vec<Line>, Refu
             out.push(rejected(number, raw, why));
             continue;
         }
-        let (seeds, errors) = trawl_crawl::crawl::parse_seed_lines(&api.config, raw, "request");
+        let (seeds, errors) = trawl_crawl::parse_seed_lines(&api.config, raw, "request");
         let seed = match (seeds.into_iter().next(), errors.into_iter().next()) {
             (Some(s), None) => s,
             (_, e) => {
@@ -253,7 +253,7 @@ async fn url_base(api: &Api, opts: &UrlOptions) -> Result<UrlBase, Refusal> {
 /// The registered seed `url` names: 404 when there is none.
 pub(super) async fn known_seed(api: &Api, url: &str) -> Result<Seed, Refusal> {
     let url = one_url(url)?;
-    let (parsed, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, url, "seed");
+    let (parsed, _) = trawl_crawl::parse_seed_lines(&api.config, url, "seed");
     let Some(norm) = parsed.into_iter().next().map(|s| s.url) else {
         return Err(Refusal(
             StatusCode::BAD_REQUEST,
@@ -322,7 +322,7 @@ pub(super) async fn list_seeds(State(api): State<Api>) -> Response {
     let file = api.file.lock().await;
     let text = file::read(&file);
     drop(file);
-    let (seeds, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, &text, API_FILE);
+    let (seeds, _) = trawl_crawl::parse_seed_lines(&api.config, &text, API_FILE);
     let mut latest: Vec<Seed> = Vec::new();
     for s in seeds {
         latest.retain(|x| x.url != s.url);
@@ -343,7 +343,7 @@ pub(super) async fn stop_seed(State(api): State<Api>, q: Query<SeedUrl>) -> Resp
         Ok(u) => u,
         Err(r) => return r.into_response(),
     };
-    let (seeds, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, url, "url");
+    let (seeds, _) = trawl_crawl::parse_seed_lines(&api.config, url, "url");
     let Some(target) = seeds.into_iter().next() else {
         return error(StatusCode::BAD_REQUEST, format!("not a URL: {}", q.url));
     };
@@ -352,7 +352,7 @@ pub(super) async fn stop_seed(State(api): State<Api>, q: Query<SeedUrl>) -> Resp
     let mut kept = String::new();
     let mut found = false;
     for line in text.lines() {
-        let (s, _) = trawl_crawl::crawl::parse_seed_lines(&api.config, line, API_FILE);
+        let (s, _) = trawl_crawl::parse_seed_lines(&api.config, line, API_FILE);
         if s.first().is_some_and(|s| s.url == target.url) {
             found = true;
         } else {

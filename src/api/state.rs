@@ -13,9 +13,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 use trawl_crawl::cluster::Conn;
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::Observer;
 use trawl_crawl::seeds::API_FILE;
+use trawl_crawl::Config;
+use trawl_crawl::Observer;
 
 /// What the endpoints share.
 #[derive(Clone)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use trawl_crawl::config::Config;
+use trawl_crawl::Config;
 
 use super::resources::{runtime, DAEMON_ADDR_FILE};
 
@@ -68,7 +68,7 @@ impl std::io::Write for FeedFile {
 /// The `--feed` tap: named by the file, so the same file resumes. A line
 /// a crash cut short is cut off (its record comes again: the feed's cursor
 /// was not saved past it).
-fn feed_tap(path: &std::path::Path) -> Result<trawl_crawl::crawl::Tap> {
+fn feed_tap(path: &std::path::Path) -> Result<trawl_crawl::Tap> {
     use std::io::{Read, Seek, SeekFrom};
     let what = || format!("--feed {}", path.display());
     let mut file = std::fs::OpenOptions::new()
@@ -100,7 +100,7 @@ fn feed_tap(path: &std::path::Path) -> Result<trawl_crawl::crawl::Tap> {
     }
     let name = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let sink = trawl_crawl::sink::JsonlSink::new(FeedFile(std::io::BufWriter::new(file)));
-    Ok(trawl_crawl::crawl::Tap::new(
+    Ok(trawl_crawl::Tap::new(
         format!("feed {}", name.display()),
         sink,
     ))
@@ -160,14 +160,14 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
         );
     }
     let once = args.once;
-    let observer = trawl_crawl::crawl::Observer::default();
-    let opts = trawl_crawl::crawl::RunOptions {
+    let observer = trawl_crawl::Observer::default();
+    let opts = trawl_crawl::RunOptions {
         extra_seeds: args.seeds,
         exit_when_idle: args.once,
         strategy: args
             .strategy
             .as_deref()
-            .and_then(trawl_crawl::focus::Strategy::parse),
+            .and_then(trawl_crawl::Strategy::parse),
         observer: Some(observer.clone()),
         shutdown: None,
         taps: args
@@ -181,10 +181,8 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
     };
     crate::process::prepare_daemon();
     let snap = runtime()?.block_on(async move {
-        let opts = trawl_crawl::crawl::RunOptions {
-            shutdown: Some(trawl_crawl::crawl::Shutdown::new(
-                crate::process::shutdown_signal(),
-            )),
+        let opts = trawl_crawl::RunOptions {
+            shutdown: Some(trawl_crawl::Shutdown::new(crate::process::shutdown_signal())),
             ..opts
         };
         // The progress line and the endpoint live as long as the crawl (the
@@ -204,7 +202,7 @@ pub(super) fn crawl(args: CrawlArgs, mut config: Config) -> Result<i32> {
             }
         }
         if config.cluster.url.is_empty() {
-            anyhow::Ok(trawl_crawl::crawl::run(config, opts).await?)
+            anyhow::Ok(trawl_crawl::run(config, opts).await?)
         } else {
             crate::cluster::crawl(config, opts).await
         }

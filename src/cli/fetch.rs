@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
-use trawl_crawl::config::Config;
-use trawl_crawl::record::{Outcome, PageOutcome, Record};
 use trawl_crawl::sink::{RecordSink, SinkError};
+use trawl_crawl::Config;
+use trawl_crawl::{Outcome, PageOutcome, Record};
 
 #[derive(Debug, Args)]
 pub struct FetchArgs {
@@ -100,7 +100,7 @@ pub(super) fn fetch(args: FetchArgs, mut config: Config) -> Result<i32> {
         .iter()
         .map(|u| format!("{u} depth=0 scope=any sitemaps=false\n"))
         .collect();
-    let (seeds, errors) = trawl_crawl::crawl::parse_seed_lines(&config, &lines, "URL");
+    let (seeds, errors) = trawl_crawl::parse_seed_lines(&config, &lines, "URL");
     if let Some(e) = errors.first() {
         bail!(
             "{}: {}",
@@ -111,7 +111,7 @@ pub(super) fn fetch(args: FetchArgs, mut config: Config) -> Result<i32> {
     let scratch = Scratch(std::env::temp_dir().join(format!(
         "trawl-fetch-{}-{}",
         std::process::id(),
-        trawl_crawl::record::now_secs()
+        trawl_crawl::now_secs()
     )));
     let seeds_file = scratch.0.join("seeds.txt");
     std::fs::create_dir_all(scratch.0.join("seeds"))
@@ -121,17 +121,15 @@ pub(super) fn fetch(args: FetchArgs, mut config: Config) -> Result<i32> {
     config.crawl.seeds_dir = scratch.0.join("seeds");
     config.crawl.status_addr = String::new();
     config.warc.enabled = args.warc.is_some();
-    let opts = trawl_crawl::crawl::RunOptions {
+    let opts = trawl_crawl::RunOptions {
         extra_seeds: vec![seeds_file],
         exit_when_idle: true,
-        strategy: Some(trawl_crawl::focus::Strategy::Bfs),
-        shutdown: Some(trawl_crawl::crawl::Shutdown::new(
-            crate::process::shutdown_signal(),
-        )),
+        strategy: Some(trawl_crawl::Strategy::Bfs),
+        shutdown: Some(trawl_crawl::Shutdown::new(crate::process::shutdown_signal())),
         ..Default::default()
     };
     let data = config.crawl.data_dir.clone();
-    super::resources::runtime()?.block_on(trawl_crawl::crawl::run(config, opts))?;
+    super::resources::runtime()?.block_on(trawl_crawl::run(config, opts))?;
     let store = trawl_crawl::store::Store::open(&data, 16 << 20)?;
     let mut got = Collect::default();
     let all = trawl_crawl::store::export::ExportQuery::default();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use trawl_crawl::config::Config;
+use trawl_crawl::Config;
 
 mod crawl;
 mod eval;

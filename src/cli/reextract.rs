@@ -20,10 +20,10 @@ use clap::Args;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::templates::Templates;
-use trawl_crawl::record::{Record, RecordKind};
 use trawl_crawl::warc::{http_parts, Reader};
+use trawl_crawl::Config;
+use trawl_crawl::Templates;
+use trawl_crawl::{Record, RecordKind};
 use trawl_extract::{Charset, Options, Page};
 
 use super::resources::{data_dir, open_store};
@@ -339,8 +339,8 @@ const CONVERSION_SCAN: usize = 20_000;
 /// extracted in its place.
 fn rendered_dom(
     dir: &Path,
-    at: &trawl_crawl::record::WarcLocation,
-    dom: Option<&trawl_crawl::record::WarcLocation>,
+    at: &trawl_crawl::WarcLocation,
+    dom: Option<&trawl_crawl::WarcLocation>,
 ) -> Result<Body, String> {
     let utf8 = Charset::from_content_type("text/html; charset=utf-8");
     if let Some(dom) = dom {
@@ -398,8 +398,8 @@ fn response(dir: &Path, file: &str, offset: u64) -> Result<Body, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trawl_crawl::record::WarcLocation;
     use trawl_crawl::warc::record::{new_id, warc_date, Kind, Record as WarcRec};
+    use trawl_crawl::WarcLocation;
 
     fn member(kind: Kind, id: &str, refers_to: Option<&str>, block: &[u8]) -> Vec<u8> {
         WarcRec {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use trawl_crawl::config::Config;
+use trawl_crawl::Config;
 use trawl_extract::{read_input, Options, Page};
 
 use crate::client::Daemon;

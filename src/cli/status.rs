@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::stats::Snapshot;
 use trawl_crawl::store::{Counter, Store};
+use trawl_crawl::Config;
+use trawl_crawl::Snapshot;
 
 use super::resources::{daemon_for, data_dir, open_store_read_only};
 
@@ -73,7 +73,7 @@ fn from_store(store: &Store, dir: &std::path::Path) -> Result<(Snapshot, Option<
     let harvest = (judged > 0)
         .then(|| -> Result<_> {
             let relevant = store.count(Counter::Relevant)?;
-            Ok(trawl_crawl::crawl::harvest::HarvestSnapshot {
+            Ok(trawl_crawl::HarvestSnapshot {
                 judged,
                 relevant,
                 rate: relevant as f64 / judged as f64,
@@ -82,13 +82,13 @@ fn from_store(store: &Store, dir: &std::path::Path) -> Result<(Snapshot, Option<
         })
         .transpose()?;
     let link_model = store
-        .meta_get(trawl_crawl::focus::MODEL_KEY)?
-        .and_then(|b| trawl_crawl::focus::LinkModel::from_json(&b, 0.05))
+        .meta_get(trawl_crawl::MODEL_KEY)?
+        .and_then(|b| trawl_crawl::LinkModel::from_json(&b, 0.05))
         .map(|m| m.updates);
     // The counters the daemon left at its last checkpoint (status codes,
     // bytes, robots.txt denials, …); what the store itself counts wins.
     let saved: Snapshot = store
-        .meta_get(trawl_crawl::crawl::stats::COUNTERS_KEY)?
+        .meta_get(trawl_crawl::COUNTERS_KEY)?
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();
     let snap = Snapshot {

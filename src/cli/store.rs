@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 
-use trawl_crawl::config::Config;
 use trawl_crawl::store::raw::SeqSet;
 use trawl_crawl::store::CheckReport;
+use trawl_crawl::Config;
 
 use super::resources::{data_dir, open_store_read_only};
 
@@ -148,7 +148,7 @@ impl Sink {
     }
 
     /// Writes `rec`; the first error is kept for [`Sink::finish`].
-    fn write(&mut self, rec: &trawl_crawl::record::Record) {
+    fn write(&mut self, rec: &trawl_crawl::Record) {
         let (Some(w), None) = (self.out.as_mut(), &self.error) else {
             return;
         };

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use trawl_crawl::crawl::Snapshot;
+use trawl_crawl::Snapshot;
 
 /// `1234567` as `1,234,567`.
 fn n(v: u64) -> String {

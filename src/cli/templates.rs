@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::templates::Templates;
+use trawl_crawl::Config;
+use trawl_crawl::Templates;
 use trawl_extract::{Page, Template};
 
 use super::resources::{open_store, parse_pages, FailedInputs};

@@ -397,8 +397,8 @@ pub fn page(title: &str, links: &[String]) -> String {
 
 /// Runs the daemon in-process with config text until nothing is left to
 /// fetch (benchmarks). Returns its final counters and the seconds it took.
-pub fn run_daemon(cfg_text: &str) -> (trawl_crawl::crawl::stats::Snapshot, f64) {
-    let cfg = trawl_crawl::config::Config::parse(cfg_text, Path::new("bench.toml"))
+pub fn run_daemon(cfg_text: &str) -> (trawl_crawl::Snapshot, f64) {
+    let cfg = trawl_crawl::Config::parse(cfg_text, Path::new("bench.toml"))
         .unwrap_or_else(|e| panic!("config: {e}"));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -406,9 +406,9 @@ pub fn run_daemon(cfg_text: &str) -> (trawl_crawl::crawl::stats::Snapshot, f64) 
         .unwrap_or_else(|e| panic!("runtime: {e}"));
     let start = Instant::now();
     let snap = rt
-        .block_on(trawl_crawl::crawl::run(
+        .block_on(trawl_crawl::run(
             cfg,
-            trawl_crawl::crawl::RunOptions {
+            trawl_crawl::RunOptions {
                 exit_when_idle: true,
                 ..Default::default()
             },

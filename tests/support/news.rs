@@ -82,7 +82,7 @@ fn http_date(secs: u64) -> String {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
     // 2026-11-25T01:48:04Z
-    let iso = trawl_crawl::record::iso_time(secs);
+    let iso = trawl_crawl::iso_time(secs);
     let month: usize = iso[5..7].parse().unwrap_or(1);
     format!(
         "{}, {} {} {} {} GMT",
@@ -306,7 +306,7 @@ fn render(s: &State, path: &str) -> Option<(&'static str, String, String, Option
                     Announce::Sitemap => format!(
                         "<url><loc>/article/{}</loc><lastmod>{}</lastmod></url>",
                         a.id,
-                        trawl_crawl::record::iso_time(a.changed_secs)
+                        trawl_crawl::iso_time(a.changed_secs)
                     ),
                     _ => format!("<url><loc>/article/{}</loc></url>", a.id),
                 })

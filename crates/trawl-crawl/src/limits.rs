@@ -7,15 +7,15 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Largest config file read (config.toml, `--config`, overrides).
-pub const MAX_CONFIG_BYTES: u64 = 4 << 20;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 4 << 20;
 /// Largest cookie file read (`[[site]] cookies`).
-pub const MAX_COOKIE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_COOKIE_BYTES: u64 = 16 << 20;
 /// Largest focus example file read (`[focus] example_files`).
-pub const MAX_EXAMPLE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_EXAMPLE_BYTES: u64 = 16 << 20;
 /// Largest seed file read (`seeds/*.txt`, `--seeds`): a few million lines.
 pub const MAX_SEED_FILE_BYTES: u64 = 256 << 20;
 /// Most `header=` options on one seed line.
-pub const MAX_SEED_HEADERS: usize = 64;
+pub(crate) const MAX_SEED_HEADERS: usize = 64;
 
 /// Why a capped file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -60,7 +60,7 @@ pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, FileError> {
 }
 
 /// The text of `path` (UTF-8), at most `max` bytes.
-pub fn read_capped_text(path: &Path, max: u64) -> Result<String, FileError> {
+pub(crate) fn read_capped_text(path: &Path, max: u64) -> Result<String, FileError> {
     let bytes = read_capped(path, max)?;
     String::from_utf8(bytes).map_err(|e| FileError::Io {
         path: path.to_path_buf(),

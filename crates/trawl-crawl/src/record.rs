@@ -35,11 +35,11 @@ pub fn iso_time(secs: u64) -> String {
 }
 
 /// Longest interval accepted anywhere (a year), in seconds.
-pub const MAX_INTERVAL: u64 = 365 * 86_400;
+pub(crate) const MAX_INTERVAL: u64 = 365 * 86_400;
 
 /// Parses a duration: `never` or `0` (off), a number of seconds, or a
 /// number with a unit (`s`, `m`, `h`, `d`, `w`). Seconds, or why not.
-pub fn parse_duration(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<u64, String> {
     let s = s.trim();
     if s.eq_ignore_ascii_case("never") || s == "0" {
         return Ok(0);
@@ -207,7 +207,7 @@ impl Record {
 }
 
 /// A record's `content_hash`: xxh3-64 of its text, 16 hex digits.
-pub fn text_hash(text: &str) -> String {
+pub(crate) fn text_hash(text: &str) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }
 

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use trawl_crawl::config::Config;
 use trawl_crawl::sink::columns::DEFAULT_RECORD_FIELDS;
 use trawl_crawl::sink::{ChunkSink, CsvSink, Format, MarkdownFiles, ParquetSink, RecordSink, Rows};
+use trawl_crawl::Config;
 
 use super::resources::{cluster_url, daemon_for, data_dir, open_store_read_only};
 

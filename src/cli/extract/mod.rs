@@ -16,8 +16,8 @@ use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use trawl_crawl::config::Config;
-use trawl_crawl::crawl::templates::Templates;
+use trawl_crawl::Config;
+use trawl_crawl::Templates;
 use trawl_extract::{read_input, Algorithm, Charset, Extracted, Options};
 
 use super::resources::{open_store, parse_page};

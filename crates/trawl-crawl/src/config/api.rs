@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 /// The environment variable that sets `api.token` (it wins over the file,
 /// so the secret need not be written in config.toml).
-pub const TOKEN_ENV: &str = "TRAWL_API_TOKEN";
+pub(super) const TOKEN_ENV: &str = "TRAWL_API_TOKEN";
 
 /// `[api]`: who may write to the daemon, and how much at once.
 #[derive(Clone, Deserialize)]

@@ -14,10 +14,10 @@ mod render;
 mod revisit;
 mod sites;
 
-pub use api::{ApiConfig, TOKEN_ENV};
-pub use render::RenderConfig;
-pub use revisit::RevisitConfig;
-pub use sites::SiteConfig;
+pub(crate) use api::ApiConfig;
+pub(crate) use render::RenderConfig;
+pub(crate) use revisit::RevisitConfig;
+pub(crate) use sites::SiteConfig;
 
 use crate::focus::{Budget, Strategy};
 use crate::seeds::{Mode, Scope};

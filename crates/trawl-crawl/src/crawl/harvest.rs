@@ -15,7 +15,7 @@ use std::sync::{Mutex, OnceLock};
 use serde::Serialize;
 
 /// Pages in the recent window.
-pub const WINDOW: usize = 200;
+pub(crate) const WINDOW: usize = 200;
 /// Hosts listed in a snapshot (the most judged first).
 const TOP_HOSTS: usize = 20;
 
@@ -34,7 +34,7 @@ const CURVE_POINTS: usize = 400;
 
 #[derive(Debug)]
 /// The harvest rate of a focused crawl: overall, recent, per host, and its series file.
-pub struct Harvest {
+pub(crate) struct Harvest {
     inner: Mutex<Inner>,
     series: Option<PathBuf>,
     every: u64,
@@ -55,7 +55,7 @@ pub struct HarvestSnapshot {
     pub relevant: u64,
     /// `relevant / judged`.
     pub rate: f64,
-    /// Over the last [`WINDOW`] judged pages.
+    /// Over the last `WINDOW` judged pages.
     pub recent_rate: f64,
     /// The most judged hosts: (host, judged, relevant, rate).
     pub hosts: Vec<(String, u64, u64, f64)>,
@@ -77,7 +77,7 @@ fn rate(rel: u64, n: u64) -> f64 {
 impl Harvest {
     /// `judged`/`relevant`: totals of earlier runs (from the store), so the
     /// overall rate continues across restarts.
-    pub fn new(series: Option<PathBuf>, every: u64, judged: u64, relevant: u64) -> Harvest {
+    pub(crate) fn new(series: Option<PathBuf>, every: u64, judged: u64, relevant: u64) -> Harvest {
         Harvest {
             inner: Mutex::new(Inner {
                 judged,
@@ -93,14 +93,14 @@ impl Harvest {
 
     /// Stops the crawl once the harvest over the last [`WINDOW`] pages
     /// judged in this run is below `floor` (0: never).
-    pub fn with_stop_below(mut self, floor: f32) -> Harvest {
+    pub(crate) fn with_stop_below(mut self, floor: f32) -> Harvest {
         self.stop_below = floor;
         self
     }
 
     /// How well a host's judged pages paid in this run: the
     /// Laplace-smoothed share that were relevant (0.5 before any).
-    pub fn host_weight(&self, host: &str) -> f32 {
+    pub(crate) fn host_weight(&self, host: &str) -> f32 {
         let (n, r) = self
             .inner
             .lock()
@@ -111,12 +111,12 @@ impl Harvest {
     }
 
     /// Why the crawl stopped paying, once it did.
-    pub fn stopped(&self) -> Option<&str> {
+    pub(crate) fn stopped(&self) -> Option<&str> {
         self.stopped.get().map(String::as_str)
     }
 
     /// Counts a judged page; appends a series point when one is due.
-    pub fn judge(&self, host: &str, relevant: bool) {
+    pub(crate) fn judge(&self, host: &str, relevant: bool) {
         let point = {
             let Ok(mut g) = self.inner.lock() else {
                 return;
@@ -200,7 +200,7 @@ impl Harvest {
     }
 
     /// The figures now (`None` before the first judged page).
-    pub fn snapshot(&self) -> Option<HarvestSnapshot> {
+    pub(crate) fn snapshot(&self) -> Option<HarvestSnapshot> {
         self.inner.lock().ok().map(|g| self.snap(&g))
     }
 }

@@ -29,18 +29,18 @@
 //! starts the next session: nothing fetched is lost or fetched again.
 
 pub(crate) mod focused;
-pub mod harvest;
+pub(crate) mod harvest;
 mod local;
 mod options;
 mod pipeline;
-pub mod stats;
+pub(crate) mod stats;
 mod taps;
 pub(crate) mod template;
 pub mod worker;
 
 pub use options::{CrawlError, Observer, PageHook, RunOptions, Shutdown};
 pub use pipeline::seeding::parse_lines as parse_seed_lines;
-pub use template::store as templates;
+pub(crate) use template::store as templates;
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -68,7 +68,7 @@ fn open_store(cfg: &Config) -> Result<Store, StoreError> {
 }
 
 /// [`run`] with a given fetcher (tests, benchmarks).
-pub async fn run_with(
+pub(crate) async fn run_with(
     cfg: Config,
     opts: RunOptions,
     fetcher: Arc<dyn Fetcher>,

@@ -102,7 +102,7 @@ impl std::fmt::Debug for Shutdown {
 
 /// A window on a running crawl for a status server: its counters and the
 /// store handle it writes with (none while a store that could not write is
-/// being reopened). Cheap to clone; create it before [`run`] and pass it in
+/// being reopened). Cheap to clone; create it before [`run`](super::run) and pass it in
 /// [`RunOptions::observer`].
 #[derive(Clone, Default)]
 pub struct Observer {

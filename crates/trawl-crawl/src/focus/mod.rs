@@ -17,8 +17,9 @@ pub(crate) mod topic;
 
 use std::sync::RwLock;
 
-pub use model::{LinkModel, FEATURES};
-pub use topic::Topic;
+pub use model::LinkModel;
+pub(crate) use model::FEATURES;
+pub(crate) use topic::Topic;
 use trawl_extract::PageType;
 
 /// Crawl order (`focus.strategy`).
@@ -67,7 +68,7 @@ pub enum Budget {
 
 /// What is known about a link when it is found.
 #[derive(Debug, Clone, Default)]
-pub struct LinkFeatures {
+pub(crate) struct LinkFeatures {
     /// Relevance of the page the link is on.
     pub parent_relevance: f32,
     /// Relevance of the link's anchor text.
@@ -86,7 +87,7 @@ pub struct LinkFeatures {
 
 impl LinkFeatures {
     /// The model's input vector.
-    pub fn vector(&self) -> [f32; FEATURES] {
+    pub(crate) fn vector(&self) -> [f32; FEATURES] {
         let hub = if self.hub { 1.0 } else { 0.0 };
         [
             self.parent_relevance,
@@ -102,17 +103,17 @@ impl LinkFeatures {
 }
 
 /// Features stored with a queued URL, one byte each.
-pub fn quantize(x: &[f32; FEATURES]) -> [u8; FEATURES] {
+pub(crate) fn quantize(x: &[f32; FEATURES]) -> [u8; FEATURES] {
     x.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
 /// Features back from their stored bytes.
-pub fn dequantize(q: &[u8; FEATURES]) -> [f32; FEATURES] {
+pub(crate) fn dequantize(q: &[u8; FEATURES]) -> [f32; FEATURES] {
     q.map(|v| f32::from(v) / 255.0)
 }
 
 /// Whether pages of this type link to many others of their kind.
-pub fn is_hub(t: PageType) -> bool {
+pub(crate) fn is_hub(t: PageType) -> bool {
     matches!(
         t,
         PageType::Listing | PageType::Collection | PageType::Forum
@@ -120,7 +121,7 @@ pub fn is_hub(t: PageType) -> bool {
 }
 
 /// The topics, the strategy and the link model of a crawl.
-pub struct Focus {
+pub(crate) struct Focus {
     /// The `[focus]` topic, for seeds without a `topic=`.
     pub topic: Option<Topic>,
     /// Named topics, for seeds with `topic=NAME`.
@@ -137,7 +138,7 @@ pub const MODEL_KEY: &str = "focus_model";
 
 impl Focus {
     /// A focus from its topics, strategy, relevance threshold and link model.
-    pub fn new(
+    pub(crate) fn new(
         topic: Option<Topic>,
         topics: std::collections::HashMap<String, Topic>,
         strategy: Strategy,
@@ -154,7 +155,7 @@ impl Focus {
     }
 
     /// The topic pages of a seed are judged by (`None`: not judged).
-    pub fn topic_for(&self, name: Option<&str>) -> Option<&Topic> {
+    pub(crate) fn topic_for(&self, name: Option<&str>) -> Option<&Topic> {
         match name {
             Some(n) => self.topics.get(n).or(self.topic.as_ref()),
             None => self.topic.as_ref(),
@@ -168,7 +169,7 @@ impl Focus {
     }
 
     /// A link's priority in [0, 1], and the features to store with it.
-    pub fn score(&self, f: &LinkFeatures) -> (f32, Option<[u8; FEATURES]>) {
+    pub(crate) fn score(&self, f: &LinkFeatures) -> (f32, Option<[u8; FEATURES]>) {
         match self.strategy {
             Strategy::Bfs => (1.0 / (1.0 + f32::from(f.depth)), None),
             Strategy::Focused => {
@@ -188,7 +189,7 @@ impl Focus {
 
     /// Learns from a judged page reached through a link with features `q`.
     /// Returns the model's update count.
-    pub fn learn(&self, q: &[u8; FEATURES], relevance: f32) -> u64 {
+    pub(crate) fn learn(&self, q: &[u8; FEATURES], relevance: f32) -> u64 {
         match self.model.write() {
             Ok(mut m) => {
                 m.update(&dequantize(q), relevance);
@@ -199,12 +200,12 @@ impl Focus {
     }
 
     /// The model, serialized for the store.
-    pub fn model_json(&self) -> Vec<u8> {
+    pub(crate) fn model_json(&self) -> Vec<u8> {
         self.model.read().map(|m| m.to_json()).unwrap_or_default()
     }
 
     /// How many times the link model has learned from a judged page.
-    pub fn model_updates(&self) -> u64 {
+    pub(crate) fn model_updates(&self) -> u64 {
         self.model.read().map_or(0, |m| m.updates)
     }
 }

@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 /// 0 parent relevance, 1 anchor keywords, 2 keywords around the link,
 /// 3 URL keywords, 4 parent is a hub, 5 shallowness 1/(1+depth),
 /// 6 host harvest rate, 7 parent relevance × hub.
-pub const FEATURES: usize = crate::store::LINK_FEATURES;
+pub(crate) const FEATURES: usize = crate::store::LINK_FEATURES;
 
 /// Updates after which the model alone sets priorities.
-pub const TRUST_AFTER: u64 = 300;
+pub(crate) const TRUST_AFTER: u64 = 300;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 /// The online link model: logistic regression from link features to the chance the target page is relevant.

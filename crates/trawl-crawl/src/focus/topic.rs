@@ -23,7 +23,7 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Lower-cased tokens of a text.
-pub fn tokens(text: &str) -> Vec<String> {
+pub(crate) fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     for c in text.chars() {
@@ -58,11 +58,11 @@ const STOP: &[&str] = &[
 
 /// A sparse, L2-normalised term vector.
 #[derive(Debug, Clone, Default)]
-pub struct TermVector(HashMap<String, f32>);
+pub(crate) struct TermVector(HashMap<String, f32>);
 
 impl TermVector {
     /// The term vector of a text.
-    pub fn of(text: &str) -> TermVector {
+    pub(crate) fn of(text: &str) -> TermVector {
         let mut tf: HashMap<String, f32> = HashMap::new();
         for t in tokens(text) {
             let short = t.chars().count() < 3 && !t.chars().next().is_some_and(is_cjk);
@@ -86,7 +86,7 @@ impl TermVector {
     }
 
     /// The normalised mean of several vectors.
-    pub fn centroid(vs: &[TermVector]) -> TermVector {
+    pub(crate) fn centroid(vs: &[TermVector]) -> TermVector {
         let mut sum: HashMap<String, f32> = HashMap::new();
         for v in vs {
             for (k, x) in &v.0 {
@@ -99,7 +99,7 @@ impl TermVector {
     }
 
     /// Cosine similarity with another vector.
-    pub fn cosine(&self, other: &TermVector) -> f32 {
+    pub(crate) fn cosine(&self, other: &TermVector) -> f32 {
         let (small, large) = if self.0.len() <= other.0.len() {
             (self, other)
         } else {
@@ -113,7 +113,7 @@ impl TermVector {
     }
 
     /// Whether it has no terms.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }

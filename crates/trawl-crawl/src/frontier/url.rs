@@ -8,7 +8,7 @@ use url::Url;
 /// Why a URL is not crawled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum Rejected {
+pub(crate) enum Rejected {
     #[error("not a valid URL: {0}")]
     /// Not a URL.
     Invalid(String),
@@ -74,7 +74,7 @@ const NON_HTML: &[&str] = &[
 /// Parses `raw` (relative to `base` if given) and normalises it: lower-case
 /// scheme and host (the url crate), no default port, no fragment, dot
 /// segments resolved, tracking parameters removed, query sorted.
-pub fn normalize(raw: &str, base: Option<&Url>, rules: &UrlRules) -> Result<Url, Rejected> {
+pub(crate) fn normalize(raw: &str, base: Option<&Url>, rules: &UrlRules) -> Result<Url, Rejected> {
     let raw = raw.trim();
     let parsed = match base {
         Some(b) => b.join(raw),
@@ -113,7 +113,7 @@ pub fn normalize(raw: &str, base: Option<&Url>, rules: &UrlRules) -> Result<Url,
 }
 
 /// Rejects URLs that are not pages (by extension) or look like traps.
-pub fn check_page_url(url: &Url) -> Result<(), Rejected> {
+pub(crate) fn check_page_url(url: &Url) -> Result<(), Rejected> {
     let path = url.path();
     if let Some(ext) = path
         .rsplit('/')
@@ -132,7 +132,7 @@ pub fn check_page_url(url: &Url) -> Result<(), Rejected> {
 /// Trap guards: a path segment repeated 3+ times (`/a/b/a/b/a/`), very deep
 /// paths, calendar pages far from today, and query strings with many
 /// parameters (faceted search permutations).
-pub fn check_trap(url: &Url) -> Result<(), Rejected> {
+pub(crate) fn check_trap(url: &Url) -> Result<(), Rejected> {
     let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
     if segments.len() > 30 {
         return Err(Rejected::Trap("path deeper than 30 segments"));
@@ -184,7 +184,7 @@ fn looks_like_calendar(segments: &[&str]) -> bool {
 }
 
 /// The host with its port when not the default: the politeness unit.
-pub fn host_key(url: &Url) -> String {
+pub(crate) fn host_key(url: &Url) -> String {
     match (url.host_str(), url.port()) {
         (Some(h), Some(p)) => format!("{h}:{p}"),
         (Some(h), None) => h.to_string(),
@@ -194,7 +194,7 @@ pub fn host_key(url: &Url) -> String {
 
 /// The registrable-ish domain: the last two labels (three for common
 /// second-level country domains like `co.uk`). Used for `scope = "domain"`.
-pub fn site_of(host: &str) -> &str {
+pub(crate) fn site_of(host: &str) -> &str {
     let host = host.split(':').next().unwrap_or(host);
     if host.parse::<std::net::IpAddr>().is_ok() {
         return host;

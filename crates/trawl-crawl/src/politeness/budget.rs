@@ -16,7 +16,7 @@ use crate::record::now_secs;
 
 /// Why a host is stopped, for outcomes and the status views.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stop {
+pub(crate) struct Stop {
     /// Failures in a row that spent the budget.
     pub failures: u32,
     /// Seconds since the epoch: stopped at, and until.
@@ -31,7 +31,7 @@ struct HostHealth {
 }
 
 /// Consecutive failures per host.
-pub struct ErrorBudget {
+pub(crate) struct ErrorBudget {
     hosts: Mutex<HashMap<String, HostHealth>>,
     /// 0: no budget.
     budget: u32,
@@ -39,7 +39,7 @@ pub struct ErrorBudget {
 }
 
 impl ErrorBudget {
-    pub fn new(budget: u32, cooldown: Duration) -> ErrorBudget {
+    pub(crate) fn new(budget: u32, cooldown: Duration) -> ErrorBudget {
         ErrorBudget {
             hosts: Mutex::new(HashMap::new()),
             budget,
@@ -49,14 +49,14 @@ impl ErrorBudget {
 
     /// How long a stopped host stays stopped (also how long a URL waits
     /// that robots.txt kept unreachable).
-    pub fn cooldown(&self) -> Duration {
+    pub(crate) fn cooldown(&self) -> Duration {
         self.cooldown
     }
 
     /// Counts a page fetch of `host` (`failed`: transport error, timeout,
     /// 5xx or 429). Returns the stop when this one spent the budget (the
     /// caller reports it, once).
-    pub fn record(&self, host: &str, failed: bool) -> Option<Stop> {
+    pub(crate) fn record(&self, host: &str, failed: bool) -> Option<Stop> {
         if self.budget == 0 {
             return None;
         }
@@ -82,7 +82,7 @@ impl ErrorBudget {
 
     /// Why `host` is stopped, if it is; a host whose cool-down has passed
     /// starts over with a fresh budget.
-    pub fn stopped(&self, host: &str) -> Option<Stop> {
+    pub(crate) fn stopped(&self, host: &str) -> Option<Stop> {
         if self.budget == 0 {
             return None;
         }

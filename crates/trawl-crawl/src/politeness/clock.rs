@@ -35,7 +35,7 @@ fn wall_ms() -> u64 {
 }
 
 /// When each host was last sent a request (or has one booked).
-pub struct Clock {
+pub(crate) struct Clock {
     last: Mutex<HashMap<String, Instant>>,
     store: Store,
     /// Set after an unclean stop: stored times may be a flush interval early.
@@ -45,7 +45,7 @@ pub struct Clock {
 
 impl Clock {
     /// `clean_start`: the store was closed by a clean shutdown last time.
-    pub fn new(store: Store, clean_start: bool) -> Clock {
+    pub(crate) fn new(store: Store, clean_start: bool) -> Clock {
         Clock {
             last: Mutex::new(HashMap::new()),
             store,
@@ -79,13 +79,13 @@ impl Clock {
 
     /// Waits for the host's next turn: `delay` (the host's delay as known
     /// now, Crawl-delay included) after its last request.
-    pub async fn turn(&self, host: &str, delay: Duration) {
+    pub(crate) async fn turn(&self, host: &str, delay: Duration) {
         let at = self.book(host, delay);
         tokio::time::sleep_until(at.into()).await;
     }
 
     /// Books a turn without waiting (the caller waits until the returned instant).
-    pub fn book(&self, host: &str, delay: Duration) -> Instant {
+    pub(crate) fn book(&self, host: &str, delay: Duration) -> Instant {
         let now = Instant::now();
         let known = self.last.lock().ok().and_then(|m| m.get(host).copied());
         let previous = known.or_else(|| self.stored(host));
@@ -111,7 +111,7 @@ impl Clock {
     /// Marks the end of a request to the host (response read, or failed):
     /// the next turn comes `delay` after now, or after the booked start if
     /// that is later (a turn booked by a request per host beyond the first).
-    pub fn finished(&self, host: &str, delay: Duration) {
+    pub(crate) fn finished(&self, host: &str, delay: Duration) {
         let now = Instant::now();
         let Ok(mut map) = self.last.lock() else {
             return;

@@ -3,15 +3,15 @@
 //! fetches of a host (the configured minimum, raised by Crawl-delay up to a
 //! cap), and how long to back off after 429/503 or transient failures.
 
-pub mod budget;
-pub mod clock;
-pub mod robots;
+pub(crate) mod budget;
+pub(crate) mod clock;
+pub(crate) mod robots;
 
 use std::time::Duration;
 
 /// Delay settings.
 #[derive(Debug, Clone)]
-pub struct DelayRules {
+pub(crate) struct DelayRules {
     pub min_delay: Duration,
     pub max_crawl_delay: Duration,
     pub retry_base: Duration,
@@ -21,7 +21,11 @@ pub struct DelayRules {
 impl DelayRules {
     /// Delay between fetches of a host with this Crawl-delay, at least
     /// `min_delay` (`crawl.min_delay_ms`, or a seed's own `delay=`).
-    pub fn host_delay_from(&self, min_delay: Duration, crawl_delay: Option<f64>) -> Duration {
+    pub(crate) fn host_delay_from(
+        &self,
+        min_delay: Duration,
+        crawl_delay: Option<f64>,
+    ) -> Duration {
         let cd = crawl_delay
             .filter(|d| d.is_finite() && *d > 0.0)
             .map(|d| Duration::from_secs_f64(d.min(86_400.0)))
@@ -30,13 +34,13 @@ impl DelayRules {
     }
 
     /// Exponential backoff for the n-th failed attempt (1-based).
-    pub fn backoff(&self, attempt: u8) -> Duration {
+    pub(crate) fn backoff(&self, attempt: u8) -> Duration {
         let factor = 1u32 << u32::from(attempt.saturating_sub(1)).min(16);
         self.retry_base.saturating_mul(factor).min(self.retry_max)
     }
 
     /// How long to hold a host after 429/503, honouring Retry-After (capped).
-    pub fn retry_after(&self, header: Option<u64>, attempt: u8) -> Duration {
+    pub(crate) fn retry_after(&self, header: Option<u64>, attempt: u8) -> Duration {
         match header {
             Some(s) => Duration::from_secs(s)
                 .min(self.retry_max)

@@ -18,7 +18,7 @@
 use robotstxt::{get_path_params_query, parse_robotstxt, RobotsParseHandler};
 
 /// Largest robots.txt body parsed (RFC 9309 asks for at least 500 KiB).
-pub const MAX_ROBOTS_BYTES: usize = 512 * 1024;
+pub(crate) const MAX_ROBOTS_BYTES: usize = 512 * 1024;
 
 /// Longest path matched, in bytes: a longer path is matched on its first
 /// this many bytes (a pattern longer than that cannot match it anyway).
@@ -26,7 +26,7 @@ const MAX_MATCH_PATH: usize = 16 * 1024;
 
 /// The rules of one host.
 #[derive(Debug, Clone)]
-pub enum Robots {
+pub(crate) enum Robots {
     /// 4xx: no robots.txt, everything allowed.
     AllowAll,
     /// 5xx or unreachable: nothing allowed until retried.
@@ -50,7 +50,7 @@ struct Rule {
 
 /// The rules that can apply to our agent, compiled once per file.
 #[derive(Debug, Clone, Default)]
-pub struct Rules {
+pub(crate) struct Rules {
     /// Lines of groups that name our agent.
     ours: Vec<Rule>,
     /// Lines of `*` groups.
@@ -66,7 +66,7 @@ pub struct Rules {
 impl Robots {
     /// Rules from a fetch result for `agent` (the product token). `status` 0
     /// means no HTTP answer.
-    pub fn from_response(status: u16, body: &[u8], agent: &str) -> Robots {
+    pub(crate) fn from_response(status: u16, body: &[u8], agent: &str) -> Robots {
         match status {
             200..=299 => {
                 let cut = &body[..body.len().min(MAX_ROBOTS_BYTES)];
@@ -93,7 +93,7 @@ impl Robots {
     }
 
     /// Whether the agent these rules were read for may fetch `url`.
-    pub fn allowed(&self, url: &str) -> bool {
+    pub(crate) fn allowed(&self, url: &str) -> bool {
         match self {
             Robots::AllowAll => true,
             Robots::Unavailable => false,
@@ -105,7 +105,7 @@ impl Robots {
     /// rules × a long path: more than [`INLINE_WORK`] word operations) run
     /// on the blocking pool, off the async threads that fetch and answer
     /// `/status`. Most matches are a few prefix tests and run in place.
-    pub async fn allowed_off_thread(self: &std::sync::Arc<Self>, url: &str) -> bool {
+    pub(crate) async fn allowed_off_thread(self: &std::sync::Arc<Self>, url: &str) -> bool {
         let heavy = match &**self {
             Robots::Rules { rules, .. } => rules.work_bound(url) > INLINE_WORK,
             _ => false,
@@ -119,14 +119,14 @@ impl Robots {
             .unwrap_or(false)
     }
 
-    pub fn crawl_delay(&self) -> Option<f64> {
+    pub(crate) fn crawl_delay(&self) -> Option<f64> {
         match self {
             Robots::Rules { crawl_delay, .. } => *crawl_delay,
             _ => None,
         }
     }
 
-    pub fn sitemaps(&self) -> &[String] {
+    pub(crate) fn sitemaps(&self) -> &[String] {
         match self {
             Robots::Rules { sitemaps, .. } => sitemaps,
             _ => &[],

@@ -6,7 +6,7 @@
 //! `kill -9` (the kernel's parent-death signal).
 //!
 //! The browser sends nothing by itself. Every request a page makes is
-//! paused ([`tab`]): images, fonts, media, stylesheets, frames, beacons and
+//! paused (`tab`): images, fonts, media, stylesheets, frames, beacons and
 //! every method but GET are refused; the rest go to the [`Gate`] the
 //! caller gives (the crawl's: robots.txt, the private-network guard, the
 //! host's schedule, the archive), and the browser gets the gate's answer.

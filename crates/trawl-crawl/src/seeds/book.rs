@@ -15,7 +15,7 @@ use super::seed::Seed;
 use crate::store::Store;
 
 /// Seeds held by one generation of a backed book, at most.
-pub const GENERATION: usize = 8192;
+pub(super) const GENERATION: usize = 8192;
 
 /// The seeds of a run, by number.
 pub struct Book {

@@ -19,9 +19,9 @@ use super::record_sink::{RecordSink, SinkError};
 use crate::record::{PageOutcome, Record};
 
 /// Rows in a row group at most.
-pub const GROUP_ROWS: usize = 10_000;
+pub(super) const GROUP_ROWS: usize = 10_000;
 /// Bytes of text buffered for a row group at most.
-pub const GROUP_BYTES: usize = 64 << 20;
+pub(super) const GROUP_BYTES: usize = 64 << 20;
 
 fn pq(e: ParquetError) -> SinkError {
     SinkError::Format(format!("parquet: {e}"))

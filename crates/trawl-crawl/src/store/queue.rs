@@ -34,14 +34,14 @@ use super::seen::{self, bucket_of, url_key};
 use super::state::QueueState;
 
 /// URLs per block at most (a few KB: the size sled handles best).
-pub const BLOCK_ITEMS: usize = 32;
+pub(crate) const BLOCK_ITEMS: usize = 32;
 /// Merge once the inbox holds this many URLs (a merge holds them in memory:
 /// ~30 MB).
-pub const MERGE_AT: u64 = 200_000;
+pub(crate) const MERGE_AT: u64 = 200_000;
 /// URLs per inbox entry at most (~16 KB).
 const INBOX_ITEMS: usize = 128;
 /// Merge at least this often while the inbox is not empty.
-pub const MERGE_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const MERGE_EVERY: Duration = Duration::from_secs(1);
 /// Priority bands a merge groups URLs by (blocks are sorted within).
 const BANDS: u16 = 64;
 

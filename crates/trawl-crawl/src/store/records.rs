@@ -51,19 +51,19 @@ pub(super) fn open(seq: u64, v: &[u8]) -> Result<&[u8], StoreError> {
 /// What the store held at its last successful flush, kept in a small file
 /// beside it (written to a temporary file, then renamed).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     /// The last record's sequence number (records are numbered 1..=N).
     pub records: u64,
 }
 
 impl Checkpoint {
     /// The checkpoint file of the store in `dir`.
-    pub fn path(dir: &Path) -> PathBuf {
+    pub(crate) fn path(dir: &Path) -> PathBuf {
         dir.join("checkpoint")
     }
 
     /// The checkpoint of the store in `dir` (`None`: none written yet).
-    pub fn read(dir: &Path) -> Option<Checkpoint> {
+    pub(crate) fn read(dir: &Path) -> Option<Checkpoint> {
         let text = std::fs::read_to_string(Self::path(dir)).ok()?;
         let records = text
             .lines()
@@ -73,7 +73,7 @@ impl Checkpoint {
     }
 
     /// Writes the checkpoint (to a temporary file, then renamed).
-    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+    pub(crate) fn write(&self, dir: &Path) -> std::io::Result<()> {
         let tmp = dir.join("checkpoint.tmp");
         std::fs::write(&tmp, format!("records {}\n", self.records))?;
         std::fs::rename(tmp, Self::path(dir))

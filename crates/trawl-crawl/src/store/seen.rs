@@ -21,20 +21,20 @@
 use std::collections::HashSet;
 
 /// Bits in the bucket number.
-pub const BUCKET_BITS: u32 = 14;
+pub(crate) const BUCKET_BITS: u32 = 14;
 
 /// The 64-bit hash a URL is known by in the seen-set.
-pub fn url_key(url: &str) -> u64 {
+pub(crate) fn url_key(url: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(url.as_bytes())
 }
 
 /// The bucket a hash lives in.
-pub fn bucket_of(hash: u64) -> u32 {
+pub(crate) fn bucket_of(hash: u64) -> u32 {
     (hash >> (64 - BUCKET_BITS)) as u32
 }
 
 /// A plain Bloom filter over 64-bit hashes (double hashing, 7 probes).
-pub struct Bloom {
+pub(crate) struct Bloom {
     bits: Vec<u64>,
     mask: u64,
 }
@@ -44,7 +44,7 @@ const PROBES: u64 = 7;
 impl Bloom {
     /// A filter of at most `bytes` bytes (rounded down to a power of two,
     /// at least 1 KiB).
-    pub fn new(bytes: u64) -> Bloom {
+    pub(crate) fn new(bytes: u64) -> Bloom {
         let bits = (bytes.max(1024) * 8).next_power_of_two();
         let bits = if bits / 8 > bytes.max(1024) {
             bits / 2
@@ -71,14 +71,14 @@ impl Bloom {
     }
 
     /// Adds a URL hash.
-    pub fn insert(&mut self, hash: u64) {
+    pub(crate) fn insert(&mut self, hash: u64) {
         for p in self.probes(hash) {
             self.bits[(p / 64) as usize] |= 1 << (p % 64);
         }
     }
 
     /// Whether the hash may have been added (never false for one that was).
-    pub fn may_contain(&self, hash: u64) -> bool {
+    pub(crate) fn may_contain(&self, hash: u64) -> bool {
         self.probes(hash)
             .into_iter()
             .all(|p| self.bits[(p / 64) as usize] & (1 << (p % 64)) != 0)
@@ -86,7 +86,7 @@ impl Bloom {
 }
 
 /// A bucket's hashes from its stored bytes (sorted, big-endian u64s).
-pub fn decode_bucket(bytes: &[u8]) -> Vec<u64> {
+pub(crate) fn decode_bucket(bytes: &[u8]) -> Vec<u64> {
     bytes
         .chunks_exact(8)
         .filter_map(|c| c.try_into().ok().map(u64::from_be_bytes))
@@ -94,7 +94,7 @@ pub fn decode_bucket(bytes: &[u8]) -> Vec<u64> {
 }
 
 /// Whether a stored bucket holds `hash` (binary search on the bytes).
-pub fn bucket_contains(bytes: &[u8], hash: u64) -> bool {
+pub(crate) fn bucket_contains(bytes: &[u8], hash: u64) -> bool {
     let n = bytes.len() / 8;
     let at = |i: usize| {
         bytes
@@ -115,7 +115,7 @@ pub fn bucket_contains(bytes: &[u8], hash: u64) -> bool {
 }
 
 /// `old` (stored bytes) merged with `new` (sorted, deduplicated) as bytes.
-pub fn merge_bucket(old: &[u8], new: &[u64]) -> Vec<u8> {
+pub(crate) fn merge_bucket(old: &[u8], new: &[u64]) -> Vec<u8> {
     let old = decode_bucket(old);
     let mut out = Vec::with_capacity((old.len() + new.len()) * 8);
     let (mut i, mut j) = (0, 0);
@@ -145,7 +145,7 @@ pub fn merge_bucket(old: &[u8], new: &[u64]) -> Vec<u8> {
 }
 
 /// The in-memory layers.
-pub struct Seen {
+pub(crate) struct Seen {
     /// The Bloom filter over every URL seen.
     pub bloom: Bloom,
     /// Hashes of URLs in the inbox, not yet in the buckets.
@@ -154,7 +154,7 @@ pub struct Seen {
 
 impl Seen {
     /// Empty layers with a filter of `filter_bytes`.
-    pub fn new(filter_bytes: u64) -> Seen {
+    pub(crate) fn new(filter_bytes: u64) -> Seen {
         Seen {
             bloom: Bloom::new(filter_bytes),
             pending: HashSet::new(),

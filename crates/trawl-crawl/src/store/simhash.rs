@@ -6,7 +6,7 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The SimHash of a text, or `None` when it has too few words to mean anything.
-pub fn simhash(text: &str) -> Option<u64> {
+pub(crate) fn simhash(text: &str) -> Option<u64> {
     let words: Vec<String> = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -33,7 +33,7 @@ pub fn simhash(text: &str) -> Option<u64> {
 }
 
 /// The four 16-bit bands of a hash.
-pub fn bands(h: u64) -> [u16; 4] {
+pub(crate) fn bands(h: u64) -> [u16; 4] {
     [
         (h >> 48) as u16,
         (h >> 32) as u16,

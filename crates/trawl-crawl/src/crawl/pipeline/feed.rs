@@ -22,7 +22,7 @@ const MAX_ENTRIES: usize = 10_000;
 
 /// A feed entry: its link and its date (seconds since the epoch).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The entry's link (as written; resolved against the feed's URL).
     pub link: String,
     /// Published, else updated.
@@ -32,7 +32,7 @@ pub struct Entry {
 }
 
 /// The entries of a feed, or `None` when the body is not a feed.
-pub fn entries(body: &[u8]) -> Option<Vec<Entry>> {
+pub(crate) fn entries(body: &[u8]) -> Option<Vec<Entry>> {
     let feed = feed_rs::parser::parse(body).ok()?;
     Some(
         feed.entries
@@ -62,7 +62,7 @@ pub fn entries(body: &[u8]) -> Option<Vec<Entry>> {
 
 /// A page's priority from its date: newer is higher, within (0.5, 1];
 /// an undated entry gets 0.5.
-pub fn priority(date: Option<i64>, now: u64) -> f32 {
+pub(crate) fn priority(date: Option<i64>, now: u64) -> f32 {
     match date {
         Some(d) => {
             let age_days = (now as i64).saturating_sub(d).max(0) as f32 / 86_400.0;

@@ -275,7 +275,7 @@ impl Shared {
 }
 
 /// Fetches one leased URL.
-pub async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
+pub(crate) async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     let item = lease.item.clone();
     let host = lease.host.clone();
     let seed = shared.seed(item.seed, &host);

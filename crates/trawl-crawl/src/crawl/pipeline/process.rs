@@ -17,7 +17,7 @@ use trawl_extract::{Charset, Page};
 /// What the CPU stage made of a page.
 // One value per page, moved once: see `FetchResult`.
 #[allow(clippy::large_enum_variant)]
-pub enum Processed {
+pub(crate) enum Processed {
     /// Done: for the writer.
     Done(WriterMsg),
     /// The page needs a browser first (`render`).
@@ -27,7 +27,7 @@ pub enum Processed {
 /// [`process`], with a panic (an extractor bug on a hostile page) caught
 /// and turned into an error outcome for that page: the host is not stalled
 /// and the crawl goes on.
-pub fn process_guarded(shared: &Shared, job: CpuJob) -> Processed {
+pub(crate) fn process_guarded(shared: &Shared, job: CpuJob) -> Processed {
     let lease = job.lease.clone();
     let delay = job.delay;
     let links = job.extra_links.clone();
@@ -124,7 +124,7 @@ fn next_version(shared: &Shared, item: &crate::store::QueuedUrl, rec: &mut Recor
 
 /// The CPU stage: turns a fetched page into a record and links, or sends
 /// it to the browser first.
-pub fn process(shared: &Shared, job: CpuJob) -> Processed {
+pub(crate) fn process(shared: &Shared, job: CpuJob) -> Processed {
     let CpuJob {
         lease,
         seed,

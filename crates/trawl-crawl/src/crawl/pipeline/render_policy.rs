@@ -23,7 +23,7 @@ impl RenderPolicy {
     /// should: `always`, or under `auto` what the fetched HTML showed. A
     /// page kept out of the index (`noindex`) is not rendered; under `auto`
     /// without a browser the fetched HTML is extracted as it is.
-    pub fn reason(
+    pub(crate) fn reason(
         &self,
         seed: &Seed,
         ex: Option<&trawl_extract::Extracted>,

@@ -23,16 +23,16 @@ const MAX_VALIDATOR: usize = 512;
 
 /// The revisit settings of a run (`[revisit]`).
 #[derive(Debug, Clone)]
-pub struct Schedule(RevisitConfig);
+pub(crate) struct Schedule(RevisitConfig);
 
 impl Schedule {
     /// From `[revisit]`.
-    pub fn new(c: &RevisitConfig) -> Schedule {
+    pub(crate) fn new(c: &RevisitConfig) -> Schedule {
         Schedule(c.clone())
     }
 
     /// Whether revisits send validators.
-    pub fn conditional(&self) -> bool {
+    pub(crate) fn conditional(&self) -> bool {
         self.0.conditional
     }
 
@@ -74,7 +74,7 @@ impl Schedule {
 
     /// The URL's next visit after this one ended with `out` (and `record`,
     /// when a new record or version was made), if it is revisited.
-    pub fn plan(
+    pub(crate) fn plan(
         &self,
         seed: &Seed,
         item: &QueuedUrl,

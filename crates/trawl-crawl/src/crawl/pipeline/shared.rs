@@ -25,7 +25,7 @@ use crate::store::{Completion, Counter, NewUrl, QueuedUrl, Store};
 use trawl_extract::Options;
 
 /// Everything the tasks share.
-pub struct Shared {
+pub(crate) struct Shared {
     pub store: Store,
     pub fetcher: Arc<dyn Fetcher>,
     pub stats: Arc<Stats>,
@@ -79,7 +79,7 @@ pub struct Shared {
 /// request to a host may go out now, and the page counts budgets read. One
 /// machine answers from its own store ([`Local`]); a cluster worker from its
 /// leases and the cluster's counts (`worker::sitewide::ClusterView`).
-pub trait Backend: Send + Sync {
+pub(crate) trait Backend: Send + Sync {
     /// Whether a request to `host` may be sent now.
     fn may_send(&self, _host: &str) -> bool {
         true
@@ -105,15 +105,16 @@ pub trait Backend: Send + Sync {
 }
 
 /// A future a [`Backend`] answers with.
-pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+pub(crate) type BoxFuture<'a, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 /// One machine: every request may go, every count is the store's.
-pub struct Local;
+pub(crate) struct Local;
 
 impl Backend for Local {}
 
 /// A page the CPU stage sends to the browser.
-pub struct RenderJob {
+pub(crate) struct RenderJob {
     /// The fetched page.
     pub job: CpuJob,
     /// Why it is rendered.
@@ -121,7 +122,7 @@ pub struct RenderJob {
 }
 
 /// A fetched page waiting for the CPU stage.
-pub struct CpuJob {
+pub(crate) struct CpuJob {
     pub lease: Lease,
     pub seed: Arc<Seed>,
     pub final_url: String,
@@ -134,7 +135,7 @@ pub struct CpuJob {
 }
 
 /// Work for the store writer.
-pub struct WriterMsg {
+pub(crate) struct WriterMsg {
     pub lease: Lease,
     pub completion: Completion,
     /// Politeness delay before the host's next fetch.
@@ -152,7 +153,7 @@ pub struct WriterMsg {
 // One value per URL, moved once to the next stage: boxing the page would
 // add an allocation per fetch and buy nothing.
 #[allow(clippy::large_enum_variant)]
-pub enum FetchResult {
+pub(crate) enum FetchResult {
     Cpu(CpuJob),
     Write(WriterMsg),
 }

@@ -44,7 +44,7 @@ fn lastmod(s: &str) -> Option<i64> {
 /// namespace prefixes, CDATA, entities and character references are read
 /// as XML says. Whether it is an index comes first. A document that stops
 /// being XML keeps the entries read before the error.
-pub fn parse_dated(body: &[u8]) -> (bool, Vec<(String, Option<i64>)>) {
+pub(crate) fn parse_dated(body: &[u8]) -> (bool, Vec<(String, Option<i64>)>) {
     let mut text = Vec::new();
     let bytes: &[u8] = if body.starts_with(&[0x1f, 0x8b]) {
         let mut dec = flate2::read::MultiGzDecoder::new(body).take(50 << 20);

@@ -28,7 +28,7 @@ struct Rule {
 
 /// The crawl's request settings per site.
 #[derive(Debug, Default)]
-pub struct Sites {
+pub(crate) struct Sites {
     rules: Vec<Rule>,
     /// Cookie files read so far (a seed's may come while running).
     jars: Mutex<HashMap<PathBuf, Option<Arc<CookieJar>>>>,
@@ -42,7 +42,7 @@ impl Sites {
     /// From the `[[site]]` tables and `crawl.max_per_host`; a cookie file
     /// that cannot be read or an environment variable that is not set is an
     /// error naming it.
-    pub fn new(tables: &[SiteConfig], max_per_host: usize) -> Result<Sites, String> {
+    pub(crate) fn new(tables: &[SiteConfig], max_per_host: usize) -> Result<Sites, String> {
         let mut jars = HashMap::new();
         let mut rules = Vec::new();
         for (i, t) in tables.iter().enumerate() {
@@ -116,12 +116,12 @@ impl Sites {
     }
 
     /// The host's least time between requests from its `[[site]]` table.
-    pub fn delay_ms(&self, host: &str) -> Option<u64> {
+    pub(crate) fn delay_ms(&self, host: &str) -> Option<u64> {
         self.rule(host).and_then(|r| r.delay_ms)
     }
 
     /// Notes the seeds' own `concurrency=` (for their own hosts).
-    pub fn note_seeds<'a>(&self, seeds: impl IntoIterator<Item = &'a Seed>) {
+    pub(crate) fn note_seeds<'a>(&self, seeds: impl IntoIterator<Item = &'a Seed>) {
         let Ok(mut m) = self.seed_concurrency.write() else {
             return;
         };
@@ -135,7 +135,7 @@ impl Sites {
     /// How many requests to `host` may be in flight at once: a seed's own
     /// `concurrency=` for its host, else the host's `[[site]]` table's,
     /// else `crawl.max_per_host`.
-    pub fn concurrency(&self, host: &str) -> usize {
+    pub(crate) fn concurrency(&self, host: &str) -> usize {
         let seed = self.seed_concurrency.read().ok().and_then(|m| {
             if m.is_empty() {
                 None
@@ -163,7 +163,7 @@ impl Sites {
     /// The options of a request to `url` of `host`, for a URL of `seed`
     /// (`None`: a request of the host's own), with a revisit's validators.
     /// The seed's own settings apply on the seed's host only.
-    pub fn options(
+    pub(crate) fn options(
         &self,
         host: &str,
         seed: Option<&Seed>,

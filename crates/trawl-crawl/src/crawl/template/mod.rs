@@ -28,20 +28,20 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 
 use super::stats::Stats;
-pub mod store;
+pub(crate) mod store;
 
 use crate::store::Store;
 use store::Templates;
 use trawl_extract::{Applied, Options, Page, Template};
 
 /// Default sample pages a template is learned from (paper 003: 4 works best).
-pub const SAMPLES: usize = 4;
+pub(crate) const SAMPLES: usize = 4;
 /// Default pages a new template checks itself on.
-pub const CHECKS: usize = 4;
+pub(crate) const CHECKS: usize = 4;
 /// Pages collected beyond samples and checks while a field stays weak.
-pub const MORE: usize = 8;
+pub(crate) const MORE: usize = 8;
 /// A page belongs to a cluster when it has this share of its signature.
-pub const MATCH: f32 = 0.5;
+pub(crate) const MATCH: f32 = 0.5;
 /// Share of leaf keys two pages must share to be samples of one layout.
 const ALIKE: f32 = 0.6;
 /// Applications remembered per cluster, and the share that must pass.
@@ -49,7 +49,7 @@ const WINDOW: usize = 20;
 const PASS: f32 = 0.9;
 /// An old cluster that matched none of this many recent product pages of
 /// its site is replaced by a newly learned one.
-pub const REPLACED_AFTER: usize = 8;
+pub(crate) const REPLACED_AFTER: usize = 8;
 
 #[derive(Debug)]
 struct Cluster {
@@ -78,7 +78,7 @@ struct Site {
 
 /// What happened to a product page.
 #[derive(Debug)]
-pub enum Product {
+pub(crate) enum Product {
     /// Fields read with this template.
     Extracted {
         /// The fields read.
@@ -96,7 +96,7 @@ pub enum Product {
 }
 
 /// The daemon's template book.
-pub struct TemplateMode {
+pub(crate) struct TemplateMode {
     sites: Mutex<HashMap<String, Site>>,
     /// Sample pages per template.
     samples: usize,
@@ -131,7 +131,7 @@ fn parse(html: &[u8]) -> Option<Page> {
 impl TemplateMode {
     /// A template book learning from `samples` pages (at least 2), each
     /// new template checked on `checks` more (0: not checked).
-    pub fn new(samples: usize, checks: usize) -> TemplateMode {
+    pub(crate) fn new(samples: usize, checks: usize) -> TemplateMode {
         TemplateMode {
             sites: Mutex::new(HashMap::new()),
             samples: samples.max(2),
@@ -142,7 +142,7 @@ impl TemplateMode {
     /// Forgets what is known of `site` in memory: its next product page
     /// reads the site's templates from the store again (the cluster's
     /// database gave it newer ones). Samples being collected are lost.
-    pub fn reload(&self, site: &str) {
+    pub(crate) fn reload(&self, site: &str) {
         if let Ok(mut sites) = self.sites.lock() {
             sites.remove(site);
         }
@@ -150,7 +150,7 @@ impl TemplateMode {
 
     /// Handles a product page of `site`: applies its cluster's template, or
     /// keeps it as a sample and learns when enough are in.
-    pub fn product(
+    pub(crate) fn product(
         &self,
         store: &Store,
         stats: &Stats,

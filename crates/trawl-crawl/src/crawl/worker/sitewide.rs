@@ -20,11 +20,11 @@ use crate::frontier::url::site_of;
 /// worker has held may still be sent one (its lease, by the local clock).
 /// A host never held is not fenced (a robots.txt redirect to another host).
 #[derive(Clone, Default)]
-pub struct Fence(Arc<RwLock<HashMap<String, Instant>>>);
+pub(crate) struct Fence(Arc<RwLock<HashMap<String, Instant>>>);
 
 impl Fence {
     /// Whether `host` may be sent a request now.
-    pub fn allows(&self, host: &str) -> bool {
+    pub(crate) fn allows(&self, host: &str) -> bool {
         self.0
             .read()
             .map(|m| m.get(host).is_none_or(|t| Instant::now() < *t))
@@ -32,7 +32,7 @@ impl Fence {
     }
 
     /// Requests to `host` may be sent until `until` (a past instant: none).
-    pub fn set(&self, host: &str, until: Instant) {
+    pub(crate) fn set(&self, host: &str, until: Instant) {
         if let Ok(mut m) = self.0.write() {
             m.insert(host.to_string(), until);
         }
