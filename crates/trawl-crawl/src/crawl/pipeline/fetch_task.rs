@@ -296,7 +296,6 @@ pub(crate) async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
     };
     if item.kind == UrlKind::Page {
         if let Some(stop) = shared.health.stopped(&host) {
-            shared.stats.host_stopped_urls.fetch_add(1, Relaxed);
             return park(lease, Outcome::HostStopped, stop_reason(&stop), stop.until);
         }
         // A page budget (or a focused crawl that stopped paying) holds new
@@ -314,7 +313,6 @@ pub(crate) async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
                     .map(|why| format!("{why}; offered again at the next start"))
             };
             if let Some(why) = why {
-                shared.stats.budget_spent.fetch_add(1, Relaxed);
                 return park(lease, Outcome::BudgetSpent, why, u64::MAX);
             }
         }
@@ -357,7 +355,6 @@ pub(crate) async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
         extra = shared.sitemap_urls(url.scheme(), &host, &robots, item.seed);
     }
     if !robots.allowed_off_thread(url.as_str()).await {
-        shared.stats.robots_denied.fetch_add(1, Relaxed);
         return done(
             lease,
             outcome(

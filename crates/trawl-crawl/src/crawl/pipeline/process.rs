@@ -102,21 +102,17 @@ fn duplicate_of(shared: &Shared, hash: Option<u64>, url: &str) -> Option<String>
         .and_then(|seq| shared.store.record(seq).ok().flatten())
         .map(|r| r.url)
         .filter(|u| u != url);
-    if of.is_some() {
-        shared.stats.duplicates.fetch_add(1, Relaxed);
-    }
     of
 }
 
 /// A changed page on a revisit: `rec` is the next version of the record
 /// the revisit started from.
-fn next_version(shared: &Shared, item: &crate::store::QueuedUrl, rec: &mut Record) {
+fn next_version(item: &crate::store::QueuedUrl, rec: &mut Record) {
     if let Some((old, version)) = item
         .revisit
         .as_deref()
         .and_then(|r| Some((r.record?, r.version)))
     {
-        shared.stats.versions.fetch_add(1, Relaxed);
         rec.previous = Some(old);
         rec.version = Some(version.max(1) + 1);
     }
@@ -146,7 +142,6 @@ pub(crate) fn process(shared: &Shared, job: CpuJob) -> Processed {
     let page = match Page::parse(&response.body, &opts) {
         Ok(page) => page,
         Err(e) => {
-            shared.stats.extraction_errors.fetch_add(1, Relaxed);
             out.outcome = Outcome::ExtractionError;
             out.error = Some(format!("extraction: {e}"));
             return Processed::Done(ended(lease, out, extra_links, true, delay));
@@ -217,7 +212,6 @@ pub(crate) fn process(shared: &Shared, job: CpuJob) -> Processed {
         })
     });
     if let (false, Some(r)) = (robots.noindex, unchanged) {
-        shared.stats.unchanged.fetch_add(1, Relaxed);
         out.outcome = Outcome::Unchanged;
         out.record = r.record;
         out.content_hash = r.content_hash.clone();
@@ -242,14 +236,13 @@ pub(crate) fn process(shared: &Shared, job: CpuJob) -> Processed {
         };
         rec.set_extracted(ex);
         out.content_hash = Some(rec.content_hash.clone());
-        next_version(shared, &item, &mut rec);
+        next_version(&item, &mut rec);
         if seed.mode == crate::seeds::Mode::Ecommerce && page.is_product(&final_url, page_type) {
             template_fields(shared, &lease.host, &response.body, &page, &mut rec);
         }
-        shared.stats.record_made(rec.page_type.name());
         record = Some(Box::new(rec));
     } else if robots.noindex {
-        noindex(shared, &mut out, robots.nofollow);
+        noindex(&mut out, robots.nofollow);
     }
     Processed::Done(WriterMsg {
         completion: Completion::Done {
@@ -272,8 +265,7 @@ pub(crate) fn process(shared: &Shared, job: CpuJob) -> Processed {
 
 /// A page that asked not to be indexed: its outcome says so, and whether
 /// its links were followed.
-fn noindex(shared: &Shared, out: &mut PageOutcome, nofollow: bool) {
-    shared.stats.noindex.fetch_add(1, Relaxed);
+fn noindex(out: &mut PageOutcome, nofollow: bool) {
     out.outcome = Outcome::Noindex;
     out.error = Some(if nofollow {
         "the page says noindex and nofollow (robots meta tag or X-Robots-Tag): no record, its links not followed".into()
@@ -295,7 +287,6 @@ fn template_fields(shared: &Shared, host: &str, body: &[u8], page: &Page, rec: &
         version,
     } = product
     {
-        shared.stats.products.fetch_add(1, Relaxed);
         rec.kind = Some(RecordKind::Product);
         rec.fields = Some(applied.values);
         rec.template = Some(template);

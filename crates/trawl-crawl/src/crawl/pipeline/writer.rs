@@ -1,6 +1,7 @@
 //! The writer: the one thread that ends leases. It takes completions from
 //! the CPU stage, the renders and the fetch tasks, plans each URL's next
-//! visit, lets the focus learn from judged pages, commits them through the
+//! visit, counts how it ended, lets the focus learn from judged pages,
+//! places its exchanges in the archive, commits them through the
 //! backend's [`Commits`] (a batch at a time, in order), and tells the
 //! scheduler each URL ended and, later, which ones reached the frontier.
 
@@ -17,6 +18,7 @@ use super::shared::{Sched, WriterMsg};
 use crate::crawl::focused::{learn, save_model};
 use crate::crawl::stats::Stats;
 use crate::focus::Focus;
+use crate::record::{Outcome, RecordKind};
 use crate::store::{Completion, Store};
 
 /// What the writer works with besides its backend.
@@ -88,6 +90,7 @@ pub(super) async fn run<C: Commits>(
         let mut ended = Vec::with_capacity(msgs.len());
         for msg in &mut msgs {
             plan(msg);
+            count(&stats, &msg.completion);
             // A revisit's page was judged on its first visit.
             let first = msg.lease.item.revisit.is_none();
             if let (Some(f), Completion::Done { outcome, .. }, true, true) =
@@ -119,6 +122,41 @@ pub(super) async fn run<C: Commits>(
         save_model(f, &store);
     }
     commits.close().await
+}
+
+/// Counts how a URL ended, once, here where every URL ends: its outcome's
+/// kind and, for a record, its page type, template fields, near-duplicate
+/// and version. (Events on the way, such as fetches, statuses, retries and
+/// blocks, are counted where they happen.)
+fn count(stats: &Stats, completion: &Completion) {
+    let (outcome, record) = match completion {
+        Completion::Done {
+            outcome, record, ..
+        } => (outcome, record.as_deref()),
+        Completion::Park { outcome, .. } => (outcome, None),
+        Completion::Retry { .. } => return,
+    };
+    let counter = match outcome.outcome {
+        Outcome::ExtractionError => Some(&stats.extraction_errors),
+        Outcome::Unchanged => Some(&stats.unchanged),
+        Outcome::Noindex => Some(&stats.noindex),
+        Outcome::RobotsDenied => Some(&stats.robots_denied),
+        Outcome::HostStopped => Some(&stats.host_stopped_urls),
+        Outcome::BudgetSpent => Some(&stats.budget_spent),
+        _ => None,
+    };
+    if let Some(c) = counter {
+        c.fetch_add(1, Relaxed);
+    }
+    if let Some(r) = record {
+        stats.record_made(r.page_type.name());
+        let add = |c: &std::sync::atomic::AtomicU64, yes: bool| {
+            c.fetch_add(u64::from(yes), Relaxed);
+        };
+        add(&stats.duplicates, r.duplicate_of.is_some());
+        add(&stats.versions, r.previous.is_some());
+        add(&stats.products, r.kind == Some(RecordKind::Product));
+    }
 }
 
 /// How long the writer waits before writing the archive again.
