@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::config::Config;
 use crate::crawl::options::{CrawlError, RunOptions};
 use crate::crawl::pipeline::seeding;
-use crate::crawl::pipeline::shared::Shared;
+use crate::crawl::pipeline::shared::Fetching;
 use crate::crawl::pipeline::{Finished, Health, Leases};
 use crate::crawl::stats::Queued;
 use crate::frontier::{Frontier, Next};
@@ -19,7 +19,7 @@ use crate::seeds::SeedDefaults;
 /// The sled frontier as the pipeline's [`Leases`].
 pub(in crate::crawl) struct LocalLeases {
     frontier: Frontier,
-    shared: Arc<Shared>,
+    shared: Arc<Fetching>,
     defaults: SeedDefaults,
     seed_files: seeding::SeedFiles,
     seed_poll: Duration,
@@ -48,7 +48,7 @@ impl LocalLeases {
     pub(in crate::crawl) fn start(
         cfg: &Config,
         opts: &RunOptions,
-        shared: &Arc<Shared>,
+        shared: &Arc<Fetching>,
         mut frontier: Frontier,
     ) -> Result<LocalLeases, CrawlError> {
         let c = &cfg.crawl;

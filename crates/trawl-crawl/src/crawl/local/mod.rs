@@ -39,7 +39,7 @@ pub(super) async fn session(
     mut stop_rx: tokio::sync::watch::Receiver<bool>,
 ) -> Result<SessionEnd, CrawlError> {
     let c = cfg.crawl.clone();
-    let (shared, focus) = pipeline::build_shared(
+    let stages = pipeline::build_shared(
         cfg,
         opts,
         &store,
@@ -49,6 +49,7 @@ pub(super) async fn session(
         &machine_name(),
     )
     .await?;
+    let (shared, focus) = (&stages.fetching, &stages.processing.focus);
     let mut frontier = Frontier::new(store.clone(), c.max_per_host)?;
     let limits = shared.clone();
     frontier.set_limits(Box::new(move |host| limits.sites.concurrency(host)));
@@ -71,21 +72,12 @@ pub(super) async fn session(
     stats
         .records
         .store(store.last_record_seq().unwrap_or(0), Relaxed);
-    let mut leases = leases::LocalLeases::start(cfg, opts, &shared, frontier)?;
+    let mut leases = leases::LocalLeases::start(cfg, opts, shared, frontier)?;
     let commits = commits::LocalCommits::new(store.clone(), stats.clone());
-    let kept = pipeline::run(
-        cfg,
-        opts,
-        &shared,
-        focus,
-        &mut leases,
-        commits,
-        &mut stop_rx,
-    )
-    .await?;
+    let kept = pipeline::run(cfg, opts, &stages, &mut leases, commits, &mut stop_rx).await?;
     // The next session opens the store again; sled allows one handle.
     drop(leases);
-    drop(shared);
+    drop(stages);
     if stats.store_down.load(Relaxed) {
         return Ok(SessionEnd::StoreDown(kept));
     }

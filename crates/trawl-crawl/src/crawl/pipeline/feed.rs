@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use super::shared::{done, FetchResult, Shared};
+use super::shared::{done, FetchResult, Fetching};
 use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::frontier::Lease;
 use crate::record::{now_secs, Outcome};
@@ -75,7 +75,7 @@ pub(crate) fn priority(date: Option<i64>, now: u64) -> f32 {
 /// The queued pages of a feed's entries: in the seed's scope, allowed by
 /// its URL patterns, one link deeper than the feed.
 pub(super) fn queue(
-    shared: &Shared,
+    shared: &Fetching,
     item: &QueuedUrl,
     seed: &Seed,
     base: &Url,
@@ -89,7 +89,7 @@ pub(super) fn queue(
 
 /// [`queue`], each page with the date its entry last changed.
 fn queue_dated(
-    shared: &Shared,
+    shared: &Fetching,
     item: &QueuedUrl,
     seed: &Seed,
     base: &Url,
@@ -127,7 +127,7 @@ fn queue_dated(
 
 /// Fetches a feed (conditionally on a revisit) and queues its entries.
 pub(super) async fn fetch(
-    shared: &Shared,
+    shared: &Fetching,
     lease: Lease,
     url: &Url,
     seed: &Seed,

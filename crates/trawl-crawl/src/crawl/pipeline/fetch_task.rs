@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use super::shared::{
-    done, outcome, park, response_outcome, retry, stop_reason, CpuJob, FetchResult, Shared,
+    done, outcome, park, response_outcome, retry, stop_reason, CpuJob, FetchResult, Fetching,
 };
 use crate::fetch::{redirect_target, RequestOptions, Response};
 use crate::frontier::url::{host_key, normalize};
@@ -33,7 +33,7 @@ fn is_transient(r: &Response) -> bool {
 /// Sitemap lines of one robots.txt read at most.
 const MAX_ROBOTS_SITEMAPS: usize = 1000;
 
-impl Shared {
+impl Fetching {
     /// One request of any kind, on the host's schedule, with `opts` (a
     /// site's settings, a revisit's validators).
     pub(super) async fn request(
@@ -275,7 +275,7 @@ impl Shared {
 }
 
 /// Fetches one leased URL.
-pub(crate) async fn fetch(shared: &Shared, lease: Lease) -> FetchResult {
+pub(crate) async fn fetch(shared: &Fetching, lease: Lease) -> FetchResult {
     let item = lease.item.clone();
     let host = lease.host.clone();
     let seed = shared.seed(item.seed, &host);
@@ -390,7 +390,7 @@ struct Followed {
 }
 
 async fn follow(
-    shared: &Shared,
+    shared: &Fetching,
     lease: &Lease,
     url: &Url,
     seed: &Seed,
@@ -462,7 +462,7 @@ fn challenge_page(r: &Response) -> Option<String> {
 /// backoff and the URL tried again, up to the retries 429 gets; then it
 /// ends `blocked_by_site`. Never a record.
 fn blocked_by_site(
-    shared: &Shared,
+    shared: &Fetching,
     lease: Lease,
     mut out: PageOutcome,
     why: String,
@@ -494,7 +494,7 @@ fn blocked_by_site(
 }
 
 async fn fetch_page(
-    shared: &Shared,
+    shared: &Fetching,
     lease: Lease,
     url: &Url,
     seed: Arc<Seed>,
@@ -631,7 +631,7 @@ struct Answered {
 
 /// What becomes of a page's final answer: an HTTP error, a body too large,
 /// a feed, another type than HTML, or an HTML page for the CPU stage.
-fn answered(shared: &Shared, page: Answered, followed: Followed, url: &Url) -> FetchResult {
+fn answered(shared: &Fetching, page: Answered, followed: Followed, url: &Url) -> FetchResult {
     let Answered {
         lease,
         mut out,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use url::Url;
 
-use super::shared::Shared;
+use super::shared::Processing;
 use crate::focus::{Focus, LinkFeatures};
 use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::seeds::Seed;
@@ -99,7 +99,7 @@ pub(super) struct Resolved {
 }
 
 /// Resolves the links of `page`, fetched at `base`.
-pub(super) fn resolve(shared: &Shared, page: &Page, base: &Url) -> Resolved {
+pub(super) fn resolve(shared: &Processing, page: &Page, base: &Url) -> Resolved {
     let own = normalize(base.as_str(), None, &shared.rules)
         .ok()
         .map(|u| u.to_string());
@@ -153,7 +153,7 @@ pub(super) fn outgoing(resolved: &Resolved) -> Vec<String> {
 
 /// In-scope, followable links of a page, with their priorities.
 pub(super) fn page_links(
-    shared: &Shared,
+    shared: &Processing,
     page: &Page,
     resolved: &Resolved,
     seed: &Seed,

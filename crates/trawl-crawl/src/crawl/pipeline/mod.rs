@@ -52,14 +52,13 @@ use super::stats::Stats;
 use super::template;
 use crate::config::Config;
 use crate::fetch::Fetcher;
-use crate::focus::Focus;
 use crate::frontier::url::UrlRules;
 use crate::politeness::DelayRules;
 use crate::seeds::Registry;
 use crate::store::Store;
 pub(super) use backend::{Commits, Committed, Health, Leases};
 pub(super) use shared::Finished;
-use shared::{CpuJob, Sched, Shared, WriterMsg};
+use shared::{CpuJob, Fetching, Processing, Sched, Shared, WriterMsg};
 
 /// Runs the stages over one backend until a stop, the end of the work
 /// (`exit_when_idle`) or the store going down; returns the completions the
@@ -67,21 +66,29 @@ use shared::{CpuJob, Sched, Shared, WriterMsg};
 pub(super) async fn run<L: Leases, C: Commits>(
     cfg: &Config,
     opts: &RunOptions,
-    shared: &Arc<Shared>,
-    focus: Option<Arc<Focus>>,
+    stages: &Stages,
     leases: &mut L,
     commits: C,
     stop_rx: &mut watch::Receiver<bool>,
 ) -> Result<Vec<WriterMsg>, CrawlError> {
     let threads = cpu_threads(cfg);
+    let Stages {
+        fetching: shared,
+        processing,
+    } = stages;
     let stats = shared.stats.clone();
     let (cpu_tx, cpu_rx) = mpsc::channel::<CpuJob>(threads * 4);
     let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
     let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
     let tabs = cfg.render.tabs.max(1);
     let (render_tx, render_rx) = mpsc::channel::<shared::RenderJob>(tabs * 2);
-    let renders = tokio::spawn(render::run(shared.clone(), render_rx, write_tx.clone()));
-    let cpu = spawn_cpu(threads, shared, cpu_rx, &write_tx, render_tx)?;
+    let renders = tokio::spawn(render::run(
+        shared.clone(),
+        processing.clone(),
+        render_rx,
+        write_tx.clone(),
+    ));
+    let cpu = spawn_cpu(threads, processing, cpu_rx, &write_tx, render_tx)?;
     // The writer has a thread of its own (sled writes and checkpoints
     // block) and a small runtime on it (a cluster commits over the network).
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -91,13 +98,13 @@ pub(super) async fn run<L: Leases, C: Commits>(
     let writer = {
         let ends = writer::Ends {
             store: shared.store.clone(),
-            focus,
+            focus: processing.focus.clone(),
             archive: shared.archive.clone(),
             stats: stats.clone(),
             sched: sched_tx,
             stop: stop_rx.clone(),
             plan: {
-                let shared = shared.clone();
+                let shared = shared.shared.clone();
                 Box::new(move |msg: &mut WriterMsg| shared.plan_revisit(msg))
             },
         };
@@ -152,8 +159,14 @@ fn cpu_threads(cfg: &Config) -> usize {
     }
 }
 
-/// The state every fetch task and CPU thread shares, and the focus of a
-/// focused crawl, for a run over `store`.
+/// The two sides' state for a run over `store`: what the fetch side reads
+/// and what the CPU stage reads, over what both share.
+pub(super) struct Stages {
+    pub fetching: Arc<Fetching>,
+    pub processing: Arc<Processing>,
+}
+
+/// Builds the state of a run over `store`.
 pub(super) async fn build_shared(
     cfg: &Config,
     opts: &RunOptions,
@@ -162,7 +175,7 @@ pub(super) async fn build_shared(
     stats: &Arc<Stats>,
     backend: Arc<dyn shared::Backend>,
     writer_name: &str,
-) -> Result<(Arc<Shared>, Option<Arc<Focus>>), CrawlError> {
+) -> Result<Stages, CrawlError> {
     let c = cfg.crawl.clone();
     let agent = c
         .user_agent
@@ -218,30 +231,37 @@ pub(super) async fn build_shared(
     }));
     let shared = Arc::new(Shared {
         store: store.clone(),
-        fetcher,
         stats: stats.clone(),
         seeds,
-        robots: Mutex::new(HashMap::new()),
         rules: UrlRules {
             strip_params: c.strip_params.clone(),
             sort_query: c.sort_query,
             max_len: c.max_url_len,
         },
+        patterns: shared::Patterns::new(&c.include, &c.exclude),
+        max_pages: c.max_pages,
+        max_pages_per_host: c.max_pages_per_host,
+        backend,
+        revisits: revisit::Schedule::new(&cfg.revisit),
+        archive,
+        template_mode: template::TemplateMode::new(c.template_samples, c.template_checks),
+    });
+    let render = Arc::new(render);
+    let fetching = Arc::new(Fetching {
+        shared: shared.clone(),
+        fetcher,
+        robots: Mutex::new(HashMap::new()),
+        robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         delays: DelayRules {
             min_delay,
             max_crawl_delay: Duration::from_secs(c.max_crawl_delay_secs),
             retry_base: Duration::from_millis(c.retry_base_ms),
             retry_max: Duration::from_secs(c.retry_max_secs),
         },
-        extract: cfg.extract_options(),
-        agent,
+        agent: agent.clone(),
         max_redirects: c.max_redirects,
         max_retries: c.max_retries,
-        max_pages: c.max_pages,
-        max_pages_per_host: c.max_pages_per_host,
-        max_links_per_page: c.max_links_per_page,
         sitemap_entries: Mutex::new(HashMap::new()),
-        robots_ttl: Duration::from_secs(c.robots_cache_hours.max(1) * 3600),
         clock,
         health: crate::politeness::budget::ErrorBudget::new(
             c.host_error_budget,
@@ -249,18 +269,20 @@ pub(super) async fn build_shared(
         ),
         error_budget: c.host_error_budget,
         limiter,
-        focus: focus.clone(),
-        template_mode: template::TemplateMode::new(c.template_samples, c.template_checks),
-        page_hook: opts.page_hook.clone(),
-        backend,
-        record_links: c.record_links,
-        revisits: revisit::Schedule::new(&cfg.revisit),
         sites: sites::Sites::new(&cfg.sites, c.max_per_host).map_err(CrawlError::Start)?,
-        patterns: shared::Patterns::new(&c.include, &c.exclude),
-        archive,
+        render: render.clone(),
+    });
+    let processing = Arc::new(Processing {
+        shared,
+        extract: cfg.extract_options(),
+        agent,
+        focus: focus.clone(),
+        page_hook: opts.page_hook.clone(),
+        record_links: c.record_links,
+        max_links_per_page: c.max_links_per_page,
         render,
     });
-    shared.sites.note_seeds(&concurrency);
+    fetching.sites.note_seeds(&concurrency);
     if let Some(f) = &focus {
         if stats.harvest.get().is_none() {
             let harvest = harvest::Harvest::new(
@@ -278,14 +300,17 @@ pub(super) async fn build_shared(
             "focused crawl"
         );
     }
-    Ok((shared, focus))
+    Ok(Stages {
+        fetching,
+        processing,
+    })
 }
 
 /// Starts the CPU threads: each takes fetched pages from `cpu_rx` and
 /// sends their completions to `write_tx`.
 fn spawn_cpu(
     threads: usize,
-    shared: &Arc<Shared>,
+    shared: &Arc<Processing>,
     cpu_rx: mpsc::Receiver<CpuJob>,
     write_tx: &mpsc::Sender<WriterMsg>,
     render_tx: mpsc::Sender<shared::RenderJob>,

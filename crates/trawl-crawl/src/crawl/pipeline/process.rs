@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use url::Url;
 
 use super::links;
-use super::shared::{ended, outcome, CpuJob, Shared, WriterMsg};
+use super::shared::{ended, outcome, CpuJob, Processing, WriterMsg};
 use crate::record::{Outcome, PageOutcome, Record, RecordKind};
 use crate::store::{simhash, Completion};
 use trawl_extract::{Charset, Page};
@@ -27,7 +27,7 @@ pub(crate) enum Processed {
 /// [`process`], with a panic (an extractor bug on a hostile page) caught
 /// and turned into an error outcome for that page: the host is not stalled
 /// and the crawl goes on.
-pub(crate) fn process_guarded(shared: &Shared, job: CpuJob) -> Processed {
+pub(crate) fn process_guarded(shared: &Processing, job: CpuJob) -> Processed {
     let lease = job.lease.clone();
     let delay = job.delay;
     let links = job.extra_links.clone();
@@ -76,7 +76,7 @@ fn fetched_outcome(
 /// How the page is read: the run's extraction settings with its URL, its
 /// fetch time and the charset its `Content-Type` names.
 fn page_options(
-    shared: &Shared,
+    shared: &Processing,
     final_url: &str,
     out: &PageOutcome,
     response: &crate::fetch::Response,
@@ -96,13 +96,11 @@ fn page_options(
 
 /// The URL of an earlier record whose text is a near-duplicate of this
 /// page's (SimHash `hash`), if another page's.
-fn duplicate_of(shared: &Shared, hash: Option<u64>, url: &str) -> Option<String> {
-    let of = hash
-        .and_then(|h| shared.store.near_duplicate(h).ok().flatten())
+fn duplicate_of(shared: &Processing, hash: Option<u64>, url: &str) -> Option<String> {
+    hash.and_then(|h| shared.store.near_duplicate(h).ok().flatten())
         .and_then(|seq| shared.store.record(seq).ok().flatten())
         .map(|r| r.url)
-        .filter(|u| u != url);
-    of
+        .filter(|u| u != url)
 }
 
 /// A changed page on a revisit: `rec` is the next version of the record
@@ -120,7 +118,7 @@ fn next_version(item: &crate::store::QueuedUrl, rec: &mut Record) {
 
 /// The CPU stage: turns a fetched page into a record and links, or sends
 /// it to the browser first.
-pub(crate) fn process(shared: &Shared, job: CpuJob) -> Processed {
+pub(crate) fn process(shared: &Processing, job: CpuJob) -> Processed {
     let CpuJob {
         lease,
         seed,
@@ -276,7 +274,7 @@ fn noindex(out: &mut PageOutcome, nofollow: bool) {
 
 /// Reads a product page's fields with its site's template (learning or
 /// re-learning it as the template mode decides).
-fn template_fields(shared: &Shared, host: &str, body: &[u8], page: &Page, rec: &mut Record) {
+fn template_fields(shared: &Processing, host: &str, body: &[u8], page: &Page, rec: &mut Record) {
     let site = crate::frontier::url::site_of(host);
     let product = shared
         .template_mode

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use url::Url;
 
 use super::process::{process_guarded, Processed};
-use super::shared::{ended, outcome, CpuJob, RenderJob, Shared, WriterMsg};
+use super::shared::{ended, outcome, CpuJob, Fetching, Processing, RenderJob, WriterMsg};
 use crate::frontier::url::host_key;
 use crate::politeness::robots::Robots;
 use crate::record::{Outcome, RenderNote};
@@ -26,7 +26,8 @@ use crate::seeds::Seed;
 /// Renders the pages sent on `rx` until every sender is gone and the
 /// renders in flight are done; completions go to `write_tx`.
 pub(super) async fn run(
-    shared: Arc<Shared>,
+    shared: Arc<Fetching>,
+    cpu: Arc<Processing>,
     mut rx: mpsc::Receiver<RenderJob>,
     write_tx: mpsc::Sender<WriterMsg>,
 ) {
@@ -44,9 +45,9 @@ pub(super) async fn run(
             break;
         };
         let Some(job) = rx.recv().await else { break };
-        let (shared, tx) = (shared.clone(), write_tx.clone());
+        let (shared, cpu, tx) = (shared.clone(), cpu.clone(), write_tx.clone());
         running.spawn(async move {
-            let msg = render_page(shared, job).await;
+            let msg = render_page(shared, cpu, job).await;
             let _ = tx.send(msg).await;
             drop(permit);
         });
@@ -59,8 +60,10 @@ pub(super) async fn run(
     }
 }
 
-/// One page: rendered, then extracted like any page (on the blocking pool).
-async fn render_page(shared: Arc<Shared>, rj: RenderJob) -> WriterMsg {
+/// One page: rendered (its requests sent as the fetch side sends them),
+/// then extracted like any page by the CPU stage's code (on the blocking
+/// pool).
+async fn render_page(shared: Arc<Fetching>, cpu: Arc<Processing>, rj: RenderJob) -> WriterMsg {
     let RenderJob { mut job, reason } = rj;
     let rendered = match &shared.render.renderer {
         Some(r) => {
@@ -105,7 +108,7 @@ async fn render_page(shared: Arc<Shared>, rj: RenderJob) -> WriterMsg {
     job.response.body = rendered.html.into_bytes();
     job.response.content_type = Some("text/html; charset=utf-8".into());
     job.response.truncated = false;
-    let s = shared.clone();
+    let s = cpu;
     let (lease, delay, status) = (job.lease.clone(), job.delay, job.response.status);
     match tokio::task::spawn_blocking(move || process_guarded(&s, job)).await {
         Ok(Processed::Done(msg)) => msg,
@@ -183,7 +186,7 @@ fn header_fields(head: &[u8], content_type: Option<&str>) -> Vec<(String, String
 /// How the browser's requests for one page are sent: as the crawl's own,
 /// with the settings of the page's seed for its own host.
 struct PageGate {
-    shared: Arc<Shared>,
+    shared: Arc<Fetching>,
     seed: Arc<Seed>,
 }
 

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 
 use super::backend::{Health, Leases};
 use super::fetch_task;
-use super::shared::{CpuJob, FetchResult, Sched, Shared, WriterMsg};
+use super::shared::{CpuJob, FetchResult, Fetching, Sched, WriterMsg};
 use crate::config::Config;
 use crate::crawl::options::RunOptions;
 use crate::crawl::stats::Stats;
@@ -24,7 +24,7 @@ use crate::frontier::Next;
 pub(in crate::crawl) struct Scheduler<'a, L> {
     pub cfg: &'a Config,
     pub opts: &'a RunOptions,
-    pub shared: &'a Arc<Shared>,
+    pub shared: &'a Arc<Fetching>,
     pub stats: &'a Stats,
     pub leases: &'a mut L,
     pub cpu_tx: &'a mpsc::Sender<CpuJob>,
@@ -209,7 +209,7 @@ pub(super) fn apply<L: Leases>(msg: Sched, leases: &mut L, inflight: &mut usize)
 /// stage (a page to process) or straight to the writer.
 fn spawn_fetch(
     tasks: &mut JoinSet<()>,
-    shared: &Arc<Shared>,
+    shared: &Arc<Fetching>,
     lease: crate::frontier::Lease,
     cpu_tx: &mpsc::Sender<CpuJob>,
     write_tx: &mpsc::Sender<WriterMsg>,

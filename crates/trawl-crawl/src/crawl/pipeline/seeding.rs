@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::shared::Shared;
+use super::shared::Fetching;
 use crate::config::Config;
 use crate::frontier::Frontier;
 use crate::seeds::{self, Registry, SeedDefaults};
@@ -148,7 +148,7 @@ impl SeedLoader {
     /// queued.
     pub(in crate::crawl) fn step(
         &mut self,
-        shared: &Shared,
+        shared: &Fetching,
         files: &[PathBuf],
         defaults: &SeedDefaults,
         frontier: &mut Frontier,
@@ -251,7 +251,7 @@ impl Reading {
     /// the file is done.
     fn read_some(
         &mut self,
-        shared: &Shared,
+        shared: &Fetching,
         frontier: &mut Frontier,
     ) -> Result<(usize, bool), StoreError> {
         use std::io::{BufRead, Seek};
@@ -316,7 +316,7 @@ impl Reading {
 
 /// Registers `seeds` and queues their URLs (known ones are not queued again).
 fn queue_seeds(
-    shared: &Shared,
+    shared: &Fetching,
     seeds: &[crate::seeds::Seed],
     frontier: &mut Frontier,
 ) -> Result<usize, StoreError> {

@@ -1,5 +1,8 @@
-//! What the daemon's stages share and pass on: [`Shared`] (settings,
-//! store, caches, politeness state), the messages between stages
+//! What the daemon's stages share and pass on: [`Shared`] (the store, the
+//! counters, seeds, URL rules and budgets), split by side into
+//! [`Fetching`] (how requests go out: client, robots cache, politeness
+//! clock, error budget) and [`Processing`] (how pages become records:
+//! extract options, focus, the link cap), the messages between stages
 //! ([`CpuJob`], [`WriterMsg`], [`Sched`]) and the small constructors every
 //! stage ends a URL with.
 
@@ -24,55 +27,88 @@ use crate::seeds::{Book, Seed};
 use crate::store::{Completion, Counter, NewUrl, QueuedUrl, Store};
 use trawl_extract::Options;
 
-/// Everything the tasks share.
+/// What every stage reads: the store, the counters, the seeds, which URLs
+/// are queued and the budgets. The fetch side sees it through
+/// [`Fetching`], the CPU stage through [`Processing`], the writer as is.
 pub(crate) struct Shared {
     pub store: Store,
-    pub fetcher: Arc<dyn Fetcher>,
     pub stats: Arc<Stats>,
     /// The seeds by number (see [`Book`]).
     pub seeds: Book,
-    pub robots: Mutex<HashMap<String, (Arc<Robots>, Instant)>>,
     pub rules: UrlRules,
+    /// URL patterns: which links are queued.
+    pub(in crate::crawl) patterns: Patterns,
+    pub max_pages: u64,
+    pub max_pages_per_host: u64,
+    /// What differs between one machine and a cluster, as the stages see it.
+    pub backend: Arc<dyn Backend>,
+    /// When URLs are fetched again.
+    pub revisits: super::revisit::Schedule,
+    /// The WARC archive (`None`: `[warc] enabled = false`).
+    pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
+    /// Templates of e-commerce seeds (applied by the CPU stage, shared
+    /// with a cluster by its leases).
+    pub template_mode: crate::crawl::template::TemplateMode,
+}
+
+/// The fetch side's state (the scheduler, fetch tasks, hubs, renders):
+/// how requests go out and when. The CPU stage cannot reach it.
+pub(crate) struct Fetching {
+    pub shared: Arc<Shared>,
+    pub fetcher: Arc<dyn Fetcher>,
+    pub robots: Mutex<HashMap<String, (Arc<Robots>, Instant)>>,
+    pub robots_ttl: Duration,
     pub delays: DelayRules,
-    pub extract: Options,
     /// robots.txt product token (first word of the User-Agent, before '/').
     pub agent: String,
     pub max_redirects: usize,
     pub max_retries: u8,
-    pub max_pages: u64,
-    pub max_pages_per_host: u64,
-    /// Links of one page queued at most (`crawl.max_links_per_page`).
-    pub max_links_per_page: usize,
     /// Page URLs each seed's sitemaps queued this run (bounded by its
     /// `max_pages`).
     pub(in crate::crawl) sitemap_entries: Mutex<HashMap<u32, u64>>,
-    pub robots_ttl: Duration,
     /// When each host may be sent its next request.
     pub clock: Clock,
     /// Consecutive failed page fetches per host.
     pub health: ErrorBudget,
     pub error_budget: u32,
     pub limiter: Option<governor::DefaultDirectRateLimiter>,
-    /// Topic, strategy and link model of a focused crawl.
-    pub focus: Option<Arc<Focus>>,
-    /// Templates of e-commerce seeds.
-    pub template_mode: crate::crawl::template::TemplateMode,
-    /// Test hook called before each page is processed.
-    pub page_hook: Option<PageHook>,
-    /// What differs between one machine and a cluster, as the stages see it.
-    pub backend: Arc<dyn Backend>,
-    /// Keep each record's outgoing links.
-    pub record_links: bool,
-    /// When URLs are fetched again.
-    pub revisits: super::revisit::Schedule,
     /// How requests are sent to each site (`[[site]]`, seed options).
     pub sites: super::sites::Sites,
-    /// URL patterns: which links are queued.
-    pub(in crate::crawl) patterns: Patterns,
-    /// The WARC archive (`None`: `[warc] enabled = false`).
-    pub(in crate::crawl) archive: Option<Arc<super::archive::Archive>>,
     /// When pages are rendered, and the browser pool.
-    pub(in crate::crawl) render: super::render_policy::RenderPolicy,
+    pub(in crate::crawl) render: Arc<super::render_policy::RenderPolicy>,
+}
+
+/// The CPU stage's state: how a fetched page is extracted, judged and
+/// turned into a record and links. The fetch side cannot reach it.
+pub(crate) struct Processing {
+    pub shared: Arc<Shared>,
+    pub extract: Options,
+    /// The robots meta token (first word of the User-Agent, before '/').
+    pub agent: String,
+    /// Topic, strategy and link model of a focused crawl.
+    pub focus: Option<Arc<Focus>>,
+    /// Test hook called before each page is processed.
+    pub page_hook: Option<PageHook>,
+    /// Keep each record's outgoing links.
+    pub record_links: bool,
+    /// Links of one page queued at most (`crawl.max_links_per_page`).
+    pub max_links_per_page: usize,
+    /// When a page goes to the browser.
+    pub(in crate::crawl) render: Arc<super::render_policy::RenderPolicy>,
+}
+
+impl std::ops::Deref for Fetching {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+impl std::ops::Deref for Processing {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.shared
+    }
 }
 
 /// The two things the shared stages ask of where URLs come from: whether a
@@ -336,76 +372,11 @@ impl Shared {
         ok
     }
 
-    /// The options of a request to `url` for `item` of seed `seed`: its
-    /// site's and seed's settings, and on a revisit the validators to send
-    /// (unless `revisit.conditional` is off).
-    pub(in crate::crawl) fn request_options(
-        &self,
-        host: &str,
-        seed: &Seed,
-        url: &url::Url,
-        item: &QueuedUrl,
-    ) -> RequestOptions {
-        let conditional = item
-            .revisit
-            .as_deref()
-            .filter(|_| self.revisits.conditional())
-            .map(|r| Conditional {
-                etag: r.etag.clone(),
-                last_modified: r.last_modified.clone(),
-            })
-            .filter(|c| !c.is_empty());
-        let mut opts = self.sites.options(host, Some(seed), url, conditional);
-        opts.seed = Origin::parse(&seed.url).filter(|_| !seed.guarded);
-        opts
-    }
-
-    /// The least time between two requests to `host` for `seed`: its
-    /// `delay=` (which replaces its site's `delay_ms` and
-    /// `crawl.min_delay_ms`), else [`Shared::host_delay`].
-    pub(in crate::crawl) fn seed_delay(&self, seed: Option<&Seed>, host: &str) -> Duration {
-        seed.and_then(|s| s.delay_ms)
-            .map_or_else(|| self.host_delay(host), Duration::from_millis)
-    }
-
-    /// The least time between two requests to `host` when no seed says
-    /// otherwise: its `[[site]]` table's, else `crawl.min_delay_ms`.
-    pub(in crate::crawl) fn host_delay(&self, host: &str) -> Duration {
-        self.sites
-            .delay_ms(host)
-            .map_or(self.delays.min_delay, Duration::from_millis)
-    }
-
-    /// A revisit answered 304: the outcome says so and keeps the
-    /// validators and text hash of the visit before (a 304 may omit them).
-    pub(in crate::crawl) fn not_modified(&self, item: &QueuedUrl, out: &mut PageOutcome) {
-        self.stats.not_modified.fetch_add(1, Relaxed);
-        out.outcome = Outcome::NotModified;
-        if let Some(r) = item.revisit.as_deref() {
-            out.etag = out.etag.take().or_else(|| r.etag.clone());
-            out.last_modified = out.last_modified.take().or_else(|| r.last_modified.clone());
-            out.content_hash = r.content_hash.clone();
-        }
-    }
-
     /// Sets a finished URL's next visit on its completion (see `revisit`).
     pub(in crate::crawl) fn plan_revisit(&self, msg: &mut WriterMsg) {
         let seed = self.seed(msg.lease.item.seed, &msg.lease.host);
         self.revisits
             .plan_completion(&seed, &msg.lease.item, &mut msg.completion);
-    }
-
-    /// Seeds the crawl knows now (read or registered): their hosts may be
-    /// private addresses (the guard lets them through).
-    pub(in crate::crawl) fn add_seeds(&self, seeds: impl IntoIterator<Item = (u32, Seed)>) {
-        let guard = self.fetcher.guard();
-        for (id, seed) in seeds {
-            if let Some(g) = guard.as_ref().filter(|_| !seed.guarded) {
-                g.allow(&seed.host);
-            }
-            self.sites.note_seeds([&seed]);
-            self.seeds.insert(id, Arc::new(seed));
-        }
     }
 
     /// Seed `id`'s options; a seed not registered (a store that lost it)
@@ -440,6 +411,73 @@ impl Shared {
             || seed
                 .max_pages
                 .is_some_and(|m| count(Counter::Seed(seed_id)) >= m)
+    }
+}
+
+impl Fetching {
+    /// The options of a request to `url` for `item` of seed `seed`: its
+    /// site's and seed's settings, and on a revisit the validators to send
+    /// (unless `revisit.conditional` is off).
+    pub(in crate::crawl) fn request_options(
+        &self,
+        host: &str,
+        seed: &Seed,
+        url: &url::Url,
+        item: &QueuedUrl,
+    ) -> RequestOptions {
+        let conditional = item
+            .revisit
+            .as_deref()
+            .filter(|_| self.revisits.conditional())
+            .map(|r| Conditional {
+                etag: r.etag.clone(),
+                last_modified: r.last_modified.clone(),
+            })
+            .filter(|c| !c.is_empty());
+        let mut opts = self.sites.options(host, Some(seed), url, conditional);
+        opts.seed = Origin::parse(&seed.url).filter(|_| !seed.guarded);
+        opts
+    }
+
+    /// The least time between two requests to `host` for `seed`: its
+    /// `delay=` (which replaces its site's `delay_ms` and
+    /// `crawl.min_delay_ms`), else [`Fetching::host_delay`].
+    pub(in crate::crawl) fn seed_delay(&self, seed: Option<&Seed>, host: &str) -> Duration {
+        seed.and_then(|s| s.delay_ms)
+            .map_or_else(|| self.host_delay(host), Duration::from_millis)
+    }
+
+    /// The least time between two requests to `host` when no seed says
+    /// otherwise: its `[[site]]` table's, else `crawl.min_delay_ms`.
+    pub(in crate::crawl) fn host_delay(&self, host: &str) -> Duration {
+        self.sites
+            .delay_ms(host)
+            .map_or(self.delays.min_delay, Duration::from_millis)
+    }
+
+    /// A revisit answered 304: the outcome says so and keeps the
+    /// validators and text hash of the visit before (a 304 may omit them).
+    pub(in crate::crawl) fn not_modified(&self, item: &QueuedUrl, out: &mut PageOutcome) {
+        self.stats.not_modified.fetch_add(1, Relaxed);
+        out.outcome = Outcome::NotModified;
+        if let Some(r) = item.revisit.as_deref() {
+            out.etag = out.etag.take().or_else(|| r.etag.clone());
+            out.last_modified = out.last_modified.take().or_else(|| r.last_modified.clone());
+            out.content_hash = r.content_hash.clone();
+        }
+    }
+
+    /// Seeds the crawl knows now (read or registered): their hosts may be
+    /// private addresses (the guard lets them through).
+    pub(in crate::crawl) fn add_seeds(&self, seeds: impl IntoIterator<Item = (u32, Seed)>) {
+        let guard = self.fetcher.guard();
+        for (id, seed) in seeds {
+            if let Some(g) = guard.as_ref().filter(|_| !seed.guarded) {
+                g.allow(&seed.host);
+            }
+            self.sites.note_seeds([&seed]);
+            self.seeds.insert(id, Arc::new(seed));
+        }
     }
 
     /// Counts a page fetch against the host's error budget (`failed`: a

@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 use url::Url;
 
-use super::shared::{FetchResult, Shared};
+use super::shared::{FetchResult, Fetching};
 use crate::frontier::url::{check_page_url, host_key, normalize};
 use crate::frontier::Lease;
 use crate::record::Outcome;
@@ -122,7 +122,7 @@ pub(crate) fn parse_dated(body: &[u8]) -> (bool, Vec<(String, Option<i64>)>) {
 }
 
 pub(super) async fn fetch(
-    shared: &Shared,
+    shared: &Fetching,
     lease: Lease,
     url: &Url,
     seed: &Seed,
@@ -201,7 +201,7 @@ pub(super) async fn fetch(
 /// seed's sitemaps than its `max_pages` (nor more sitemaps from an index
 /// than the pages that budget has left). What is left out is counted.
 struct SitemapBudget<'a> {
-    shared: &'a Shared,
+    shared: &'a Fetching,
     seed_id: u32,
     /// Entries that may still be queued from this sitemap.
     left: u64,
@@ -211,7 +211,7 @@ struct SitemapBudget<'a> {
 }
 
 impl<'a> SitemapBudget<'a> {
-    fn new(shared: &'a Shared, seed: &Seed, item: &QueuedUrl, index: bool) -> Self {
+    fn new(shared: &'a Fetching, seed: &Seed, item: &QueuedUrl, index: bool) -> Self {
         let queued = shared
             .sitemap_entries
             .lock()

@@ -23,7 +23,7 @@ use super::sitewide::{self, Fence, Published};
 use crate::cluster::{Claimed, ClusterCounts, ClusterError, Conn};
 use crate::config::Config;
 use crate::crawl::pipeline::seeding;
-use crate::crawl::pipeline::shared::Shared;
+use crate::crawl::pipeline::shared::Fetching;
 use crate::crawl::pipeline::{Finished, Health, Leases};
 use crate::crawl::stats::{Queued, Stats};
 use crate::crawl::{CrawlError, RunOptions};
@@ -77,7 +77,9 @@ pub(super) struct Start<'a> {
     pub opts: &'a RunOptions,
     pub cluster: ClusterOptions,
     pub db: Conn,
-    pub shared: Arc<Shared>,
+    pub shared: Arc<Fetching>,
+    /// The focus of a focused crawl (its strategy sets the patience).
+    pub focus: Option<Arc<crate::focus::Focus>>,
     pub fence: Fence,
     pub counts: Arc<ClusterCounts>,
     /// Completions in the outbox (the writer's).
@@ -91,7 +93,7 @@ pub(super) struct ClusterLeases {
     cluster: ClusterOptions,
     db: Conn,
     db_down: bool,
-    shared: Arc<Shared>,
+    shared: Arc<Fetching>,
     fence: Fence,
     counts: Arc<ClusterCounts>,
     pending: Arc<AtomicUsize>,
@@ -122,7 +124,7 @@ impl ClusterLeases {
     pub(super) async fn start(s: Start<'_>) -> ClusterLeases {
         let now = Instant::now();
         let c = &s.cfg.crawl;
-        let page_patience = page_patience(s.cfg, &s.shared);
+        let page_patience = page_patience(s.cfg, s.focus.as_deref());
         let mut leases = ClusterLeases {
             next_renew: now + s.cluster.lease / 3,
             cluster: s.cluster,
@@ -343,11 +345,8 @@ impl ClusterLeases {
 }
 
 /// The patience of a worker whose budget is pages (0 otherwise).
-fn page_patience(cfg: &Config, shared: &Shared) -> f32 {
-    let focused = shared
-        .focus
-        .as_ref()
-        .is_some_and(|f| f.strategy == crate::focus::Strategy::Focused);
+fn page_patience(cfg: &Config, focus: Option<&crate::focus::Focus>) -> f32 {
+    let focused = focus.is_some_and(|f| f.strategy == crate::focus::Strategy::Focused);
     if focused && cfg.focus.budget == crate::focus::Budget::Pages {
         cfg.focus.patience
     } else {
@@ -548,7 +547,7 @@ impl Leases for ClusterLeases {
 }
 
 /// Reads the cluster's seeds into the shared map (seeds added by any worker).
-async fn refresh_seeds(db: &mut Conn, shared: &Shared) {
+async fn refresh_seeds(db: &mut Conn, shared: &Fetching) {
     match db.seeds().await {
         Ok(all) => {
             shared.add_seeds(all);
@@ -561,7 +560,7 @@ async fn refresh_seeds(db: &mut Conn, shared: &Shared) {
 /// registered cluster-wide and their URLs queued.
 async fn load_seeds(
     db: &mut Conn,
-    shared: &Shared,
+    shared: &Fetching,
     files: &[std::path::PathBuf],
     defaults: &SeedDefaults,
 ) -> Result<(), CrawlError> {

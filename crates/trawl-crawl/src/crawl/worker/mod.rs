@@ -86,7 +86,7 @@ pub async fn run(
         counts: counts.clone(),
         db: tokio::sync::Mutex::new(conn(&cluster.url)?),
     };
-    let (shared, focus) = pipeline::build_shared(
+    let stages = pipeline::build_shared(
         &cfg,
         &opts,
         &store,
@@ -119,7 +119,8 @@ pub async fn run(
         opts: &opts,
         cluster,
         db,
-        shared: shared.clone(),
+        shared: stages.fetching.clone(),
+        focus: stages.processing.focus.clone(),
         fence,
         counts,
         pending: pending.clone(),
@@ -127,16 +128,7 @@ pub async fn run(
     })
     .await;
     // Fetches cut by the shutdown leave their URLs queued in the database.
-    let _kept = pipeline::run(
-        &cfg,
-        &opts,
-        &shared,
-        focus,
-        &mut leases,
-        commits,
-        &mut stop_rx,
-    )
-    .await?;
+    let _kept = pipeline::run(&cfg, &opts, &stages, &mut leases, commits, &mut stop_rx).await?;
     store.flush().await?;
     let left = pending.load(std::sync::atomic::Ordering::Relaxed);
     if left > 0 {
