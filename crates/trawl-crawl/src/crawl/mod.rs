@@ -50,7 +50,7 @@ use crate::config::Config;
 use crate::fetch::{Fetcher, HttpFetcher};
 use crate::store::{Store, StoreError};
 use local::SessionEnd;
-use pipeline::shared::WriterMsg;
+use pipeline::shared::Visit;
 pub use stats::{Snapshot, Stats};
 pub use taps::Tap;
 
@@ -87,7 +87,7 @@ pub(crate) async fn run_with(
     let tapping = taps::start(&opts.taps, move || published.store())
         .map_err(|e| CrawlError::Start(format!("the taps' thread: {e}")))?;
     let mut store = Some(store);
-    let mut backlog: Vec<WriterMsg> = Vec::new();
+    let mut backlog: Vec<Visit> = Vec::new();
     let result = loop {
         let current = match store.take() {
             Some(s) => s,

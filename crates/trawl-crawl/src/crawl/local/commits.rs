@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::crawl::pipeline::shared::WriterMsg;
+use crate::crawl::pipeline::shared::Visit;
 use crate::crawl::pipeline::{Commits, Committed};
 use crate::crawl::stats::Stats;
 use crate::store::{Completion, Store, StoreError};
@@ -27,7 +27,7 @@ pub(in crate::crawl) struct LocalCommits {
     store: Store,
     stats: Arc<Stats>,
     /// Completed pages not yet known to be on disk.
-    unflushed: Vec<WriterMsg>,
+    unflushed: Vec<Visit>,
     down: bool,
     last_record: u64,
     last_checkpoint: Instant,
@@ -86,7 +86,7 @@ impl Commits for LocalCommits {
         !self.down
     }
 
-    async fn commit(&mut self, msgs: Vec<WriterMsg>) -> Committed {
+    async fn commit(&mut self, msgs: Vec<Visit>) -> Committed {
         for msg in msgs {
             if !self.down {
                 match self
@@ -119,7 +119,7 @@ impl Commits for LocalCommits {
         }
     }
 
-    async fn close(mut self) -> Vec<WriterMsg> {
+    async fn close(mut self) -> Vec<Visit> {
         if !self.down {
             self.checkpoint();
         }
@@ -133,7 +133,7 @@ impl Commits for LocalCommits {
 
 /// Applies completions kept from a session whose store went down, then
 /// checkpoints. Completions are idempotent: one already on disk changes nothing.
-pub(in crate::crawl) fn replay(store: &Store, backlog: &[WriterMsg]) -> Result<(), StoreError> {
+pub(in crate::crawl) fn replay(store: &Store, backlog: &[Visit]) -> Result<(), StoreError> {
     for msg in backlog {
         store.complete(&msg.lease.key, &msg.lease.host, &msg.completion)?;
     }

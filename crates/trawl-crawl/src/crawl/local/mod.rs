@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 use super::options::{CrawlError, RunOptions};
-use super::pipeline::shared::WriterMsg;
+use super::pipeline::shared::Visit;
 use super::pipeline::{self, shared};
 use super::stats::Snapshot;
 use super::stats::Stats;
@@ -26,7 +26,7 @@ pub(super) enum SessionEnd {
     /// Stopped by a signal or, with `exit_when_idle`, done.
     Finished(Box<Snapshot>),
     /// The store could not write: completions not known to be on disk.
-    StoreDown(Vec<WriterMsg>),
+    StoreDown(Vec<Visit>),
 }
 
 /// One session over one store handle.

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::time::Instant;
 
-use super::shared::{Finished, WriterMsg};
+use super::shared::{Finished, Visit};
 use crate::frontier::Next;
 
 /// How leasing stands.
@@ -76,7 +76,7 @@ pub(in crate::crawl) trait Commits: Send + 'static {
     fn writable(&self) -> bool;
 
     /// Commits completions, in order.
-    fn commit(&mut self, msgs: Vec<WriterMsg>) -> impl Future<Output = Committed> + Send;
+    fn commit(&mut self, msgs: Vec<Visit>) -> impl Future<Output = Committed> + Send;
 
     /// When completions that could not be committed are tried again.
     fn retry_at(&self) -> Option<Instant> {
@@ -89,5 +89,5 @@ pub(in crate::crawl) trait Commits: Send + 'static {
     }
 
     /// Last work; returns the completions not known to be saved.
-    fn close(self) -> impl Future<Output = Vec<WriterMsg>> + Send;
+    fn close(self) -> impl Future<Output = Vec<Visit>> + Send;
 }

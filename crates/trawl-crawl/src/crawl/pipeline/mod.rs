@@ -58,7 +58,7 @@ use crate::seeds::Registry;
 use crate::store::Store;
 pub(super) use backend::{Commits, Committed, Health, Leases};
 pub(super) use shared::Finished;
-use shared::{CpuJob, Fetching, Processing, Sched, Shared, WriterMsg};
+use shared::{CpuJob, Fetching, Processing, Sched, Shared, Visit};
 
 /// Runs the stages over one backend until a stop, the end of the work
 /// (`exit_when_idle`) or the store going down; returns the completions the
@@ -70,7 +70,7 @@ pub(super) async fn run<L: Leases, C: Commits>(
     leases: &mut L,
     commits: C,
     stop_rx: &mut watch::Receiver<bool>,
-) -> Result<Vec<WriterMsg>, CrawlError> {
+) -> Result<Vec<Visit>, CrawlError> {
     let threads = cpu_threads(cfg);
     let Stages {
         fetching: shared,
@@ -78,7 +78,7 @@ pub(super) async fn run<L: Leases, C: Commits>(
     } = stages;
     let stats = shared.stats.clone();
     let (cpu_tx, cpu_rx) = mpsc::channel::<CpuJob>(threads * 4);
-    let (write_tx, write_rx) = mpsc::channel::<WriterMsg>(threads * 16);
+    let (write_tx, write_rx) = mpsc::channel::<Visit>(threads * 16);
     let (sched_tx, mut sched_rx) = mpsc::unbounded_channel::<Sched>();
     let tabs = cfg.render.tabs.max(1);
     let (render_tx, render_rx) = mpsc::channel::<shared::RenderJob>(tabs * 2);
@@ -105,7 +105,7 @@ pub(super) async fn run<L: Leases, C: Commits>(
             stop: stop_rx.clone(),
             plan: {
                 let shared = shared.shared.clone();
-                Box::new(move |msg: &mut WriterMsg| shared.plan_revisit(msg))
+                Box::new(move |msg: &mut Visit| shared.plan_revisit(msg))
             },
         };
         std::thread::Builder::new()
@@ -312,7 +312,7 @@ fn spawn_cpu(
     threads: usize,
     shared: &Arc<Processing>,
     cpu_rx: mpsc::Receiver<CpuJob>,
-    write_tx: &mpsc::Sender<WriterMsg>,
+    write_tx: &mpsc::Sender<Visit>,
     render_tx: mpsc::Sender<shared::RenderJob>,
 ) -> Result<Vec<std::thread::JoinHandle<()>>, CrawlError> {
     let cpu_rx = Arc::new(Mutex::new(cpu_rx));

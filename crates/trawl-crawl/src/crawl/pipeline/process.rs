@@ -1,7 +1,7 @@
 //! The CPU stage: decode, parse and extract a fetched page, judge it for
 //! the focus, find its links, check for near-duplicates, and for a product
 //! page of an e-commerce seed read its fields with the site's template.
-//! Ends in a [`WriterMsg`] with the page's [`Record`].
+//! Ends in a [`Visit`] with the page's [`Record`].
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use url::Url;
 
 use super::links;
-use super::shared::{ended, outcome, CpuJob, Processing, WriterMsg};
+use super::shared::{ended, outcome, CpuJob, Processing, Visit};
 use crate::record::{Outcome, PageOutcome, Record, RecordKind};
 use crate::store::{simhash, Completion};
 use trawl_extract::{Charset, Page};
@@ -19,7 +19,7 @@ use trawl_extract::{Charset, Page};
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Processed {
     /// Done: for the writer.
-    Done(WriterMsg),
+    Done(Visit),
     /// The page needs a browser first (`render`).
     Render(super::shared::RenderJob),
 }
@@ -242,7 +242,7 @@ pub(crate) fn process(shared: &Processing, job: CpuJob) -> Processed {
     } else if robots.noindex {
         noindex(&mut out, robots.nofollow);
     }
-    Processed::Done(WriterMsg {
+    Processed::Done(Visit {
         completion: Completion::Done {
             outcome: out,
             record,

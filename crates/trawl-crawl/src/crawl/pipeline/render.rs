@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use url::Url;
 
 use super::process::{process_guarded, Processed};
-use super::shared::{ended, outcome, CpuJob, Fetching, Processing, RenderJob, WriterMsg};
+use super::shared::{ended, outcome, CpuJob, Fetching, Processing, RenderJob, Visit};
 use crate::frontier::url::host_key;
 use crate::politeness::robots::Robots;
 use crate::record::{Outcome, RenderNote};
@@ -29,7 +29,7 @@ pub(super) async fn run(
     shared: Arc<Fetching>,
     cpu: Arc<Processing>,
     mut rx: mpsc::Receiver<RenderJob>,
-    write_tx: mpsc::Sender<WriterMsg>,
+    write_tx: mpsc::Sender<Visit>,
 ) {
     // A page is taken off the channel only when a tab is free for it, so
     // the pages waiting for the browser stay within the channel's bound.
@@ -63,7 +63,7 @@ pub(super) async fn run(
 /// One page: rendered (its requests sent as the fetch side sends them),
 /// then extracted like any page by the CPU stage's code (on the blocking
 /// pool).
-async fn render_page(shared: Arc<Fetching>, cpu: Arc<Processing>, rj: RenderJob) -> WriterMsg {
+async fn render_page(shared: Arc<Fetching>, cpu: Arc<Processing>, rj: RenderJob) -> Visit {
     let RenderJob { mut job, reason } = rj;
     let rendered = match &shared.render.renderer {
         Some(r) => {
@@ -130,7 +130,7 @@ async fn render_page(shared: Arc<Fetching>, cpu: Arc<Processing>, rj: RenderJob)
 }
 
 /// The completion of a page whose render failed.
-fn failed(job: &CpuJob, e: &RenderError) -> WriterMsg {
+fn failed(job: &CpuJob, e: &RenderError) -> Visit {
     let mut out = outcome(
         &job.lease.item.url,
         job.response.status,

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 
 use super::backend::{Health, Leases};
 use super::fetch_task;
-use super::shared::{CpuJob, FetchResult, Fetching, Sched, WriterMsg};
+use super::shared::{CpuJob, FetchResult, Fetching, Sched, Visit};
 use crate::config::Config;
 use crate::crawl::options::RunOptions;
 use crate::crawl::stats::Stats;
@@ -28,7 +28,7 @@ pub(in crate::crawl) struct Scheduler<'a, L> {
     pub stats: &'a Stats,
     pub leases: &'a mut L,
     pub cpu_tx: &'a mpsc::Sender<CpuJob>,
-    pub write_tx: &'a mpsc::Sender<WriterMsg>,
+    pub write_tx: &'a mpsc::Sender<Visit>,
     pub sched_rx: &'a mut mpsc::UnboundedReceiver<Sched>,
     pub stop_rx: &'a mut watch::Receiver<bool>,
 }
@@ -212,7 +212,7 @@ fn spawn_fetch(
     shared: &Arc<Fetching>,
     lease: crate::frontier::Lease,
     cpu_tx: &mpsc::Sender<CpuJob>,
-    write_tx: &mpsc::Sender<WriterMsg>,
+    write_tx: &mpsc::Sender<Visit>,
 ) {
     let (shared, cpu_tx, write_tx) = (shared.clone(), cpu_tx.clone(), write_tx.clone());
     tasks.spawn(async move {

@@ -3,7 +3,7 @@
 //! [`Fetching`] (how requests go out: client, robots cache, politeness
 //! clock, error budget) and [`Processing`] (how pages become records:
 //! extract options, focus, the link cap), the messages between stages
-//! ([`CpuJob`], [`WriterMsg`], [`Sched`]) and the small constructors every
+//! ([`CpuJob`], [`Visit`], [`Sched`]) and the small constructors every
 //! stage ends a URL with.
 
 use std::collections::HashMap;
@@ -170,9 +170,14 @@ pub(crate) struct CpuJob {
     pub rendered: Option<crate::record::RenderNote>,
 }
 
-/// Work for the store writer.
-pub(crate) struct WriterMsg {
+/// How one leased URL's visit ended: the one value every stage that ends
+/// a URL (a fetch task, the CPU stage, the render stage) hands the finish
+/// stage (the writer), which plans the next visit, counts it, lets the
+/// focus learn, places its archive records and commits it.
+pub(crate) struct Visit {
+    /// The lease it ends (its host, block key and queued URL).
     pub lease: Lease,
+    /// Its outcome, record, links and next visit (see [`Completion`]).
     pub completion: Completion,
     /// Politeness delay before the host's next fetch.
     pub delay: Duration,
@@ -191,7 +196,7 @@ pub(crate) struct WriterMsg {
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum FetchResult {
     Cpu(CpuJob),
-    Write(WriterMsg),
+    Write(Visit),
 }
 
 /// A leased URL ended: what the scheduler learns from the writer.
@@ -305,9 +310,9 @@ pub(in crate::crawl) fn ended(
     links: Vec<NewUrl>,
     counted: bool,
     delay: Duration,
-) -> WriterMsg {
+) -> Visit {
     let counted = counted.then(|| (lease.host.clone(), lease.item.seed));
-    WriterMsg {
+    Visit {
         lease,
         completion: Completion::Done {
             outcome: out,
@@ -332,7 +337,7 @@ pub(in crate::crawl) fn retry(
     delay: Duration,
     hold: Option<Instant>,
 ) -> FetchResult {
-    FetchResult::Write(WriterMsg {
+    FetchResult::Write(Visit {
         lease,
         completion: Completion::Retry { item },
         delay,
@@ -347,7 +352,7 @@ pub(in crate::crawl) fn retry(
 /// `u64::MAX`: the next start), then offered again.
 pub(in crate::crawl) fn park(lease: Lease, kind: Outcome, why: String, until: u64) -> FetchResult {
     let item = lease.item.clone();
-    FetchResult::Write(WriterMsg {
+    FetchResult::Write(Visit {
         completion: Completion::Park {
             outcome: outcome(&item.url, 0, kind, Some(why)),
             item,
@@ -373,7 +378,7 @@ impl Shared {
     }
 
     /// Sets a finished URL's next visit on its completion (see `revisit`).
-    pub(in crate::crawl) fn plan_revisit(&self, msg: &mut WriterMsg) {
+    pub(in crate::crawl) fn plan_revisit(&self, msg: &mut Visit) {
         let seed = self.seed(msg.lease.item.seed, &msg.lease.host);
         self.revisits
             .plan_completion(&seed, &msg.lease.item, &mut msg.completion);

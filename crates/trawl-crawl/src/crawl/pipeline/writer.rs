@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, watch};
 use super::archive::Archive;
 use super::backend::{Commits, Committed};
 use super::shared::Finished;
-use super::shared::{Sched, WriterMsg};
+use super::shared::{Sched, Visit};
 use crate::crawl::focused::{learn, save_model};
 use crate::crawl::stats::Stats;
 use crate::focus::Focus;
@@ -32,7 +32,7 @@ pub(super) struct Ends {
     /// The run's stop (the writer gives up waiting for a full disk then).
     pub stop: watch::Receiver<bool>,
     /// Sets a finished URL's next visit on its completion (`revisit`).
-    pub plan: Box<dyn Fn(&mut WriterMsg) + Send>,
+    pub plan: Box<dyn Fn(&mut Visit) + Send>,
 }
 
 /// Runs the writer until `rx` closes. Returns the completions the backend
@@ -40,8 +40,8 @@ pub(super) struct Ends {
 pub(super) async fn run<C: Commits>(
     mut commits: C,
     ends: Ends,
-    mut rx: mpsc::Receiver<WriterMsg>,
-) -> Vec<WriterMsg> {
+    mut rx: mpsc::Receiver<Visit>,
+) -> Vec<Visit> {
     let Ends {
         store,
         focus,
@@ -170,7 +170,7 @@ const ARCHIVE_RETRY: std::time::Duration = std::time::Duration::from_secs(3);
 /// keep no WARC location).
 async fn place(
     archive: &Archive,
-    msgs: &mut [WriterMsg],
+    msgs: &mut [Visit],
     stats: &Stats,
     stop: &mut watch::Receiver<bool>,
 ) {

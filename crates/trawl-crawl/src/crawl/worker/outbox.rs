@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::leases::{from_lease_key, lease_key};
 use crate::cluster::{ClusterCounts, Conn, Finish, FinishEnd, Written};
-use crate::crawl::pipeline::shared::WriterMsg;
+use crate::crawl::pipeline::shared::Visit;
 use crate::crawl::pipeline::{Commits, Committed};
 use crate::crawl::stats::Stats;
 use crate::crawl::CrawlError;
@@ -187,7 +187,7 @@ impl Commits for Outbox {
         true
     }
 
-    async fn commit(&mut self, msgs: Vec<WriterMsg>) -> Committed {
+    async fn commit(&mut self, msgs: Vec<Visit>) -> Committed {
         for msg in msgs {
             let Some(entry) = to_entry(msg) else {
                 continue;
@@ -216,7 +216,7 @@ impl Commits for Outbox {
         self.try_drain().await
     }
 
-    async fn close(mut self) -> Vec<WriterMsg> {
+    async fn close(mut self) -> Vec<Visit> {
         // Last tries before the worker ends; what stays is committed next start.
         let deadline = Instant::now() + Duration::from_secs(10);
         let mut landed = Vec::new();
@@ -232,7 +232,7 @@ impl Commits for Outbox {
 }
 
 /// A completion as an outbox entry (`None`: not a cluster lease).
-fn to_entry(msg: WriterMsg) -> Option<Entry> {
+fn to_entry(msg: Visit) -> Option<Entry> {
     let (host_id, epoch, hash) = from_lease_key(&msg.lease.key)?;
     let links = |links: Vec<NewUrl>| links.into_iter().map(|n| (n.host, n.item)).collect();
     let now = Instant::now();
