@@ -328,3 +328,63 @@ fn a_relative_date_is_read_against_the_fetch_time_in_a_cluster() {
         "{r}"
     );
 }
+
+/// A worker's `--feed` follows the cluster's records. Killed (`kill -9`)
+/// after it has handed some over and started again, its feed holds every
+/// record of the cluster at least once, and deduped by `seq` exactly the
+/// export's.
+#[test]
+fn a_workers_feed_holds_the_clusters_records_across_a_kill_9() {
+    let Some(pg) = Pg::start("feed") else { return };
+    let (n_hosts, pages) = (3, 40);
+    let hosts = web(n_hosts, pages, |_| Duration::from_millis(20));
+    let c = Cluster::new("cluster-feed", &pg, &hosts, 3, 3);
+    let feed = c.dir.join("feed.jsonl");
+    let feed_arg = feed.to_string_lossy().to_string();
+    let mut w1 = c.worker_with("w1", &["--feed", &feed_arg]);
+    wait_for(
+        &pg,
+        "SELECT count(*) FROM trawl_records",
+        8,
+        Duration::from_secs(60),
+    );
+    // A second for the feed to save its cursor at least once.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        w1.try_wait().expect("wait").is_none(),
+        "the worker is still crawling when it is killed"
+    );
+    w1.kill().expect("kill -9");
+    let _ = w1.wait();
+    let before = std::fs::read_to_string(&feed).unwrap_or_default();
+    assert!(
+        before.lines().count() >= 1,
+        "the feed had records before the kill"
+    );
+    let mut again = vec![c.worker_with("w1", &["--feed", &feed_arg])];
+    wait_all(&mut again, Duration::from_secs(120));
+    let records = assert_complete(&c, &hosts, pages);
+    let by_seq = |rs: &[serde_json::Value]| {
+        let mut v: Vec<(u64, String)> = rs
+            .iter()
+            .map(|r| {
+                let seq = r["seq"].as_u64().unwrap_or(0);
+                (seq, r["url"].as_str().unwrap_or("").to_string())
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let text = std::fs::read_to_string(&feed).expect("feed");
+    let fed: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("feed line {l:?}: {e}")))
+        .collect();
+    assert!(fed.len() >= records.len(), "at least once");
+    assert_eq!(
+        by_seq(&fed),
+        by_seq(&records),
+        "the feed deduped by seq is the cluster's export"
+    );
+}

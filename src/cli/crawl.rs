@@ -45,8 +45,9 @@ pub struct CrawlArgs {
     /// live feed, like `trawl export` run continuously). Kept across restarts:
     /// the feed resumes after the last record it saved; after a crash the
     /// records of its last second may be written again (dedupe by `seq`).
-    /// One machine only. Example: trawl crawl --feed records.jsonl
-    #[arg(long, value_name = "FILE", conflicts_with = "cluster")]
+    /// On a cluster worker the feed gets every worker's records (run it on
+    /// one worker). Example: trawl crawl --feed records.jsonl
+    #[arg(long, value_name = "FILE")]
     pub feed: Option<PathBuf>,
 }
 

@@ -102,8 +102,14 @@ impl Cluster {
     }
 
     pub fn worker(&self, name: &str) -> Child {
+        self.worker_with(name, &[])
+    }
+
+    /// A worker with more `crawl` arguments.
+    pub fn worker_with(&self, name: &str, extra: &[&str]) -> Child {
         trawl()
             .args(["--config", &self.cfg.to_string_lossy(), "crawl", "--once"])
+            .args(extra)
             .args(["--cluster", &self.url, "--worker", name])
             .args(["--data", &self.dir.join(name).to_string_lossy()])
             .args(["--seeds", &self.seeds.to_string_lossy()])

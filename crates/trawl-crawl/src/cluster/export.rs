@@ -71,36 +71,53 @@ pub async fn write_jsonl(
         if batch == 0 {
             break;
         }
-        let c = conn.client().await?;
-        let rows = c
-            .query(
-                // Qualified names: an output column called `xid` (text)
-                // would otherwise be what ORDER BY sorts, as text.
-                "SELECT r.xid::text AS xid_text, r.id, r.record FROM trawl_records r
-                 WHERE (r.xid, r.id) > ($1::text::xid8, $2)
-                   AND r.xid < pg_snapshot_xmin(pg_current_snapshot())
-                 ORDER BY r.xid, r.id LIMIT $3",
-                &[&cursor.xid.to_string(), &cursor.id, &(batch as i64)],
-            )
-            .await?;
+        let rows = records_after(conn, cursor, batch).await?;
         if rows.is_empty() {
             break;
         }
-        for r in &rows {
+        for (at, rec) in rows {
+            write_record(out, rec, links)?;
+            written += 1;
+            cursor = at;
+        }
+    }
+    out.flush()?;
+    Ok((written, cursor))
+}
+
+/// The records after `since`, at most `limit`, each with its place (the
+/// cursor after it) and numbered by its row (`seq`): one query. What an
+/// export writes and a cluster worker's tap hands over.
+pub(crate) async fn records_after(
+    conn: &mut Conn,
+    since: Cursor,
+    limit: usize,
+) -> Result<Vec<(Cursor, Record)>, ClusterError> {
+    let c = conn.client().await?;
+    let rows = c
+        .query(
+            // Qualified names: an output column called `xid` (text)
+            // would otherwise be what ORDER BY sorts, as text.
+            "SELECT r.xid::text AS xid_text, r.id, r.record FROM trawl_records r
+             WHERE (r.xid, r.id) > ($1::text::xid8, $2)
+               AND r.xid < pg_snapshot_xmin(pg_current_snapshot())
+             ORDER BY r.xid, r.id LIMIT $3",
+            &[&since.xid.to_string(), &since.id, &(limit as i64)],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
             let xid: String = r.get(0);
             let id: i64 = r.get(1);
-            write_row(out, id, &r.get::<_, String>(2), links)?;
-            written += 1;
-            cursor = Cursor {
+            let at = Cursor {
                 xid: xid
                     .parse()
                     .map_err(|_| ClusterError::Bad(format!("xid {xid:?}")))?,
                 id,
             };
-        }
-    }
-    out.flush()?;
-    Ok((written, cursor))
+            Ok((at, decode(id, &r.get::<_, String>(2))?))
+        })
+        .collect()
 }
 
 /// Writes the older versions of changed pages (`export --all-versions`
@@ -120,17 +137,21 @@ pub async fn write_versions(
         )
         .await?;
     for r in &rows {
-        write_row(out, r.get(0), &r.get::<_, String>(1), links)?;
+        write_record(out, decode(r.get(0), &r.get::<_, String>(1))?, links)?;
     }
     Ok(rows.len())
 }
 
-/// Writes one stored record as a JSON line, numbered by its row (`seq`),
-/// its outgoing links only with `links`.
-fn write_row(out: &mut impl Write, id: i64, text: &str, links: bool) -> Result<(), ClusterError> {
+/// A stored record, numbered by its row (`seq`).
+fn decode(id: i64, text: &str) -> Result<Record, ClusterError> {
     let mut rec: Record =
         serde_json::from_str(text).map_err(|e| ClusterError::Bad(format!("record {id}: {e}")))?;
     rec.seq = id as u64;
+    Ok(rec)
+}
+
+/// Writes one record as a JSON line, its outgoing links only with `links`.
+fn write_record(out: &mut impl Write, mut rec: Record, links: bool) -> Result<(), ClusterError> {
     if !links {
         rec.links = None;
     }

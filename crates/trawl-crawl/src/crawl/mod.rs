@@ -84,8 +84,11 @@ pub(crate) async fn run_with(
     let stop_rx = Shutdown::watch(opts.shutdown.as_ref());
 
     let published = observer.clone();
-    let tapping = taps::start(&opts.taps, move || published.store())
-        .map_err(|e| CrawlError::Start(format!("the taps' thread: {e}")))?;
+    let tapping = taps::start(
+        &opts.taps,
+        taps::StoreSource::new(move || published.store()),
+    )
+    .map_err(|e| CrawlError::Start(format!("the taps' thread: {e}")))?;
     let mut store = Some(store);
     let mut backlog: Vec<Visit> = Vec::new();
     let result = loop {
@@ -146,7 +149,7 @@ pub(crate) async fn run_with(
     };
     if let Some(t) = tapping {
         match open_store(&cfg) {
-            Ok(s) => taps::finish(t, &s),
+            Ok(s) => taps::finish(t, Some(taps::StoreSource::new(move || Some(s.clone())))),
             Err(e) => tracing::warn!(error = %e, "the taps get the last records on the next start"),
         }
     }

@@ -53,8 +53,9 @@ pub struct RunOptions {
     /// `None`: the run stops only when done (`exit_when_idle`) or on a
     /// store failure it cannot ride out.
     pub shutdown: Option<Shutdown>,
-    /// Sinks fed with every record the store commits, in `seq` order, at
-    /// least once across crashes ([`Tap`]); one machine only for now.
+    /// Sinks fed with every record the run commits, in commit order, at
+    /// least once across crashes ([`Tap`]); on a cluster worker, every
+    /// worker's records (what `trawl export --cluster` reads).
     pub taps: Vec<Tap>,
     #[doc(hidden)]
     pub page_hook: Option<PageHook>,

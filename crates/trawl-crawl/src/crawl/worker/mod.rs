@@ -52,11 +52,6 @@ pub async fn run(
     fetcher: Arc<dyn Fetcher>,
     cluster: ClusterOptions,
 ) -> Result<Snapshot, CrawlError> {
-    if !opts.taps.is_empty() {
-        return Err(CrawlError::Start(
-            "taps (--feed) are not yet supported in cluster mode; export from the cluster with trawl export --cluster".into(),
-        ));
-    }
     // Below the lease: a paused worker's open transaction must not hold
     // its hosts' rows past the lease (see `Conn::limit_transactions`).
     let tx_limit = (cluster.lease / 2).max(Duration::from_millis(500));
@@ -78,6 +73,16 @@ pub async fn run(
     let observer = opts.observer.clone().unwrap_or_default();
     let stats = observer.stats.clone();
     observer.publish(Some(store.clone()));
+    // Taps follow the cluster's records (every worker's) from cursors kept
+    // in this worker's store.
+    let tapping = if opts.taps.is_empty() {
+        None
+    } else {
+        let source = super::taps::ClusterSource::new(store.clone(), &cluster.url)
+            .map_err(CrawlError::Start)?;
+        super::taps::start(&opts.taps, source)
+            .map_err(|e| CrawlError::Start(format!("the taps' thread: {e}")))?
+    };
     let mut stop_rx = super::Shutdown::watch(opts.shutdown.as_ref());
     let fence = Fence::default();
     let counts = Arc::new(ClusterCounts::default());
@@ -128,7 +133,12 @@ pub async fn run(
     })
     .await;
     // Fetches cut by the shutdown leave their URLs queued in the database.
-    let _kept = pipeline::run(&cfg, &opts, &stages, &mut leases, commits, &mut stop_rx).await?;
+    let ran = pipeline::run(&cfg, &opts, &stages, &mut leases, commits, &mut stop_rx).await;
+    if let Some(t) = tapping {
+        // The taps read the cluster to its end on their own thread.
+        let _ = tokio::task::spawn_blocking(move || super::taps::finish(t, None)).await;
+    }
+    let _kept = ran?;
     store.flush().await?;
     let left = pending.load(std::sync::atomic::Ordering::Relaxed);
     if left > 0 {
