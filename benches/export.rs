@@ -4,8 +4,8 @@
 //! peak RSS (wait4's `ru_maxrss`). Memory must stay flat: what one record
 //! or one Parquet row group holds, not the store.
 //!
-//! `cargo bench --bench export -- [N]`; `STORE=DIR` reuses a store an
-//! earlier run left (it is kept and its path printed).
+//! `cargo bench --bench export -- [N]`; `STORE=DIR` reuses the store
+//! there, or fills one there and keeps it.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -129,20 +129,20 @@ fn main() {
         .unwrap_or(1_000_000);
     let tmp = std::env::temp_dir().join(format!("trawl-export-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("tmp");
+    // STORE=DIR: the store there is reused, or filled there and kept.
     let store = match std::env::var("STORE") {
         Ok(s) => std::path::PathBuf::from(s),
-        Err(_) => {
-            let dir = tmp.join("store");
-            let start = Instant::now();
-            fill(&dir, n);
-            println!(
-                "store of {n} records in {:.0} s: {}",
-                start.elapsed().as_secs_f64(),
-                dir.display()
-            );
-            dir
-        }
+        Err(_) => tmp.join("store"),
     };
+    if !store.join("db").exists() {
+        let start = Instant::now();
+        fill(&store, n);
+        println!(
+            "store of {n} records in {:.0} s: {}",
+            start.elapsed().as_secs_f64(),
+            store.display()
+        );
+    }
     let config = tmp.join("config.toml");
     std::fs::write(&config, "").expect("config");
     let data = store.to_string_lossy().to_string();

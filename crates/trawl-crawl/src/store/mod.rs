@@ -179,10 +179,17 @@ impl Store {
         store.number_old_outcomes()?;
         {
             let mut st = store.lock();
-            store.load_queue_state(&mut st)?;
-            // Redo a merge a crash may have cut short (same entries, same keys).
-            if st.inbox > 0 {
-                store.merge_locked(&mut st, queue::MERGE_AT)?;
+            if store.copy.is_some() {
+                // A read-only view queues nothing: the counters are enough,
+                // and the seen-set's layers (memory that grows with every
+                // URL ever queued) are not built.
+                store.load_counters(&mut st)?;
+            } else {
+                store.load_queue_state(&mut st)?;
+                // Redo a merge a crash may have cut short (same entries, same keys).
+                if st.inbox > 0 {
+                    store.merge_locked(&mut st, queue::MERGE_AT)?;
+                }
             }
         }
         Ok(store)

@@ -242,6 +242,11 @@ impl Store {
                 st.known_hosts.insert(h);
             }
         }
+        self.load_counters(st)
+    }
+
+    /// The queue's counters alone (a read-only view needs no more).
+    pub(super) fn load_counters(&self, st: &mut QueueState) -> Result<(), StoreError> {
         st.queued = super::codec::be_u64(self.kv.get(key(M, QUEUED.as_bytes()))?);
         st.session_seq = self.db.generate_id()?;
         Ok(())

@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use super::error::StoreError;
 use super::handle::{Copy, Store};
-use super::layout::DEFAULT_SEEN_FILTER;
 
 /// Runs `f`, turning a panic inside it (sled on a damaged file) into an
 /// error naming the store `dir`.
@@ -89,6 +88,7 @@ impl Store {
                 ),
             ))
         })?;
-        Store::open_at(&copy_dir, dir, cache_bytes, DEFAULT_SEEN_FILTER, Some(copy))
+        // The smallest seen filter: a read-only view never asks it.
+        Store::open_at(&copy_dir, dir, cache_bytes, 0, Some(copy))
     }
 }
