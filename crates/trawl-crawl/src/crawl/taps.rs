@@ -264,7 +264,15 @@ pub(super) struct Tapping<S: Source> {
     /// Where the last records are read when the run ends (`None`: the
     /// thread's own source).
     last: Arc<Mutex<Option<S>>>,
-    thread: std::thread::JoinHandle<()>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<S: Source> Drop for Tapping<S> {
+    /// A run that ends early (an error before [`finish`]) still stops its
+    /// taps: the thread hands them what is left and closes them.
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+    }
 }
 
 /// Starts following `taps` (none: no thread) in `source`.
@@ -305,18 +313,23 @@ where
                 f.finish(&mut source);
             }
         })?;
-    Ok(Some(Tapping { stop, last, thread }))
+    Ok(Some(Tapping {
+        stop,
+        last,
+        thread: Some(thread),
+    }))
 }
 
 /// Stops following: the taps' thread hands them what is left (read
 /// through `last`, or its own source when `None`), saves their cursors and
 /// closes their sinks.
-pub(super) fn finish<S: Source>(tapping: Tapping<S>, last: Option<S>) {
+pub(super) fn finish<S: Source>(mut tapping: Tapping<S>, last: Option<S>) {
     if let Ok(mut g) = tapping.last.lock() {
         *g = last;
     }
     tapping.stop.store(true, Relaxed);
-    if tapping.thread.join().is_err() {
+    let joined = tapping.thread.take().map(|t| t.join());
+    if matches!(joined, Some(Err(_))) {
         tracing::warn!(
             "the taps' thread panicked; their records are handed over on the next start"
         );
