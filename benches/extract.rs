@@ -5,7 +5,8 @@
 //! allocated per page: the figures issue 58 asks to keep with the code.
 //!
 //! `cargo bench --bench extract -- [N]`; `DATASET=DIR` names another
-//! dataset folder holding `html/`; `ALLOC_SITES=K` also samples one
+//! dataset folder holding `html/`; `MARKDOWN=off` leaves the records'
+//! Markdown unwritten (what it costs); `ALLOC_SITES=K` also samples one
 //! allocation in K and prints the functions of ours that made the most
 //! (slow: a backtrace per sample). Skips with a message when the dataset
 //! is absent.
@@ -116,7 +117,9 @@ fn main() {
         .iter()
         .filter_map(|f| read_input(&f.to_string_lossy(), 64 << 20).ok())
         .collect();
-    let opts = Options::default();
+    // MARKDOWN=off: records without their Markdown (to time what it costs).
+    let markdown = std::env::var("MARKDOWN").map_or(true, |v| v != "off");
+    let opts = Options::default().with_markdown(markdown);
     for p in &pages {
         let _ = extract(p, &opts);
     }
