@@ -171,12 +171,12 @@ impl Inline {
             self.md.push_str(word);
             return;
         }
-        let chars: Vec<char> = word.chars().collect();
         // Opening markers may precede: they can be dropped at their close.
         let at_start = self.line_start;
-        for (i, &c) in chars.iter().enumerate() {
-            let prev = if i == 0 { None } else { Some(chars[i - 1]) };
-            let next = chars.get(i + 1).copied();
+        let mut prev: Option<char> = None;
+        let mut chars = word.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            let next = chars.peek().map(|&(_, n)| n);
             let escape = match c {
                 '\\' | '*' | '`' | '[' | ']' | '<' | '~' => true,
                 '_' => {
@@ -185,9 +185,11 @@ impl Inline {
                 }
                 '|' => self.mode == Mode::Cell,
                 '&' => next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#'),
-                '#' | '>' | '+' | '-' | '=' => at_start && i == 0,
+                '#' | '>' | '+' | '-' | '=' => at_start && at == 0,
+                // An ordered list's marker: one to nine digits before it
+                // (digits are one byte each, so `at` counts them).
                 '.' | ')' => {
-                    at_start && i > 0 && i <= 9 && chars[..i].iter().all(char::is_ascii_digit)
+                    at_start && at > 0 && at <= 9 && word[..at].bytes().all(|b| b.is_ascii_digit())
                 }
                 _ => false,
             };
@@ -195,6 +197,7 @@ impl Inline {
                 self.md.push('\\');
             }
             self.md.push(c);
+            prev = Some(c);
         }
     }
 
