@@ -71,7 +71,7 @@ pub async fn write_jsonl(
         if batch == 0 {
             break;
         }
-        let rows = records_after(conn, cursor, batch).await?;
+        let rows = committed_after(conn, cursor, batch).await?;
         if rows.is_empty() {
             break;
         }
@@ -88,7 +88,7 @@ pub async fn write_jsonl(
 /// The records after `since`, at most `limit`, each with its place (the
 /// cursor after it) and numbered by its row (`seq`): one query. What an
 /// export writes and a cluster worker's tap hands over.
-pub(crate) async fn records_after(
+pub(crate) async fn committed_after(
     conn: &mut Conn,
     since: Cursor,
     limit: usize,

@@ -34,7 +34,7 @@ pub use budgets::PageCounts;
 pub use conn::Conn;
 pub use counts::ClusterCounts;
 pub use error::ClusterError;
-pub(crate) use export::records_after;
+pub(crate) use export::committed_after;
 pub use export::{write_jsonl, write_versions, Cursor};
 pub use frontier::{Claimed, Due, Finish, FinishEnd, Written};
 pub use schema::url_hash;

@@ -165,7 +165,7 @@ impl Source for ClusterSource {
 
     fn after(&mut self, at: Cursor, n: usize) -> Result<Vec<(Cursor, Record)>, TapError> {
         let (rt, conn) = (&self.rt, &mut self.conn);
-        Ok(rt.block_on(crate::cluster::records_after(conn, at, n))?)
+        Ok(rt.block_on(crate::cluster::committed_after(conn, at, n))?)
     }
 }
 

@@ -39,7 +39,7 @@ pub(super) async fn session(
     mut stop_rx: tokio::sync::watch::Receiver<bool>,
 ) -> Result<SessionEnd, CrawlError> {
     let c = cfg.crawl.clone();
-    let stages = pipeline::build_shared(
+    let stages = pipeline::build_stages(
         cfg,
         opts,
         &store,

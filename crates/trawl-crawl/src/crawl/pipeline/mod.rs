@@ -167,7 +167,7 @@ pub(super) struct Stages {
 }
 
 /// Builds the state of a run over `store`.
-pub(super) async fn build_shared(
+pub(super) async fn build_stages(
     cfg: &Config,
     opts: &RunOptions,
     store: &Store,
@@ -245,8 +245,9 @@ pub(super) async fn build_shared(
         revisits: revisit::Schedule::new(&cfg.revisit),
         archive,
         template_mode: template::TemplateMode::new(c.template_samples, c.template_checks),
+        agent,
+        render,
     });
-    let render = Arc::new(render);
     let fetching = Arc::new(Fetching {
         shared: shared.clone(),
         fetcher,
@@ -258,7 +259,6 @@ pub(super) async fn build_shared(
             retry_base: Duration::from_millis(c.retry_base_ms),
             retry_max: Duration::from_secs(c.retry_max_secs),
         },
-        agent: agent.clone(),
         max_redirects: c.max_redirects,
         max_retries: c.max_retries,
         sitemap_entries: Mutex::new(HashMap::new()),
@@ -270,17 +270,14 @@ pub(super) async fn build_shared(
         error_budget: c.host_error_budget,
         limiter,
         sites: sites::Sites::new(&cfg.sites, c.max_per_host).map_err(CrawlError::Start)?,
-        render: render.clone(),
     });
     let processing = Arc::new(Processing {
         shared,
         extract: cfg.extract_options(),
-        agent,
         focus: focus.clone(),
         page_hook: opts.page_hook.clone(),
         record_links: c.record_links,
         max_links_per_page: c.max_links_per_page,
-        render,
     });
     fetching.sites.note_seeds(&concurrency);
     if let Some(f) = &focus {

@@ -1,6 +1,6 @@
 //! What the daemon's stages share and pass on: [`Shared`] (the store, the
-//! counters, seeds, URL rules and budgets), split by side into
-//! [`Fetching`] (how requests go out: client, robots cache, politeness
+//! counters, seeds, URL rules, budgets and the render policy), split by
+//! side into [`Fetching`] (how requests go out: client, robots cache, politeness
 //! clock, error budget) and [`Processing`] (how pages become records:
 //! extract options, focus, the link cap), the messages between stages
 //! ([`CpuJob`], [`Visit`], [`Sched`]) and the small constructors every
@@ -49,6 +49,12 @@ pub(crate) struct Shared {
     /// Templates of e-commerce seeds (applied by the CPU stage, shared
     /// with a cluster by its leases).
     pub template_mode: crate::crawl::template::TemplateMode,
+    /// The product token of robots.txt (fetch side) and of robots meta
+    /// tags (CPU stage): the User-Agent's first word, before '/'.
+    pub agent: String,
+    /// When a page goes to the browser (CPU stage), and the browser pool
+    /// (render stage).
+    pub(in crate::crawl) render: super::render_policy::RenderPolicy,
 }
 
 /// The fetch side's state (the scheduler, fetch tasks, hubs, renders):
@@ -59,8 +65,6 @@ pub(crate) struct Fetching {
     pub robots: Mutex<HashMap<String, (Arc<Robots>, Instant)>>,
     pub robots_ttl: Duration,
     pub delays: DelayRules,
-    /// robots.txt product token (first word of the User-Agent, before '/').
-    pub agent: String,
     pub max_redirects: usize,
     pub max_retries: u8,
     /// Page URLs each seed's sitemaps queued this run (bounded by its
@@ -74,8 +78,6 @@ pub(crate) struct Fetching {
     pub limiter: Option<governor::DefaultDirectRateLimiter>,
     /// How requests are sent to each site (`[[site]]`, seed options).
     pub sites: super::sites::Sites,
-    /// When pages are rendered, and the browser pool.
-    pub(in crate::crawl) render: Arc<super::render_policy::RenderPolicy>,
 }
 
 /// The CPU stage's state: how a fetched page is extracted, judged and
@@ -83,8 +85,6 @@ pub(crate) struct Fetching {
 pub(crate) struct Processing {
     pub shared: Arc<Shared>,
     pub extract: Options,
-    /// The robots meta token (first word of the User-Agent, before '/').
-    pub agent: String,
     /// Topic, strategy and link model of a focused crawl.
     pub focus: Option<Arc<Focus>>,
     /// Test hook called before each page is processed.
@@ -93,8 +93,6 @@ pub(crate) struct Processing {
     pub record_links: bool,
     /// Links of one page queued at most (`crawl.max_links_per_page`).
     pub max_links_per_page: usize,
-    /// When a page goes to the browser.
-    pub(in crate::crawl) render: Arc<super::render_policy::RenderPolicy>,
 }
 
 impl std::ops::Deref for Fetching {

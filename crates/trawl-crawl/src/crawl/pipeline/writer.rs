@@ -150,12 +150,14 @@ fn count(stats: &Stats, completion: &Completion) {
     }
     if let Some(r) = record {
         stats.record_made(r.page_type.name());
-        let add = |c: &std::sync::atomic::AtomicU64, yes: bool| {
-            c.fetch_add(u64::from(yes), Relaxed);
-        };
-        add(&stats.duplicates, r.duplicate_of.is_some());
-        add(&stats.versions, r.previous.is_some());
-        add(&stats.products, r.kind == Some(RecordKind::Product));
+        let marks = [
+            (&stats.duplicates, r.duplicate_of.is_some()),
+            (&stats.versions, r.previous.is_some()),
+            (&stats.products, r.kind == Some(RecordKind::Product)),
+        ];
+        for (c, _) in marks.iter().filter(|(_, yes)| *yes) {
+            c.fetch_add(1, Relaxed);
+        }
     }
 }
 

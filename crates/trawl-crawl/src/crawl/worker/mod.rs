@@ -91,7 +91,7 @@ pub async fn run(
         counts: counts.clone(),
         db: tokio::sync::Mutex::new(conn(&cluster.url)?),
     };
-    let stages = pipeline::build_shared(
+    let stages = pipeline::build_stages(
         &cfg,
         &opts,
         &store,
