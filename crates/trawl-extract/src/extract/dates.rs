@@ -182,6 +182,18 @@ pub(crate) fn anywhere(
         .next()
 }
 
+/// Whether the page shows `day` (`YYYY-MM-DD`) as a date of its own
+/// anywhere in its first [`ANYWHERE`] characters, as [`anywhere`] reads
+/// them: the test a recorded moment's local day must pass.
+pub(crate) fn shows_day(doc: &Doc, order: Order, fetched_at: Option<i64>, day: &str) -> bool {
+    let body = doc.body();
+    let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
+    let reach = Reach::Anywhere;
+    scan(doc, &text, &at, (0, text.len()), order, reach, fetched_at)
+        .iter()
+        .any(|s| s.day.iso() == day)
+}
+
 /// The dates of `text[from..to]` (the text of the nodes in `at`) a page
 /// shows as its own, as `reach` says ([`taken`] at the head); anywhere, also one after a
 /// publication or update label.

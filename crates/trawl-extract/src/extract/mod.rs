@@ -20,6 +20,7 @@ pub(crate) mod embedded;
 #[cfg(test)]
 mod invariants;
 mod list_records;
+pub(crate) mod local_time;
 pub(crate) mod metadata;
 pub(crate) mod noise;
 pub(crate) mod page_date;

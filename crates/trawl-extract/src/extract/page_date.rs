@@ -4,6 +4,7 @@
 //! day after the page was fetched.
 
 use crate::extract::dates::{self, Day, Order, Shown};
+use crate::extract::local_time;
 use crate::extract::metadata::{normalize_date, time_element, Meta, DATE_KEYS};
 use crate::extract::typing::PageType;
 use crate::html::Doc;
@@ -90,6 +91,20 @@ pub(crate) fn dates(
             shown = dates::shown(doc, order, fetched_at);
         }
     }
+    // A moment recorded in UTC, on the page's own day when the page shows
+    // that day (issue 60: the shown day wins).
+    let zone = local_time::page_zone(doc, lang, url);
+    let local = |d: &Option<String>| {
+        let d = d.as_ref()?;
+        let shows = |l: &String| {
+            let day = &l[..10];
+            local_time::time_states_day(doc, day) || dates::shows_day(doc, order, fetched_at, day)
+        };
+        let l = zone.and_then(|z| local_time::localize(d, z)).filter(shows);
+        Some(l.unwrap_or_else(|| d.clone()))
+    };
+    let recorded_date = local(&meta.date);
+    let recorded_modified = local(&meta.date_modified);
     // Dates in a run of like items (teasers, a ticker) are the items'; a
     // forum thread's first post is the thread.
     let shown: Vec<(Day, Shown)> = shown
@@ -106,12 +121,12 @@ pub(crate) fn dates(
     };
     // A shown date with the recorded one of its kind, when the same day.
     let with_recorded = |&(d, kind): &(Day, Shown)| match kind {
-        Shown::Published => same_day(&meta.date, d),
-        Shown::Updated => same_day(&meta.date_modified, d),
+        Shown::Published => same_day(&recorded_date, d),
+        Shown::Updated => same_day(&recorded_modified, d),
     };
     // A shown date the markup records is the one the page goes by,
     // wherever it is in the head's dates (after a masthead's day, say).
-    let (recorded, recorded_update) = (day_of(&meta.date), day_of(&meta.date_modified));
+    let (recorded, recorded_update) = (day_of(&recorded_date), day_of(&recorded_modified));
     let recorded_as = |d: &Day, kind: Shown| {
         let r = match kind {
             Shown::Published => recorded,
@@ -140,7 +155,7 @@ pub(crate) fn dates(
     // annotators go by the shown date there.)
     let is_update = |&(_, kind): &(Day, Shown)| kind == Shown::Updated;
     let date = if page_type == PageType::Forum {
-        meta.date
+        recorded_date
             .clone()
             .or_else(|| shown_published.clone())
             .or_else(|| shown_updated.clone())
@@ -154,11 +169,11 @@ pub(crate) fn dates(
                 shown_published
                     .clone()
                     .filter(|p| day(p) < update)
-                    .or_else(|| meta.date.clone().filter(|r| day(r) <= update))
+                    .or_else(|| recorded_date.clone().filter(|r| day(r) <= update))
                     .or_else(|| Some(with_recorded(f)))
             }
             Some(f) => Some(with_recorded(f)),
-            None => meta.date.clone(),
+            None => recorded_date.clone(),
         }
     };
     // An article, thread or documentation page showing its date only
@@ -185,21 +200,21 @@ pub(crate) fn dates(
     Dates {
         date: date
             .filter(before_fetch)
-            .or_else(|| time_element(doc).and_then(|d| normalize_date(&d)))
+            .or_else(|| local(&time_element(doc).and_then(|d| normalize_date(&d))))
             // A page that gives only its update goes by it.
             .or_else(|| shown_updated.clone())
-            .or_else(|| meta.date_modified.clone())
+            .or_else(|| recorded_modified.clone())
             .filter(before_fetch),
         // A thread's publication is its recorded one, as its date.
         published: if page_type == PageType::Forum {
-            meta.date.clone().or(shown_published)
+            recorded_date.clone().or(shown_published)
         } else {
-            shown_published.or_else(|| meta.date.clone())
+            shown_published.or_else(|| recorded_date.clone())
         }
         .or(url_day)
         .filter(before_fetch),
         modified: shown_updated
-            .or_else(|| meta.date_modified.clone())
+            .or_else(|| recorded_modified.clone())
             .or(updated_elsewhere)
             .filter(before_fetch),
     }
@@ -289,6 +304,81 @@ mod tests {
         assert_eq!(d.date.as_deref(), Some("2024-06-04"));
         assert_eq!(d.modified.as_deref(), Some("2024-06-04"));
         assert_eq!(d.published, None);
+    }
+
+    /// Issue 60: a moment recorded in UTC is dated on the page's own day
+    /// when the page shows that day (in several languages and zones); a
+    /// page showing the UTC day, or none, keeps the moment as recorded.
+    #[test]
+    fn a_moment_recorded_in_utc_goes_by_the_day_the_page_shows() {
+        let story = "<p>The story, long enough to be read as the text of the article, goes on.</p>"
+            .repeat(40);
+        let at = |lang: &str, head: &str, foot: &str, t: PageType| {
+            let html = format!(
+                "<html lang={lang}><head>{head}</head><body><h1>Headline</h1>{story}{foot}</body></html>"
+            );
+            let doc = Doc::parse_str(&html);
+            super::dates(&doc, None, &collect(&doc), t, None).date
+        };
+        let meta = |v: &str| format!(r#"<meta property="article:published_time" content="{v}">"#);
+        let ld = |v: &str| {
+            format!(
+                r#"<script type="application/ld+json">{{"@type":"Article","datePublished":"{v}"}}</script>"#
+            )
+        };
+        let day = |d: Option<String>| d.map(|d| d[..10].to_string());
+        for (lang, head, foot, want) in [
+            // Midnight in Berlin, recorded as 23:00 UTC the day before.
+            (
+                "de",
+                meta("2021-11-04T23:00Z"),
+                "<p>Veröffentlicht am 5. November 2021</p>",
+                "2021-11-05",
+            ),
+            // Summer time in Warsaw.
+            (
+                "pl",
+                meta("2024-06-30T22:30:00Z"),
+                "<p class=date>Opublikowano: 01.07.2024</p>",
+                "2024-07-01",
+            ),
+            // Tokyo, nine hours ahead.
+            (
+                "ja",
+                ld("2024-07-01T16:00:00Z"),
+                "<p>公開日：2024年7月2日</p>",
+                "2024-07-02",
+            ),
+            // The page shows the UTC day: the recorded moment stands.
+            (
+                "de",
+                meta("2021-11-04T23:00Z"),
+                "<p>Veröffentlicht am 4. November 2021</p>",
+                "2021-11-04",
+            ),
+            // No zone the page settles (English, a generic domain).
+            (
+                "en",
+                meta("2021-11-04T23:00Z"),
+                "<p>Published November 5, 2021</p>",
+                "2021-11-04",
+            ),
+        ] {
+            assert_eq!(
+                day(at(lang, &head, foot, PageType::Article)).as_deref(),
+                Some(want),
+                "{lang} {foot}"
+            );
+        }
+        // A thread recorded in UTC whose posts state their local moment.
+        let post = r#"<p>by ann <time datetime="2025-12-19T04:25:38+0500">Yesterday at 4:25 AM</time></p>"#;
+        let d = at(
+            "en-US",
+            &meta("2025-12-18T23:25:38+00:00"),
+            post,
+            PageType::Forum,
+        );
+        assert_eq!(d.as_deref(), Some("2025-12-19T04:25:38+05:00"));
     }
 
     #[test]
