@@ -53,6 +53,14 @@ const UPDATED: &[&str] = &[
     "aggiornato",
     "bijgewerkt",
     "edited",
+    "letzte änderung",
+    "zuletzt bearbeitet",
+    "zaktualizowano",
+    "uppdaterad",
+    "opdateret",
+    "oppdatert",
+    "päivitetty",
+    "обновлено",
     "更新",
 ];
 
@@ -156,6 +164,18 @@ const PUBLISHED: &[&str] = &[
     "publicado",
     "pubblicato",
     "gepubliceerd",
+    "erschienen",
+    "publiziert",
+    "opublikowano",
+    "publicerad",
+    "publiceret",
+    "publisert",
+    "julkaistu",
+    "publicat",
+    "yayınlanma",
+    "опубликовано",
+    "公開",
+    "掲載",
     "发布",
     "发表",
 ];
@@ -177,9 +197,11 @@ pub(crate) fn anywhere(
     let body = doc.body();
     let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
     let reach = if boxed { Reach::Boxed } else { Reach::Anywhere };
-    scan(doc, &text, &at, (0, text.len()), order, reach, fetched_at)
-        .into_iter()
-        .next()
+    let found = scan(doc, &text, &at, (0, text.len()), order, reach, fetched_at);
+    // The publication when the page shows one ("Letzte Änderung: 31.10.2023
+    // … Erschienen am: 01.11.2023"), else the first.
+    let published = found.iter().position(|s| s.kind == Shown::Published);
+    found.into_iter().nth(published.unwrap_or(0))
 }
 
 /// Whether the page shows `day` (`YYYY-MM-DD`) as a date of its own
@@ -234,10 +256,10 @@ fn scan(
             }
         }
         let start = from + f.start;
-        let node = match at.binary_search_by_key(&start, |(o, _)| *o) {
-            Ok(i) => at[i].1,
+        let (node_start, node) = match at.binary_search_by_key(&start, |(o, _)| *o) {
+            Ok(i) => at[i],
             Err(0) => continue,
-            Err(i) => at[i - 1].1,
+            Err(i) => at[i - 1],
         };
         let before = text[floor_char(text, start.saturating_sub(40))..start].to_lowercase();
         if not_the_pages(&before) {
@@ -248,7 +270,9 @@ fn scan(
         // date or a label says a date is the page's.
         let len = f.end - f.start;
         let own = match reach {
-            Reach::Head => taken(doc, node, len, true),
+            Reach::Head => {
+                taken(doc, node, len, true) || dateline(text, node_start, start, from + f.end)
+            }
             Reach::Anywhere => taken(doc, node, len, false) || label.is_some(),
             Reach::Boxed => in_date_box(doc, node) || label.is_some(),
         };
@@ -411,6 +435,16 @@ fn taken(doc: &Doc, node: NodeId, len: usize, block: bool) -> bool {
         || (block && parent != u32::MAX && (doc.agg[parent as usize].chars as usize) <= len + 40)
 }
 
+/// Whether the date at `text[start..end]` opens its text node (from
+/// `node_start`) and a dash, a bar or an opening quote follows it: a
+/// dateline ("27.1.2022 - Bei der Erinnerung …", "01.02.2022 „Der
+/// Arbeitsmarkt …").
+fn dateline(text: &str, node_start: usize, start: usize, end: usize) -> bool {
+    let lead = text.get(node_start..start).unwrap_or("x");
+    let after = text.get(end..).unwrap_or_default().trim_start();
+    lead.trim().is_empty() && after.starts_with(['-', '–', '—', '|', '„', '“', '«', '"'])
+}
+
 fn floor_char(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -439,6 +473,89 @@ mod tests {
         assert_eq!(
             anywhere(&doc, Order::MonthFirst, None, false).map(|s| (s.day.iso(), s.kind)),
             Some(("2025-11-13".to_string(), Shown::Updated))
+        );
+    }
+
+    /// Issue 60: a date opening the story's first line before a dash, a
+    /// bar or a quote is its dateline, in any language; a date inside a
+    /// sentence is not.
+    #[test]
+    fn a_dateline_opens_the_story() {
+        let story = "<p>The story itself, long enough to be a paragraph of the article.</p>";
+        let at = |first: &str| {
+            let html = format!("<body><h1>Headline</h1><p>{first}</p>{story}</body>");
+            shown_of(&html, Order::DayFirst)
+        };
+        let published = |d: &str| vec![(d.to_string(), Shown::Published)];
+        assert_eq!(
+            at("27.1.2022 - Bei der Erinnerung an die Verfolgten und so weiter, wie der Bericht des Tages sagt"),
+            published("2022-01-27")
+        );
+        assert_eq!(
+            at("<strong>01.02.2022 „Der Arbeitsmarkt ist gut ins Jahr gestartet“ und so weiter, wie der Bericht des Tages sagt</strong>"),
+            published("2022-02-01")
+        );
+        assert_eq!(
+            at("8 November 2021 | Online conference on the day of remembrance and more, as the report of the day says"),
+            published("2021-11-08")
+        );
+        assert_eq!(
+            at("12 de mayo de 2022 — El gobierno anunció hoy su plan y más, como dice el informe del día"),
+            published("2022-05-12")
+        );
+        assert!(
+            at("On 27.1.2022 - the day of remembrance - we met in the old town hall").is_empty()
+        );
+        assert!(
+            at("27.1.2022 was the day of remembrance, and we met in the old town hall").is_empty()
+        );
+    }
+
+    /// Issue 60: far from the headline, the labelled publication wins over
+    /// an update shown before it; labels in more languages.
+    #[test]
+    fn the_publication_far_down_in_many_languages() {
+        let story =
+            "<p>The story itself, long enough to be a paragraph of the article and more.</p>"
+                .repeat(40);
+        let at = |foot: &str, order: Order| {
+            let doc = Doc::parse_str(&format!(
+                "<body><h1>Headline</h1>{story}<footer>{foot}</footer></body>"
+            ));
+            anywhere(&doc, order, None, false).map(|s| (s.day.iso(), s.kind))
+        };
+        let published = |d: &str| Some((d.to_string(), Shown::Published));
+        assert_eq!(
+            at("<p>Letzte Änderung: 31.10.2023 - 14:49:39 Erschienen am: 01.11.2023 Lesungen: 61</p>", Order::DayFirst),
+            published("2023-11-01")
+        );
+        assert_eq!(
+            at(
+                "<p>Artikel opublikowano 3.05.2024 w dziale</p>",
+                Order::DayFirst
+            ),
+            published("2024-05-03")
+        );
+        assert_eq!(
+            at(
+                "<p>Artikeln publicerad 3.05.2024 i vår tidning</p>",
+                Order::DayFirst
+            ),
+            published("2024-05-03")
+        );
+        assert_eq!(
+            at(
+                "<p>記事の公開日 2024年5月3日 更新されました</p>",
+                Order::DayFirst
+            ),
+            published("2024-05-03")
+        );
+        assert_eq!(
+            at(
+                "<p>Страница обновлено 3.05.2024 редакцией</p>",
+                Order::DayFirst
+            ),
+            Some(("2024-05-03".to_string(), Shown::Updated))
         );
     }
 
