@@ -15,7 +15,10 @@ const CART: &[&str] = &[
     "add to basket",
     "add to bag",
     "add to trolley",
+    "add to shopping cart",
+    "add to shopping bag",
     "buy now",
+    "buy it now",
     "in den warenkorb",
     "in den einkaufswagen",
     "jetzt kaufen",
@@ -38,26 +41,75 @@ const CART: &[&str] = &[
     "do košíku",
     "adicionar ao carrinho",
     "в корзину",
+    "добавить в корзину",
+    "купить",
+    "sepete ekle",
+    "satın al",
+    "kosárba",
+    "adaugă în coș",
+    "προσθήκη στο καλάθι",
+    "thêm vào giỏ",
+    "mua ngay",
+    "beli sekarang",
+    "masukkan keranjang",
     "カートに入れる",
+    "カートに追加",
+    "今すぐ購入",
     "加入购物车",
     "加入購物車",
+    "放入购物车",
+    "放入購物車",
+    "立即购买",
+    "立即購買",
+    "直接購買",
     "장바구니",
+    "바로구매",
+    "구매하기",
 ];
 
-/// How many enabled add-to-cart buttons the page has outside its
-/// navigation, header, footer and sidebars (a product page has one buy box;
-/// a grid of products one button per card).
+/// Most text characters between two buttons of one buy box ("Add to
+/// cart", a quantity, "Buy now"); no digit among them either: two cards of
+/// a grid have a name and a price between their buttons.
+const BETWEEN_CHARS: usize = 40;
+
+/// How many buy boxes the page has outside its navigation, header, footer
+/// and sidebars: its enabled add-to-cart buttons, those next to each other
+/// counted once (a product page has one buy box, often with "Add to cart"
+/// and "Buy now"; a grid of products a button per card).
 pub(super) fn count(doc: &Doc) -> usize {
-    (0..doc.len() as NodeId)
-        .filter(|&i| {
-            is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {
-                let text = line_text(doc, i);
-                let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
-                // The ancestor walk last: most links are not cart buttons.
-                enabled_cart(doc, i, text) && !in_chrome(doc, i)
-            }
-        })
-        .count()
+    let buttons = (0..doc.len() as NodeId).filter(|&i| {
+        is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {
+            let text = line_text(doc, i);
+            let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+            // The ancestor walk last: most links are not cart buttons.
+            enabled_cart(doc, i, text) && !in_chrome(doc, i)
+        }
+    });
+    let mut boxes = 0;
+    let mut last: Option<NodeId> = None;
+    for b in buttons {
+        if !last.is_some_and(|a| next_to(doc, a, b)) {
+            boxes += 1;
+        }
+        last = Some(b);
+    }
+    boxes
+}
+
+/// Whether little text and no number stands between buttons `a` and `b`.
+fn next_to(doc: &Doc, a: NodeId, b: NodeId) -> bool {
+    let mut chars = 0;
+    for id in doc.end(a)..b {
+        if doc.is_element(id) {
+            continue;
+        }
+        let t = doc.text(id).trim();
+        chars += t.len();
+        if chars > BETWEEN_CHARS || t.bytes().any(|c| c.is_ascii_digit()) {
+            return false;
+        }
+    }
+    true
 }
 
 /// A short element's text, lower-cased: its own text, or an input's value.

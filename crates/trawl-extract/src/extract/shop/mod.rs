@@ -48,6 +48,42 @@ mod tests {
              <div><a href=/b>Lamp B</a> <span>$64.00</span><button>Add to cart</button></div>",
         );
         assert!(!has_buy_box(&grid, &OnceLock::new()));
+        // Issue 59: "Add to cart" and "Buy now" in one buy box are one box,
+        // in the languages of marketplaces that show both.
+        for (name, price, buttons) in [
+            (
+                "Field Lamp",
+                "$74.00",
+                "<button>Add to cart</button><button>Buy now</button>",
+            ),
+            (
+                "무선 이어폰",
+                "30,000원",
+                "<button>장바구니</button> <button>바로구매</button>",
+            ),
+            (
+                "無線耳機",
+                "NT$1,290",
+                "<a href=#>加入購物車</a><a href=#>立即購買</a>",
+            ),
+            (
+                "Наушники",
+                "2 490 ₽",
+                "<button>Добавить в корзину</button><button>Купить в 1 клик</button>",
+            ),
+            (
+                "Kulaklık",
+                "1.299,90 TL",
+                "<button>Sepete Ekle</button><button>Hemen Al</button>",
+            ),
+        ] {
+            let page = Doc::parse_str(&format!(
+                "<header><a href=/>Shop</a></header><h1>{name}</h1>\
+                 <div class=buy><span class=price>{price}</span><select><option>1</option></select>{buttons}</div>\
+                 <p>A product for the field.</p>"
+            ));
+            assert!(has_buy_box(&page, &OnceLock::new()), "{name}");
+        }
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new()));
