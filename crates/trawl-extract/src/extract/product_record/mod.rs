@@ -253,7 +253,7 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
         .and_then(|p| p.currency.clone())
         .or_else(|| shown_currency(&vis, lang));
     let regular_price = regular_price(ld, &vis, price.as_ref());
-    let price_max = price_max(ld, price.as_ref());
+    let price_max = price_max(ld, &vis, price.as_ref());
     let breadcrumbs = if ld.breadcrumbs.is_empty() {
         vis.breadcrumbs
     } else {
@@ -288,12 +288,28 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
     }
 }
 
-/// The top of the structured range whose low end is the price paid.
-fn price_max(ld: &Partial, paid: Option<&Price>) -> Option<Price> {
-    let paid = paid.filter(|p| p.source == Source::JsonLd)?;
+/// The top of the range whose low end is the price paid: the structured
+/// one, else the one the buy box shows ("$10.00 – $20.00", "30,000원~
+/// 50,000원") when the price paid is its low end.
+fn price_max(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> Option<Price> {
+    let paid = paid?;
     let low: f64 = paid.amount.parse().ok()?;
-    let high = ld.high_price.as_ref()?;
-    (high.amount.parse::<f64>().ok()? > low).then(|| high.beside(paid))
+    if paid.source == Source::JsonLd {
+        if let Some(high) = ld.high_price.as_ref() {
+            return (high.amount.parse::<f64>().ok()? > low).then(|| high.beside(paid));
+        }
+    }
+    let shown_low = vis
+        .price
+        .as_ref()
+        .filter(|f| same_amount(&f.amount, &paid.amount))?;
+    let top = vis.price_max.as_ref()?;
+    (shown_low.named == top.named).then(|| Price {
+        amount: top.amount.clone(),
+        currency: paid.currency.clone(),
+        raw: top.raw.clone(),
+        source: Source::Visible,
+    })
 }
 
 /// The regular price: the structured list price, else the first price
@@ -415,6 +431,30 @@ mod tests {
             <body><h1>Seeds</h1></body></html>"#,
         );
         assert_eq!(read(&doc, true, None).expect("a record").price_max, None);
+    }
+
+    /// Issue 59: a range the buy box shows, without markup, in several
+    /// scripts: `price` is its low end, `price_max` its top; a price glued
+    /// to the words of a script written without spaces is read.
+    #[test]
+    fn a_shown_range_keeps_both_ends() {
+        for (shown, low, top) in [
+            ("$10.00 – $20.00", "10.00", Some("20.00")),
+            ("30,000원~50,000원", "30000.00", Some("50000.00")),
+            ("от 1 200 ₽ до 3 400 ₽", "1200.00", Some("3400.00")),
+            ("€ 12,50 - € 18,00", "12.50", Some("18.00")),
+            ("最低價$99元起", "99.00", None),
+            ("£114.90 £94.90", "94.90", None),
+        ] {
+            let doc = Doc::parse_str(&format!(
+                "<header><a href=/>Shop</a></header><h1>Field Lamp</h1>\
+                 <div class=buy><span class=price>{shown}</span><button>Add to cart</button></div>\
+                 <p>A lamp for the field, made to last for many years of use.</p>"
+            ));
+            let p = read(&doc, true, None).expect("a record");
+            assert_eq!(p.price.map(|x| x.amount).as_deref(), Some(low), "{shown}");
+            assert_eq!(p.price_max.map(|x| x.amount).as_deref(), top, "{shown}");
+        }
     }
 
     /// Issue 59: a page the type model did not call a product page gets

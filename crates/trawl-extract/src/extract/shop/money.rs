@@ -277,11 +277,12 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
             _ => continue,
         };
         // A letter glued before a symbol word ("Ifrs") or before a number
-        // ("A4") is not a price.
+        // ("A4") is not a price; scripts written without spaces glue every
+        // word ("最低價$99元起").
         let before = text[..caps.get(0).map_or(0, |m| m.start())]
             .chars()
             .next_back();
-        if before.is_some_and(|c| c.is_alphanumeric()) {
+        if before.is_some_and(|c| c.is_alphanumeric() && !unspaced(c)) {
             continue;
         }
         let (Some(named), Some(amount)) =
@@ -298,6 +299,36 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
         });
     }
     out
+}
+
+/// A letter of a script written without spaces between words (Chinese,
+/// Japanese; Korean's words run into their particles and currency).
+fn unspaced(c: char) -> bool {
+    matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
+}
+
+/// Words and marks that join the two ends of a price range ("$10 – $20",
+/// "30,000원~50,000원", "de 10 € à 20 €").
+const RANGE_JOINS: &[&str] = &[
+    "-", "–", "—", "~", "〜", "～", "to", "bis", "à", "a", "до", "-до",
+];
+
+/// The top of a range that `low` (one of `found`, read from `text`) opens:
+/// the next price, joined to it by a dash or a word of range, above it.
+pub(crate) fn range_top<'a>(text: &str, low: &Found, found: &'a [Found]) -> Option<&'a Found> {
+    let end = low.at + low.raw.len();
+    let next = found.iter().find(|f| f.at >= end)?;
+    // The match may hold the mark after a currency ("30,000원~").
+    let mark = low
+        .raw
+        .chars()
+        .next_back()
+        .filter(|c| "-–—~〜～".contains(*c));
+    let between = text.get(end..next.at)?;
+    let join = format!("{}{between}", mark.map(String::from).unwrap_or_default());
+    let join = join.trim().to_lowercase();
+    let above = next.amount.parse::<f64>().ok()? > low.amount.parse::<f64>().ok()?;
+    (above && RANGE_JOINS.contains(&join.as_str())).then_some(next)
 }
 
 /// A currency code from structured data ("usd", " EUR "), or a symbol there.
@@ -395,9 +426,30 @@ mod tests {
             assert_eq!(f[0].amount, amount, "{text}");
             assert_eq!(f[0].named, Named::Sure(code), "{text}");
         }
+        // Glued to the words before it in a script without spaces.
+        let f = find_prices("最低價$99元起");
+        assert_eq!((f.len(), f[0].amount.as_str()), (1, "99.00"), "{f:?}");
         // A word that merely holds the letters is no currency.
         assert!(find_prices("150.000 đồng").is_empty());
         assert!(find_prices("3 RMS units, 2 TLS hops").is_empty());
+    }
+
+    #[test]
+    fn ranges_and_their_tops() {
+        for (text, top) in [
+            ("$10.00 – $20.00", Some("20.00")),
+            ("€ 12,50 - € 18,00", Some("18.00")),
+            ("30,000원~50,000원", Some("50000.00")),
+            ("de 10 € à 20 €", Some("20.00")),
+            ("от 1 200 ₽ до 3 400 ₽", Some("3400.00")),
+            ("£114.90 £94.90", None),
+            ("$20.00 – $10.00", None),
+            ("$10.00, $20.00", None),
+        ] {
+            let f = find_prices(text);
+            let got = f.first().and_then(|low| range_top(text, low, &f));
+            assert_eq!(got.map(|t| t.amount.as_str()), top, "{text}: {f:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::money::{find_prices, Found};
+use super::money::{self, find_prices, Found};
 use crate::extract::noise::{class_id_role, matches_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -41,6 +41,8 @@ pub(crate) struct Visible {
     pub heading_pieces: Vec<Vec<String>>,
     /// The buy-box price.
     pub price: Option<Found>,
+    /// The top of the range the buy-box price opens ("$10.00 – $20.00").
+    pub price_max: Option<Found>,
     /// Amounts shown struck through or labelled as a former price.
     pub struck: Vec<String>,
     /// Every price the page shows (any place, any role).
@@ -287,6 +289,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // (distance from the heading, position, the box's price) of every
     // buy-box candidate; (position, amount) of every struck price.
     let mut candidates: Vec<(u64, u64, Found)> = Vec::new();
+    // (position, low amount, top) of the ranges candidates open.
+    let mut ranges: Vec<(u64, String, Found)> = Vec::new();
     let mut struck_at: Vec<(u64, String)> = Vec::new();
     for (id, found, text) in &boxes {
         v.all.extend(found.iter().cloned());
@@ -346,9 +350,18 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             }
             d * 3
         };
+        if let Some(top) = money::range_top(text, pick, found) {
+            ranges.push((at, pick.amount.clone(), top.clone()));
+        }
         candidates.push((distance, at, pick.clone()));
     }
-    v.price = buy_box_price(candidates, &struck_at);
+    v.price = buy_box_price(candidates, &struck_at).map(|(at, f)| {
+        v.price_max = ranges
+            .iter()
+            .find(|(r, low, _)| *r == at && *low == f.amount)
+            .map(|(_, _, top)| top.clone());
+        f
+    });
     read_codes(doc, &mut v, beside);
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
@@ -367,7 +380,7 @@ const BESIDE_CHARS: u64 = 80;
 fn buy_box_price(
     mut candidates: Vec<(u64, u64, Found)>,
     struck: &[(u64, String)],
-) -> Option<Found> {
+) -> Option<(u64, Found)> {
     candidates.sort_by_key(|(d, _, _)| *d);
     let (_, at, nearest) = candidates.first()?;
     let amount = |f: &Found| f.amount.parse::<f64>().unwrap_or(f64::MAX);
@@ -380,15 +393,15 @@ fn buy_box_price(
         .find(|(s_at, s)| *s == nearest.amount && *s_at > *at && near(*s_at, *at));
     if let Some((s_at, _)) = copy {
         let now = amount(nearest);
-        if let Some((_, _, sale)) = candidates
+        if let Some((_, c_at, sale)) = candidates
             .iter()
             .skip(1)
             .find(|(_, c_at, f)| amount(f) < now && *c_at > *s_at && near(*c_at, *s_at))
         {
-            return Some(sale.clone());
+            return Some((*c_at, sale.clone()));
         }
     }
-    candidates.into_iter().next().map(|(_, _, f)| f)
+    candidates.into_iter().next().map(|(_, at, f)| (at, f))
 }
 
 /// Labelled codes ("SKU: …", "Model #", "EAN"), each in the first element
