@@ -117,6 +117,21 @@ const STRUCK_WORDS: &[&str] = &[
     "avant",
     "before",
     "compare at",
+    "ancien prix",
+    "prix barré",
+    "precio anterior",
+    "antes",
+    "invece di",
+    "prezzo di listino",
+    "voorheen",
+    "ord. pris",
+    "ordinarie pris",
+    "było",
+    "было",
+    "原价",
+    "原價",
+    "定価",
+    "정가",
 ];
 
 /// Whether the node or one of its `up` nearest ancestors satisfies `test`.
@@ -184,6 +199,20 @@ const STRUCK_BEFORE: &[&str] = &[
     "msrp",
     "statt",
     "compare at",
+    "ancien prix",
+    "prix barré",
+    "precio anterior",
+    "antes",
+    "invece di",
+    "voorheen",
+    "van",
+    "ord. pris",
+    "było",
+    "было",
+    "原价",
+    "原價",
+    "定価",
+    "정가",
 ];
 
 /// Whether the text right after a price makes it a rate or a discount
@@ -299,7 +328,12 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         let struck = struck_tag(doc, *id, 3)
             || named_like(doc, *id, STRUCK_NAMES, 3)
             || STRUCK_WORDS.iter().any(|w| lower.starts_with(w))
-            || STRUCK_BEFORE.iter().any(|w| prev.ends_with(w));
+            || STRUCK_BEFORE.iter().any(|w| {
+                // The word whole ("van", not "caravan").
+                let p = prev.trim_end_matches([':', '：', ' ']);
+                p.strip_suffix(w)
+                    .is_some_and(|rest| !rest.ends_with(char::is_alphanumeric) || !w.is_ascii())
+            });
         if struck {
             v.struck.extend(found.iter().map(|f| f.amount.clone()));
             let at = before[*id as usize];
@@ -619,6 +653,30 @@ mod tests {
         assert_eq!(v.struck, vec!["114.90"]);
         assert_eq!(v.sku.as_deref(), Some("TB-40-01"));
         assert_eq!(v.headings, vec!["Trekking Backpack 40L"]);
+    }
+
+    /// Issue 59: the list price shown first under a label of a former
+    /// price, in many languages, gives way to the deal price after it.
+    #[test]
+    fn a_labelled_list_price_gives_way_to_the_deal() {
+        for (label, old, now, paid) in [
+            ("Was:", "$49.90", "$39.90", "39.90"),
+            ("Ancien prix :", "49,90 €", "39,90 €", "39.90"),
+            ("Antes:", "49,90 €", "39,90 €", "39.90"),
+            ("Invece di", "49,90 €", "39,90 €", "39.90"),
+            ("Voorheen", "€ 49,90", "€ 39,90", "39.90"),
+            ("Było:", "49,90 zł", "39,90 zł", "39.90"),
+            ("Было", "4 990 ₽", "3 990 ₽", "3990.00"),
+            ("原價", "NT$1,290", "NT$990", "990.00"),
+            ("定価", "¥4,980", "¥3,980", "3980.00"),
+            ("정가", "49,000원", "39,000원", "39000.00"),
+        ] {
+            let v = visible(&format!(
+                "<h1>Field Lamp</h1><div><span>{label}</span> <span>{old}</span></div>\
+                 <div><span class=now>{now}</span></div>"
+            ));
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(paid), "{label}");
+        }
     }
 
     #[test]
