@@ -94,15 +94,7 @@ pub(crate) fn dates(
     // A moment recorded in UTC, on the page's own day when the page shows
     // that day (issue 60: the shown day wins).
     let zone = local_time::page_zone(doc, lang, url);
-    let local = |d: &Option<String>| {
-        let d = d.as_ref()?;
-        let shows = |l: &String| {
-            let day = &l[..10];
-            local_time::time_states_day(doc, day) || dates::shows_day(doc, order, fetched_at, day)
-        };
-        let l = zone.and_then(|z| local_time::localize(d, z)).filter(shows);
-        Some(l.unwrap_or_else(|| d.clone()))
-    };
+    let local = |d: &Option<String>| on_shown_day(doc, zone, order, fetched_at, d.as_deref());
     let recorded_date = local(&meta.date);
     let recorded_modified = local(&meta.date_modified);
     // Dates in a run of like items (teasers, a ticker) are the items'; a
@@ -218,6 +210,28 @@ pub(crate) fn dates(
             .or(updated_elsewhere)
             .filter(before_fetch),
     }
+}
+
+/// `recorded` in the page's `zone` when that moves it to a day the page
+/// shows (in its text, or a `<time>` stating a local moment); else as
+/// recorded.
+fn on_shown_day(
+    doc: &Doc,
+    zone: Option<local_time::Zone>,
+    order: Order,
+    fetched_at: Option<i64>,
+    recorded: Option<&str>,
+) -> Option<String> {
+    let recorded = recorded?;
+    let shows = |l: &String| {
+        l.get(..10).is_some_and(|day| {
+            local_time::time_states_day(doc, day) || dates::shows_day(doc, order, fetched_at, day)
+        })
+    };
+    let local = zone
+        .and_then(|z| local_time::localize(recorded, z))
+        .filter(shows);
+    Some(local.unwrap_or_else(|| recorded.to_string()))
 }
 
 /// Whether the page's markup records its publication date for machines (a

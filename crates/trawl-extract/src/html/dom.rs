@@ -477,11 +477,10 @@ fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     out
 }
 
-fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
-    // Attribute checks are done once, here; flatten reads the result.
-    let hidden = stays_hidden(&snodes, &names);
+/// A document holding only its root, with room for `capacity` nodes.
+fn rooted(capacity: usize) -> Doc {
     let mut doc = Doc {
-        nodes: Vec::with_capacity(snodes.len()),
+        nodes: Vec::with_capacity(capacity),
         agg: Vec::new(),
         text: String::new(),
         names: vec![LocalName::from("#root")],
@@ -504,6 +503,13 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
         text_len: 0,
         attrs: Vec::new(),
     });
+    doc
+}
+
+fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
+    // Attribute checks are done once, here; flatten reads the result.
+    let hidden = stays_hidden(&snodes, &names);
+    let mut doc = rooted(snodes.len());
     if snodes.is_empty() {
         doc.agg = vec![Agg::default()];
         return doc;

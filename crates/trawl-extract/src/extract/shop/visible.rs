@@ -344,32 +344,9 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         if chrome(*id) || inside(doc, *id, &[Tag::A, Tag::Button], 64) {
             continue;
         }
-        // Several prices in one small box: the lower one is what is paid now
-        // ("£114.90 £94.90 -17%"); a rate or add-on is never the price.
-        let pick = found
-            .iter()
-            .filter(|f| {
-                let end = (f.at + f.raw.len()).min(text.len());
-                let after = &text[end..];
-                let after = if after.trim().is_empty() {
-                    next.as_str()
-                } else {
-                    after
-                };
-                let before_text = text[..f.at].trim_end();
-                let before_text = if before_text.is_empty() {
-                    prev.as_str()
-                } else {
-                    before_text
-                };
-                !is_rate(after) && !before_text.ends_with('+') && !before_text.ends_with("(+")
-            })
-            .min_by(|a, b| {
-                let x: f64 = a.amount.parse().unwrap_or(f64::MAX);
-                let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
-                x.total_cmp(&y)
-            });
-        let Some(pick) = pick else { continue };
+        let Some(pick) = box_price(found, text, &prev, &next) else {
+            continue;
+        };
         let at = before[*id as usize];
         let distance = if at >= anchor {
             let d = at - anchor;
@@ -400,6 +377,31 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
+}
+
+/// The price of one small box (`text`, its prices `found`, the text
+/// nodes before and after it): of several, the lower is what is paid now
+/// ("£114.90 £94.90 -17%"); a rate or an add-on is never the price.
+fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Option<&'a Found> {
+    found
+        .iter()
+        .filter(|f| {
+            let end = (f.at + f.raw.len()).min(text.len());
+            let after = text.get(end..).unwrap_or_default();
+            let after = if after.trim().is_empty() { next } else { after };
+            let before_text = text.get(..f.at).unwrap_or_default().trim_end();
+            let before_text = if before_text.is_empty() {
+                prev
+            } else {
+                before_text
+            };
+            !is_rate(after) && !before_text.ends_with('+') && !before_text.ends_with("(+")
+        })
+        .min_by(|a, b| {
+            let x: f64 = a.amount.parse().unwrap_or(f64::MAX);
+            let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
+            x.total_cmp(&y)
+        })
 }
 
 /// Characters between a price and its struck copy, or a struck price and
