@@ -85,9 +85,10 @@ fn assert_edits_found(
         }
         assert!(
             missed.is_empty(),
-            "{announce:?}: {} of {} edited articles have no new version: {missed:?}",
+            "{announce:?}: {} of {} edited articles have no new version: {missed:?}\n{}",
             missed.len(),
-            edited.len()
+            edited.len(),
+            what_was_asked(site, &missed, records, ended)
         );
         for a in articles.iter().filter(|a| a.edits == 0) {
             let url = site.url(&format!("/article/{}", a.id));
@@ -118,6 +119,53 @@ fn assert_edits_found(
             hits.iter().filter(|h| h.status == 304).count()
         );
     }
+}
+
+/// For a miss (rare: once in many runs), what the site was asked and
+/// when, against its edits, and the records kept: seconds before the end.
+fn what_was_asked(
+    site: &NewsSite,
+    missed: &[usize],
+    records: &[serde_json::Value],
+    ended: Instant,
+) -> String {
+    let before = |t: Instant| ended.saturating_duration_since(t).as_secs_f64();
+    let articles = site.articles();
+    let mut out = String::new();
+    for &id in missed {
+        let path = format!("/article/{id}");
+        if let Some(a) = articles.iter().find(|a| a.id == id) {
+            let edited = a.edited.map(before);
+            out.push_str(&format!(
+                "{path}: {} edits, the last {edited:?} s before the end\n",
+                a.edits
+            ));
+        }
+        for h in site
+            .hits()
+            .iter()
+            .filter(|h| h.path == path || !h.path.starts_with("/article/"))
+        {
+            out.push_str(&format!(
+                "  {:>6.2} s before: {} {}{}\n",
+                before(h.at),
+                h.path,
+                h.status,
+                if h.conditional { " (conditional)" } else { "" }
+            ));
+        }
+        let url = site.url(&path);
+        for r in records
+            .iter()
+            .filter(|r| r["url"].as_str() == Some(url.as_str()))
+        {
+            out.push_str(&format!(
+                "  record seq {} version {}\n",
+                r["seq"], r["version"]
+            ));
+        }
+    }
+    out
 }
 
 #[test]
