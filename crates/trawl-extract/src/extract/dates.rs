@@ -194,10 +194,8 @@ pub(crate) fn anywhere(
     fetched_at: Option<i64>,
     boxed: bool,
 ) -> Option<ShownDate> {
-    let body = doc.body();
-    let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
     let reach = if boxed { Reach::Boxed } else { Reach::Anywhere };
-    let found = scan(doc, &text, &at, (0, text.len()), order, reach, fetched_at);
+    let found = all_shown(doc, order, fetched_at, reach);
     // The publication when the page shows one ("Letzte Änderung: 31.10.2023
     // … Erschienen am: 01.11.2023"), else the first.
     let published = found.iter().position(|s| s.kind == Shown::Published);
@@ -208,12 +206,17 @@ pub(crate) fn anywhere(
 /// anywhere in its first [`ANYWHERE`] characters, as [`anywhere`] reads
 /// them: the test a recorded moment's local day must pass.
 pub(crate) fn shows_day(doc: &Doc, order: Order, fetched_at: Option<i64>, day: &str) -> bool {
-    let body = doc.body();
-    let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
-    let reach = Reach::Anywhere;
-    scan(doc, &text, &at, (0, text.len()), order, reach, fetched_at)
+    all_shown(doc, order, fetched_at, Reach::Anywhere)
         .iter()
         .any(|s| s.day.iso() == day)
+}
+
+/// Every date the page shows as its own in its first [`ANYWHERE`]
+/// characters, as `reach` says.
+fn all_shown(doc: &Doc, order: Order, fetched_at: Option<i64>, reach: Reach) -> Vec<ShownDate> {
+    let body = doc.body();
+    let (text, at) = texts(doc, body, doc.end(body), |len, _| len <= ANYWHERE);
+    scan(doc, &text, &at, (0, text.len()), order, reach, fetched_at)
 }
 
 /// The dates of `text[from..to]` (the text of the nodes in `at`) a page

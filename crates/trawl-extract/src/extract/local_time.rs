@@ -124,6 +124,11 @@ impl Zone {
     }
 }
 
+/// Whether `recorded` is a moment stated in UTC (`…T23:00Z`, `+00:00`).
+pub(crate) fn in_utc(recorded: &str) -> bool {
+    parse(recorded.trim()).is_some_and(|s| s.offset == 0)
+}
+
 /// `recorded` read in `zone` when it is stated in UTC and the zone's day
 /// is another: `2022-11-06T23:00:00.000Z` in Berlin is
 /// `2022-11-07T00:00:00+01:00`. `None` when nothing changes.

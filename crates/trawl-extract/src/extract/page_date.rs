@@ -93,8 +93,10 @@ pub(crate) fn dates(
     }
     // A moment recorded in UTC, on the page's own day when the page shows
     // that day (issue 60: the shown day wins).
-    let zone = local_time::page_zone(doc, lang, url);
-    let local = |d: &Option<String>| on_shown_day(doc, zone, order, fetched_at, d.as_deref());
+    // The zone is looked for only when a moment is recorded in UTC.
+    let zone = std::cell::OnceCell::new();
+    let zone = || *zone.get_or_init(|| local_time::page_zone(doc, lang, url));
+    let local = |d: &Option<String>| on_shown_day(doc, &zone, order, fetched_at, d.as_deref());
     let recorded_date = local(&meta.date);
     let recorded_modified = local(&meta.date_modified);
     // Dates in a run of like items (teasers, a ticker) are the items'; a
@@ -217,18 +219,21 @@ pub(crate) fn dates(
 /// recorded.
 fn on_shown_day(
     doc: &Doc,
-    zone: Option<local_time::Zone>,
+    zone: &dyn Fn() -> Option<local_time::Zone>,
     order: Order,
     fetched_at: Option<i64>,
     recorded: Option<&str>,
 ) -> Option<String> {
     let recorded = recorded?;
+    if !local_time::in_utc(recorded) {
+        return Some(recorded.to_string());
+    }
     let shows = |l: &String| {
         l.get(..10).is_some_and(|day| {
             local_time::time_states_day(doc, day) || dates::shows_day(doc, order, fetched_at, day)
         })
     };
-    let local = zone
+    let local = zone()
         .and_then(|z| local_time::localize(recorded, z))
         .filter(shows);
     Some(local.unwrap_or_else(|| recorded.to_string()))

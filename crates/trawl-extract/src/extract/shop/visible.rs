@@ -117,15 +117,20 @@ const STRUCK_WORDS: &[&str] = &[
     "avant",
     "before",
     "compare at",
+    "prezzo di listino",
+    "ordinarie pris",
+];
+
+/// A former price's label in other languages, as a box's first words or
+/// the words before it (`STRUCK_WORDS`, `STRUCK_BEFORE`).
+const FORMER_LABELS: &[&str] = &[
     "ancien prix",
     "prix barré",
     "precio anterior",
     "antes",
     "invece di",
-    "prezzo di listino",
     "voorheen",
     "ord. pris",
-    "ordinarie pris",
     "było",
     "было",
     "原价",
@@ -199,20 +204,7 @@ const STRUCK_BEFORE: &[&str] = &[
     "msrp",
     "statt",
     "compare at",
-    "ancien prix",
-    "prix barré",
-    "precio anterior",
-    "antes",
-    "invece di",
-    "voorheen",
     "van",
-    "ord. pris",
-    "było",
-    "было",
-    "原价",
-    "原價",
-    "定価",
-    "정가",
 ];
 
 /// Whether the text right after a price makes it a rate or a discount
@@ -315,11 +307,10 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     boxes.reverse();
     v.anchor = h1s.first().copied();
     let anchor = h1s.first().map(|&h| before[h as usize]);
-    // (distance from the heading, position, the box's price) of every
-    // buy-box candidate; (position, amount) of every struck price.
-    let mut candidates: Vec<(u64, u64, Found)> = Vec::new();
-    // (position, low amount, top) of the ranges candidates open.
-    let mut ranges: Vec<(u64, String, Found)> = Vec::new();
+    // (distance from the heading, position, the box's price, the top of
+    // the range it opens) of every buy-box candidate; (position, amount)
+    // of every struck price.
+    let mut candidates: Vec<Candidate> = Vec::new();
     let mut struck_at: Vec<(u64, String)> = Vec::new();
     for (id, found, text) in &boxes {
         v.all.extend(found.iter().cloned());
@@ -327,8 +318,11 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         let (prev, next) = around(doc, *id);
         let struck = struck_tag(doc, *id, 3)
             || named_like(doc, *id, STRUCK_NAMES, 3)
-            || STRUCK_WORDS.iter().any(|w| lower.starts_with(w))
-            || STRUCK_BEFORE.iter().any(|w| {
+            || STRUCK_WORDS
+                .iter()
+                .chain(FORMER_LABELS)
+                .any(|w| lower.starts_with(w))
+            || STRUCK_BEFORE.iter().chain(FORMER_LABELS).any(|w| {
                 // The word whole ("van", not "caravan").
                 let p = prev.trim_end_matches([':', '：', ' ']);
                 p.strip_suffix(w)
@@ -361,18 +355,12 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             }
             d * 3
         };
-        if let Some(top) = money::range_top(text, pick, found) {
-            ranges.push((at, pick.amount.clone(), top.clone()));
-        }
-        candidates.push((distance, at, pick.clone()));
+        let top = money::range_top(text, pick, found).cloned();
+        candidates.push((distance, at, pick.clone(), top));
     }
-    v.price = buy_box_price(candidates, &struck_at).map(|(at, f)| {
-        v.price_max = ranges
-            .iter()
-            .find(|(r, low, _)| *r == at && *low == f.amount)
-            .map(|(_, _, top)| top.clone());
-        f
-    });
+    if let Some((price, top)) = buy_box_price(candidates, &struck_at) {
+        (v.price, v.price_max) = (Some(price), top);
+    }
     read_codes(doc, &mut v, beside);
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
@@ -404,6 +392,10 @@ fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Opti
         })
 }
 
+/// A buy-box candidate: distance from the heading, position, the box's
+/// price and the top of the range it opens.
+type Candidate = (u64, u64, Found, Option<Found>);
+
 /// Characters between a price and its struck copy, or a struck price and
 /// the sale price beside it, for them to be one buy box.
 const BESIDE_CHARS: u64 = 80;
@@ -414,11 +406,11 @@ const BESIDE_CHARS: u64 = 80;
 /// price plainly and again struck beside the sale price (one of the two
 /// hidden by a stylesheet we do not apply) sells at the sale price.
 fn buy_box_price(
-    mut candidates: Vec<(u64, u64, Found)>,
+    mut candidates: Vec<Candidate>,
     struck: &[(u64, String)],
-) -> Option<(u64, Found)> {
-    candidates.sort_by_key(|(d, _, _)| *d);
-    let (_, at, nearest) = candidates.first()?;
+) -> Option<(Found, Option<Found>)> {
+    candidates.sort_by_key(|(d, _, _, _)| *d);
+    let (_, at, nearest, _) = candidates.first()?;
     let amount = |f: &Found| f.amount.parse::<f64>().unwrap_or(f64::MAX);
     let near = |a: u64, b: u64| a.abs_diff(b) <= BESIDE_CHARS;
     // The plain price, then its struck copy, then the sale price: a list
@@ -429,15 +421,15 @@ fn buy_box_price(
         .find(|(s_at, s)| *s == nearest.amount && *s_at > *at && near(*s_at, *at));
     if let Some((s_at, _)) = copy {
         let now = amount(nearest);
-        if let Some((_, c_at, sale)) = candidates
+        if let Some((_, _, sale, top)) = candidates
             .iter()
             .skip(1)
-            .find(|(_, c_at, f)| amount(f) < now && *c_at > *s_at && near(*c_at, *s_at))
+            .find(|(_, c_at, f, _)| amount(f) < now && *c_at > *s_at && near(*c_at, *s_at))
         {
-            return Some((*c_at, sale.clone()));
+            return Some((sale.clone(), top.clone()));
         }
     }
-    candidates.into_iter().next().map(|(_, at, f)| (at, f))
+    candidates.into_iter().next().map(|(_, _, f, top)| (f, top))
 }
 
 /// Labelled codes ("SKU: …", "Model #", "EAN"), each in the first element
