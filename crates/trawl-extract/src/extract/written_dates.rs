@@ -223,10 +223,9 @@ fn patterns() -> &'static [Regex; 5] {
             re(r"(?-u:\b)([0-9]{4})([-/.])([0-9]{1,2})([-/.])([0-9]{1,2})(?:[^0-9]|$)"),
             // 04.09.2025, 09/04/2025, 4-9-2025
             re(r"(?-u:\b)([0-9]{1,2})([./-]) ?([0-9]{1,2})([./-]) ?([0-9]{4})(?-u:\b)"),
-            // 4 September 2025, 4. September 2025, 4th Sept. 2025, 4 de septiembre de 2025,
-            // 04-Aug-2021, 04-ago-2021
+            // 4 September 2025, 4. September 2025, 4th Sept. 2025, 4 de septiembre de 2025
             re(&format!(
-                r"(?i)(?-u:\b)([0-9]{{1,2}})(?:(?:st|nd|rd|th|er)?\.?\s+(?:de\s+)?|-){month}(?:,?\s+(?:de\s+)?|-)([0-9]{{4}})(?-u:\b)"
+                r"(?i)(?-u:\b)([0-9]{{1,2}})(?:st|nd|rd|th|er)?\.?\s+(?:de\s+)?{month},?\s+(?:de\s+)?([0-9]{{4}})(?-u:\b)"
             )),
             // September 4, 2025, Sept. 4th 2025
             re(&format!(
@@ -487,10 +486,6 @@ mod tests {
         assert_eq!(days("Aggiornato il 5 maggio 2023", de), ["2023-05-05"]);
         assert_eq!(days("发布时间：2022年3月15日 10:20", de), ["2022-03-15"]);
         assert_eq!(days("2025-09-04T10:00", de), ["2025-09-04"]);
-        // Day, month's name and year joined by hyphens (issue 60).
-        assert_eq!(days("Posted 04-Aug-2021 5:11:10", en), ["2021-08-04"]);
-        assert_eq!(days("Publicado el 04-ago-2021", de), ["2021-08-04"]);
-        assert_eq!(days("am 7-Dez-2022", de), ["2022-12-07"]);
         // Not dates: an impossible day, a year out of range, a price.
         assert!(days("February 30, 2024", en).is_empty());
         assert!(days("March 3, 1850", en).is_empty());
