@@ -19,8 +19,9 @@ use crate::error::ExtractError;
 
 /// Text decoded from a page, with the encoding that was used.
 #[derive(Debug)]
-pub(crate) struct Decoded {
-    pub text: String,
+pub(crate) struct Decoded<'a> {
+    /// Borrowed from the bytes when they were UTF-8 needing no repair.
+    pub text: Cow<'a, str>,
     pub encoding: &'static Encoding,
     /// Where the encoding came from: "bom", "declared", "meta", "detected".
     #[cfg_attr(not(test), allow(dead_code))]
@@ -173,11 +174,11 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
 
 /// Decodes page bytes. `declared` is a charset the caller trusts more than the
 /// page (HTTP header, `--charset`); `tld` helps detection (e.g. "ru", "cn").
-pub(crate) fn decode(
-    bytes: &[u8],
+pub(crate) fn decode<'a>(
+    bytes: &'a [u8],
     declared: Option<&'static Encoding>,
     tld: Option<&str>,
-) -> Result<Decoded, ExtractError> {
+) -> Result<Decoded<'a>, ExtractError> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ExtractError::Empty);
     }
@@ -206,7 +207,18 @@ pub(crate) fn decode(
         }
     };
     let (text, _, _) = encoding.decode(bytes);
-    let text = super::mojibake::repair(&fold_presentation_forms(&text)).into_owned();
+    // Each step copies only what it changes; a page that needs neither is
+    // handed on as the bytes it came in.
+    let folded = match fold_presentation_forms(&text) {
+        Cow::Owned(changed) => Some(changed),
+        Cow::Borrowed(_) => None,
+    };
+    let text = folded.map_or(text, Cow::Owned);
+    let repaired = match super::mojibake::repair(&text) {
+        Cow::Owned(changed) => Some(changed),
+        Cow::Borrowed(_) => None,
+    };
+    let text = repaired.map_or(text, Cow::Owned);
     Ok(Decoded {
         text,
         encoding,
