@@ -84,6 +84,7 @@ pub(crate) const FEATURES: &[&str] = &[
 ];
 
 /// Whether `word` occurs in `hay` (both already lower-case).
+#[cfg(test)]
 fn has_word(hay: &[u8], word: &[u8]) -> bool {
     let Some((&first, rest)) = word.split_first() else {
         return true;
@@ -333,30 +334,23 @@ fn class_features(doc: &Doc, set: &mut Set<'_>) {
         ("cls_filter", "filter"),
         ("cls_rating", "rating"),
     ];
-    // This runs for every element of every page: the attributes are
-    // lower-cased once into a reused buffer and scanned once for all the
+    // This runs for every element of every page: the names come lowered
+    // from the document's one buffer of them, scanned once for all the
     // words, each position checked only against the words starting with
     // its byte (`str::contains` per word built a searcher per call).
     let starts = first_bytes(CLASS_WORDS.iter().map(|(_, w)| w.as_bytes()));
     let mut cls = [0u32; CLASS_WORDS.len()];
-    let mut lower: Vec<u8> = Vec::new();
     for (i, n) in doc.nodes.iter().enumerate() {
         if n.kind != Kind::Element {
             continue;
         }
-        let id = i as u32;
-        let (class, ident) = doc.class_id(id);
-        let parts = [class, ident, doc.attr(id, "role")];
-        if parts.iter().all(Option::is_none) {
+        // Parts are space separated, and no word holds a space: no match
+        // spans two of them.
+        let names = doc.class_id_role(i as u32);
+        if names.is_empty() {
             continue;
         }
-        lower.clear();
-        for p in parts.iter().flatten() {
-            // A separator no word holds, so no match spans two attributes.
-            lower.push(0);
-            lower.extend(p.bytes().map(|b| b.to_ascii_lowercase()));
-        }
-        let found = words_in(&lower, &starts, CLASS_WORDS);
+        let found = words_in(names.as_bytes(), &starts, CLASS_WORDS);
         for (j, n) in cls.iter_mut().enumerate() {
             *n += found >> j & 1;
         }
@@ -368,8 +362,6 @@ fn class_features(doc: &Doc, set: &mut Set<'_>) {
 
 /// Short texts that name a page's kind ("add to cart", "reply", ...).
 fn text_features(doc: &Doc, set: &mut Set<'_>) {
-    let mut txt: HashMap<&str, f64> = HashMap::new();
-    let mut lower: Vec<u8> = Vec::new();
     const TEXT_WORDS: &[(&str, &str)] = &[
         ("txt_add_to_cart", "add to cart"),
         ("txt_reply", "reply"),
@@ -377,20 +369,22 @@ fn text_features(doc: &Doc, set: &mut Set<'_>) {
         ("txt_contact", "contact us"),
         ("txt_free_trial", "free trial"),
     ];
+    let starts = first_bytes(TEXT_WORDS.iter().map(|(_, w)| w.as_bytes()));
+    let mut txt = [0u32; TEXT_WORDS.len()];
+    let mut lower: Vec<u8> = Vec::new();
     for i in 0..doc.len() as u32 {
         if doc.is_element(i) || doc.nodes[i as usize].chars > 40 {
             continue;
         }
         lower.clear();
         lower.extend(doc.text(i).bytes().map(|b| b.to_ascii_lowercase()));
-        for (feat, words) in TEXT_WORDS {
-            if has_word(&lower, words.as_bytes()) {
-                *txt.entry(feat).or_insert(0.0) += 1.0;
-            }
+        let found = words_in(&lower, &starts, TEXT_WORDS);
+        for (j, n) in txt.iter_mut().enumerate() {
+            *n += found >> j & 1;
         }
     }
-    for (feat, _) in TEXT_WORDS {
-        set(feat, ln1(txt.get(feat).copied().unwrap_or(0.0)));
+    for ((feat, _), n) in TEXT_WORDS.iter().zip(txt) {
+        set(feat, ln1(f64::from(n)));
     }
 }
 
