@@ -9,12 +9,11 @@ use crate::html::{Doc, Kind, NodeId};
 /// The page's first `itemprop="articleBody"` element: where its markup says
 /// the story is.
 pub(crate) fn microdata_body(doc: &Doc) -> Option<NodeId> {
-    (0..doc.len() as NodeId).find(|&i| {
-        doc.nodes[i as usize].kind == Kind::Element
-            && doc.attr(i, "itemprop").is_some_and(|v| {
-                v.split_whitespace()
-                    .any(|p| p.eq_ignore_ascii_case("articleBody"))
-            })
+    doc.structured().iter().copied().find(|&i| {
+        doc.attr(i, "itemprop").is_some_and(|v| {
+            v.split_whitespace()
+                .any(|p| p.eq_ignore_ascii_case("articleBody"))
+        })
     })
 }
 

@@ -351,20 +351,26 @@ fn first_text(doc: &Doc, tag: Tag) -> Option<String> {
 /// `<meta itemprop="datePublished" content="…">` in an article.
 fn microdata_date(doc: &Doc, props: &[&str]) -> Option<String> {
     let body = doc.body();
-    (body..doc.end(body)).find_map(|id| {
-        // Microdata's itemprop, or RDFa's property ("schema:dateCreated").
-        let prop = doc.attr(id, "itemprop").or_else(|| {
-            doc.attr(id, "property")
-                .map(|p| p.rsplit([':', '/']).next().unwrap_or(p))
-        })?;
-        if !props.iter().any(|p| prop.eq_ignore_ascii_case(p)) {
-            return None;
-        }
-        let value = doc
-            .attr(id, "datetime")
-            .or_else(|| doc.attr(id, "content"))?;
-        normalize_date(value)
-    })
+    let end = doc.end(body);
+    let structured = doc.structured();
+    let from = structured.partition_point(|&id| id < body);
+    structured[from..]
+        .iter()
+        .take_while(|&&id| id < end)
+        .find_map(|&id| {
+            // Microdata's itemprop, or RDFa's property ("schema:dateCreated").
+            let prop = doc.attr(id, "itemprop").or_else(|| {
+                doc.attr(id, "property")
+                    .map(|p| p.rsplit([':', '/']).next().unwrap_or(p))
+            })?;
+            if !props.iter().any(|p| prop.eq_ignore_ascii_case(p)) {
+                return None;
+            }
+            let value = doc
+                .attr(id, "datetime")
+                .or_else(|| doc.attr(id, "content"))?;
+            normalize_date(value)
+        })
 }
 
 pub(crate) fn time_element(doc: &Doc) -> Option<String> {

@@ -18,13 +18,13 @@
 //! a crash.
 
 use html5ever::{local_name, Attribute, LocalName, QualName};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 pub(crate) use super::head_meta::RawMeta;
 use super::head_meta::{collect_head, collect_meta};
 use super::sink::{Limits, SData, SNode, NONE};
 use super::tag::Tag;
-use super::visibility::{aria_hidden, hidden_by_attrs, hidden_from_view, invisible_tag};
+use super::visibility::invisible_tag;
 use crate::error::ExtractError;
 
 /// Index of a node in a [`Doc`].
@@ -92,6 +92,8 @@ pub struct Doc {
     pub(crate) beside: std::sync::OnceLock<Vec<bool>>,
     /// Every element's class, id and role ([`Doc::class_id_role`]).
     class_names: std::sync::OnceLock<super::class_names::ClassNames>,
+    /// The elements carrying structured data, in order ([`Doc::structured`]).
+    structured: Vec<NodeId>,
 }
 
 impl Doc {
@@ -169,6 +171,13 @@ impl Doc {
                 have.len() == name.len() && have.as_bytes().first() == first && have == name
             })
             .map(|a| a.value.as_ref())
+    }
+
+    /// The elements carrying microdata or RDFa (`itemprop`, `itemtype`,
+    /// `property`, `typeof`), in document order: what the structured-data
+    /// readers walk instead of every element.
+    pub(crate) fn structured(&self) -> &[NodeId] {
+        &self.structured
     }
 
     /// An element's attribute values, in source order.
@@ -347,134 +356,12 @@ struct Frame {
     pre: bool,
 }
 
-/// Elements hidden by attributes that hold at least this share (percent) of
-/// the page's text are shown. Hidden menus, tabs and mobile copies hold up
-/// to about two thirds on wcxb-dev pages; loading masks 75-100%.
-const MASK_SHARE_PCT: usize = 75;
-
-/// Marks the elements hidden by their attributes that stay hidden (indexed
-/// like `snodes`); some attribute-hidden elements are shown all the same:
-/// - a loading mask: a hidden element holding most of the page's text
-///   (`visibility:hidden` until the styles arrive, `display:none` until a
-///   script runs) that the reader never sees, so what is under it is the page;
-///   so is a hidden `<main>`, or a hidden child holding most of `<main>`'s
-///   text (a lock screen app hides the shop's content until its script runs,
-///   while the header's menus hold more text than the product);
-/// - a collapsed panel: an accordion answer or a tab that a control on the page
-///   opens (`aria-controls` names its id). The reader opens them; they are
-///   content (an FAQ's answers, a service's tabs).
-fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
-    let mut out = vec![false; snodes.len()];
-    if snodes.is_empty() {
-        return out;
-    }
-    // Text length below each node, skipping never-shown tags; the
-    // attribute-hidden elements with their ids; the ids that controls name.
-    let mut text = vec![0usize; snodes.len()];
-    let mut link_text = vec![0usize; snodes.len()];
-    // Holds structured data (`itemprop`).
-    let mut data = vec![false; snodes.len()];
-    // (element, its id, hidden by aria-hidden alone)
-    let mut hidden: Vec<(u32, Option<&str>, bool)> = Vec::new();
-    let mut controlled: FxHashSet<&str> = FxHashSet::default();
-    let mut with_id: Vec<(u32, &str)> = Vec::new();
-    let mut mains: FxHashSet<u32> = FxHashSet::default();
-    // (node, next child to visit, inside a link)
-    let mut stack = vec![(0u32, snodes[0].first, false)];
-    while let Some(top) = stack.last_mut() {
-        let (node, cur, in_link) = *top;
-        if cur == NONE {
-            stack.pop();
-            if let Some(&(parent, _, _)) = stack.last() {
-                text[parent as usize] += text[node as usize];
-                link_text[parent as usize] += link_text[node as usize];
-                data[parent as usize] |= data[node as usize];
-            }
-            continue;
-        }
-        top.1 = snodes[cur as usize].next;
-        match &snodes[cur as usize].data {
-            SData::Text(t) => {
-                let n = t.bytes().filter(|b| !b.is_ascii_whitespace()).count();
-                text[node as usize] += n;
-                if in_link {
-                    link_text[node as usize] += n;
-                }
-            }
-            SData::Element { attrs } => {
-                let name: &str = names[cur as usize].local.as_ref();
-                if invisible_tag(name) {
-                    continue;
-                }
-                let attr = |k: &str| {
-                    attrs
-                        .iter()
-                        .find(|a| &*a.name.local == k)
-                        .map(|a| &*a.value)
-                };
-                if let Some(ids) = attr("aria-controls") {
-                    controlled.extend(ids.split_ascii_whitespace());
-                }
-                // Structured data. Not controls: an off-canvas menu hidden
-                // with aria-hidden holds a close button and a search form,
-                // and showing it put a list of event dates at a page's head
-                // (trafilatura-eval date 0.843 -> 0.842); showing a buy
-                // box's form cost three wcxb-dev product pages their text
-                // (store pickup panels; 0.054 page-F1 summed).
-                if attr("itemprop").is_some() {
-                    data[cur as usize] = true;
-                }
-                if hidden_by_attrs(name, attrs) {
-                    let aria_only = aria_hidden(attrs) && !hidden_from_view(name, attrs);
-                    hidden.push((cur, attr("id"), aria_only));
-                }
-                if let Some(id) = attr("id") {
-                    with_id.push((cur, id));
-                }
-                if name == "main" || attr("role") == Some("main") {
-                    mains.insert(cur);
-                }
-                stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
-            }
-            _ => {}
-        }
-    }
-    // A panel's collapsing wrapper (`<div style="display:none"><div
-    // id=panel-3>…`) opens with it: the ancestors that hold the panel's
-    // text and nothing more count as the panel.
-    let mut panel_wrapper = FxHashSet::default();
-    for (node, id) in with_id {
-        if !controlled.contains(id) {
-            continue;
-        }
-        let mut up = snodes[node as usize].parent;
-        while up != NONE && text[up as usize] == text[node as usize] {
-            panel_wrapper.insert(up);
-            up = snodes[up as usize].parent;
-        }
-    }
-    let total = text[0];
-    for (h, id, aria_only) in hidden {
-        // Hidden from screen readers only, over a product's microdata: data
-        // a browser shows.
-        if aria_only && data[h as usize] {
-            continue;
-        }
-        let (t, l) = (text[h as usize], link_text[h as usize]);
-        // The page's `<main>` (or its one big child) hidden until a
-        // script unlocks it is a mask too, whatever the menus hold.
-        let parent = snodes[h as usize].parent;
-        let main_mask = mains.contains(&h)
-            || (parent != NONE
-                && mains.contains(&parent)
-                && t * 100 >= text[parent as usize] * MASK_SHARE_PCT);
-        let mask = (total > 0 && t * 100 >= total * MASK_SHARE_PCT) || (t > 0 && main_mask);
-        // A menu a button opens is links; an answer is text.
-        let opens = id.is_some_and(|id| controlled.contains(id)) || panel_wrapper.contains(&h);
-        let panel = opens && l * 2 < t;
-        out[h as usize] = !(mask || panel);
-    }
-    out
+/// An attribute of microdata or RDFa ([`Doc::structured`]).
+fn is_structured(name: &LocalName) -> bool {
+    *name == local_name!("itemprop")
+        || *name == local_name!("itemtype")
+        || *name == local_name!("property")
+        || &**name == "typeof"
 }
 
 /// A document holding only its root, with room for `capacity` nodes.
@@ -488,6 +375,7 @@ fn rooted(capacity: usize) -> Doc {
         meta: RawMeta::default(),
         beside: std::sync::OnceLock::new(),
         class_names: std::sync::OnceLock::new(),
+        structured: Vec::new(),
     };
     doc.nodes.push(Node {
         parent: NONE,
@@ -508,7 +396,7 @@ fn rooted(capacity: usize) -> Doc {
 
 fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
     // Attribute checks are done once, here; flatten reads the result.
-    let hidden = stays_hidden(&snodes, &names);
+    let hidden = super::visibility::stays_hidden(&snodes, &names);
     let mut doc = rooted(snodes.len());
     if snodes.is_empty() {
         doc.agg = vec![Agg::default()];
@@ -576,6 +464,9 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
                 let path = *path_ids.entry((parent_path, name)).or_insert(next_path);
                 if path == next_path {
                     doc.path_count += 1;
+                }
+                if attrs.iter().any(|a| is_structured(&a.name.local)) {
+                    doc.structured.push(id);
                 }
                 let tag = Tag::from_name(lname);
                 let is_pre = pre || tag == Tag::Pre;

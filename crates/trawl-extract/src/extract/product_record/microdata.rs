@@ -9,7 +9,7 @@ use super::availability::Availability;
 use super::record::{Partial, StructuredPrice};
 use crate::extract::shop::money::code_of;
 use crate::extract::shop::visible::clean;
-use crate::html::{Doc, Kind, NodeId, Tag};
+use crate::html::{Doc, NodeId, Tag};
 
 /// The property an element names, with any vocabulary prefix dropped
 /// (`schema:price`, `http://schema.org/price` → `price`).
@@ -61,15 +61,14 @@ pub(crate) fn read(doc: &Doc) -> Partial {
     let mut p = Partial::default();
     let mut amount: Option<String> = None;
     let mut currency: Option<&'static str> = None;
-    if let Some(scope) = (0..doc.len() as NodeId)
-        .find(|&i| doc.nodes[i as usize].kind == Kind::Element && product_scope(doc, i))
-    {
+    // Only the elements carrying structured data can open an item or name
+    // a property.
+    let structured = doc.structured();
+    if let Some(at) = structured.iter().position(|&i| product_scope(doc, i)) {
+        let scope = structured[at];
         p.found = true;
         let end = doc.nodes[scope as usize].end;
-        for id in scope + 1..end {
-            if doc.nodes[id as usize].kind != Kind::Element {
-                continue;
-            }
+        for &id in structured[at + 1..].iter().take_while(|&&id| id < end) {
             let Some(name) = prop(doc, id) else { continue };
             let set = |slot: &mut Option<String>| {
                 if slot.is_none() {
