@@ -37,6 +37,20 @@ impl ClassNames {
         };
         self.text.get(start..end).unwrap_or("")
     }
+
+    /// The nodes whose names hold `word` (lower case), in node order: one
+    /// search over the whole buffer instead of a test per element.
+    pub(crate) fn holding(&self, word: &str) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for at in memchr::memmem::find_iter(self.text.as_bytes(), word.as_bytes()) {
+            // Node i's names end at ends[i]: the first end past `at`.
+            let node = self.ends.partition_point(|&e| e as usize <= at);
+            if out.last() != Some(&node) {
+                out.push(node);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -55,5 +69,9 @@ mod tests {
         assert_eq!(names.get(1), "");
         assert_eq!(names.get(2), "navigation ");
         assert_eq!(names.get(3), "");
+        assert_eq!(names.holding("nav"), vec![0, 2]);
+        assert_eq!(names.holding("top"), vec![0]);
+        assert_eq!(names.holding("main top"), vec![0]);
+        assert!(names.holding("menu").is_empty());
     }
 }

@@ -205,14 +205,25 @@ impl Doc {
     /// An element's class, id and role, lower-cased and space separated;
     /// computed for every element the first time one is asked for.
     pub(crate) fn class_id_role(&self, id: NodeId) -> &str {
-        self.class_names
-            .get_or_init(|| {
-                super::class_names::ClassNames::build(self.nodes.len(), |i| {
-                    let (class, ident) = self.class_id(i as NodeId);
-                    [class, ident, self.attr(i as NodeId, "role")]
-                })
+        self.names().get(id as usize)
+    }
+
+    /// The elements whose class, id or role (lower-cased, as
+    /// [`Doc::class_id_role`] gives them) hold `word`, in order.
+    pub(crate) fn names_holding(&self, word: &str) -> Vec<NodeId> {
+        let nodes = self.names().holding(word);
+        nodes.into_iter().map(|i| i as NodeId).collect()
+    }
+
+    /// Every element's class, id and role, built the first time one is
+    /// asked for.
+    fn names(&self) -> &super::class_names::ClassNames {
+        self.class_names.get_or_init(|| {
+            super::class_names::ClassNames::build(self.nodes.len(), |i| {
+                let (class, ident) = self.class_id(i as NodeId);
+                [class, ident, self.attr(i as NodeId, "role")]
             })
-            .get(id as usize)
+        })
     }
 
     /// Children of a node, in order.
