@@ -657,6 +657,15 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     let body = doc.body();
     let body_chars = doc.agg[body as usize].chars;
     let story = Story::find(doc);
+    // Pages repeat their class names (every card, every menu item): each
+    // distinct name string is weighed once.
+    let named: std::cell::RefCell<rustc_hash::FxHashMap<&str, Naming>> = Default::default();
+    let naming = |names| {
+        *named
+            .borrow_mut()
+            .entry(names)
+            .or_insert_with(|| naming(names))
+    };
     let mut noise = mark(doc, |id| {
         if id == body || id == 0 || doc.tag(id) == Tag::Html {
             return false;
