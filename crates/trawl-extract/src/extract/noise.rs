@@ -96,26 +96,19 @@ const ABOUT_THE_PAGE_CHARS: u32 = 400;
 /// back as a paragraph of the story: multilingual-dev hr 0.9637 -> 0.9687,
 /// the other sets identical). Inside the region the length limit holds.
 pub(crate) fn with_page_notes(doc: &Doc, noise: &[bool]) -> Vec<bool> {
-    // Only elements whose names hold a word of the list can be notes:
-    // found with one search of the page's names, not a test per element.
-    let mut named: Vec<NodeId> = ABOUT_THE_PAGE
-        .iter()
-        .flat_map(|c| doc.names_holding(c))
-        .filter(|&id| {
-            let names = class_id_role(doc, id);
-            ABOUT_THE_PAGE.iter().any(|c| matches_token(names, c))
-        })
-        .collect();
-    named.sort_unstable();
-    let mut out = noise.to_vec();
-    // Outermost first: a note inside a note is already covered.
-    let mut covered = 0;
-    for id in named {
-        if id < covered {
-            continue;
-        }
-        covered = doc.end(id);
-        out[id as usize..covered as usize].fill(true);
+    let notes = named_any(doc, ABOUT_THE_PAGE);
+    let notes = mark(doc, |id| notes[id as usize]);
+    noise.iter().zip(notes).map(|(n, m)| *n || m).collect()
+}
+
+/// Per node, whether its class, id or role holds one of `words` at a word
+/// start ([`matches_token`]). The candidates come from one search of the
+/// page's names, not a scan of every element's.
+pub(crate) fn named_any(doc: &Doc, words: &[&str]) -> Vec<bool> {
+    let mut out = vec![false; doc.len()];
+    for id in words.iter().flat_map(|w| doc.names_holding(w)) {
+        let names = class_id_role(doc, id);
+        out[id as usize] = words.iter().any(|w| matches_token(names, w));
     }
     out
 }
@@ -681,6 +674,9 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             .entry(names)
             .or_insert_with(|| naming(names))
     };
+    // The name lists, each found with one search of the page's names.
+    let [caption_named, extras_named, about_named, comments_named] =
+        [CAPTION_NAMES, POST_EXTRAS, ABOUT_THE_PAGE, COMMENTS].map(|w| named_any(doc, w));
     let mut noise = mark(doc, |id| {
         if id == body || id == 0 || doc.tag(id) == Tag::Html {
             return false;
@@ -707,7 +703,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ if profile.captions_are_noise
                     && profile.bylines_are_noise
                     && doc.agg[id as usize].chars <= 80
-                    && CAPTION_NAMES.iter().any(|c| matches_token(names, c)) =>
+                    && caption_named[id as usize] =>
                 {
                     true
                 }
@@ -718,15 +714,14 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                 _ if node.tag.is_heading() => false,
                 _ => {
                     if !profile.comments_are_noise
-                        && (POST_EXTRAS.iter().any(|c| matches_token(names, c))
-                            || comments_on_a_post(doc, id, names))
+                        && (extras_named[id as usize] || comments_on_a_post(doc, id, names))
                     {
                         return !holds_the_page(doc, id, body_chars);
                     }
                     match naming(names) {
                         _ if profile.bylines_are_noise
                             && doc.agg[id as usize].chars <= ABOUT_THE_PAGE_CHARS
-                            && ABOUT_THE_PAGE.iter().any(|c| matches_token(names, c)) =>
+                            && about_named[id as usize] =>
                         {
                             true
                         }
@@ -737,7 +732,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                         Naming::Neutral => {
                             if !profile.comments_are_noise
                                 || id < kept_thread_end.get()
-                                || !COMMENTS.iter().any(|c| matches_token(names, c))
+                                || !comments_named[id as usize]
                             {
                                 false
                             } else if doc.agg[id as usize].chars * 10

@@ -3,7 +3,7 @@
 //! disclaimers and tooltips. Computed once per page; `auto` leaves it out of
 //! the text, and the buy box and the product record look past it.
 
-use crate::extract::noise::{class_id_role, mark, matches_token};
+use crate::extract::noise::{mark, named_any};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Everything beside the product: [`side_sections`], [`card_lists`] and
@@ -17,11 +17,9 @@ fn mark_beside(doc: &Doc) -> Vec<bool> {
     // A wrapper around the product's name is not beside it, whatever its
     // class says (themes put `single-product-reviews-01` on `<body>`).
     let name = first_h1(doc);
+    let named = named_any(doc, BESIDE_NAMES);
     let named = mark(doc, |id| {
-        doc.is_element(id) && !name.is_some_and(|h| doc.contains(id, h)) && {
-            let names = class_id_role(doc, id);
-            BESIDE_NAMES.iter().any(|n| matches_token(names, n))
-        }
+        named[id as usize] && !name.is_some_and(|h| doc.contains(id, h))
     });
     for ((m, c), n) in marked.iter_mut().zip(card_lists(doc)).zip(named) {
         *m |= c || n;
