@@ -3,7 +3,7 @@
 //! breakpoint). The flat tree leaves them out; [`stays_hidden`] shows a few
 //! of them back (loading masks, collapsed panels).
 
-use html5ever::{Attribute, QualName};
+use html5ever::{local_name, Attribute, LocalName, QualName};
 use rustc_hash::FxHashSet;
 
 use super::sink::{SData, SNode, NONE};
@@ -54,19 +54,18 @@ pub(super) fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
 pub(super) fn aria_hidden(attrs: &[Attribute]) -> bool {
     attrs
         .iter()
-        .any(|a| &*a.name.local == "aria-hidden" && a.value.eq_ignore_ascii_case("true"))
+        .any(|a| a.name.local == local_name!("aria-hidden") && a.value.eq_ignore_ascii_case("true"))
 }
 
 /// Hidden from view by `hidden`, styles, utility classes or an input's type.
 pub(super) fn hidden_from_view(name: &str, attrs: &[Attribute]) -> bool {
     for a in attrs {
-        let n = a.name.local.as_ref();
         let v = a.value.as_ref();
-        let hidden = match n {
-            "hidden" => !streamed_boundary(attrs),
-            "style" => style_hides(v),
-            "type" => name == "input" && v.eq_ignore_ascii_case("hidden"),
-            "class" => class_hides(v),
+        let hidden = match a.name.local {
+            local_name!("hidden") => !streamed_boundary(attrs),
+            local_name!("style") => style_hides(v),
+            local_name!("type") => name == "input" && v.eq_ignore_ascii_case("hidden"),
+            local_name!("class") => may_hide(v) && class_hides(v),
             _ => false,
         };
         if hidden {
@@ -80,10 +79,27 @@ pub(super) fn hidden_from_view(name: &str, attrs: &[Attribute]) -> bool {
 /// and moves it into place with a script: what the reader sees.
 fn streamed_boundary(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
-        &*a.name.local == "id"
+        a.name.local == local_name!("id")
             && a.value
                 .strip_prefix("S:")
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Whether a class list holds a fragment every hiding class holds one of
+/// ("hid", "Hid", "none", "invisible", "sr-only", "screen", "show-for"):
+/// one pass over its bytes rules out most lists before their tokens are
+/// parsed ([`class_hides`]).
+fn may_hide(classes: &str) -> bool {
+    let b = classes.as_bytes();
+    let at = |i: usize, frag: &[u8]| b.get(i..i + frag.len()) == Some(frag);
+    (0..b.len()).any(|i| match b[i] {
+        b'h' => at(i + 1, b"id"),
+        b'H' => at(i + 1, b"id"),
+        b'n' => at(i + 1, b"one"),
+        b'i' => at(i + 1, b"nvisible"),
+        b's' => at(i + 1, b"r-only") || at(i + 1, b"creen") || at(i + 1, b"how-for"),
+        _ => false,
     })
 }
 
@@ -259,13 +275,10 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if invisible_tag(name) {
                     continue;
                 }
-                let attr = |k: &str| {
-                    attrs
-                        .iter()
-                        .find(|a| &*a.name.local == k)
-                        .map(|a| &*a.value)
-                };
-                if let Some(ids) = attr("aria-controls") {
+                // Names compared as interned atoms: one integer each.
+                let attr =
+                    |k: LocalName| attrs.iter().find(|a| a.name.local == k).map(|a| &*a.value);
+                if let Some(ids) = attr(local_name!("aria-controls")) {
                     controlled.extend(ids.split_ascii_whitespace());
                 }
                 // Structured data. Not controls: an off-canvas menu hidden
@@ -274,17 +287,17 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 // (trafilatura-eval date 0.843 -> 0.842); showing a buy
                 // box's form cost three wcxb-dev product pages their text
                 // (store pickup panels; 0.054 page-F1 summed).
-                if attr("itemprop").is_some() {
+                if attr(local_name!("itemprop")).is_some() {
                     data[cur as usize] = true;
                 }
                 if hidden_by_attrs(name, attrs) {
                     let aria_only = aria_hidden(attrs) && !hidden_from_view(name, attrs);
-                    hidden.push((cur, attr("id"), aria_only));
+                    hidden.push((cur, attr(local_name!("id")), aria_only));
                 }
-                if let Some(id) = attr("id") {
+                if let Some(id) = attr(local_name!("id")) {
                     with_id.push((cur, id));
                 }
-                if name == "main" || attr("role") == Some("main") {
+                if name == "main" || attr(local_name!("role")) == Some("main") {
                     mains.insert(cur);
                 }
                 stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
@@ -328,4 +341,56 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
         out[h as usize] = !(mask || panel);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_hiding_class_passes_the_prefilter() {
+        let hiding = [
+            "hidden",
+            "hide",
+            "is-hidden",
+            "d-none",
+            "u-hidden",
+            "invisible",
+            "visually-hidden",
+            "visuallyhidden",
+            "sr-only",
+            "screen-reader-text",
+            "screenreader-only",
+            "ot-hide",
+            "display-none",
+            "js-hidden",
+            "no-js-hidden",
+            "ipsHide",
+            "uk-hidden",
+            "slds-hide",
+            "hidden-lg",
+            "hide-for-large",
+            "hide-for-large-up",
+            "show-for-small-only",
+            "show-for-medium-only",
+            "show-for-small",
+            "show-for-medium-down",
+            "xl:hidden",
+            "d-xl-none",
+            "card lg:hidden",
+        ];
+        for class in hiding {
+            assert!(class_hides(class), "{class}");
+            assert!(may_hide(class), "{class}");
+        }
+        for class in [
+            "card product-tile",
+            "nav-main lg:block",
+            "d-flex",
+            "col-md-6",
+        ] {
+            assert!(!may_hide(class), "{class}");
+            assert!(!class_hides(class), "{class}");
+        }
+    }
 }
