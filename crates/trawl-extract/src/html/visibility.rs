@@ -205,7 +205,15 @@ fn hidden_on_desktop(token: &str) -> bool {
 }
 
 fn style_hides(style: &str) -> bool {
-    if !style.contains("none") && !style.contains("hidden") {
+    // One pass over the bytes (`str::contains` built a searcher per call,
+    // for every styled element).
+    let b = style.as_bytes();
+    let at = |i: usize, frag: &[u8]| b.get(i..i + frag.len()) == Some(frag);
+    if !(0..b.len()).any(|i| match b[i] {
+        b'n' => at(i, b"none"),
+        b'h' => at(i, b"hidden"),
+        _ => false,
+    }) {
         return false;
     }
     let compact: String = style
