@@ -156,10 +156,11 @@ pub(crate) fn author(
 /// The first byline element's name, else the writer a Chinese page's
 /// credit line names, else a name after a byline's label.
 fn visible(doc: &Doc) -> Option<String> {
-    marked(doc, false)
+    let candidates = byline_candidates(doc);
+    marked(doc, &candidates, false)
         .or_else(|| crate::extract::credits::credited(doc))
         .or_else(|| labelled(doc))
-        .or_else(|| marked(doc, true))
+        .or_else(|| marked(doc, &candidates, true))
 }
 
 /// Class words of elements around a byline that are not it (its picture,
@@ -184,9 +185,10 @@ fn in_furniture(doc: &Doc, id: NodeId) -> bool {
 
 /// The name of the first element marked as the byline: `rel=author`,
 /// `itemprop=author`, a class `author` or `byline` (`loose`: a class word
-/// holding either, `authorName`, `post-meta-author`).
-fn marked(doc: &Doc, loose: bool) -> Option<String> {
-    for id in byline_candidates(doc) {
+/// holding either, `authorName`, `post-meta-author`), among the elements
+/// [`byline_candidates`] found.
+fn marked(doc: &Doc, candidates: &[NodeId], loose: bool) -> Option<String> {
+    for &id in candidates {
         let n = &doc.nodes[id as usize];
         let rel_author =
             n.tag == Tag::A && doc.attr(id, "rel").is_some_and(|r| r.contains("author"));
@@ -214,7 +216,7 @@ fn marked(doc: &Doc, loose: bool) -> Option<String> {
     None
 }
 
-/// The elements [`marked`] can take, in order: links (`rel=author`),
+/// The elements [`marked`] can take (`candidates`), in order: links (`rel=author`),
 /// elements with structured data (`itemprop=author`), and those whose
 /// names hold "author" or "byline" (every class test asks for one of the
 /// two). Found with one search of the document's names instead of a test

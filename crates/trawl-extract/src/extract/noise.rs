@@ -675,8 +675,21 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
             .or_insert_with(|| naming(names))
     };
     // The name lists, each found with one search of the page's names.
-    let [caption_named, extras_named, about_named, comments_named] =
-        [CAPTION_NAMES, POST_EXTRAS, ABOUT_THE_PAGE, COMMENTS].map(|w| named_any(doc, w));
+    // Only the lists this profile reads are searched.
+    let p = profile;
+    let [caption_named, extras_named, about_named, comments_named] = [
+        (p.captions_are_noise && p.bylines_are_noise, CAPTION_NAMES),
+        (!p.comments_are_noise, POST_EXTRAS),
+        (p.bylines_are_noise, ABOUT_THE_PAGE),
+        (p.comments_are_noise, COMMENTS),
+    ]
+    .map(|(read, words)| {
+        if read {
+            named_any(doc, words)
+        } else {
+            vec![false; doc.len()]
+        }
+    });
     let mut noise = mark(doc, |id| {
         if id == body || id == 0 || doc.tag(id) == Tag::Html {
             return false;
