@@ -3,7 +3,7 @@
 //! ([`metadata`](super::metadata)), its URL's, in the order the measurements chose; never a
 //! day after the page was fetched.
 
-use crate::extract::dates::{self, Day, Order, Shown};
+use crate::extract::dates::{self, Day, Order, Shown, ShownDate};
 use crate::extract::local_time;
 use crate::extract::metadata::{normalize_date, time_element, Meta, DATE_KEYS};
 use crate::extract::typing::PageType;
@@ -30,6 +30,20 @@ pub enum DateKind {
 /// The day (`YYYY-MM-DD`) of an ISO 8601 date.
 fn day_of(date: &Option<String>) -> Option<&str> {
     date.as_deref().and_then(|d| d.get(..10))
+}
+
+/// Whether more of the page's ambiguous shown days are days its markup
+/// records (publication or update) when read in the other day-month order
+/// than as read.
+fn recorded_in_other_order(shown: &[ShownDate], meta: &Meta) -> bool {
+    let recorded = [day_of(&meta.date), day_of(&meta.date_modified)];
+    let is_recorded = |d: Day| recorded.contains(&Some(d.iso().as_str()));
+    let (mut as_read, mut other) = (0, 0);
+    for s in shown.iter().filter(|s| s.ambiguous) {
+        as_read += usize::from(is_recorded(s.day));
+        other += usize::from(s.day.swapped().is_some_and(is_recorded));
+    }
+    other > as_read
 }
 
 impl Dates {
@@ -90,6 +104,13 @@ pub(crate) fn dates(
             order = o;
             shown = dates::shown(doc, order, fetched_at);
         }
+    }
+    // Ambiguous shown days that the markup records in the other order (an
+    // Austrian page showing `11/01/2021` and recording 2021-11-01): the
+    // page writes its dates in that order, whatever its language says.
+    if recorded_in_other_order(&shown, meta) {
+        order = order.flipped();
+        shown = dates::shown(doc, order, fetched_at);
     }
     // A moment recorded in UTC, on the page's own day when the page shows
     // that day (issue 60: the shown day wins).
@@ -398,6 +419,40 @@ mod tests {
             PageType::Forum,
         );
         assert_eq!(d.as_deref(), Some("2025-12-19T04:25:38+05:00"));
+    }
+
+    #[test]
+    fn ambiguous_shown_days_follow_the_order_the_markup_records() {
+        let at = |lang: &str, recorded: &str, shown: &str| {
+            let html = format!(
+                r#"<html lang={lang}><head><meta property="article:published_time" content="{recorded}"></head><body><h1>Headline</h1><p class=date>{shown}</p><p>The story, long enough to be read as the text of the article.</p></body></html>"#
+            );
+            let doc = Doc::parse_str(&html);
+            super::dates(&doc, None, &collect(&doc), PageType::Article, None).date
+        };
+        // A German or French page showing the American order: the recorded
+        // day says how to read it.
+        for (lang, shown) in [
+            ("de", "11/01/2021"),
+            ("fr", "11/01/2021"),
+            ("en-GB", "11/01/2021"),
+        ] {
+            let d = at(lang, "2021-11-01T04:00:14Z", shown);
+            assert_eq!(
+                d.as_deref().and_then(|d| d.get(..10)),
+                Some("2021-11-01"),
+                "{lang}"
+            );
+        }
+        // An American page showing the day first, the same way round.
+        let d = at("en-US", "2021-11-01T10:00:00Z", "01/11/2021");
+        assert_eq!(d.as_deref().and_then(|d| d.get(..10)), Some("2021-11-01"));
+        // The recorded day agreeing with the language's reading: unchanged.
+        let d = at("de", "2021-01-11T10:00:00Z", "11.01.2021");
+        assert_eq!(d.as_deref().and_then(|d| d.get(..10)), Some("2021-01-11"));
+        // A recorded day matching neither reading leaves the order alone.
+        let d = at("de", "2021-06-02T10:00:00Z", "11.01.2021");
+        assert_eq!(d.as_deref().and_then(|d| d.get(..10)), Some("2021-01-11"));
     }
 
     #[test]

@@ -44,6 +44,16 @@ impl Day {
     pub(crate) fn iso(self) -> String {
         format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
     }
+
+    /// The day read in the other day-month order (`None` when that is no
+    /// day: 25/01 has no 25th month).
+    pub(crate) fn swapped(self) -> Option<Day> {
+        Day::new(
+            u32::from(self.year),
+            u32::from(self.day),
+            u32::from(self.month),
+        )
+    }
 }
 
 /// The last day a page fetched at `fetched_at` (seconds since the epoch;
@@ -141,6 +151,14 @@ pub(crate) enum Order {
 }
 
 impl Order {
+    /// The other order.
+    pub(crate) fn flipped(self) -> Order {
+        match self {
+            Order::MonthFirst => Order::DayFirst,
+            Order::DayFirst => Order::MonthFirst,
+        }
+    }
+
     /// The order of the page's language (`en-US`, `en`: month first).
     pub(crate) fn of_lang(lang: Option<&str>) -> Order {
         match lang.map(str::to_ascii_lowercase) {
