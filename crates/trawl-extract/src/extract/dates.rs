@@ -259,16 +259,20 @@ fn scan(
             }
         }
         let start = from + f.start;
-        let (node_start, node) = match at.binary_search_by_key(&start, |(o, _)| *o) {
-            Ok(i) => at[i],
+        let k = match at.binary_search_by_key(&start, |(o, _)| *o) {
+            Ok(i) => i,
             Err(0) => continue,
-            Err(i) => at[i - 1],
+            Err(i) => i - 1,
         };
+        let (node_start, node) = at[k];
         let before = text[floor_char(text, start.saturating_sub(40))..start].to_lowercase();
         if not_the_pages(&before) {
             continue;
         }
-        let label = nearest_label(&before);
+        let label = nearest_label(&before).or_else(|| {
+            let previous = k.checked_sub(1).map(|j| at[j].0);
+            date_pair(text, previous, node_start, start).then_some(Label::Published)
+        });
         // Far from the headline only a date's element, a line that is the
         // date or a label says a date is the page's.
         let len = f.end - f.start;
@@ -441,11 +445,71 @@ fn taken(doc: &Doc, node: NodeId, len: usize, block: bool) -> bool {
 /// Whether the date at `text[start..end]` opens its text node (from
 /// `node_start`) and a dash, a bar or an opening quote follows it: a
 /// dateline ("27.1.2022 - Bei der Erinnerung …", "01.02.2022 „Der
-/// Arbeitsmarkt …").
+/// Arbeitsmarkt …"). A short lead may come first: a place or weekday and
+/// a comma ("BERLIN, 25.01.2022 – …"), or a name of the piece and a word
+/// for "of" ("Pressemitteilung vom 25. Januar 2022 | …"); a preposition
+/// or an article first ("On 27.1.2022 - …", "The end of …") opens a
+/// sentence, not a dateline.
 fn dateline(text: &str, node_start: usize, start: usize, end: usize) -> bool {
-    let lead = text.get(node_start..start).unwrap_or("x");
+    let lead = text.get(node_start..start).unwrap_or("x").trim();
     let after = text.get(end..).unwrap_or_default().trim_start();
-    lead.trim().is_empty() && after.starts_with(['-', '–', '—', '|', '„', '“', '«', '"'])
+    let words: Vec<&str> = lead.split_whitespace().collect();
+    let short = lead.len() <= 40 && words.len() <= 4 && !lead.contains(['.', '!', '?', ';', ':']);
+    // The piece's name is a noun, not an article or a preposition ("The
+    // night of …", "On …").
+    let named = words.len() >= 2
+        && words[0].chars().count() > 3
+        && words[0].starts_with(char::is_uppercase)
+        && words
+            .last()
+            .is_some_and(|w| OF_WORDS.contains(&w.to_lowercase().as_str()));
+    // After a lead, the story goes on in words: "Tuesday, December 26,
+    // 2006 - 07:02 PM" is a masthead's clock.
+    let words_follow = after
+        .trim_start_matches(['-', '–', '—', '|', '„', '“', '«', '"'])
+        .trim_start()
+        .starts_with(char::is_alphabetic);
+    let led = lead.is_empty() || (short && words_follow && (lead.ends_with(',') || named));
+    led && after.starts_with(['-', '–', '—', '|', '„', '“', '«', '"'])
+}
+
+/// Words for "of" or "from" that end the name of a piece before its date
+/// ("Pressemitteilung vom", "Press release of", "Communiqué du").
+const OF_WORDS: &[&str] = &[
+    "vom", "of", "from", "du", "del", "de", "van", "dal", "da", "do",
+];
+
+/// Words that label a value as the date ("Datum 25.01.2022" in a
+/// document's facts).
+const DATE_WORDS: &[&str] = &[
+    "date",
+    "datum",
+    "fecha",
+    "data",
+    "dato",
+    "päivämäärä",
+    "tarih",
+    "дата",
+    "日期",
+    "日付",
+];
+
+/// Whether the date at `text[start..]` is the value of a "Date" label: its
+/// text node holds only the label before it ("Datum: 25.01.2022"), or it
+/// opens its node and the previous text node (from `previous`) is the
+/// label (`<span>Datum</span> <span>25.01.2022</span>`).
+fn date_pair(text: &str, previous: Option<usize>, node_start: usize, start: usize) -> bool {
+    let is_label = |s: &str| {
+        let s = s.trim().trim_end_matches(':').trim_end().to_lowercase();
+        DATE_WORDS.contains(&s.as_str())
+    };
+    let lead = text.get(node_start..start).unwrap_or("x");
+    if !lead.trim().is_empty() {
+        return is_label(lead);
+    }
+    previous
+        .and_then(|p| text.get(p..node_start))
+        .is_some_and(is_label)
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -506,12 +570,60 @@ mod tests {
             at("12 de mayo de 2022 — El gobierno anunció hoy su plan y más, como dice el informe del día"),
             published("2022-05-12")
         );
+        assert_eq!(
+            at("Pressemitteilung vom 25. Januar 2022 | Berlin – Die künftige Ministerin sagt und so weiter, wie der Bericht sagt"),
+            published("2022-01-25")
+        );
+        assert_eq!(
+            at("BERLIN, 25.01.2022 – Die künftige Ministerin sagt und so weiter, wie der Bericht des Tages sagt"),
+            published("2022-01-25")
+        );
+        assert_eq!(
+            at("Communiqué du 8 novembre 2021 | Paris – La ministre a dit et ainsi de suite, comme le dit le rapport"),
+            published("2021-11-08")
+        );
         assert!(
             at("On 27.1.2022 - the day of remembrance - we met in the old town hall").is_empty()
         );
         assert!(
+            at("Tuesday, December 26, 2006 - 07:02 PM EST — Apple stores and more news of the day")
+                .is_empty(),
+            "a masthead's clock"
+        );
+        assert!(
+            at("The end of 27.1.2022 - the day of remembrance - we met in the old town hall")
+                .is_empty()
+        );
+        assert!(
             at("27.1.2022 was the day of remembrance, and we met in the old town hall").is_empty()
         );
+    }
+
+    /// Issue 60: a date labelled as the date ("Datum", "Date:", "Fecha")
+    /// far down a page, as its own text or after the label's element.
+    #[test]
+    fn a_date_labelled_as_the_date() {
+        let story =
+            "<p>The story itself, long enough to be a paragraph of the article and more.</p>"
+                .repeat(40);
+        let at = |facts: &str| {
+            let html = format!("<body><h1>Radon</h1>{story}<div>{facts}</div></body>");
+            let doc = Doc::parse_str(&html);
+            anywhere(&doc, Order::DayFirst, None, true).map(|s| (s.day.iso(), s.kind))
+        };
+        let published = |d: &str| Some((d.to_string(), Shown::Published));
+        assert_eq!(
+            at("<span class=label>Ausgabejahr</span> <span>2022</span> <span class=label>Datum</span> <span class=value>25.01.2022</span>"),
+            published("2022-01-25")
+        );
+        assert_eq!(at("<p>Date: 25/01/2022</p>"), published("2022-01-25"));
+        assert_eq!(
+            at("<dt>Fecha</dt><dd>25/01/2022</dd>"),
+            published("2022-01-25")
+        );
+        // Other dates are not the page's: an expiry, a birthday.
+        assert_eq!(at("<dt>Ablaufdatum</dt><dd>25.01.2022</dd>"), None);
+        assert_eq!(at("<p>Due date: 25/01/2022</p>"), None);
     }
 
     /// Issue 60: far from the headline, the labelled publication wins over
