@@ -55,6 +55,16 @@ const UPDATED: &[&str] = &[
     "edited",
     "letzte änderung",
     "zuletzt bearbeitet",
+    // A wiki's footer in its languages ("Diese Seite wurde zuletzt am …
+    // geändert", "dernière modification … le …", "por última vez el …").
+    "zuletzt am",
+    "zuletzt geändert",
+    "dernière modification",
+    "por última vez",
+    "ultima volta",
+    "laatst bewerkt",
+    "ostatnia edycja",
+    "senast ändrad",
     "zaktualizowano",
     "uppdaterad",
     "opdateret",
@@ -621,6 +631,19 @@ mod tests {
             at("<dt>Fecha</dt><dd>25/01/2022</dd>"),
             published("2022-01-25")
         );
+        // A wiki's footer: the last edit.
+        let updated = |d: &str| Some((d.to_string(), Shown::Updated));
+        for footer in [
+            "Diese Seite wurde zuletzt am 29. Januar 2020 um 13:22 Uhr geändert.",
+            "This page was last edited on 29 January 2020, at 13:22.",
+            "Dernière modification : 29 janvier 2020",
+        ] {
+            assert_eq!(
+                at(&format!("<ul><li>{footer}</li></ul>")),
+                updated("2020-01-29"),
+                "{footer}"
+            );
+        }
         // Other dates are not the page's: an expiry, a birthday.
         assert_eq!(at("<dt>Ablaufdatum</dt><dd>25.01.2022</dd>"), None);
         assert_eq!(at("<p>Due date: 25/01/2022</p>"), None);
