@@ -276,7 +276,8 @@ fn scan(
         };
         let (node_start, node) = at[k];
         let before = text[floor_char(text, start.saturating_sub(40))..start].to_lowercase();
-        if not_the_pages(&before) {
+        // A quotation's date is its author's (an embedded post's).
+        if not_the_pages(&before) || quoted(doc, node) {
             continue;
         }
         let label = nearest_label(&before).or_else(|| {
@@ -520,6 +521,22 @@ fn date_pair(text: &str, previous: Option<usize>, node_start: usize, start: usiz
     previous
         .and_then(|p| text.get(p..node_start))
         .is_some_and(is_label)
+}
+
+/// Whether `id` sits in a quotation marked as one: a `<blockquote>` with a
+/// class or a `cite` (an embedded post, a quote block). A bare one is as
+/// often an old page's indentation.
+pub(crate) fn quoted(doc: &Doc, id: NodeId) -> bool {
+    let mut p = doc.nodes[id as usize].parent;
+    while p != u32::MAX {
+        if doc.tag(p) == Tag::Blockquote
+            && (doc.attr(p, "class").is_some() || doc.attr(p, "cite").is_some())
+        {
+            return true;
+        }
+        p = doc.nodes[p as usize].parent;
+    }
+    false
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {

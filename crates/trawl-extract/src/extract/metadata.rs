@@ -373,11 +373,15 @@ fn microdata_date(doc: &Doc, props: &[&str]) -> Option<String> {
         })
 }
 
+/// The first `<time datetime>` outside a quotation
+/// ([`crate::extract::dates::quoted`]): it holds another's words and their
+/// date (an embedded social post's).
 pub(crate) fn time_element(doc: &Doc) -> Option<String> {
     doc.nodes
         .iter()
         .enumerate()
         .filter(|(_, n)| n.tag == Tag::Time)
+        .filter(|&(i, _)| !crate::extract::dates::quoted(doc, i as NodeId))
         .find_map(|(i, _)| doc.attr(i as NodeId, "datetime").map(str::to_string))
 }
 

@@ -287,6 +287,12 @@ mod tests {
         );
         let d = dates(&doc, None, &collect(&doc), PageType::Article, None);
         assert_eq!(d.date.as_deref(), Some("2023-11-02"), "the <time>'s");
+        // A quoted post's <time> is the post's.
+        let doc = Doc::parse_str(
+            r#"<body><h1>Visible</h1><p>The story.</p><blockquote class="instagram-media"><p>A post shared by Ann (@ann) on <time datetime="2019-04-21T23:47:18+00:00">Apr 21, 2019</time></p></blockquote></body>"#,
+        );
+        let d = dates(&doc, None, &collect(&doc), PageType::Article, None);
+        assert_eq!(d.date, None, "a quotation's date");
     }
 
     #[test]
