@@ -326,10 +326,14 @@ const NOT_THE_PAGES_GAP: usize = 8;
 /// Whether `before` (lower case) ends with a label of [`NOT_THE_PAGES`].
 fn not_the_pages(before: &str) -> bool {
     NOT_THE_PAGES.iter().any(|w| {
-        before
-            .rfind(w)
-            .is_some_and(|at| before.len() - (at + w.len()) <= NOT_THE_PAGES_GAP)
+        rfind(before, w).is_some_and(|at| before.len() - (at + w.len()) <= NOT_THE_PAGES_GAP)
     })
+}
+
+/// Where `word` last occurs in `text` (memchr's search: `str::rfind`
+/// built a searcher per label word, per date found).
+fn rfind(text: &str, word: &str) -> Option<usize> {
+    memchr::memmem::rfind(text.as_bytes(), word.as_bytes())
 }
 
 /// The label nearest the end of `before` (lower case): "Posted May 1,
@@ -340,7 +344,7 @@ fn nearest_label(before: &str) -> Option<Label> {
         .flat_map(|(words, label)| {
             words
                 .iter()
-                .filter_map(|w| before.rfind(w).map(|at| (at + w.len(), *label)))
+                .filter_map(|w| rfind(before, w).map(|at| (at + w.len(), *label)))
         })
         .max_by_key(|(end, _)| *end)
         .map(|(_, label)| label)

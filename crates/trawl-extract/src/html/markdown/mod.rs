@@ -98,7 +98,9 @@ impl Markdown {
         {
             let window_end =
                 floor_boundary(&all, (cursor + ALIGN_WINDOW + u.key.len()).min(all.len()));
-            let Some(found) = all[cursor..window_end].find(&u.key) else {
+            // memchr's search: `str::find` built a searcher per unit.
+            let window = all[cursor..window_end].as_bytes();
+            let Some(found) = memchr::memmem::find(window, u.key.as_bytes()) else {
                 continue;
             };
             let (from, to) = (cursor + found, cursor + found + u.key.len());
