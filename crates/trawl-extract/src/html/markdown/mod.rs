@@ -99,7 +99,7 @@ impl Markdown {
             let window_end =
                 floor_boundary(&all, (cursor + ALIGN_WINDOW + u.key.len()).min(all.len()));
             // memchr's search: `str::find` built a searcher per unit.
-            let window = all[cursor..window_end].as_bytes();
+            let window = &all.as_bytes()[cursor..window_end];
             let Some(found) = memchr::memmem::find(window, u.key.as_bytes()) else {
                 continue;
             };
