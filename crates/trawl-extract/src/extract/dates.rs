@@ -481,12 +481,15 @@ fn dateline(text: &str, node_start: usize, start: usize, end: usize) -> bool {
     // After a lead, the story goes on in words: "Tuesday, December 26,
     // 2006 - 07:02 PM" is a masthead's clock.
     let words_follow = after
-        .trim_start_matches(['-', '–', '—', '|', '„', '“', '«', '"'])
+        .trim_start_matches(DATELINE_MARKS)
         .trim_start()
         .starts_with(char::is_alphabetic);
     let led = lead.is_empty() || (short && words_follow && (lead.ends_with(',') || named));
-    led && after.starts_with(['-', '–', '—', '|', '„', '“', '«', '"'])
+    led && after.starts_with(DATELINE_MARKS)
 }
+
+/// What follows a dateline's date: a dash, a bar or an opening quote.
+const DATELINE_MARKS: [char; 8] = ['-', '–', '—', '|', '„', '“', '«', '"'];
 
 /// Words for "of" or "from" that end the name of a piece before its date
 /// ("Pressemitteilung vom", "Press release of", "Communiqué du").

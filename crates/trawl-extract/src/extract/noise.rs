@@ -107,8 +107,10 @@ pub(crate) fn with_page_notes(doc: &Doc, noise: &[bool]) -> Vec<bool> {
 pub(crate) fn named_any(doc: &Doc, words: &[&str]) -> Vec<bool> {
     let mut out = vec![false; doc.len()];
     for id in words.iter().flat_map(|w| doc.names_holding(w)) {
-        let names = class_id_role(doc, id);
-        out[id as usize] = words.iter().any(|w| matches_token(names, w));
+        if !out[id as usize] {
+            let names = class_id_role(doc, id);
+            out[id as usize] = words.iter().any(|w| matches_token(names, w));
+        }
     }
     out
 }
@@ -668,7 +670,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     // Pages repeat their class names (every card, every menu item): each
     // distinct name string is weighed once.
     let named: std::cell::RefCell<rustc_hash::FxHashMap<&str, Naming>> = Default::default();
-    let naming = |names| {
+    let naming_of = |names| {
         *named
             .borrow_mut()
             .entry(names)
@@ -731,7 +733,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                     {
                         return !holds_the_page(doc, id, body_chars);
                     }
-                    match naming(names) {
+                    match naming_of(names) {
                         _ if profile.bylines_are_noise
                             && doc.agg[id as usize].chars <= ABOUT_THE_PAGE_CHARS
                             && about_named[id as usize] =>

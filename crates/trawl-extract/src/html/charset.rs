@@ -209,21 +209,23 @@ pub(crate) fn decode<'a>(
     let (text, _, _) = encoding.decode(bytes);
     // Each step copies only what it changes; a page that needs neither is
     // handed on as the bytes it came in.
-    let folded = match fold_presentation_forms(&text) {
-        Cow::Owned(changed) => Some(changed),
-        Cow::Borrowed(_) => None,
-    };
-    let text = folded.map_or(text, Cow::Owned);
-    let repaired = match super::mojibake::repair(&text) {
-        Cow::Owned(changed) => Some(changed),
-        Cow::Borrowed(_) => None,
-    };
-    let text = repaired.map_or(text, Cow::Owned);
+    let text = through(text, fold_presentation_forms);
+    let text = through(text, super::mojibake::repair);
     Ok(Decoded {
         text,
         encoding,
         source,
     })
+}
+
+/// `text` after `step`, which copies only what it changes: still borrowed
+/// when the step changed nothing.
+fn through<'a>(text: Cow<'a, str>, step: impl Fn(&str) -> Cow<'_, str>) -> Cow<'a, str> {
+    let changed = match step(&text) {
+        Cow::Owned(changed) => Some(changed),
+        Cow::Borrowed(_) => None,
+    };
+    changed.map_or(text, Cow::Owned)
 }
 
 /// Valid multi-byte UTF-8 sequences and invalid bytes in `bytes`.

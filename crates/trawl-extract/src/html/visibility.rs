@@ -94,8 +94,7 @@ fn may_hide(classes: &str) -> bool {
     let b = classes.as_bytes();
     let at = |i: usize, frag: &[u8]| b.get(i..i + frag.len()) == Some(frag);
     (0..b.len()).any(|i| match b[i] {
-        b'h' => at(i + 1, b"id"),
-        b'H' => at(i + 1, b"id"),
+        b'h' | b'H' => at(i + 1, b"id"),
         b'n' => at(i + 1, b"one"),
         b'i' => at(i + 1, b"nvisible"),
         b's' => at(i + 1, b"r-only") || at(i + 1, b"creen") || at(i + 1, b"how-for"),
@@ -163,45 +162,44 @@ fn display_utility(token: &str) -> Option<(u8, bool)> {
 /// Class tokens that hide an element in every viewport (utility classes of
 /// common CSS frameworks and consent tools). Responsive variants such as
 /// `hidden-xs` are visible elsewhere and do not count.
-fn hiding_class(token: &str) -> bool {
-    matches!(
-        token,
-        "hidden"
-            | "hide"
-            | "is-hidden"
-            | "d-none"
-            | "u-hidden"
-            | "invisible"
-            | "visually-hidden"
-            | "visuallyhidden"
-            | "sr-only"
-            | "screen-reader-text"
-            | "screenreader-only"
-            | "ot-hide"
-            | "display-none"
-            | "js-hidden"
-            | "no-js-hidden"
-            | "ipsHide"
-            | "uk-hidden"
-            | "slds-hide"
-    ) || hidden_on_desktop(token)
-}
+const HIDING_CLASSES: &[&str] = &[
+    "hidden",
+    "hide",
+    "is-hidden",
+    "d-none",
+    "u-hidden",
+    "invisible",
+    "visually-hidden",
+    "visuallyhidden",
+    "sr-only",
+    "screen-reader-text",
+    "screenreader-only",
+    "ot-hide",
+    "display-none",
+    "js-hidden",
+    "no-js-hidden",
+    "ipsHide",
+    "uk-hidden",
+    "slds-hide",
+];
 
 /// Responsive classes of Bootstrap 3 and Foundation that hide an element at
 /// desktop width (1280 px): `hidden-lg`, `show-for-small-only`,
 /// `hide-for-large`. Bootstrap 3's `visible-sm` is left alone: sites reuse
 /// the name for their own "from small up" (a category page lost its grid).
-fn hidden_on_desktop(token: &str) -> bool {
-    matches!(
-        token,
-        "hidden-lg"
-            | "hide-for-large"
-            | "hide-for-large-up"
-            | "show-for-small-only"
-            | "show-for-medium-only"
-            | "show-for-small"
-            | "show-for-medium-down"
-    )
+const HIDDEN_ON_DESKTOP: &[&str] = &[
+    "hidden-lg",
+    "hide-for-large",
+    "hide-for-large-up",
+    "show-for-small-only",
+    "show-for-medium-only",
+    "show-for-small",
+    "show-for-medium-down",
+];
+
+/// A class token of [`HIDING_CLASSES`] or [`HIDDEN_ON_DESKTOP`].
+fn hiding_class(token: &str) -> bool {
+    HIDING_CLASSES.contains(&token) || HIDDEN_ON_DESKTOP.contains(&token)
 }
 
 fn style_hides(style: &str) -> bool {
@@ -357,36 +355,12 @@ mod tests {
 
     #[test]
     fn every_hiding_class_passes_the_prefilter() {
-        let hiding = [
-            "hidden",
-            "hide",
-            "is-hidden",
-            "d-none",
-            "u-hidden",
-            "invisible",
-            "visually-hidden",
-            "visuallyhidden",
-            "sr-only",
-            "screen-reader-text",
-            "screenreader-only",
-            "ot-hide",
-            "display-none",
-            "js-hidden",
-            "no-js-hidden",
-            "ipsHide",
-            "uk-hidden",
-            "slds-hide",
-            "hidden-lg",
-            "hide-for-large",
-            "hide-for-large-up",
-            "show-for-small-only",
-            "show-for-medium-only",
-            "show-for-small",
-            "show-for-medium-down",
-            "xl:hidden",
-            "d-xl-none",
-            "card lg:hidden",
-        ];
+        // Every listed class, and the breakpoint and Bootstrap utilities.
+        let utilities = ["xl:hidden", "d-xl-none", "card lg:hidden"];
+        let hiding = HIDING_CLASSES
+            .iter()
+            .chain(HIDDEN_ON_DESKTOP)
+            .chain(&utilities);
         for class in hiding {
             assert!(class_hides(class), "{class}");
             assert!(may_hide(class), "{class}");

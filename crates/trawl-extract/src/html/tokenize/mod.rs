@@ -92,7 +92,6 @@ fn lowered(s: &str) -> Cow<'_, str> {
 }
 
 /// A tag's attributes as they are read: the first of a name wins.
-#[derive(Default)]
 struct Attrs {
     list: Vec<Attribute>,
     dup: bool,
