@@ -70,20 +70,22 @@ pub fn run(
             .map(|page| {
                 let case = &page.case;
                 let lv = levels(&case.kind);
-                let truth = read(case.structure.as_deref().unwrap_or(""), lv);
+                let base = case.url.as_deref().and_then(|u| url::Url::parse(u).ok());
+                let base = base.as_ref();
+                let truth = read(case.structure.as_deref().unwrap_or(""), lv, base);
                 let opts = Options::default().with_url_opt(case.url.clone());
                 let (md, text) = match &page.bytes {
                     Ok(b) => extract(b, &opts)
                         .map_or_else(|_| Default::default(), |r| (r.markdown, r.text)),
                     Err(_) => Default::default(),
                 };
-                let ours = score(&read(&md, lv), &truth, &case.id, &case.kind);
+                let ours = score(&read(&md, lv, base), &truth, &case.id, &case.kind);
                 let text_words = prf(&text, &truth.text);
                 let theirs = peers
                     .iter()
                     .map(|(_, by_id)| {
                         let md = by_id.get(&case.id).map_or("", String::as_str);
-                        score(&read(md, lv), &truth, &case.id, &case.kind)
+                        score(&read(md, lv, base), &truth, &case.id, &case.kind)
                     })
                     .collect();
                 (ours, text_words, theirs)

@@ -43,11 +43,15 @@ fn norm(s: &str) -> String {
 /// A URL compared by what it names: parsed and written back as the URL
 /// standard writes it (host lower-cased, an empty path as `/`, percent
 /// escapes as needed: `https://IRS.gov` and `https://irs.gov/` are one
-/// link), then without a trailing slash. One that does not parse is
+/// link), then without a trailing slash. A relative one (`/wiki/Rose`, as
+/// some truths and peers write them) is resolved against the page's URL
+/// when there is one, as a browser would; one that still does not parse is
 /// compared as written.
-fn norm_url(u: &str) -> String {
+fn norm_url(u: &str, base: Option<&url::Url>) -> String {
     let u = u.trim();
-    let parsed = url::Url::parse(u).map_or_else(|_| u.to_string(), String::from);
+    let parsed = url::Url::parse(u)
+        .or_else(|e| base.map_or(Err(e), |b| b.join(u)))
+        .map_or_else(|_| u.to_string(), String::from);
     parsed.trim_end_matches('/').to_string()
 }
 
@@ -111,7 +115,7 @@ impl Reader {
             Tag::CodeBlock(_) => self.code = Some(String::new()),
             Tag::Link { dest_url, .. } => self.links.push((String::new(), dest_url.to_string())),
             Tag::Image { dest_url, .. } => {
-                self.images.push(norm_url(&dest_url));
+                self.images.push(dest_url.to_string());
                 self.in_image += 1;
             }
             _ => {}
@@ -169,8 +173,9 @@ impl Reader {
     }
 }
 
-/// Reads `md` into its elements.
-pub fn read(md: &str, levels: Levels) -> Structure {
+/// Reads `md` into its elements; `base` is the page's URL, against which
+/// relative link and image URLs are resolved.
+pub fn read(md: &str, levels: Levels, base: Option<&url::Url>) -> Structure {
     let mut r = Reader::default();
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     for ev in Parser::new_ext(md, opts) {
@@ -225,12 +230,15 @@ pub fn read(md: &str, levels: Levels) -> Structure {
         "link",
         r.done_links
             .iter()
-            .map(|(t, u)| (norm(t), norm_url(u)))
+            .map(|(t, u)| (norm(t), norm_url(u, base)))
             .filter(|(t, _)| keep(t))
             .map(|(t, u)| format!("{t}|{u}"))
             .collect(),
     );
-    el.insert("image", r.images);
+    el.insert(
+        "image",
+        r.images.iter().map(|u| norm_url(u, base)).collect(),
+    );
     Structure {
         elements: el,
         text: r.text,
@@ -291,14 +299,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn relative_links_name_what_the_page_resolves_them_to() {
+        let base = url::Url::parse("https://en.example.test/wiki/Page").ok();
+        let truth = read("[Rose](/wiki/Irwin_Rose)", Levels::Kept, base.as_ref());
+        let ours = read(
+            "[Rose](https://en.example.test/wiki/Irwin_Rose)",
+            Levels::Kept,
+            base.as_ref(),
+        );
+        assert_eq!(compare(&ours, &truth, "link").tp, 1);
+        // Without the page's URL the two are different links.
+        let truth = read("[Rose](/wiki/Irwin_Rose)", Levels::Kept, None);
+        assert_eq!(compare(&ours, &truth, "link").tp, 0);
+    }
+
+    #[test]
     fn elements_are_read_by_meaning() {
         let a = read(
             "Title\n=====\n\n## Part\n\n* one\n    * two\n\n| a | b |\n|---|---|\n| c | d |\n\n```\nx  y\n```\n\n[Go](http://e.test/) ![i](http://e.test/i.png)",
             Levels::Kept,
+            None,
         );
         let b = read(
             "# Title\n\n### Part\n\n- one\n  - two\n\n|a|b|\n|-|-|\n|c|d|\n\n    x y\n\n[go](http://e.test) ![](http://e.test/i.png)",
             Levels::Kept,
+            None,
         );
         for kind in KINDS {
             let c = compare(&a, &b, kind);
@@ -316,13 +341,13 @@ mod tests {
 
     #[test]
     fn levels_by_rank_and_misses_count() {
-        let a = read("# A\n\n## B", Levels::Kept);
-        let b = read("# A\n\n# B", Levels::Kept);
+        let a = read("# A\n\n## B", Levels::Kept, None);
+        let b = read("# A\n\n# B", Levels::Kept, None);
         let c = compare(&a, &b, "heading");
         assert_eq!((c.tp, c.pred, c.truth), (1, 2, 2));
         let c = compare(
-            &read("# A\n\n## B", Levels::Ignored),
-            &read("# A\n\n# B", Levels::Ignored),
+            &read("# A\n\n## B", Levels::Ignored, None),
+            &read("# A\n\n# B", Levels::Ignored, None),
             "heading",
         );
         assert_eq!(c.tp, 2);
@@ -333,10 +358,12 @@ mod tests {
         let a = read(
             "[tax](https://IRS.gov/get) [shop](https://s.test?ref=1) [x](/rel) [y](https://a.test/p)",
             Levels::Kept,
+            None,
         );
         let b = read(
             "[tax](https://irs.gov/get) [shop](https://s.test/?ref=1) [x](/rel/) [y](https://a.test/P)",
             Levels::Kept,
+            None,
         );
         let c = compare(&a, &b, "link");
         assert_eq!(
