@@ -358,6 +358,24 @@ fn is_html_space_byte(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
+/// A block's Markdown made a link to `url`: `[text](url)`, a heading's
+/// hashes kept in front (`### [text](url)`).
+pub(crate) fn linked(md: &str, url: &str) -> String {
+    let hashes = md.len() - md.trim_start_matches('#').len();
+    let (head, text) = match md.get(hashes..) {
+        Some(rest) if hashes > 0 && rest.starts_with(' ') => md.split_at(hashes + 1),
+        _ => ("", md),
+    };
+    let mut out = String::with_capacity(md.len() + url.len() + 4);
+    out.push_str(head);
+    out.push('[');
+    out.push_str(text);
+    out.push_str("](");
+    push_destination(&mut out, url);
+    out.push(')');
+    out
+}
+
 /// A link destination, its parentheses, spaces and angle brackets escaped.
 fn push_destination(md: &mut String, url: &str) {
     for c in url.chars() {

@@ -122,6 +122,24 @@ fn links_and_images_are_absolute() {
 }
 
 #[test]
+fn a_link_around_blocks_links_its_first_block() {
+    // A teaser card: the heading keeps its level and becomes the link;
+    // the excerpt after it stays a paragraph.
+    let html = "<p>Winner</p><a href=\"/p/boa\"><h4>Boa [Viagem]</h4><p>By an office</p></a>";
+    assert_eq!(
+        md(html),
+        "Winner\n\n# [Boa \\[Viagem\\]](https://ex.test/p/boa)\n\nBy an office"
+    );
+    // Without a heading, the first paragraph is the link; a table is not.
+    assert_eq!(
+        md("<a href=\"/x\"><div>One</div><div>Two</div></a>"),
+        "[One](https://ex.test/x)\n\nTwo"
+    );
+    assert!(!md("<a href=\"/x\"><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></a>")
+        .contains("](https://ex.test/x)"));
+}
+
+#[test]
 fn quotes_breaks_rules_and_emphasis() {
     assert_eq!(
         md("<blockquote><p>one<br>two</p><p>three</p></blockquote><hr><p><b>b</b> <em>e</em> <del>d</del> x<sup>2</sup></p>"),

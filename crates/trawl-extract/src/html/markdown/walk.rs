@@ -46,6 +46,8 @@ pub(super) struct Walker<'a> {
     /// The last text node written (to part words glued across elements).
     last_text: NodeId,
     in_link: bool,
+    /// Inside a link around blocks (see `block_link`).
+    in_block_link: bool,
     nesting: usize,
     units: Vec<Unit>,
 }
@@ -121,6 +123,7 @@ impl<'a> Walker<'a> {
             tables: 0,
             last_text: u32::MAX,
             in_link: false,
+            in_block_link: false,
             nesting: 0,
             units: Vec::new(),
         }
@@ -588,10 +591,14 @@ impl<'a> Walker<'a> {
 
     fn link(&mut self, id: NodeId) {
         let url = self.doc.attr(id, "href").and_then(|h| self.absolute(h));
-        let (Some(url), false, false) = (url, self.in_link, self.blocky[id as usize]) else {
+        let Some(url) = url.filter(|_| !self.in_link && !self.in_block_link) else {
             self.flow(id);
             return;
         };
+        if self.blocky[id as usize] {
+            self.block_link(id, &url);
+            return;
+        }
         let Some(at) = self.run.link_start() else {
             self.flow(id);
             return;
@@ -600,6 +607,24 @@ impl<'a> Walker<'a> {
         self.flow(id);
         self.in_link = false;
         self.run.link_end(at, &url);
+    }
+
+    /// A link around blocks (a teaser card's `<a><h3>Title</h3><p>…</a>`):
+    /// the blocks stay blocks, and the first of them becomes the link, as
+    /// in `### [Title](url)`, the way one link is read. A table or code
+    /// block is not made a link.
+    fn block_link(&mut self, id: NodeId, url: &str) {
+        self.flush();
+        let from = self.units.len();
+        self.in_block_link = true;
+        self.flow(id);
+        self.flush();
+        self.in_block_link = false;
+        if let Some(u) = self.units.get_mut(from) {
+            if u.table.is_none() && !u.code && u.md != "---" {
+                u.md = super::inline::linked(&u.md, url);
+            }
+        }
     }
 
     fn image(&mut self, id: NodeId) {
