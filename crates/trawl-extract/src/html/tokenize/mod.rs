@@ -37,9 +37,10 @@ mod raw;
 #[cfg(test)]
 mod tests;
 
-/// Whether this tokenizer can take the input (html5ever's handles the rest).
+/// Whether this tokenizer can take the input (html5ever's handles the rest):
+/// no NUL, and short enough for a tendril's 32-bit offsets.
 pub(super) fn usable(html: &str) -> bool {
-    memchr::memchr(0, html.as_bytes()).is_none()
+    html.len() < u32::MAX as usize && memchr::memchr(0, html.as_bytes()).is_none()
 }
 
 /// Newlines as the tokenizer sees them: CRLF and lone CR become LF.
@@ -128,6 +129,10 @@ impl Attrs {
 
 struct Tok<'a, S: TokenSink> {
     src: &'a str,
+    /// The input once more, as one tendril: text runs and attribute values
+    /// are handed on as slices of it, sharing its buffer, not each copied
+    /// into an allocation of its own.
+    whole: StrTendril,
     b: &'a [u8],
     pos: usize,
     sink: &'a S,
@@ -146,6 +151,7 @@ pub(super) fn run<S: TokenSink>(html: &str, sink: &S, stop: impl Fn(&S) -> bool)
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     let mut t = Tok {
         src: html,
+        whole: StrTendril::from_slice(html),
         b: html.as_bytes(),
         pos: 0,
         sink,
@@ -177,13 +183,27 @@ impl<S: TokenSink> Tok<'_, S> {
         self.b.get(i).copied()
     }
 
+    /// The input from `from` to `to` as a tendril sharing the input's
+    /// buffer (a short one is stored inline).
+    fn slice(&self, from: usize, to: usize) -> StrTendril {
+        if to <= from {
+            return StrTendril::new();
+        }
+        let copy = || StrTendril::from_slice(self.src.get(from..to).unwrap_or(""));
+        // `usable` keeps the input under u32::MAX bytes.
+        let (Ok(at), Ok(len)) = (u32::try_from(from), u32::try_from(to - from)) else {
+            return copy();
+        };
+        self.whole
+            .try_subtendril(at, len)
+            .unwrap_or_else(|_| copy())
+    }
+
     fn push_text(&mut self, from: usize, to: usize) {
-        if let Some(s) = self.src.get(from..to) {
-            if self.text.is_empty() {
-                self.text = StrTendril::from_slice(s); // one allocation
-            } else {
-                self.text.push_slice(s);
-            }
+        if self.text.is_empty() {
+            self.text = self.slice(from, to);
+        } else if let Some(s) = self.src.get(from..to) {
+            self.text.push_slice(s);
         }
     }
 
@@ -283,7 +303,7 @@ impl<S: TokenSink> Tok<'_, S> {
         let start = self.pos;
         let end = memchr::memchr(b'>', &self.b[start..]).map(|e| start + e);
         let stop = end.unwrap_or(self.b.len());
-        let body = StrTendril::from_slice(self.src.get(start..stop).unwrap_or(""));
+        let body = self.slice(start, stop);
         self.pos = end.map_or(self.b.len(), |e| e + 1);
         let _ = self.emit(Token::CommentToken(body));
     }
@@ -318,7 +338,7 @@ impl<S: TokenSink> Tok<'_, S> {
                 }
             }
         };
-        let body = StrTendril::from_slice(self.src.get(start..stop.max(start)).unwrap_or(""));
+        let body = self.slice(start, stop);
         self.pos = next;
         let _ = self.emit(Token::CommentToken(body));
     }
@@ -491,7 +511,7 @@ impl<S: TokenSink> Tok<'_, S> {
             self.pos = at + 1;
             if self.b[at] == q {
                 if value.is_empty() {
-                    return Some(StrTendril::from_slice(part)); // one allocation
+                    return Some(self.slice(start, at));
                 }
                 value.push_slice(part);
                 return Some(value);
