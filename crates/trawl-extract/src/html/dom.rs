@@ -273,13 +273,20 @@ impl Doc {
     /// without a space ("Zubeh<wbr>ör" is one word).
     pub fn plain_text(&self, id: NodeId) -> String {
         let mut out = String::new();
+        self.plain_text_into(id, &mut out);
+        out
+    }
+
+    /// [`Doc::plain_text`] written into `out` (cleared first), for callers
+    /// that read many subtrees with one buffer.
+    pub fn plain_text_into(&self, id: NodeId, out: &mut String) {
+        out.clear();
         self.each_text(id, |t, glued| {
             if !out.is_empty() && !glued {
                 out.push(' ');
             }
             out.push_str(t);
         });
-        out
     }
 
     /// The texts of a subtree in order, trimmed, as [`Doc::plain_text`]

@@ -4,6 +4,7 @@
 //! page are dropped (the head is invisible).
 
 use html5ever::{Attribute, QualName};
+use std::borrow::Cow;
 
 use super::sink::{SData, SNode, NONE};
 
@@ -77,7 +78,7 @@ pub(super) fn collect_meta(
         attrs
             .iter()
             .find(|a| &*a.name.local == k)
-            .map(|a| a.value.to_string())
+            .map(|a| &*a.value)
     };
     match name {
         "meta" => {
@@ -86,23 +87,25 @@ pub(super) fn collect_meta(
                 .or_else(|| get("itemprop"))
                 .or_else(|| get("http-equiv"));
             if let (Some(k), Some(v)) = (key, get("content")) {
-                meta.metas.push((k.to_ascii_lowercase(), v));
+                meta.metas.push((k.to_ascii_lowercase(), v.to_string()));
             }
         }
         "base" if meta.base.is_none() => {
-            meta.base = get("href").filter(|h| !h.trim().is_empty());
+            meta.base = get("href")
+                .filter(|h| !h.trim().is_empty())
+                .map(str::to_string);
         }
         "link" => {
             if let (Some(rel), Some(href)) = (get("rel"), get("href")) {
                 let rel = rel.to_ascii_lowercase();
                 if rel.split_whitespace().any(|r| r == "alternate") && is_feed(get("type")) {
-                    meta.feeds.push(href.clone());
+                    meta.feeds.push(href.to_string());
                 }
-                meta.links.push((rel, href));
+                meta.links.push((rel, href.to_string()));
             }
         }
         "title" if meta.title.is_none() => {
-            meta.title = Some(child_text(nodes, id));
+            meta.title = Some(child_text(nodes, id).into_owned());
         }
         "script"
             if get("type")
@@ -116,14 +119,19 @@ pub(super) fn collect_meta(
         }
         "script" => {
             let text = child_text(nodes, id);
-            let kind = get("type").unwrap_or_default().trim().to_ascii_lowercase();
+            let kind = get("type").unwrap_or_default().trim();
+            let kind = if kind.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(kind.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(kind)
+            };
             count_inline(&mut meta.scripts, &kind, &text);
             if text.len() > MAX_STATE_BYTES {
                 return;
             }
             if kind == "application/json" {
-                let name = get("id").unwrap_or_else(|| "application/json".into());
-                meta.scripts.states.push((name, text));
+                let name = get("id").unwrap_or("application/json").to_string();
+                meta.scripts.states.push((name, text.into_owned()));
             } else if let Some((name, json)) = assigned_state(&text) {
                 meta.scripts
                     .states
@@ -131,7 +139,7 @@ pub(super) fn collect_meta(
             }
         }
         "html" if meta.lang.is_none() => {
-            meta.lang = get("lang").or_else(|| get("xml:lang"));
+            meta.lang = get("lang").or_else(|| get("xml:lang")).map(str::to_string);
         }
         _ => {}
     }
@@ -195,12 +203,18 @@ fn assigned_state(script: &str) -> Option<(&str, &str)> {
 }
 
 /// Whether a `<link type>` is a feed's (RSS, Atom, JSON Feed).
-fn is_feed(t: Option<String>) -> bool {
-    let t = t.unwrap_or_default().trim().to_ascii_lowercase();
-    ["rss+xml", "atom+xml", "feed+json"]
-        .map(|k| format!("application/{k}"))
-        .iter()
-        .any(|k| t.starts_with(k))
+fn is_feed(t: Option<&str>) -> bool {
+    let t = t.unwrap_or_default().trim().as_bytes();
+    [
+        "application/rss+xml",
+        "application/atom+xml",
+        "application/feed+json",
+    ]
+    .iter()
+    .any(|k| {
+        t.get(..k.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(k.as_bytes()))
+    })
 }
 
 /// Collects metadata from every element under `<head>` (iteratively).
@@ -218,12 +232,16 @@ pub(super) fn collect_head(meta: &mut RawMeta, nodes: &[SNode], names: &[QualNam
     }
 }
 
-fn child_text(nodes: &[SNode], id: u32) -> String {
-    let mut out = String::new();
+fn child_text(nodes: &[SNode], id: u32) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed("");
     let mut c = nodes[id as usize].first;
     while c != NONE {
         if let SData::Text(t) = &nodes[c as usize].data {
-            out.push_str(t);
+            if out.is_empty() {
+                out = Cow::Borrowed(&**t);
+            } else {
+                out.to_mut().push_str(t);
+            }
         }
         c = nodes[c as usize].next;
     }

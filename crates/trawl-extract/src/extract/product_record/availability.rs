@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::shop::controls::{enabled_cart, is_button, line_text, starts, LINE_CHARS};
+use crate::extract::shop::controls::{enabled_cart, is_button, starts, LineText, LINE_CHARS};
 use crate::html::{Doc, NodeId};
 
 /// Whether the product can be bought now (schema.org's `ItemAvailability`).
@@ -156,6 +156,7 @@ pub(super) fn shown(
     // (after the anchor, availability) of the first stock lines.
     let mut line: Option<(bool, Availability)> = None;
     let mut cart = false;
+    let mut line_text = LineText::default();
     for i in 0..doc.len() as NodeId {
         if !doc.is_element(i) {
             continue;
@@ -171,7 +172,7 @@ pub(super) fn shown(
         if (chars == 0 && !button) || chars > LINE_CHARS || chrome(i) {
             continue;
         }
-        let text = line_text(doc, i);
+        let text = line_text.read(doc, i);
         let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {

@@ -77,9 +77,10 @@ const BETWEEN_CHARS: usize = 40;
 /// counted once (a product page has one buy box, often with "Add to cart"
 /// and "Buy now"; a grid of products a button per card).
 pub(super) fn count(doc: &Doc) -> usize {
+    let mut line = LineText::default();
     let buttons = (0..doc.len() as NodeId).filter(|&i| {
         is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {
-            let text = line_text(doc, i);
+            let text = line.read(doc, i);
             let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
             // The ancestor walk last: most links are not cart buttons.
             enabled_cart(doc, i, text) && !in_chrome(doc, i)
@@ -113,11 +114,41 @@ fn next_to(doc: &Doc, a: NodeId, b: NodeId) -> bool {
 }
 
 /// A short element's text, lower-cased: its own text, or an input's value.
-pub(crate) fn line_text(doc: &Doc, i: NodeId) -> String {
-    if doc.agg[i as usize].chars == 0 {
-        doc.attr(i, "value").unwrap_or("").to_lowercase()
-    } else {
-        doc.plain_text(i).to_lowercase()
+/// Reads elements' lines, lower-cased, with two buffers kept between
+/// elements (a page has hundreds of links to read).
+#[derive(Default)]
+pub(crate) struct LineText {
+    raw: String,
+    lower: String,
+}
+
+impl LineText {
+    /// Element `i`'s text lower-cased (a control without text: its
+    /// `value`), as `str::to_lowercase` writes it.
+    pub(crate) fn read(&mut self, doc: &Doc, i: NodeId) -> &str {
+        let raw: &str = if doc.agg[i as usize].chars == 0 {
+            doc.attr(i, "value").unwrap_or("")
+        } else {
+            doc.plain_text_into(i, &mut self.raw);
+            &self.raw
+        };
+        self.lower.clear();
+        if raw.is_ascii() {
+            self.lower.push_str(raw);
+            self.lower.make_ascii_lowercase();
+        } else if raw.contains('Σ') {
+            // A final sigma lowers by its place in the word.
+            self.lower.push_str(&raw.to_lowercase());
+        } else {
+            for c in raw.chars() {
+                if c.is_ascii() {
+                    self.lower.push(c.to_ascii_lowercase());
+                } else {
+                    self.lower.extend(c.to_lowercase());
+                }
+            }
+        }
+        &self.lower
     }
 }
 
@@ -142,4 +173,40 @@ pub(crate) fn is_button(doc: &Doc, i: NodeId) -> bool {
             })
         || doc.attr(i, "role") == Some("button")
         || doc.tag(i) == Tag::A
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_lowers_as_to_lowercase_does_with_one_buffer() {
+        let doc = Doc::parse_str(
+            "<a>Add To CART</a><button>In Den Warenkorb ÄÖÜ</button>\
+             <button>ΑΓΟΡΑΣΕ ΤΩΡΑ ΟΔΟΣ</button><input type=submit value='Buy NOW'>",
+        );
+        let mut line = LineText::default();
+        let mut seen = Vec::new();
+        for i in 0..doc.len() as NodeId {
+            if is_button(&doc, i) {
+                let want = if doc.agg[i as usize].chars == 0 {
+                    doc.attr(i, "value").unwrap_or("").to_lowercase()
+                } else {
+                    doc.plain_text(i).to_lowercase()
+                };
+                assert_eq!(line.read(&doc, i), want);
+                seen.push(want);
+            }
+        }
+        // The Greek line keeps its final sigma (ς), as str::to_lowercase.
+        assert_eq!(
+            seen,
+            [
+                "add to cart",
+                "in den warenkorb äöü",
+                "αγορασε τωρα οδος",
+                "buy now"
+            ]
+        );
+    }
 }
