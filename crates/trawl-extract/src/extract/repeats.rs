@@ -23,7 +23,21 @@ const MIN_RUN: usize = 2;
 /// blank lines do not break a run): one flag per `\n`-separated line.
 pub(crate) fn repeated_lines(text: &str) -> Vec<bool> {
     let lines: Vec<&str> = text.split('\n').collect();
-    let keys: Vec<String> = lines.iter().map(|line| words(line)).collect();
+    // Every line's key written into one buffer (a string per line was an
+    // allocation per line of every page).
+    let mut buf = String::with_capacity(text.len());
+    let spans: Vec<(usize, usize)> = lines
+        .iter()
+        .map(|line| {
+            let from = buf.len();
+            push_words(line, &mut buf);
+            (from, buf.len())
+        })
+        .collect();
+    let keys: Vec<&str> = spans
+        .iter()
+        .map(|&(a, b)| buf.get(a..b).unwrap_or(""))
+        .collect();
     let written_out = written_out(&keys);
     // Membership only: a fast hash of the page's own lines.
     let mut seen: FxHashSet<&str> = FxHashSet::default();
@@ -82,7 +96,7 @@ fn prose(key: &str) -> bool {
 
 /// For each line: is it one of [`WRITTEN_OUT_RUN`] or more back-to-back
 /// copies of one paragraph of prose?
-fn written_out(keys: &[String]) -> Vec<bool> {
+fn written_out(keys: &[&str]) -> Vec<bool> {
     let mut out = vec![false; keys.len()];
     let mut i = 0;
     while i < keys.len() {
@@ -103,7 +117,7 @@ fn written_out(keys: &[String]) -> Vec<bool> {
             copies += 1;
             last = j;
         }
-        if copies >= WRITTEN_OUT_RUN && prose(&keys[i]) {
+        if copies >= WRITTEN_OUT_RUN && prose(keys[i]) {
             for (k, key) in keys.iter().enumerate().take(last + 1).skip(i) {
                 out[k] = !key.is_empty();
             }
@@ -142,19 +156,20 @@ pub(super) fn remove_lines(text: &mut String, drop: &[bool]) {
     *text = tidy;
 }
 
-/// The words of a line, lower-cased and joined by single spaces.
-fn words(line: &str) -> String {
+/// Appends the words of a line to `key`, lower-cased and joined by single
+/// spaces.
+fn push_words(line: &str, key: &mut String) {
     // One pass over the characters (this runs for every line of every
     // page); ASCII, most of what pages hold, is lowered without the Unicode
     // tables.
-    let mut key = String::with_capacity(line.len());
+    let start = key.len();
     let mut gap = false;
     for c in line.chars() {
         if !c.is_alphanumeric() {
             gap = true;
             continue;
         }
-        if gap && !key.is_empty() {
+        if gap && key.len() > start {
             key.push(' ');
         }
         gap = false;
@@ -164,7 +179,6 @@ fn words(line: &str) -> String {
             key.extend(c.to_lowercase());
         }
     }
-    key
 }
 
 #[cfg(test)]
