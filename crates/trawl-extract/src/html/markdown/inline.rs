@@ -416,7 +416,7 @@ pub(crate) fn key_of(text: &str) -> String {
 }
 
 /// Appends the letters and digits of `text`, lower-cased, to `key`.
-fn push_key(key: &mut String, text: &str) {
+pub(crate) fn push_key(key: &mut String, text: &str) {
     if text.is_ascii() {
         let kept = text.bytes().filter(u8::is_ascii_alphanumeric);
         key.extend(kept.map(|b| char::from(b.to_ascii_lowercase())));

@@ -18,6 +18,7 @@ mod walk;
 use super::dom::Doc;
 use super::render::Selection;
 pub(crate) use inline::key_of;
+use inline::push_key;
 pub(crate) use unit::MarkdownOptions;
 use unit::{Join, Unit};
 
@@ -87,7 +88,7 @@ impl Markdown {
         let mut starts = Vec::new();
         for line in text.split('\n') {
             starts.push(all.len());
-            all.push_str(&key_of(line));
+            push_key(&mut all, line);
         }
         let line_at = |pos: usize| starts.partition_point(|&s| s <= pos).saturating_sub(1);
         let mut cursor = 0;
