@@ -119,12 +119,7 @@ pub(super) fn collect_meta(
         }
         "script" => {
             let text = child_text(nodes, id);
-            let kind = get("type").unwrap_or_default().trim();
-            let kind = if kind.bytes().any(|b| b.is_ascii_uppercase()) {
-                Cow::Owned(kind.to_ascii_lowercase())
-            } else {
-                Cow::Borrowed(kind)
-            };
+            let kind = super::tokenize::lowered(get("type").unwrap_or_default().trim());
             count_inline(&mut meta.scripts, &kind, &text);
             if text.len() > MAX_STATE_BYTES {
                 return;

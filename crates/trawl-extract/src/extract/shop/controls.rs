@@ -113,9 +113,9 @@ fn next_to(doc: &Doc, a: NodeId, b: NodeId) -> bool {
     true
 }
 
-/// A short element's text, lower-cased: its own text, or an input's value.
-/// Reads elements' lines, lower-cased, with two buffers kept between
-/// elements (a page has hundreds of links to read).
+/// Reads short elements' text, lower-cased (its own text, or an input's
+/// value), with two buffers kept between elements: a page has hundreds of
+/// links to read.
 #[derive(Default)]
 pub(crate) struct LineText {
     raw: String,
@@ -136,17 +136,8 @@ impl LineText {
         if raw.is_ascii() {
             self.lower.push_str(raw);
             self.lower.make_ascii_lowercase();
-        } else if raw.contains('Σ') {
-            // A final sigma lowers by its place in the word.
-            self.lower.push_str(&raw.to_lowercase());
         } else {
-            for c in raw.chars() {
-                if c.is_ascii() {
-                    self.lower.push(c.to_ascii_lowercase());
-                } else {
-                    self.lower.extend(c.to_lowercase());
-                }
-            }
+            self.lower.push_str(&raw.to_lowercase());
         }
         &self.lower
     }

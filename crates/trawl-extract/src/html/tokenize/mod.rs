@@ -84,7 +84,8 @@ enum After {
     Close,
 }
 
-fn lowered(s: &str) -> Cow<'_, str> {
+/// `s` in ASCII lower case, copied only when it has an upper-case letter.
+pub(super) fn lowered(s: &str) -> Cow<'_, str> {
     if s.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(s.to_ascii_lowercase())
     } else {
