@@ -99,9 +99,14 @@ impl Markdown {
         {
             let window_end =
                 floor_boundary(&all, (cursor + ALIGN_WINDOW + u.key.len()).min(all.len()));
-            // memchr's search: `str::find` built a searcher per unit.
+            // Most units follow the last one at once: only the others are
+            // searched for (memchr's search builds a searcher per call).
             let window = &all.as_bytes()[cursor..window_end];
-            let Some(found) = memchr::memmem::find(window, u.key.as_bytes()) else {
+            let found = if window.starts_with(u.key.as_bytes()) {
+                0
+            } else if let Some(found) = memchr::memmem::find(window, u.key.as_bytes()) {
+                found
+            } else {
                 continue;
             };
             let (from, to) = (cursor + found, cursor + found + u.key.len());
