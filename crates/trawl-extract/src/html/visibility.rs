@@ -3,7 +3,7 @@
 //! breakpoint). The flat tree leaves them out; [`stays_hidden`] shows a few
 //! of them back (loading masks, collapsed panels).
 
-use html5ever::{local_name, Attribute, LocalName, QualName};
+use html5ever::{local_name, Attribute, QualName};
 use rustc_hash::FxHashSet;
 
 use super::sink::{SData, SNode, NONE};
@@ -40,21 +40,6 @@ pub(super) fn invisible_tag(name: &str) -> bool {
             | "rt"
             | "rp"
     )
-}
-
-/// Elements hidden by their attributes (`hidden`, styles, utility classes):
-/// scripts may show them; some are shown all the same ([`stays_hidden`]).
-pub(super) fn hidden_by_attrs(name: &str, attrs: &[Attribute]) -> bool {
-    aria_hidden(attrs) || hidden_from_view(name, attrs)
-}
-
-/// `aria-hidden="true"`: hidden from screen readers. A browser shows it, and
-/// we leave it out as decoration (icons, a price drawn twice for the eye)
-/// unless it holds structured data ([`stays_hidden`]).
-pub(super) fn aria_hidden(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .any(|a| a.name.local == local_name!("aria-hidden") && a.value.eq_ignore_ascii_case("true"))
 }
 
 /// Hidden from view by `hidden`, styles, utility classes or an input's type.
@@ -281,10 +266,26 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if invisible_tag(name) {
                     continue;
                 }
-                // Names compared as interned atoms: one integer each.
-                let attr =
-                    |k: LocalName| attrs.iter().find(|a| a.name.local == k).map(|a| &*a.value);
-                if let Some(ids) = attr(local_name!("aria-controls")) {
+                // The attributes read in one pass, names compared as
+                // interned atoms (one integer each); the first of a name wins.
+                let (mut controls, mut id, mut role) = (None, None, None);
+                let (mut itemprop, mut aria) = (false, false);
+                for a in attrs.iter() {
+                    let v: &str = &a.value;
+                    match a.name.local {
+                        local_name!("aria-controls") => _ = controls.get_or_insert(v),
+                        local_name!("id") => _ = id.get_or_insert(v),
+                        local_name!("role") => _ = role.get_or_insert(v),
+                        local_name!("itemprop") => itemprop = true,
+                        // Hidden from screen readers: a browser shows it,
+                        // and we leave it out as decoration (icons, a price
+                        // drawn twice for the eye) unless it holds
+                        // structured data (below).
+                        local_name!("aria-hidden") => aria |= v.eq_ignore_ascii_case("true"),
+                        _ => {}
+                    }
+                }
+                if let Some(ids) = controls {
                     controlled.extend(ids.split_ascii_whitespace());
                 }
                 // Structured data. Not controls: an off-canvas menu hidden
@@ -293,17 +294,17 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 // (trafilatura-eval date 0.843 -> 0.842); showing a buy
                 // box's form cost three wcxb-dev product pages their text
                 // (store pickup panels; 0.054 page-F1 summed).
-                if attr(local_name!("itemprop")).is_some() {
+                if itemprop {
                     data[cur as usize] = true;
                 }
-                if hidden_by_attrs(name, attrs) {
-                    let aria_only = aria_hidden(attrs) && !hidden_from_view(name, attrs);
-                    hidden.push((cur, attr(local_name!("id")), aria_only));
+                let from_view = hidden_from_view(name, attrs);
+                if aria || from_view {
+                    hidden.push((cur, id, aria && !from_view));
                 }
-                if let Some(id) = attr(local_name!("id")) {
+                if let Some(id) = id {
                     with_id.push((cur, id));
                 }
-                if name == "main" || attr(local_name!("role")) == Some("main") {
+                if name == "main" || role == Some("main") {
                     mains.insert(cur);
                 }
                 stack.push((cur, snodes[cur as usize].first, in_link || name == "a"));
