@@ -125,11 +125,21 @@ impl Inline {
     /// A text node's characters, whitespace collapsed. HTML's spaces are
     /// ASCII, so the bytes are scanned and never cut a character.
     pub(crate) fn text(&mut self, text: &str) {
+        // Past the last byte that may need escaping inside a line, the rest
+        // is plain (the first word written, no word starts a line).
+        let plain_from = text
+            .bytes()
+            .rposition(|b| MID_LINE_SPECIAL[usize::from(b)])
+            .map_or(0, |p| p + 1);
         let mut start = 0;
         for (i, b) in text.bytes().enumerate() {
             if is_html_space_byte(b) {
                 if i > start {
                     self.word(&text[start..i]);
+                    if i >= plain_from {
+                        self.plain_rest(&text[i..]);
+                        return;
+                    }
                 }
                 self.space();
                 start = i + 1;
@@ -138,6 +148,31 @@ impl Inline {
         if start < text.len() {
             self.word(&text[start..]);
         }
+    }
+
+    /// Writes `rest`, what follows a word just written (from a space on)
+    /// and holds no byte that needs escaping: each word after one space, the
+    /// key in one go, as [`Inline::word`] would.
+    fn plain_rest(&mut self, rest: &str) {
+        // Space bytes are ASCII: a slice between them is whole characters.
+        let mut start = 0;
+        for (i, b) in rest.bytes().enumerate() {
+            if is_html_space_byte(b) {
+                if i > start {
+                    self.md.push(' ');
+                    self.md.push_str(&rest[start..i]);
+                }
+                start = i + 1;
+            }
+        }
+        if start < rest.len() {
+            self.md.push(' ');
+            self.md.push_str(&rest[start..]);
+        } else {
+            // Ends with a space: pending, as after any word.
+            self.space();
+        }
+        push_key(&mut self.key, rest);
     }
 
     /// A space where the plain text sets words apart across an element
@@ -164,10 +199,10 @@ impl Inline {
     }
 
     /// Writes `word` with the characters Markdown would read as markup
-    /// escaped (see [`SPECIAL`]).
+    /// escaped (see [`MID_LINE_SPECIAL`]).
     fn escape_into(&mut self, word: &str) {
-        // Most words hold no character Markdown reads.
-        if !self.line_start && !word.bytes().any(|b| SPECIAL[usize::from(b)]) {
+        // Most words hold no character Markdown reads inside a line.
+        if !self.line_start && !word.bytes().any(|b| MID_LINE_SPECIAL[usize::from(b)]) {
             self.md.push_str(word);
             return;
         }
@@ -433,11 +468,18 @@ pub(crate) fn push_key(key: &mut String, text: &str) {
     }
 }
 
-/// The bytes Markdown may read as markup, as a table: a word without any
-/// is written as it is (checked once per byte of every word).
-const SPECIAL: [bool; 256] = {
+#[cfg(test)]
+fn is_html_space_char(c: char) -> bool {
+    c.is_ascii() && is_html_space_byte(c as u8)
+}
+
+/// The bytes Markdown may read as markup inside a line, as a table: a word
+/// without any is written as it is (checked once per byte of every word).
+/// The others only open a line (a heading's `#`, a list's `-` or `1.`):
+/// [`Inline::escape_into`] reads a line's first word character by character.
+const MID_LINE_SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"\\*`[]<~_|&#>+-=.)";
+    let bytes = b"\\*`[]<~_|&";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;
@@ -470,6 +512,35 @@ mod tests {
             flow(|i| i.text("in 2024. More - and + here")),
             "in 2024. More - and + here"
         );
+    }
+
+    #[test]
+    fn a_plain_rest_reads_as_word_by_word() {
+        // Each word its own text: the rest is never written in one go.
+        let by_words = |mode: Mode, t: &str| {
+            let mut i = Inline::new(mode);
+            for piece in t.split_inclusive(is_html_space_char) {
+                let word = piece.trim_end_matches(is_html_space_char);
+                i.text(word);
+                if word.len() < piece.len() {
+                    i.text(" ");
+                }
+            }
+            i.take()
+        };
+        for t in [
+            "plain words. and more - here ",
+            "  # a b_c d\tx|y 1. z  ",
+            "a *b* then plain + - = . ) words",
+            "caf\u{e9} cr\u{e8}me br\u{fb}l\u{e9}e &amp; tail",
+            "one",
+        ] {
+            for mode in [Mode::Flow, Mode::Cell] {
+                let mut i = Inline::new(mode);
+                i.text(t);
+                assert_eq!(i.take(), by_words(mode, t), "{t:?}");
+            }
+        }
     }
 
     #[test]
