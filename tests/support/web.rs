@@ -1,8 +1,10 @@
-//! The generated web the crawl benchmarks share: HOSTS hosts on
-//! `PREFIX.1`, `PREFIX.2`, …, PAGES pages each (~7 KB of generated HTML:
-//! navigation, article text, related links), no robots.txt.
+//! The webs the crawl benchmarks share: HOSTS hosts on `PREFIX.1`,
+//! `PREFIX.2`, …, PAGES pages each, no robots.txt. Either generated (~7 KB
+//! of HTML: navigation, article text, related links) or real pages (the
+//! datasets' saved pages, their own links taken out and the generated
+//! pages' links put in, so every crawler walks the same site).
 
-use super::{html, status, Host};
+use super::{html, status, Host, Reply};
 
 const WORDS: &[&str] = &[
     "river", "market", "engine", "garden", "winter", "signal", "harbor", "village", "theory",
@@ -26,7 +28,8 @@ fn words(seed: u64, n: usize) -> String {
         .join(" ")
 }
 
-pub fn page(host: usize, i: usize, pages: usize) -> String {
+/// The links of page `i` on `host`: fifteen to sections, eight related.
+fn links(host: usize, i: usize, pages: usize) -> (String, String) {
     let nav: String = (0..15)
         .map(|k| {
             format!(
@@ -44,6 +47,11 @@ pub fn page(host: usize, i: usize, pages: usize) -> String {
             )
         })
         .collect();
+    (nav, related)
+}
+
+pub fn page(host: usize, i: usize, pages: usize) -> String {
+    let (nav, related) = links(host, i, pages);
     let paras: String = (0..9)
         .map(|k| {
             format!(
@@ -78,6 +86,77 @@ pub fn generated_web(prefix: &str, hosts: usize, pages: usize) -> Vec<Host> {
                     return status(404);
                 }
                 html(&page(h, i, pages))
+            })
+        })
+        .collect()
+}
+
+/// A saved page made part of the generated site: every `href=` and
+/// `http-equiv=` of its own made inert (no crawler may leave loopback by
+/// them, or lose time on their 404s), the page's generated links put in
+/// at the start of its body.
+pub fn real_page(saved: &[u8], host: usize, i: usize, pages: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(saved.len() + 2048);
+    let mut at = 0;
+    while at < saved.len() {
+        let rest = &saved[at..];
+        // The name, then `=` after any spaces.
+        let inert = [&b"href"[..], b"http-equiv"].into_iter().find(|w| {
+            rest.len() > w.len()
+                && rest[..w.len()].eq_ignore_ascii_case(w)
+                && rest[w.len()..]
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|&b| b == b'=')
+        });
+        match inert {
+            Some(w) => {
+                out.extend_from_slice(b"data-x");
+                at += w.len();
+            }
+            None => {
+                out.push(saved[at]);
+                at += 1;
+            }
+        }
+    }
+    let (nav, related) = links(host, i, pages);
+    let block = format!("<nav><ul>{nav}</ul></nav><aside><ul>{related}</ul></aside>");
+    // Just inside `<body>`: a page's end may be inside an element left
+    // open, hidden, or a script's string that says `</body>`.
+    let body = out.windows(6).position(|w| {
+        w.eq_ignore_ascii_case(b"<body>")
+            || w[..5].eq_ignore_ascii_case(b"<body") && w[5].is_ascii_whitespace()
+    });
+    let at = body
+        .and_then(|b| out[b..].iter().position(|&c| c == b'>').map(|e| b + e + 1))
+        .unwrap_or(out.len());
+    out.splice(at..at, block.into_bytes());
+    out
+}
+
+/// Starts a web of saved pages (`saved`, cycled): page `i` of host `h` is
+/// `saved[(h * pages + i) % saved.len()]`, served as `text/html` with no
+/// charset (the page's own declaration or its bytes tell it).
+pub fn real_web(prefix: &str, hosts: usize, pages: usize, saved: Vec<Vec<u8>>) -> Vec<Host> {
+    let saved = std::sync::Arc::new(saved);
+    (0..hosts)
+        .map(|h| {
+            let ip = format!("{prefix}.{}", h + 1);
+            let saved = saved.clone();
+            Host::start(&ip, move |path, _| {
+                let i: usize = path.trim_start_matches("/p").parse().unwrap_or(0);
+                if path == "/robots.txt" || path != "/" && !path.starts_with("/p") || i >= pages {
+                    return status(404);
+                }
+                let Some(page) = saved.get((h * pages + i) % saved.len().max(1)) else {
+                    return status(404);
+                };
+                Reply::Status(
+                    200,
+                    vec![("Content-Type".into(), "text/html".into())],
+                    real_page(page, h, i, pages),
+                )
             })
         })
         .collect()
