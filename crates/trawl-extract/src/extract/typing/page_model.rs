@@ -101,12 +101,19 @@ fn has_word(hay: &[u8], word: &[u8]) -> bool {
         })
 }
 
-/// For each byte, the set (bit `j` for word `j`) of words that start with it.
-fn first_bytes<'a>(words: impl Iterator<Item = &'a [u8]>) -> [u32; 256] {
-    let mut table = [0u32; 256];
+/// For each byte, the set (bit `j` for word `j`) of words that start with
+/// it, and the set of words whose second byte it is (a one-byte word is in
+/// every set of the second): a position is checked only against the words
+/// that both its bytes could start.
+fn first_bytes<'a>(words: impl Iterator<Item = &'a [u8]>) -> [[u32; 256]; 2] {
+    let mut table = [[0u32; 256]; 2];
     for (j, w) in words.enumerate() {
         if let Some(&b) = w.first() {
-            table[usize::from(b)] |= 1 << j;
+            table[0][usize::from(b)] |= 1 << j;
+        }
+        match w.get(1) {
+            Some(&b) => table[1][usize::from(b)] |= 1 << j,
+            None => table[1].iter_mut().for_each(|set| *set |= 1 << j),
         }
     }
     table
@@ -114,10 +121,16 @@ fn first_bytes<'a>(words: impl Iterator<Item = &'a [u8]>) -> [u32; 256] {
 
 /// The set of `words` (at most 32, indexed like `starts`) found in `hay`, in
 /// one pass over it: `has_word` for each, without a scan per word.
-fn words_in(hay: &[u8], starts: &[u32; 256], words: &[(&str, &str)]) -> u32 {
+fn words_in(hay: &[u8], starts: &[[u32; 256]; 2], words: &[(&str, &str)]) -> u32 {
     let mut found = 0u32;
     for k in 0..hay.len() {
-        let mut cand = starts[usize::from(hay[k])] & !found;
+        let mut cand = starts[0][usize::from(hay[k])] & !found;
+        if cand == 0 {
+            continue;
+        }
+        // At the last byte only a one-byte word can start.
+        let second = hay.get(k + 1).map_or(u8::MAX, |&b| b);
+        cand &= starts[1][usize::from(second)];
         while cand != 0 {
             let j = cand.trailing_zeros();
             cand &= cand - 1;
@@ -550,8 +563,13 @@ mod tests {
 
     #[test]
     fn one_pass_word_search_finds_what_a_search_per_word_finds() {
-        const WORDS: &[(&str, &str)] =
-            &[("a", "post"), ("b", "toc"), ("c", "to"), ("d", "product")];
+        const WORDS: &[(&str, &str)] = &[
+            ("a", "post"),
+            ("b", "toc"),
+            ("c", "to"),
+            ("d", "product"),
+            ("e", "q"),
+        ];
         let starts = first_bytes(WORDS.iter().map(|(_, w)| w.as_bytes()));
         for hay in [
             "",
@@ -561,6 +579,10 @@ mod tests {
             "t",
             "to",
             "product",
+            "q",
+            "aq",
+            "qa",
+            "pos",
         ] {
             let want = WORDS
                 .iter()
