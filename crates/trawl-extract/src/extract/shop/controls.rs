@@ -149,9 +149,13 @@ pub(crate) fn enabled_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
 }
 
 pub(crate) fn starts(text: &str, phrases: &[&str]) -> bool {
+    // The first byte rules out most phrases before a comparison is called.
+    let first = text.as_bytes().first();
     phrases.iter().any(|p| {
-        text.strip_prefix(p)
-            .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric) || !p.is_ascii())
+        p.as_bytes().first() == first
+            && text
+                .strip_prefix(p)
+                .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric) || !p.is_ascii())
     })
 }
 
