@@ -115,6 +115,40 @@ fn stdin_input() {
         .contains("winter storms"));
 }
 
+/// More inputs than the pages kept in flight (four per thread), a bad one
+/// among them: every record still comes out in input order, written as the
+/// window slides on (a chunk of 256 results used to wait in memory).
+#[test]
+fn many_inputs_stream_out_in_order_past_a_bad_one() {
+    let dir = scratch("many");
+    let kinds = [
+        "list.html",
+        "article_en.html",
+        "forum.html",
+        "article_zh.html",
+    ];
+    let missing = dir.join("nope.html").to_string_lossy().into_owned();
+    let files: Vec<String> = (0..30)
+        .map(|i| match i {
+            13 => missing.clone(),
+            _ => fixture(kinds[i % kinds.len()]),
+        })
+        .collect();
+    let mut args = vec!["extract", "--jsonl", "-j", "2"];
+    args.extend(files.iter().map(String::as_str));
+    let out = trawl(&args);
+    assert_eq!(out.status.code(), Some(1), "exit code");
+    let sources: Vec<String> = jsonl(&out)
+        .iter()
+        .map(|r| r["source"].as_str().unwrap_or("").to_string())
+        .collect();
+    let want: Vec<&String> = files.iter().filter(|f| **f != missing).collect();
+    assert_eq!(sources.iter().collect::<Vec<_>>(), want);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("nope.html"), "{err}");
+}
+
 /// Runs one bad input between two good ones: the good ones still come out,
 /// stderr names the bad one, the exit code is 1.
 fn bad_input_between_good_ones(bad: &str, expect_in_error: &str) {

@@ -13,7 +13,6 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use rayon::prelude::*;
 use serde::Serialize;
 
 use trawl_crawl::Config;
@@ -232,21 +231,44 @@ fn for_each_input<T: Send>(
         .build()
         .context("cannot start worker threads")?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut failed = 0usize;
-    for chunk in paths.chunks(256) {
-        let results: Vec<Result<T, String>> =
-            pool.install(|| chunk.par_iter().map(|p| work(p)).collect());
-        for (path, res) in chunk.iter().zip(results) {
-            match res {
-                Ok(v) => emit(&mut out, path, v)?,
-                Err(e) => {
-                    failed += 1;
-                    out.flush()?;
-                    eprintln!("trawl: error: {e}");
+    // Pages in flight or waiting for an earlier one to be written, at most:
+    // a slow page holds back the output, not the workers, and memory holds a
+    // few records per thread (a chunk of 256 waiting records was 8 MB of a
+    // one-thread run's peak).
+    let window = pool.current_num_threads().max(1) * 4;
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<T, String>)>();
+    let work = &work;
+    let failed = pool.in_place_scope(|scope| -> std::io::Result<usize> {
+        let mut failed = 0usize;
+        let (mut spawned, mut written) = (0, 0);
+        let mut waiting = std::collections::BTreeMap::new();
+        while written < paths.len() {
+            while spawned < paths.len() && spawned < written + window {
+                let (tx, path, at) = (tx.clone(), &paths[spawned], spawned);
+                scope.spawn(move |_| {
+                    // A panic must not leave the writer waiting for this page.
+                    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(path)))
+                        .unwrap_or_else(|_| Err(format!("{path}: the extractor panicked")));
+                    let _ = tx.send((at, res));
+                });
+                spawned += 1;
+            }
+            let Ok((at, res)) = rx.recv() else { break };
+            waiting.insert(at, res);
+            while let Some(res) = waiting.remove(&written) {
+                match res {
+                    Ok(v) => emit(&mut out, &paths[written], v)?,
+                    Err(e) => {
+                        failed += 1;
+                        out.flush()?;
+                        eprintln!("trawl: error: {e}");
+                    }
                 }
+                written += 1;
             }
         }
-    }
+        Ok(failed)
+    })?;
     out.flush()?;
     Ok(if failed > 0 { 1 } else { 0 })
 }
