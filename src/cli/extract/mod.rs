@@ -216,9 +216,9 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
     )
 }
 
-/// Runs `work` on every input on `threads` cores, 256 inputs at a time (so
-/// memory stays bounded), and hands the results to `emit` in input order on
-/// stdout. An input that fails is one `trawl: error:` line on stderr and the
+/// Runs `work` on every input on `threads` cores, a few inputs per thread
+/// in flight (so memory stays bounded), and hands the results to `emit` in
+/// input order on stdout, each as soon as those before it are out. An input that fails is one `trawl: error:` line on stderr and the
 /// others go on. Returns the exit code: 1 if any input failed.
 fn for_each_input<T: Send>(
     paths: &[String],

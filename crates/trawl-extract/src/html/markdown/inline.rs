@@ -468,11 +468,6 @@ pub(crate) fn push_key(key: &mut String, text: &str) {
     }
 }
 
-#[cfg(test)]
-fn is_html_space_char(c: char) -> bool {
-    c.is_ascii() && is_html_space_byte(c as u8)
-}
-
 /// The bytes Markdown may read as markup inside a line, as a table: a word
 /// without any is written as it is (checked once per byte of every word).
 /// The others only open a line (a heading's `#`, a list's `-` or `1.`):
@@ -519,8 +514,8 @@ mod tests {
         // Each word its own text: the rest is never written in one go.
         let by_words = |mode: Mode, t: &str| {
             let mut i = Inline::new(mode);
-            for piece in t.split_inclusive(is_html_space_char) {
-                let word = piece.trim_end_matches(is_html_space_char);
+            for piece in t.split_inclusive(is_html_space) {
+                let word = piece.trim_end_matches(is_html_space);
                 i.text(word);
                 if word.len() < piece.len() {
                     i.text(" ");
