@@ -216,7 +216,11 @@ fn a_damaged_database_is_an_error_naming_the_store_never_a_panic() {
         2000
     );
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for pct in [25, 50, 75] {
+    // Damage at every tenth of the file: where sled panics (at the open or
+    // only when a walk reaches the damaged page) depends on the crawl's
+    // layout, which differs run to run; a read that is not guarded ended
+    // in exit 101 in one run of three (session 44).
+    for pct in [10, 20, 30, 40, 50, 60, 70, 80, 90] {
         let copy = dir.join(format!("damaged-{pct}"));
         copy_dir(&dir.join("storage"), &copy);
         let db = copy.join("db");

@@ -47,8 +47,10 @@ pub(super) fn status(args: StatusArgs, config: &Config) -> Result<i32> {
         ),
         None => {
             let store = open_store_read_only(config, Some(dir.clone()))?;
-            store.verify_checkpoint()?;
-            from_store(&store, &dir)?
+            store.guarded(|store| {
+                store.verify_checkpoint()?;
+                from_store(store, &dir)
+            })?
         }
     };
     let mut out = std::io::stdout().lock();

@@ -261,7 +261,7 @@ fn records(args: &ExportArgs, config: &Config, mut to: To<'_>) -> Result<i32> {
         done
     } else {
         let store = open_store_read_only(config, Some(dir))?;
-        store.verify_checkpoint()?;
+        store.guarded(|store| store.verify_checkpoint())?;
         let q = trawl_crawl::store::export::ExportQuery {
             since,
             page_type: args

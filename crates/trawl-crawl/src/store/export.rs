@@ -50,7 +50,7 @@ pub fn export_records(
     let mut cursor = q.since;
     let mut written = 0;
     loop {
-        let batch = store.records_after(cursor, 1024)?;
+        let batch = store.guarded(|s| s.records_after(cursor, 1024))?;
         if batch.is_empty() {
             break;
         }
@@ -64,7 +64,7 @@ pub fn export_records(
             }
             cursor = seq;
             let matches = q.page_type.is_none_or(|t| rec.page_type == t)
-                && (q.all_versions || store.replaced_by(seq)?.is_none());
+                && (q.all_versions || store.guarded(|s| s.replaced_by(seq))?.is_none());
             if matches {
                 let mut rec = rec;
                 if !q.links {
@@ -78,7 +78,7 @@ pub fn export_records(
             }
         }
     }
-    let last = store.last_record_seq()?;
+    let last = store.guarded(Store::last_record_seq)?;
     if cursor < last && (q.limit == 0 || written < q.limit) {
         return Err(ExportError::Store(StoreError::Damaged {
             path: store.db_file(),
@@ -121,7 +121,7 @@ pub fn export_outcomes(
         if want == 0 {
             break;
         }
-        let batch = store.outcomes_after(cursor, want)?;
+        let batch = store.guarded(|s| s.outcomes_after(cursor, want))?;
         if batch.is_empty() {
             break;
         }

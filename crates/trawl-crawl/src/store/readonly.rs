@@ -6,8 +6,10 @@
 //! is never written, and a read-only mount works.
 //!
 //! Also the store's boundary against sled's panics: a damaged file can make
-//! sled panic instead of returning an error; [`guard`] turns that into a
-//! [`StoreError::Damaged`] naming the store and the way out.
+//! sled panic instead of returning an error, at the open or only when a
+//! read reaches the damaged page; [`guard`] (the open) and
+//! [`Store::guarded`] (the reads of `status`, `export` and `store check`)
+//! turn that into a [`StoreError::Damaged`] naming the store and the way out.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +32,20 @@ pub(super) fn guard<T>(dir: &Path, f: impl FnOnce() -> T) -> Result<T, StoreErro
             message: format!("the database library failed reading it ({what})"),
         }
     })
+}
+
+impl Store {
+    /// Runs `read` on this store, a panic of the database library inside
+    /// it becoming a [`StoreError::Damaged`] naming the store: sled may
+    /// open a damaged file and panic only when a read reaches the damaged
+    /// page, so commands that read a stopped store run their reads here,
+    /// not only the open.
+    pub fn guarded<T, E: From<StoreError>>(
+        &self,
+        read: impl FnOnce(&Store) -> Result<T, E>,
+    ) -> Result<T, E> {
+        guard(&self.dir, || read(self)).unwrap_or_else(|damaged| Err(E::from(damaged)))
+    }
 }
 
 /// Copies what sled keeps in `from` (conf, db, blobs/, snap.*) to `to`.
@@ -90,5 +106,32 @@ impl Store {
         })?;
         // The smallest seen filter: a read-only view never asks it.
         Store::open_at(&copy_dir, dir, cache_bytes, 0, Some(copy))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::error::StoreError;
+    use super::super::handle::Store;
+
+    #[test]
+    fn a_panic_in_a_guarded_read_is_a_damaged_store_naming_it() {
+        let dir = std::env::temp_dir().join(format!("trawl-guarded-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir, 8 << 20).expect("store");
+        assert_eq!(store.guarded(|s| s.last_record_seq()).expect("read"), 0);
+        // Regression (session 45): reads after the open were not guarded,
+        // so a damaged page sled met while walking ended `trawl export` in
+        // a panic (exit 101) with no message.
+        let got: Result<u64, StoreError> = store.guarded(|_| panic!("corrupted page"));
+        match got {
+            Err(StoreError::Damaged { path, message }) => {
+                assert!(path.starts_with(&dir.display().to_string()), "{path}");
+                assert!(message.contains("corrupted page"), "{message}");
+            }
+            other => panic!("not a damaged store: {other:?}"),
+        }
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -196,12 +196,38 @@ impl super::handle::Store {
     /// of the file), naming it.
     pub fn check(&self, mut intact: impl FnMut(u64, &crate::record::Record)) -> CheckReport {
         let mut r = CheckReport {
-            expected: self.last_record_seq().unwrap_or(0),
+            expected: self.guarded(|s| s.last_record_seq()).unwrap_or(0),
             checkpoint: Checkpoint::read(&self.dir).map(|c| c.records),
             ..CheckReport::default()
         };
         r.expected = r.expected.max(r.checkpoint.unwrap_or(0));
         let mut next = 1u64;
+        // sled may panic on a damaged page it walks into: that stops the
+        // walk as its errors do.
+        let walked = super::readonly::guard(&self.dir, || {
+            self.check_records(&mut r, &mut next, &mut intact)
+        });
+        if let Err(StoreError::Damaged { message, .. }) = walked {
+            r.stopped_by = Some(message);
+        }
+        if r.stopped_by.is_none() {
+            r.damaged.extend(next..=r.expected);
+        }
+        let walked = super::readonly::guard(&self.dir, || self.check_outcomes(&mut r));
+        if let Err(StoreError::Damaged { message, .. }) = walked {
+            r.stopped_by.get_or_insert(message);
+        }
+        r
+    }
+
+    /// The record walk of [`Store::check`]: `next` is the `seq` after the
+    /// last one seen.
+    fn check_records(
+        &self,
+        r: &mut CheckReport,
+        next: &mut u64,
+        intact: &mut impl FnMut(u64, &crate::record::Record),
+    ) {
         for kv in self.kv.scan_prefix([super::layout::R]) {
             let (k, v) = match kv {
                 Ok(kv) => kv,
@@ -214,8 +240,8 @@ impl super::handle::Store {
                 .get(1..9)
                 .and_then(|s| s.try_into().ok())
                 .map_or(0, u64::from_be_bytes);
-            r.damaged.extend(next..seq.min(r.expected + 1));
-            next = next.max(seq + 1);
+            r.damaged.extend(*next..seq.min(r.expected + 1));
+            *next = (*next).max(seq + 1);
             match open(seq, &v)
                 .and_then(|j| super::codec::decode::<crate::record::Record>("records", j))
             {
@@ -226,9 +252,10 @@ impl super::handle::Store {
                 Err(_) => r.damaged.push(seq),
             }
         }
-        if r.stopped_by.is_none() {
-            r.damaged.extend(next..=r.expected);
-        }
+    }
+
+    /// The page-outcome walk of [`Store::check`].
+    fn check_outcomes(&self, r: &mut CheckReport) {
         for kv in self.kv.scan_prefix([super::layout::P]) {
             match kv {
                 Ok((_, v)) => {
@@ -243,6 +270,5 @@ impl super::handle::Store {
                 }
             }
         }
-        r
     }
 }
