@@ -292,6 +292,19 @@ impl Store {
         }
     }
 
+    /// The URL of a stored record, read without the rest of it (a
+    /// near-duplicate's name: the text and Markdown are skipped, not built).
+    pub fn record_url(&self, seq: u64) -> Result<Option<String>, StoreError> {
+        #[derive(serde::Deserialize)]
+        struct Url {
+            url: String,
+        }
+        match self.kv.get(key(R, &seq.to_be_bytes()))? {
+            Some(v) => Ok(Some(decode::<Url>("records", records::open(seq, &v)?)?.url)),
+            None => Ok(None),
+        }
+    }
+
     /// Records after `since`, in order, at most `limit`.
     pub fn records_after(
         &self,

@@ -6,30 +6,42 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The SimHash of a text, or `None` when it has too few words to mean anything.
+/// Each word (lowercased) votes with its xxh3 bits; a bit is set when more
+/// than half the words have it. Stored hashes are compared with new ones,
+/// so the value is fixed: `tests::the_hash_is_the_one_stores_hold` pins it.
 pub(crate) fn simhash(text: &str) -> Option<u64> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    if words.len() < 8 {
-        return None;
-    }
-    let mut v = [0i32; 64];
-    for w in &words {
-        let h = xxh3_64(w.as_bytes());
-        for (bit, acc) in v.iter_mut().enumerate() {
-            if h >> bit & 1 == 1 {
-                *acc += 1;
-            } else {
-                *acc -= 1;
-            }
+    let mut ones = [0u32; 64];
+    let mut words = 0u32;
+    let mut lower = String::new();
+    for w in text.split(|c: char| !c.is_alphanumeric()) {
+        if w.is_empty() {
+            continue;
+        }
+        // ASCII lowercases byte by byte into one buffer; other words take
+        // Unicode's full rules (final sigma, İ) as `to_lowercase` gives them.
+        let h = if w.is_ascii() {
+            lower.clear();
+            lower.push_str(w);
+            lower.make_ascii_lowercase();
+            xxh3_64(lower.as_bytes())
+        } else {
+            xxh3_64(w.to_lowercase().as_bytes())
+        };
+        words = words.saturating_add(1);
+        for (bit, n) in ones.iter_mut().enumerate() {
+            *n += (h >> bit & 1) as u32;
         }
     }
-    Some(v.iter().enumerate().fold(
-        0u64,
-        |h, (bit, &acc)| if acc > 0 { h | 1 << bit } else { h },
-    ))
+    if words < 8 {
+        return None;
+    }
+    Some(ones.iter().enumerate().fold(0u64, |h, (bit, &n)| {
+        if 2 * u64::from(n) > u64::from(words) {
+            h | 1 << bit
+        } else {
+            h
+        }
+    }))
 }
 
 /// The four 16-bit bands of a hash.
@@ -64,5 +76,49 @@ mod tests {
         assert!(d(ha, hb) <= 3, "near copies: {}", d(ha, hb));
         assert!(d(ha, hc) > 10, "different texts: {}", d(ha, hc));
         assert_eq!(simhash("too short"), None);
+    }
+
+    /// The hash as the first stores wrote it: each word's bits added as
+    /// +1/-1 to 64 counters, a bit set where its counter ends above zero.
+    fn as_first_written(text: &str) -> Option<u64> {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        if words.len() < 8 {
+            return None;
+        }
+        let mut v = [0i32; 64];
+        for w in &words {
+            let h = xxh3_64(w.as_bytes());
+            for (bit, acc) in v.iter_mut().enumerate() {
+                *acc += if h >> bit & 1 == 1 { 1 } else { -1 };
+            }
+        }
+        Some(v.iter().enumerate().fold(
+            0u64,
+            |h, (bit, &acc)| if acc > 0 { h | 1 << bit } else { h },
+        ))
+    }
+
+    #[test]
+    fn the_hash_is_the_one_stores_hold() {
+        let texts = [
+            "The Quick brown FOX jumps over the lazy dog, again and again and again.",
+            "ΟΔΟΣ ΣΟΦΟΣ ΚΟΣΜΟΣ ΛΟΓΟΣ ΝΟΜΟΣ ΧΡΟΝΟΣ ΤΟΠΟΣ ΤΡΟΠΟΣ ΦΟΒΟΣ (final sigmas)",
+            "İstanbul İzmir Işık STRASSE Straße ÉCOLE École naïve café crème brûlée 2024",
+            "东京 大阪 京都 서울 부산 Москва ПИТЕР Київ 123 456 789 a b c d e f g h",
+            "one two three four five six seven",
+            "",
+        ];
+        for t in texts {
+            assert_eq!(simhash(t), as_first_written(t), "{t}");
+        }
+        // Ties (as many words with a bit as without) leave the bit clear.
+        let even = "alpha beta gamma delta alpha beta gamma delta";
+        assert_eq!(simhash(even), as_first_written(even));
+        let long: String = (0..5000).map(|i| format!("w{} ", i % 997)).collect();
+        assert_eq!(simhash(&long), as_first_written(&long));
     }
 }

@@ -98,8 +98,7 @@ fn page_options(
 /// page's (SimHash `hash`), if another page's.
 fn duplicate_of(shared: &Processing, hash: Option<u64>, url: &str) -> Option<String> {
     hash.and_then(|h| shared.store.near_duplicate(h).ok().flatten())
-        .and_then(|seq| shared.store.record(seq).ok().flatten())
-        .map(|r| r.url)
+        .and_then(|seq| shared.store.record_url(seq).ok().flatten())
         .filter(|u| u != url)
 }
 
