@@ -10,7 +10,7 @@ use std::io::Write;
 use std::net::IpAddr;
 
 use flate2::write::GzEncoder;
-use flate2::Compression;
+use flate2::{Compress, Compression, FlushCompress, Status};
 use sha1::{Digest, Sha1};
 
 /// The record types trawl writes.
@@ -179,9 +179,71 @@ impl Record<'_> {
     }
 }
 
+/// A gzip member's header (RFC 1952) as flate2's `GzEncoder` writes it at
+/// the fast level: no name or time, XFL 4 (fastest), OS unknown.
+const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 0xff];
+
+thread_local! {
+    /// One deflate state per thread, reset per member: a new one allocates
+    /// and clears some 300 KB, more than a small page's compression costs.
+    /// The threads that compress are few (the runtime's workers, the
+    /// writer), so are the states kept.
+    static DEFLATE: std::cell::RefCell<Option<Compress>> = const { std::cell::RefCell::new(None) };
+}
+
 /// `data` as one gzip member (fast compression: the crawl's writer must
-/// keep up with its fetchers).
+/// keep up with its fetchers), deflated by this thread's reused state.
 pub fn gzip(data: &[u8]) -> Vec<u8> {
+    DEFLATE
+        .with(|cell| {
+            let mut slot = cell.try_borrow_mut().ok()?;
+            let c = slot.get_or_insert_with(|| Compress::new(Compression::fast(), false));
+            let member = gzip_with(c, data);
+            if member.is_none() {
+                *slot = None;
+            }
+            member
+        })
+        .unwrap_or_else(|| gzip_anew(data))
+}
+
+/// `data` as one gzip member deflated by `c` (reset first); `None` if the
+/// compressor failed.
+fn gzip_with(c: &mut Compress, data: &[u8]) -> Option<Vec<u8>> {
+    c.reset();
+    let mut out = Vec::with_capacity(data.len() / 3 + 64);
+    out.extend_from_slice(&GZIP_HEADER);
+    if !deflate_into(c, data, &mut out) {
+        return None;
+    }
+    let mut crc = flate2::Crc::new();
+    crc.update(data);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
+    // ISIZE: the length modulo 2^32 (RFC 1952).
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    Some(out)
+}
+
+/// Deflates all of `data` onto `out` and ends the stream; false if the
+/// compressor failed (the member is then made anew).
+fn deflate_into(c: &mut Compress, data: &[u8], out: &mut Vec<u8>) -> bool {
+    let start = c.total_in();
+    loop {
+        if out.capacity() - out.len() < 4096 {
+            out.reserve(out.capacity().max(8192));
+        }
+        let read = (c.total_in() - start) as usize;
+        let rest = data.get(read..).unwrap_or_default();
+        match c.compress_vec(rest, out, FlushCompress::Finish) {
+            Ok(Status::StreamEnd) => return true,
+            Ok(Status::Ok | Status::BufError) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// `data` as one gzip member through a new encoder.
+fn gzip_anew(data: &[u8]) -> Vec<u8> {
     let mut enc = GzEncoder::new(Vec::with_capacity(data.len() / 3 + 64), Compression::fast());
     // Writing to a Vec cannot fail.
     let _ = enc.write_all(data);
@@ -191,6 +253,46 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reused_deflate_state_writes_what_a_new_one_writes() {
+        let mut noise = 0x2545_f491_4f6c_dd1du64;
+        let random: Vec<u8> = (0..300_000)
+            .map(|_| {
+                noise ^= noise << 13;
+                noise ^= noise >> 7;
+                noise ^= noise << 17;
+                noise as u8
+            })
+            .collect();
+        let text = b"<p>Tide pools and rocky shores.</p>\r\n".repeat(5000);
+        let inputs = [&b""[..], b"x", &text, &random, &text[..100]];
+        // Twice over, so the second round runs on a state used before.
+        let mut members = Vec::new();
+        for _ in 0..2 {
+            for data in inputs {
+                let member = gzip(data);
+                let fresh = gzip_with(&mut Compress::new(Compression::fast(), false), data);
+                assert_eq!(Some(&member), fresh.as_ref(), "{} bytes", data.len());
+                members.extend_from_slice(&member);
+            }
+        }
+        // The members read back one after another, as a WARC file's do.
+        let mut back = Vec::new();
+        let read = std::io::Read::read_to_end(
+            &mut flate2::read::MultiGzDecoder::new(&members[..]),
+            &mut back,
+        );
+        assert!(read.is_ok());
+        assert_eq!(back, inputs.concat().repeat(2));
+        // Each member is whole: its own header, its length at the end.
+        let member = gzip(&text);
+        assert_eq!(member[..10], GZIP_HEADER);
+        assert_eq!(
+            member[member.len() - 4..],
+            (text.len() as u32).to_le_bytes()
+        );
+    }
 
     #[test]
     fn base32_matches_rfc_4648_vectors() {
