@@ -142,11 +142,11 @@ impl Store {
                 // not queued again when a later page links to it.
                 let seen_only = match (&outcome.final_url, record) {
                     (Some(final_url), Some(_)) => {
-                        self.seen_only_into(&st, &mut batch, host, final_url)?
+                        self.seen_only_into(&mut st, &mut batch, host, final_url)?
                     }
                     _ => None,
                 };
-                let (fresh, capped) = self.enqueue_into(&st, &mut batch, links, true)?;
+                let (fresh, capped) = self.enqueue_into(&mut st, &mut batch, links, true)?;
                 self.refresh_into(&mut batch, changed, &outcome.url, crate::record::now_secs())?;
                 if !fresh.is_empty() {
                     Self::put_queued(&mut batch, st.queued + fresh.len() as u64);

@@ -211,7 +211,7 @@ impl Store {
     pub fn enqueue(&self, urls: &[NewUrl]) -> Result<usize, StoreError> {
         let mut st = self.lock();
         let mut batch = sled::Batch::default();
-        let (fresh, _) = self.enqueue_into(&st, &mut batch, urls, false)?;
+        let (fresh, _) = self.enqueue_into(&mut st, &mut batch, urls, false)?;
         if fresh.is_empty() {
             return Ok(0);
         }

@@ -253,7 +253,10 @@ impl Store {
     }
 
     /// Whether a URL was ever queued (exact up to 64-bit collisions).
-    fn seen(&self, st: &QueueState, h: u64) -> Result<bool, StoreError> {
+    fn seen(&self, st: &mut QueueState, h: u64) -> Result<bool, StoreError> {
+        if st.seen.is_hot(h) {
+            return Ok(true);
+        }
         if !st.seen.bloom.may_contain(h) {
             return Ok(false);
         }
@@ -262,10 +265,14 @@ impl Store {
         }
         let mut k = vec![S];
         k.extend_from_slice(&bucket_of(h).to_be_bytes());
-        Ok(self
+        let found = self
             .kv
             .get(k)?
-            .is_some_and(|b| seen::bucket_contains(&b, h)))
+            .is_some_and(|b| seen::bucket_contains(&b, h));
+        if found {
+            st.seen.keep_hot(h);
+        }
+        Ok(found)
     }
 
     /// Adds an inbox entry with the URLs not seen before to `batch`.
@@ -277,7 +284,7 @@ impl Store {
     /// are queued without it.
     pub(super) fn enqueue_into(
         &self,
-        st: &QueueState,
+        st: &mut QueueState,
         batch: &mut sled::Batch,
         urls: &[NewUrl],
         capped: bool,
@@ -334,15 +341,15 @@ impl Store {
 
     /// Whether `url` was ever queued (or fetched as a redirect target).
     pub fn known(&self, url: &str) -> Result<bool, StoreError> {
-        let st = self.lock();
-        self.seen(&st, url_key(url))
+        let mut st = self.lock();
+        self.seen(&mut st, url_key(url))
     }
 
     /// Adds `url` to the seen-set without queueing it, in `batch`, if it is
     /// not there; returns its hash for [`Store::note_seen_only`].
     pub(super) fn seen_only_into(
         &self,
-        st: &QueueState,
+        st: &mut QueueState,
         batch: &mut sled::Batch,
         host: &str,
         url: &str,

@@ -144,12 +144,20 @@ pub(crate) fn merge_bucket(old: &[u8], new: &[u64]) -> Vec<u8> {
     out
 }
 
+/// How many bucket answers [`Seen::hot`] keeps (about 1 MB) before it
+/// starts again.
+const HOT_MAX: usize = 1 << 16;
+
 /// The in-memory layers.
 pub(crate) struct Seen {
     /// The Bloom filter over every URL seen.
     pub bloom: Bloom,
     /// Hashes of URLs in the inbox, not yet in the buckets.
     pub pending: HashSet<u64>,
+    /// Hashes a bucket said were seen, lately: a site's navigation links
+    /// come back on every page, and each would read its bucket again. The
+    /// set only grows, so an answer kept never goes stale.
+    hot: HashSet<u64>,
 }
 
 impl Seen {
@@ -158,7 +166,21 @@ impl Seen {
         Seen {
             bloom: Bloom::new(filter_bytes),
             pending: HashSet::new(),
+            hot: HashSet::new(),
         }
+    }
+
+    /// Whether a bucket already said `hash` was seen.
+    pub(crate) fn is_hot(&self, hash: u64) -> bool {
+        self.hot.contains(&hash)
+    }
+
+    /// Keeps a bucket's "seen" for `hash` (bounded: full, it starts again).
+    pub(crate) fn keep_hot(&mut self, hash: u64) {
+        if self.hot.len() >= HOT_MAX {
+            self.hot.clear();
+        }
+        self.hot.insert(hash);
     }
 }
 
@@ -178,6 +200,20 @@ mod tests {
             .count();
         // 512 Ki bits for 20k keys: about 0.02% expected.
         assert!(fp < 40, "{fp} false positives");
+    }
+
+    #[test]
+    fn the_hot_answers_stay_bounded() {
+        let mut seen = Seen::new(1024);
+        for h in 0..HOT_MAX as u64 {
+            seen.keep_hot(h);
+        }
+        assert!(seen.is_hot(0) && seen.is_hot(HOT_MAX as u64 - 1));
+        assert!(!seen.is_hot(HOT_MAX as u64));
+        // Full, it starts again rather than grow.
+        seen.keep_hot(HOT_MAX as u64);
+        assert_eq!(seen.hot.len(), 1);
+        assert!(seen.is_hot(HOT_MAX as u64) && !seen.is_hot(0));
     }
 
     #[test]
