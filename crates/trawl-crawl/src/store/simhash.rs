@@ -11,6 +11,11 @@ use xxhash_rust::xxh3::xxh3_64;
 /// so the value is fixed: `tests::the_hash_is_the_one_stores_hold` pins it.
 pub(crate) fn simhash(text: &str) -> Option<u64> {
     let mut ones = [0u32; 64];
+    // Eight bits at a time: byte `j` of a word's hash adds one to the
+    // byte lanes of `lanes[j]` its set bits name (`SPREAD`), and the lanes
+    // are emptied into `ones` before any can pass 255.
+    let mut lanes = [0u64; 8];
+    let mut in_lanes = 0u32;
     let mut words = 0u32;
     let mut lower = String::new();
     for w in text.split(|c: char| !c.is_alphanumeric()) {
@@ -28,10 +33,16 @@ pub(crate) fn simhash(text: &str) -> Option<u64> {
             xxh3_64(w.to_lowercase().as_bytes())
         };
         words = words.saturating_add(1);
-        for (bit, n) in ones.iter_mut().enumerate() {
-            *n += (h >> bit & 1) as u32;
+        for (j, lane) in lanes.iter_mut().enumerate() {
+            *lane += SPREAD[(h >> (8 * j) & 0xff) as usize];
+        }
+        in_lanes += 1;
+        if in_lanes == 255 {
+            empty_lanes(&mut lanes, &mut ones);
+            in_lanes = 0;
         }
     }
+    empty_lanes(&mut lanes, &mut ones);
     if words < 8 {
         return None;
     }
@@ -42,6 +53,35 @@ pub(crate) fn simhash(text: &str) -> Option<u64> {
             h
         }
     }))
+}
+
+/// Each byte's bits spread one to a byte: bit `k` of `b` becomes byte `k`
+/// of `SPREAD[b]` (0 or 1).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if b >> k & 1 == 1 {
+                t[b] |= 1 << (8 * k);
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Adds the byte lanes' counts to the bit counters and clears the lanes:
+/// lane `j`'s byte `k` counts bit `8j + k`.
+fn empty_lanes(lanes: &mut [u64; 8], ones: &mut [u32; 64]) {
+    for (j, lane) in lanes.iter_mut().enumerate() {
+        for k in 0..8 {
+            ones[8 * j + k] += (*lane >> (8 * k) & 0xff) as u32;
+        }
+        *lane = 0;
+    }
 }
 
 /// The four 16-bit bands of a hash.
