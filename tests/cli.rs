@@ -149,6 +149,36 @@ fn many_inputs_stream_out_in_order_past_a_bad_one() {
     assert!(err.contains("nope.html"), "{err}");
 }
 
+#[test]
+fn an_archive_streams_out_in_order_past_a_garbled_line() {
+    let dir = scratch("archive");
+    let kinds = ["list.html", "article_en.html", "forum.html"];
+    let mut lines = String::new();
+    for i in 0..60 {
+        if i == 25 {
+            lines.push_str("not a JSON object\n");
+        }
+        let html = std::fs::read_to_string(fixture(kinds[i % kinds.len()]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let line = serde_json::json!({"url": format!("http://a.test/p{i}"), "html": html});
+        lines.push_str(&format!("{line}\n"));
+    }
+    let file = dir.join("pages.jsonl");
+    std::fs::write(&file, lines).unwrap_or_else(|e| panic!("{e}"));
+    let out = trawl(&["extract", "--jsonl", "-j", "2", &file.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1), "exit code");
+    let recs = jsonl(&out);
+    let urls: Vec<&str> = recs.iter().filter_map(|r| r["url"].as_str()).collect();
+    let want: Vec<String> = (0..60).map(|i| format!("http://a.test/p{i}")).collect();
+    assert_eq!(urls, want.iter().map(String::as_str).collect::<Vec<_>>());
+    // JSONL lines are numbered from 1: the garbled one is the 26th.
+    let lines: Vec<u64> = recs.iter().filter_map(|r| r["line"].as_u64()).collect();
+    assert_eq!(lines[24..27], [25, 27, 28]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 26"), "{err}");
+    assert!(err.contains("60 pages extracted"), "{err}");
+}
+
 /// Runs one bad input between two good ones: the good ones still come out,
 /// stderr names the bad one, the exit code is 1.
 fn bad_input_between_good_ones(bad: &str, expect_in_error: &str) {

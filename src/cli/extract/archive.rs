@@ -1,22 +1,19 @@
 //! `trawl extract` on archives: WARC files (`.warc`, `.warc.gz`, Common
 //! Crawl's included) and JSONL files of `{"url": …, "html": …}` lines. Each
 //! page is extracted with its own URL (and, from a WARC response, the
-//! charset of its Content-Type), streamed: a few hundred pages in memory at
-//! a time, whatever the archive's size, extracted on all cores, written in
-//! archive order.
+//! charset of its Content-Type), streamed through the window: a few pages
+//! per thread in memory at a time, whatever the archive's size, extracted
+//! on all cores, written in archive order.
 
 use std::io::{BufRead, BufReader, Write};
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use trawl_extract::{warc_pages, Charset, Extracted, Options};
 
 use super::output::{write_chunks, write_content, write_human, Format};
-
-/// Pages extracted together (memory stays at about this many pages).
-const CHUNK: usize = 256;
+use super::window;
 
 /// Whether `path` is a WARC file (by its name).
 fn is_warc(path: &str) -> bool {
@@ -129,12 +126,79 @@ pub(super) fn extract(
     } else {
         Box::new(jsonl_items(path)?)
     };
-    // The file is read and decompressed on a thread of its own, a chunk
-    // ahead of the extraction (three chunks in memory at most).
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(1);
-    std::thread::scope(|scope| -> Result<()> {
-        scope.spawn(move || read_chunks(items, tx));
-        emit_chunks(rx, path, is_warc, opts, pool, format, out, &mut counts)
+    // The archive is read as the window has room: a few pages per thread
+    // in memory, whatever its size.
+    let items = items.map(|item| match item {
+        Ok(Some(it)) => {
+            let job = Job {
+                body: it.body,
+                url: it.url.clone(),
+                charset: it.charset,
+            };
+            let meta = Meta::Page {
+                url: it.url,
+                id: it.id,
+                at: it.at,
+            };
+            (meta, Some(job))
+        }
+        Ok(None) => (Meta::Skipped, None),
+        Err(e) => (Meta::Garbled(e), None),
+    });
+    let work = |job: Option<Job>| {
+        job.map(|j| {
+            let o = opts
+                .clone()
+                .with_url_opt(j.url)
+                .with_charset(j.charset.or(opts.charset));
+            trawl_extract::extract(&j.body, &o)
+        })
+    };
+    window::in_order(items, pool, work, |meta, res| {
+        let (url, id, at) = match meta {
+            Meta::Skipped => {
+                counts.skipped += 1;
+                return Ok(());
+            }
+            Meta::Garbled(e) => {
+                counts.failed += 1;
+                out.flush()?;
+                eprintln!("trawl: error: {path}: {e}");
+                return Ok(());
+            }
+            Meta::Page { url, id, at } => (url, id, at),
+        };
+        let where_ = if is_warc { "offset" } else { "line" };
+        let rec = match res.flatten() {
+            Some(Ok(rec)) => rec,
+            failed => {
+                let e = match failed {
+                    Some(Err(e)) => e.to_string(),
+                    _ => "the extractor panicked".into(),
+                };
+                counts.failed += 1;
+                out.flush()?;
+                eprintln!("trawl: error: {path}: {where_} {at}: {e}");
+                return Ok(());
+            }
+        };
+        counts.extracted += 1;
+        let name = url.as_deref().unwrap_or(path);
+        match format {
+            Format::Json => {
+                let line = Line {
+                    source: path,
+                    warc_record_id: id.as_deref(),
+                    warc_offset: is_warc.then_some(at),
+                    line: (!is_warc).then_some(at),
+                    record: &rec,
+                };
+                writeln!(out, "{}", serde_json::to_string(&line)?)
+            }
+            Format::Text => write_human(out, name, &rec, true),
+            Format::Chunks(budget) => write_chunks(out, path, &rec, budget),
+            Format::Markdown | Format::Html => write_content(out, name, &rec, format, true),
+        }
     })?;
     out.flush()?;
     eprintln!(
@@ -144,113 +208,23 @@ pub(super) fn extract(
     Ok(counts.failed == 0)
 }
 
-/// Pages read from an archive, with what was skipped or garbled among them.
-struct Chunk {
-    items: Vec<Item>,
-    skipped: u64,
-    errors: Vec<String>,
+/// An archive record's own part, kept on the writing thread in the window.
+enum Meta {
+    /// An HTML page: its URL, WARC-Record-ID and where it starts.
+    Page {
+        url: Option<String>,
+        id: Option<String>,
+        at: u64,
+    },
+    /// Not an HTML response.
+    Skipped,
+    /// A record or line that could not be read.
+    Garbled(String),
 }
 
-/// Reads the archive into chunks of [`CHUNK`] pages until its end (or the
-/// receiver is gone).
-fn read_chunks(
-    mut items: Box<dyn Iterator<Item = Result<Option<Item>, String>> + Send>,
-    tx: std::sync::mpsc::SyncSender<Chunk>,
-) {
-    loop {
-        let mut c = Chunk {
-            items: Vec::with_capacity(CHUNK),
-            skipped: 0,
-            errors: Vec::new(),
-        };
-        let mut end = true;
-        for item in items.by_ref() {
-            match item {
-                Ok(Some(it)) => c.items.push(it),
-                Ok(None) => c.skipped += 1,
-                Err(e) => c.errors.push(e),
-            }
-            if c.items.len() == CHUNK {
-                end = false;
-                break;
-            }
-        }
-        if tx.send(c).is_err() || end {
-            return;
-        }
-    }
-}
-
-/// Extracts each chunk's pages on all cores and writes them in order.
-#[allow(clippy::too_many_arguments)]
-fn emit_chunks(
-    rx: std::sync::mpsc::Receiver<Chunk>,
-    path: &str,
-    is_warc: bool,
-    opts: &Options,
-    pool: &rayon::ThreadPool,
-    format: Format,
-    out: &mut dyn Write,
-    counts: &mut Counts,
-) -> Result<()> {
-    for Chunk {
-        items: chunk,
-        skipped,
-        errors,
-    } in rx
-    {
-        counts.skipped += skipped;
-        for e in &errors {
-            counts.failed += 1;
-            out.flush()?;
-            eprintln!("trawl: error: {path}: {e}");
-        }
-        if chunk.is_empty() {
-            continue;
-        }
-        let results: Vec<_> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|it| {
-                    let o = opts
-                        .clone()
-                        .with_url_opt(it.url.clone())
-                        .with_charset(it.charset.or(opts.charset));
-                    trawl_extract::extract(&it.body, &o)
-                })
-                .collect()
-        });
-        for (it, res) in chunk.iter().zip(results) {
-            let rec = match res {
-                Ok(rec) => rec,
-                Err(e) => {
-                    counts.failed += 1;
-                    out.flush()?;
-                    let at = if is_warc { "offset" } else { "line" };
-                    eprintln!("trawl: error: {path}: {at} {}: {e}", it.at);
-                    continue;
-                }
-            };
-            counts.extracted += 1;
-            if format == Format::Json {
-                let line = Line {
-                    source: path,
-                    warc_record_id: it.id.as_deref(),
-                    warc_offset: is_warc.then_some(it.at),
-                    line: (!is_warc).then_some(it.at),
-                    record: &rec,
-                };
-                writeln!(out, "{}", serde_json::to_string(&line)?)?;
-            } else if format == Format::Text {
-                let name = it.url.as_deref().unwrap_or(path);
-                write_human(out, name, &rec, true)?;
-            } else if let Format::Chunks(budget) = format {
-                write_chunks(out, path, &rec, budget)?;
-            } else {
-                let name = it.url.as_deref().unwrap_or(path);
-                write_content(out, name, &rec, format, true)?;
-            }
-        }
-    }
-    Ok(())
+/// What a worker needs to extract one page.
+struct Job {
+    body: Vec<u8>,
+    url: Option<String>,
+    charset: Option<Charset>,
 }

@@ -4,6 +4,7 @@
 
 mod archive;
 mod output;
+mod window;
 
 pub(super) use output::Human;
 use output::{write_chunks, write_content, write_human, Format};
@@ -216,10 +217,10 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
     )
 }
 
-/// Runs `work` on every input on `threads` cores, a few inputs per thread
-/// in flight (so memory stays bounded), and hands the results to `emit` in
-/// input order on stdout, each as soon as those before it are out. An input that fails is one `trawl: error:` line on stderr and the
-/// others go on. Returns the exit code: 1 if any input failed.
+/// Runs `work` on every input on `threads` cores through the window
+/// ([`window::in_order`]) and hands the results to `emit` in input order on
+/// stdout. An input that fails is one `trawl: error:` line on stderr and
+/// the others go on. Returns the exit code: 1 if any input failed.
 fn for_each_input<T: Send>(
     paths: &[String],
     threads: usize,
@@ -231,43 +232,18 @@ fn for_each_input<T: Send>(
         .build()
         .context("cannot start worker threads")?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    // Pages in flight or waiting for an earlier one to be written, at most:
-    // a slow page holds back the output, not the workers, and memory holds a
-    // few records per thread (a chunk of 256 waiting records was 8 MB of a
-    // one-thread run's peak).
-    let window = pool.current_num_threads().max(1) * 4;
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<T, String>)>();
-    let work = &work;
-    let failed = pool.in_place_scope(|scope| -> std::io::Result<usize> {
-        let mut failed = 0usize;
-        let (mut spawned, mut written) = (0, 0);
-        let mut waiting = std::collections::BTreeMap::new();
-        while written < paths.len() {
-            while spawned < paths.len() && spawned < written + window {
-                let (tx, path, at) = (tx.clone(), &paths[spawned], spawned);
-                scope.spawn(move |_| {
-                    // A panic must not leave the writer waiting for this page.
-                    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(path)))
-                        .unwrap_or_else(|_| Err(format!("{path}: the extractor panicked")));
-                    let _ = tx.send((at, res));
-                });
-                spawned += 1;
-            }
-            let Ok((at, res)) = rx.recv() else { break };
-            waiting.insert(at, res);
-            while let Some(res) = waiting.remove(&written) {
-                match res {
-                    Ok(v) => emit(&mut out, &paths[written], v)?,
-                    Err(e) => {
-                        failed += 1;
-                        out.flush()?;
-                        eprintln!("trawl: error: {e}");
-                    }
-                }
-                written += 1;
+    let mut failed = 0usize;
+    let items = paths.iter().map(|p| (p.as_str(), p.as_str()));
+    window::in_order(items, &pool, work, |path, res| {
+        match res.unwrap_or_else(|| Err(format!("{path}: the extractor panicked"))) {
+            Ok(v) => emit(&mut out, path, v),
+            Err(e) => {
+                failed += 1;
+                out.flush()?;
+                eprintln!("trawl: error: {e}");
+                Ok(())
             }
         }
-        Ok(failed)
     })?;
     out.flush()?;
     Ok(if failed > 0 { 1 } else { 0 })
