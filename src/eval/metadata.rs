@@ -70,10 +70,40 @@ fn day(s: &str) -> Option<String> {
     d.get(..10).map(str::to_string)
 }
 
+/// The truth's date at the precision the annotator wrote it: a day
+/// (`YYYY-MM-DD`), else a month (`YYYY-MM`) or a year (`YYYY`).
+/// multilingual-dev writes `2005-5-7 21:23:57`, `2003-5` and `2018`,
+/// which the extractor's ISO reading leaves out: every such page counted
+/// as a miss, whatever the record said.
+fn truth_day(s: &str) -> Option<String> {
+    if let Some(d) = day(s) {
+        return Some(d);
+    }
+    let head = s.split_whitespace().next()?;
+    let parts: Vec<&str> = head.split(['-', '/', '.']).collect();
+    let digits =
+        |p: &str, max: usize| (1..=max).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    let ok = parts.len() <= 3
+        && parts.first().is_some_and(|y| y.len() == 4 && digits(y, 4))
+        && parts[1..].iter().all(|p| digits(p, 2));
+    if !ok {
+        return None;
+    }
+    let mut out = parts[0].to_string();
+    for p in &parts[1..] {
+        out.push_str(&format!("-{p:0>2}"));
+    }
+    Some(out)
+}
+
 /// (exact, contained) for one field.
 pub fn matches(field: &str, truth: &str, ours: &str) -> (bool, bool) {
     if field == "date" {
-        let same = day(truth).is_some_and(|t| day(ours).is_some_and(|o| o == t));
+        // Same day; a truth that names only a month or a year is met by a
+        // day within it.
+        let same = truth_day(truth).is_some_and(|t| {
+            day(ours).is_some_and(|o| o == t || (t.len() < 10 && o.starts_with(&format!("{t}-"))))
+        });
         return (same, same);
     }
     let (t, o) = (norm(truth), norm(ours));
@@ -350,6 +380,14 @@ mod tests {
             (true, true)
         );
         assert_eq!(matches("date", "2025-09-04", "2025-09-05"), (false, false));
+        // The truth as multilingual-dev's annotators wrote it.
+        assert!(matches("date", "2005-5-7 21:23:57", "2005-05-07").0);
+        assert!(!matches("date", "2005-5-7 21:23:57", "2005-07-05").0);
+        assert!(matches("date", "2003-5", "2003-05-29").0);
+        assert!(!matches("date", "2003-5", "2003-06-01").0);
+        assert!(!matches("date", "2003-1", "2003-10-01").0);
+        assert!(matches("date", "2018", "2018-08-23").0);
+        assert!(!matches("date", "2018", "-").0);
     }
 
     #[test]

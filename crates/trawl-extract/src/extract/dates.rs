@@ -94,6 +94,13 @@ const NOT_THE_PAGES: &[&str] = &[
     "注册时间",
     "注册于",
     "加入时间",
+    // A blog's or a site's founding, shown beside its posts ("建立于:
+    // 2004年10月6日" in a blog's sidebar).
+    "建立于",
+    "创建于",
+    "成立于",
+    "established",
+    "founded",
 ];
 
 /// Class, id or itemprop words of an element that holds a date.
@@ -289,7 +296,9 @@ fn scan(
         let len = f.end - f.start;
         let own = match reach {
             Reach::Head => {
-                taken(doc, node, len, true) || dateline(text, node_start, start, from + f.end)
+                taken(doc, node, len, true)
+                    || dateline(text, node_start, start, from + f.end)
+                    || stamped(doc, node, text, from + f.end)
             }
             Reach::Anywhere => taken(doc, node, len, false) || label.is_some(),
             Reach::Boxed => in_date_box(doc, node) || label.is_some(),
@@ -486,6 +495,28 @@ fn dateline(text: &str, node_start: usize, start: usize, end: usize) -> bool {
         .starts_with(char::is_alphabetic);
     let led = lead.is_empty() || (short && words_follow && (lead.ends_with(',') || named));
     led && after.starts_with(DATELINE_MARKS)
+}
+
+/// Most characters of the element around a date and its time of day for
+/// the pair to be the page's stamp ([`stamped`]).
+const STAMP_BLOCK: usize = 120;
+
+/// Whether the date ending at `text[end..]` is followed by its time of day
+/// (`2005-04-25 08:24:06`, `2005年8月12日16:12`) in a short element: the
+/// moment a page was posted, in the line under its headline ("2005-04-25
+/// 08:24:06　来源: 第一财经日报"), where no label says so and the line
+/// holds more than the date.
+fn stamped(doc: &Doc, node: NodeId, text: &str, end: usize) -> bool {
+    let after = text.get(end..).unwrap_or_default();
+    let after = after.trim_start_matches([' ', '\u{3000}', '\u{a0}', ',']);
+    let b = after.as_bytes();
+    let hour = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let timed = (1..=2).contains(&hour)
+        && b.get(hour) == Some(&b':')
+        && b.get(hour + 1..hour + 3)
+            .is_some_and(|m| m.iter().all(u8::is_ascii_digit));
+    let parent = doc.nodes[node as usize].parent;
+    timed && parent != u32::MAX && (doc.agg[parent as usize].chars as usize) <= STAMP_BLOCK
 }
 
 /// What follows a dateline's date: a dash, a bar or an opening quote.
@@ -719,6 +750,67 @@ mod tests {
             ),
             Some(("2024-05-03".to_string(), Shown::Updated))
         );
+    }
+
+    /// Issue 60: a date with its time of day in a short line under the
+    /// headline is the moment the page was posted, unlabelled and beside
+    /// other words, in any script; a long paragraph's date and time is not.
+    #[test]
+    fn a_date_and_its_time_under_the_headline_are_the_pages_stamp() {
+        let story =
+            "<p>The story itself, long enough to be a paragraph of the article and more.</p>";
+        let at = |line: &str, order: Order| {
+            let html = format!("<body><h1>Headline</h1><div>{line}</div>{story}</body>");
+            shown_of(&html, order)
+        };
+        let published = |d: &str| vec![(d.to_string(), Shown::Published)];
+        assert_eq!(
+            at(
+                "http://biz.163.com\u{3000}2005-04-25 08:24:06\u{3000}来源: 第一财经日报\u{3000}<a href=\"#c\">网友评论 0 条</a>",
+                Order::DayFirst
+            ),
+            published("2005-04-25")
+        );
+        assert_eq!(
+            at(
+                "本贴由 大卫 于2005年8月12日16:12:21在〖 心灵体操 〗发表. 点击 1234 次",
+                Order::DayFirst
+            ),
+            published("2005-08-12")
+        );
+        assert_eq!(
+            at(
+                "Redaktion · 14.03.2023, 09:15 · Lesezeit 3 Minuten",
+                Order::DayFirst
+            ),
+            published("2023-03-14")
+        );
+        assert_eq!(
+            at(
+                "Staff report, March 14, 2023 9:15 am, with three photos",
+                Order::MonthFirst
+            ),
+            published("2023-03-14")
+        );
+        // The time inside a long paragraph is the story's, not the page's.
+        let long = format!(
+            "{} On March 14, 2023 9:15 am the council met again, as it does every spring.",
+            "The story opens with a long account of the town and its people. ".repeat(3)
+        );
+        assert_eq!(at(&long, Order::MonthFirst), vec![]);
+    }
+
+    /// Issue 60: the founding day a blog's sidebar shows beside its posts
+    /// ("建立于: 2004年10月6日", "Established March 3, 1998") is not a post's.
+    #[test]
+    fn a_blogs_founding_day_is_not_the_posts() {
+        for label in ["建立于:", "创建于 ", "Established", "Founded:"] {
+            let html = format!(
+                "<body><h1>Headline</h1><div>Blog {label} 2004-10-06</div>\
+                 <p>The story itself, long enough to be a paragraph of the article and more.</p></body>"
+            );
+            assert_eq!(shown_of(&html, Order::DayFirst), vec![], "{label}");
+        }
     }
 
     fn shown_of(html: &str, order: Order) -> Vec<(String, Shown)> {
