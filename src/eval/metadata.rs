@@ -77,7 +77,7 @@ fn day(s: &str) -> Option<String> {
 /// as a miss, whatever the record said.
 fn truth_day(s: &str) -> Option<String> {
     if let Some(d) = day(s) {
-        return Some(d);
+        return Some(month_second(d));
     }
     let head = s.split_whitespace().next()?;
     let parts: Vec<&str> = head.split(['-', '/', '.']).collect();
@@ -94,6 +94,19 @@ fn truth_day(s: &str) -> Option<String> {
         out.push_str(&format!("-{p:0>2}"));
     }
     Some(out)
+}
+
+/// A truth day written year, day, month by a slip of the annotator
+/// (trafilatura-eval's `2022-29-11`, `2022-25-10`: no month 29 or 25) read
+/// in the only order it can mean.
+fn month_second(d: String) -> String {
+    let num = |r: std::ops::Range<usize>| d.get(r).and_then(|x| x.parse::<u32>().ok());
+    match (num(5..7), num(8..10)) {
+        (Some(m), Some(day)) if m > 12 && (1..=12).contains(&day) => {
+            format!("{}-{day:02}-{m:02}", &d[..4])
+        }
+        _ => d,
+    }
 }
 
 /// (exact, contained) for one field.
@@ -388,6 +401,9 @@ mod tests {
         assert!(!matches("date", "2003-1", "2003-10-01").0);
         assert!(matches("date", "2018", "2018-08-23").0);
         assert!(!matches("date", "2018", "-").0);
+        // A truth written year, day, month where no other reading exists.
+        assert!(matches("date", "2022-29-11", "2022-11-29").0);
+        assert!(!matches("date", "2022-11-10", "2022-10-11").0);
     }
 
     #[test]
