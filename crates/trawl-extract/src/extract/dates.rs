@@ -287,10 +287,12 @@ fn scan(
         if not_the_pages(&before) || quoted(doc, node) {
             continue;
         }
-        let label = nearest_label(&before).or_else(|| {
-            let previous = k.checked_sub(1).map(|j| at[j].0);
-            date_pair(text, previous, node_start, start).then_some(Label::Published)
-        });
+        let label = nearest_label(&before)
+            .or_else(|| {
+                let previous = k.checked_sub(1).map(|j| at[j].0);
+                date_pair(text, previous, node_start, start).then_some(Label::Published)
+            })
+            .or_else(|| published_after(text, from + f.end).then_some(Label::Published));
         // Far from the headline only a date's element, a line that is the
         // date or a label says a date is the page's.
         let len = f.end - f.start;
@@ -495,6 +497,25 @@ fn dateline(text: &str, node_start: usize, start: usize, end: usize) -> bool {
         .starts_with(char::is_alphabetic);
     let led = lead.is_empty() || (short && words_follow && (lead.ends_with(',') || named));
     led && after.starts_with(DATELINE_MARKS)
+}
+
+/// Characters after a date searched for a verb that says it was posted.
+const VERB_AFTER: usize = 40;
+
+/// Verbs that follow the date of a post in languages that put the verb
+/// last ("本贴由 大卫 于2005年8月12日16:12:21在〖…〗发表", "2021年3月1日に公開").
+const PUBLISHED_AFTER: &[&str] = &[
+    "发表", "發表", "发布", "發佈", "公開", "掲載", "投稿", "게시",
+];
+
+/// Whether a publication verb follows the date ending at `text[end..]`
+/// before the line's end.
+fn published_after(text: &str, end: usize) -> bool {
+    let rest = text.get(end..).unwrap_or_default();
+    let stop = floor_char(rest, (VERB_AFTER * 4).min(rest.len()));
+    let line = rest[..stop].split('\n').next().unwrap_or_default();
+    let line: String = line.chars().take(VERB_AFTER).collect();
+    PUBLISHED_AFTER.iter().any(|w| line.contains(w))
 }
 
 /// Most characters of the element around a date and its time of day for
@@ -798,6 +819,33 @@ mod tests {
             "The story opens with a long account of the town and its people. ".repeat(3)
         );
         assert_eq!(at(&long, Order::MonthFirst), vec![]);
+    }
+
+    /// Issue 60: in languages that put the verb last, "posted" follows the
+    /// post's date ("于2005年8月12日…发表", "2021年3月1日に公開"); that date
+    /// is the page's, before the follow-ups' dates listed under it.
+    #[test]
+    fn a_posts_verb_after_its_date_labels_it() {
+        let story = "<p>所以爱是什么，爱是由接受的人决定的。你认为你那些行为都是爱你的先生吗？</p>"
+            .repeat(40);
+        for (line, want) in [
+            (
+                "本贴由<b>大卫</b>于2005年8月12日16:12:21在〖<a href=\"/bbs\">心灵体操</a>〗发表.",
+                "2005-08-12",
+            ),
+            ("この記事は2021年3月1日に公開されました。", "2021-03-01"),
+        ] {
+            let html = format!(
+                "<body><h3>Title</h3>{story}<center>{line}</center>\
+                 <ul><li><a href=\"1.html\">re: title</a> <i>09:02:51 5/23/06</i></li></ul></body>"
+            );
+            let doc = Doc::parse_str(&html);
+            assert_eq!(
+                anywhere(&doc, Order::MonthFirst, None, false).map(|s| (s.day.iso(), s.kind)),
+                Some((want.to_string(), Shown::Published)),
+                "{line}"
+            );
+        }
     }
 
     /// Issue 60: the founding day a blog's sidebar shows beside its posts
