@@ -322,7 +322,24 @@ fn structural_root(doc: &Doc, id: NodeId, links_are_noise: bool) -> bool {
 /// Mostly link text, several links, not inline.
 fn link_farm(doc: &Doc, id: NodeId) -> bool {
     let a = doc.agg[id as usize];
-    !doc.tag(id).is_inline() && a.links >= 3 && link_density(doc, id) > 0.6
+    !doc.tag(id).is_inline()
+        && a.links >= 3
+        && link_density(doc, id) > 0.6
+        && !linked_title(doc, id)
+}
+
+/// A heading whose links all go with one title: one link holds its words,
+/// the rest are icons ("email this", "print") or empty. A blog's post title
+/// (`<h3><a href=permalink>Title</a><a><img alt="Email"></a></h3>`) is not a
+/// menu, however many links it has.
+pub(crate) fn linked_title(doc: &Doc, id: NodeId) -> bool {
+    if !doc.tag(id).is_heading() {
+        return false;
+    }
+    let worded = (id + 1..doc.nodes[id as usize].end)
+        .filter(|&j| doc.tag(j) == Tag::A && doc.agg[j as usize].chars > 0)
+        .count();
+    worded <= 1
 }
 
 /// Marks noise subtrees by structure alone (tags, link density).

@@ -389,7 +389,8 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
                 && node.kind == Kind::Element
                 && !node.tag.is_inline()
                 && agg[iu].links >= 2
-                && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1)));
+                && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1))
+                && !noise::linked_title(doc, i));
         if drop {
             sel.exclude(doc, i);
             i = node.end;

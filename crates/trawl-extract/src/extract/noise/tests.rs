@@ -456,3 +456,36 @@ fn links_around_a_named_body_are_not_a_link_farm() {
         assert_eq!(text.contains("sworn statement"), kept, "{body}: {text}");
     }
 }
+
+/// A blog's post titles link to their permalinks beside "email this" and
+/// "print" icons (CleanEval 347: every title lost, text and Markdown). Such
+/// a heading is a title, not a link farm; a heading of three worded links
+/// is still a menu.
+#[test]
+fn a_linked_title_with_icon_links_is_not_a_link_farm() {
+    let icons = "<a href=/p1#mail><img src=/m.gif alt='Email This Entry'></a>\
+                 <a href=/p1/print title='Print This Article'><img src=/p.gif alt=Print></a>";
+    let title =
+        format!("<h3 class=title><a href=/p1>A post title of several words</a>{icons}</h3>");
+    let menu = "<h3><a href=/a>Home</a> <a href=/b>Archive</a> <a href=/c>About</a></h3>";
+    let body = "<p>The post's own text, long enough to be read as the content of it.</p>";
+    let doc = Doc::parse_str(&format!("<body>{title}{body}{menu}{body}</body>"));
+    let h3: Vec<NodeId> = (0..doc.len() as NodeId)
+        .filter(|&i| doc.tag(i) == Tag::H3 && doc.is_element(i))
+        .collect();
+    assert_eq!(h3.len(), 2);
+    let marked = structural(&doc);
+    assert!(!marked[h3[0] as usize], "the linked title is kept");
+    assert!(marked[h3[1] as usize], "the menu is noise");
+    let opts = crate::Options::default();
+    let page = format!(
+        "<html><body><div id=posts>{}</div></body></html>",
+        format!("<div class=post>{title}{body}{body}</div>").repeat(4)
+    );
+    let r = crate::extract(page.as_bytes(), &opts).expect("extracts");
+    assert!(
+        r.markdown.contains("A post title of several words"),
+        "{}",
+        r.markdown
+    );
+}
