@@ -36,6 +36,9 @@ fn main() {
     let real = args.next().is_some_and(|a| a == "real");
     let peer = std::env::var_os("TRAWL_BENCH_PEER");
     let (in_flight, per_host) = if peer.is_some() { (64, 2) } else { (128, 1) };
+    // The daemon's allocator settings (`trawl crawl` sets them first): the
+    // bench measures the daemon, not a default glibc.
+    trawl_crawl::store::alloc::tune_allocator();
     let (web, avg_kb) = start_web(hosts, pages, real);
     let dir = std::env::temp_dir().join(format!("trawl-crawl-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir); // leftovers of an earlier run
