@@ -512,9 +512,11 @@ const PUBLISHED_AFTER: &[&str] = &[
 /// before the line's end.
 fn published_after(text: &str, end: usize) -> bool {
     let rest = text.get(end..).unwrap_or_default();
-    let stop = floor_char(rest, (VERB_AFTER * 4).min(rest.len()));
-    let line = rest[..stop].split('\n').next().unwrap_or_default();
-    let line: String = line.chars().take(VERB_AFTER).collect();
+    let cut = rest
+        .char_indices()
+        .nth(VERB_AFTER)
+        .map_or(rest.len(), |(i, _)| i);
+    let line = rest[..cut].split('\n').next().unwrap_or_default();
     PUBLISHED_AFTER.iter().any(|w| line.contains(w))
 }
 

@@ -78,25 +78,30 @@ fn maybe_gunzip(bytes: Vec<u8>, max: u64, path: &Path) -> Result<Vec<u8>, InputE
     }
 }
 
+/// Deflate inflates at most 1032 to 1: a recorded length beyond that is a
+/// lie, not a reason to reserve memory.
+const MAX_RATIO: u64 = 1032;
+
+/// The length the last gzip member of `bytes` records in its trailer (its
+/// size modulo 2^32).
+fn recorded_len(bytes: &[u8]) -> Option<u64> {
+    let at = bytes.len().checked_sub(4)?;
+    let b: [u8; 4] = bytes.get(at..)?.try_into().ok()?;
+    Some(u64::from(u32::from_le_bytes(b)))
+}
+
 /// Inflates every gzip member of `bytes` (RFC 1952) into one buffer, each
 /// member's CRC checked; `None` when the output would pass `max` bytes.
-/// The streaming path: [`whole::gunzip`] takes the common case (one
-/// member whose trailer tells its length) first, a third faster.
-/// The buffer is sized once from the length the last member records, and
+/// This is the streaming path: [`whole::gunzip`] takes the common case (one
+/// member whose trailer tells its length) first, a third faster. The
+/// buffer is sized once from the length the last member records, and
 /// inflated into directly: reading through `io::Read` zeroed and regrew it,
 /// 2-3% of an extraction run.
 fn gunzip(bytes: &[u8], max: u64) -> io::Result<Option<Vec<u8>>> {
     let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
     let cap = max.saturating_add(1);
-    let recorded = bytes
-        .len()
-        .checked_sub(4)
-        .and_then(|at| bytes.get(at..))
-        .and_then(|b| b.try_into().ok())
-        .map_or(0, |b: [u8; 4]| u64::from(u32::from_le_bytes(b)));
-    // Deflate inflates at most 1032 to 1: a recorded length beyond that
-    // is a lie, not a reason to reserve memory.
-    let plausible = recorded.min(bytes.len() as u64 * 1032);
+    let recorded = recorded_len(bytes).unwrap_or(0);
+    let plausible = recorded.min(bytes.len() as u64 * MAX_RATIO);
     let mut out: Vec<u8> = Vec::with_capacity(plausible.saturating_add(1).min(cap) as usize);
     let mut rest = bytes;
     while !rest.is_empty() {
@@ -178,9 +183,7 @@ mod tests {
 
     #[test]
     fn the_whole_file_path_agrees_with_the_streaming_one_or_steps_aside() {
-        let page: Vec<u8> = (0..300_000u32)
-            .map(|i| b"<p>abc </p>\n"[i as usize % 12])
-            .collect();
+        let page = repeated(b"<p>abc </p>\n", 300_000);
         let one = gz(&page);
         assert_eq!(whole::gunzip(&one, 1 << 20), Some(page.clone()));
         assert_eq!(whole::gunzip(&gz(b""), 10), Some(Vec::new()));
@@ -232,6 +235,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup of a temp dir
     }
 
+    /// `n` bytes of `pattern` over and over.
+    fn repeated(pattern: &[u8], n: usize) -> Vec<u8> {
+        pattern.iter().copied().cycle().take(n).collect()
+    }
+
     fn gz(data: &[u8]) -> Vec<u8> {
         let mut enc = flate2::GzBuilder::new()
             .filename("page.html")
@@ -244,9 +252,7 @@ mod tests {
 
     #[test]
     fn inflates_members_with_optional_header_fields() {
-        let page: Vec<u8> = (0..200_000u32)
-            .map(|i| b"<p>ab </p>"[i as usize % 10])
-            .collect();
+        let page = repeated(b"<p>ab </p>", 200_000);
         let one = gz(&page);
         assert_eq!(gunzip(&one, 1 << 20).expect("inflates"), Some(page.clone()));
         // Two members read as one stream, as `zcat` reads them.

@@ -13,14 +13,11 @@ use std::cell::RefCell;
 use std::ffi::c_void;
 use std::ptr::NonNull;
 
+use super::MAX_RATIO;
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
     libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_SUCCESS,
 };
-
-/// Deflate inflates at most 1032 to 1: a recorded length beyond that is a
-/// lie, not a reason to reserve memory.
-const MAX_RATIO: u64 = 1032;
 
 /// One thread's decompressor (about 10 KB of tables), kept between pages.
 struct Decompressor(NonNull<libdeflate_decompressor>);
@@ -40,8 +37,7 @@ thread_local! {
 /// The page `bytes` hold when they are exactly one gzip member whose
 /// trailer records its length, at most `max`; `None` otherwise.
 pub(super) fn gunzip(bytes: &[u8], max: u64) -> Option<Vec<u8>> {
-    let at = bytes.len().checked_sub(4)?;
-    let recorded = u64::from(u32::from_le_bytes(bytes.get(at..)?.try_into().ok()?));
+    let recorded = super::recorded_len(bytes)?;
     if recorded > max || recorded > bytes.len() as u64 * MAX_RATIO {
         return None;
     }
