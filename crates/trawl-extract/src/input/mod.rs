@@ -12,6 +12,8 @@ use crate::error::InputError;
 
 mod whole;
 
+use whole::{recorded_len, MAX_RATIO};
+
 /// Reads one input. `-` is stdin; a `.gz` suffix (or gzip magic) is inflated.
 pub fn read_input(path: &str, max_bytes: u64) -> Result<Vec<u8>, InputError> {
     let p = PathBuf::from(path);
@@ -76,18 +78,6 @@ fn maybe_gunzip(bytes: Vec<u8>, max: u64, path: &Path) -> Result<Vec<u8>, InputE
             source,
         }),
     }
-}
-
-/// Deflate inflates at most 1032 to 1: a recorded length beyond that is a
-/// lie, not a reason to reserve memory.
-const MAX_RATIO: u64 = 1032;
-
-/// The length the last gzip member of `bytes` records in its trailer (its
-/// size modulo 2^32).
-fn recorded_len(bytes: &[u8]) -> Option<u64> {
-    let at = bytes.len().checked_sub(4)?;
-    let b: [u8; 4] = bytes.get(at..)?.try_into().ok()?;
-    Some(u64::from(u32::from_le_bytes(b)))
 }
 
 /// Inflates every gzip member of `bytes` (RFC 1952) into one buffer, each

@@ -13,7 +13,6 @@ use std::cell::RefCell;
 use std::ffi::c_void;
 use std::ptr::NonNull;
 
-use super::MAX_RATIO;
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
     libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_SUCCESS,
@@ -30,6 +29,18 @@ impl Drop for Decompressor {
     }
 }
 
+/// Deflate inflates at most 1032 to 1: a recorded length beyond that is a
+/// lie, not a reason to reserve memory.
+pub(super) const MAX_RATIO: u64 = 1032;
+
+/// The length the last gzip member of `bytes` records in its trailer (its
+/// size modulo 2^32).
+pub(super) fn recorded_len(bytes: &[u8]) -> Option<u64> {
+    let at = bytes.len().checked_sub(4)?;
+    let b: [u8; 4] = bytes.get(at..)?.try_into().ok()?;
+    Some(u64::from(u32::from_le_bytes(b)))
+}
+
 thread_local! {
     static DECOMPRESSOR: RefCell<Option<Decompressor>> = const { RefCell::new(None) };
 }
@@ -37,7 +48,7 @@ thread_local! {
 /// The page `bytes` hold when they are exactly one gzip member whose
 /// trailer records its length, at most `max`; `None` otherwise.
 pub(super) fn gunzip(bytes: &[u8], max: u64) -> Option<Vec<u8>> {
-    let recorded = super::recorded_len(bytes)?;
+    let recorded = recorded_len(bytes)?;
     if recorded > max || recorded > bytes.len() as u64 * MAX_RATIO {
         return None;
     }
