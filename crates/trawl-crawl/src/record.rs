@@ -208,7 +208,13 @@ impl Record {
 
 /// A record's `content_hash`: xxh3-64 of its text, 16 hex digits.
 pub(crate) fn text_hash(text: &str) -> String {
-    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
+    body_hash(text.as_bytes())
+}
+
+/// A feed's or a sitemap's `content_hash`: xxh3-64 of its body, 16 hex
+/// digits (what tells a revisit that it changed).
+pub(crate) fn body_hash(body: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body))
 }
 
 /// How a page was rendered in the browser.
@@ -341,7 +347,9 @@ pub struct PageOutcome {
     pub fetched_at: u64,
     /// Body bytes received.
     pub bytes: u64,
-    /// SHA-256 of the body (hex), when one was read.
+    /// The record's `content_hash` (xxh3-64 of its text) when a page was
+    /// extracted; for a feed or a sitemap, xxh3-64 of its body: 16 hex
+    /// digits.
     pub content_hash: Option<String>,
     /// What went wrong, in words.
     pub error: Option<String>,

@@ -101,6 +101,9 @@ impl Fetching {
         }
         let mut out = response_outcome(&item.url, &r, kind);
         out.bytes = r.body.len() as u64;
+        if (200..=299).contains(&r.status) && !r.is_transport_error() {
+            out.content_hash = Some(crate::record::body_hash(&r.body));
+        }
         if r.status == 304 && item.revisit.is_some() {
             self.not_modified(item, &mut out);
             return Err(done(lease, out, vec![], false, delay));
@@ -665,6 +668,7 @@ fn answered(shared: &Fetching, page: Answered, followed: Followed, url: &Url) ->
             .flatten();
         if let Some(entries) = entries {
             out.outcome = Outcome::Feed;
+            out.content_hash = Some(crate::record::body_hash(&r.body));
             extra.extend(super::feed::queue(shared, item, &seed, url, entries));
             return done(lease, out, extra, true, delay);
         }

@@ -114,10 +114,18 @@ impl Schedule {
             return None;
         }
         let (lo, hi) = (self.0.min.min(base), self.0.max.max(base));
+        // A feed or a sitemap makes no record: its body's hash says
+        // whether it changed.
+        let listed = matches!(out.outcome, Outcome::Feed | Outcome::Sitemap)
+            .then_some(out.content_hash.as_ref())
+            .flatten();
         let interval = match prev {
             None => base,
             // A new record on a revisit is a changed page.
             Some(p) if record.is_some() => u64::from(p.interval) / 2,
+            Some(p) if listed.is_some_and(|h| p.content_hash.as_ref() != Some(h)) => {
+                u64::from(p.interval) / 2
+            }
             Some(p) => u64::from(p.interval) * 3 / 2,
         }
         .clamp(lo, hi);
@@ -143,6 +151,7 @@ impl Schedule {
                 .filter(fit),
             content_hash: record
                 .map(|r| r.content_hash.clone())
+                .or_else(|| listed.cloned())
                 .or_else(|| prev.and_then(|p| p.content_hash.clone())),
             // Set by the store (its number for this URL's latest record).
             record: prev.and_then(|p| p.record),
@@ -417,6 +426,73 @@ mod tests {
                 .is_some(),
             "a hub that was fine is not dropped for one outage"
         );
+    }
+
+    /// Regression (CI, stop 74): a sitemap answered 200 with a new body on
+    /// every visit was taken for unchanged (it makes no record), so its
+    /// interval grew by half each time and an edit it announced was found
+    /// too late. Its body's hash says whether it changed.
+    #[test]
+    fn a_changed_sitemap_or_feed_is_visited_sooner() {
+        let s = schedule();
+        let mut sitemap = item(1, None);
+        sitemap.kind = UrlKind::Sitemap;
+        let body = |b: &[u8], kind: Outcome| PageOutcome {
+            content_hash: Some(crate::record::body_hash(b)),
+            ..out(kind)
+        };
+        let first = s
+            .plan(
+                &seed(),
+                &sitemap,
+                &body(b"<urlset/>", Outcome::Sitemap),
+                None,
+                0,
+            )
+            .expect("a sitemap is revisited");
+        let r = first.item.revisit.clone().expect("revisit");
+        assert_eq!(r.interval, 600);
+        let again = QueuedUrl {
+            revisit: Some(r),
+            ..sitemap.clone()
+        };
+        let new_body = body(b"<urlset><url/></urlset>", Outcome::Sitemap);
+        let changed = s.plan(&seed(), &again, &new_body, None, 0).expect("again");
+        assert_eq!(changed.item.revisit.expect("r").interval, 300, "changed");
+        let same = s
+            .plan(
+                &seed(),
+                &again,
+                &body(b"<urlset/>", Outcome::Sitemap),
+                None,
+                0,
+            )
+            .expect("again");
+        assert_eq!(same.item.revisit.expect("r").interval, 900, "the same");
+        // A seed's URL that answers with a feed is judged the same way.
+        let feed = s
+            .plan(
+                &seed(),
+                &item(0, None),
+                &body(b"<rss/>", Outcome::Feed),
+                None,
+                0,
+            )
+            .expect("a feed is revisited");
+        let feed_again = QueuedUrl {
+            revisit: feed.item.revisit,
+            ..item(0, None)
+        };
+        let moved = s
+            .plan(
+                &seed(),
+                &feed_again,
+                &body(b"<rss>1</rss>", Outcome::Feed),
+                None,
+                0,
+            )
+            .expect("again");
+        assert_eq!(moved.item.revisit.expect("r").interval, 300);
     }
 
     fn link(path: &str) -> NewUrl {
