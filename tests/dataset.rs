@@ -248,7 +248,7 @@ fn shown_product_fields_floor_wcxb_dev() {
         ("availability", 0.69),
         ("sku", 0.74),
         ("mpn", 0.70),
-        ("brand", 0.35),
+        ("brand", 0.50),
     ];
     for (field, floor) in floors {
         let (f1, _) = product_row(&out, field);

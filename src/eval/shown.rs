@@ -103,6 +103,7 @@ pub fn run(dir: &Path) -> Result<Shown, EvalError> {
             page.doc(),
             true,
             ex.title.as_deref(),
+            url.as_deref(),
             ProductSources::Shown,
         );
         let fold = fold_of(&h);

@@ -270,6 +270,18 @@ pub(crate) fn collect(doc: &Doc) -> Meta {
 const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " / "];
 
 /// Lower-cased letters and digits, one space between words.
+/// The host's first label past "www." ("example" of
+/// `https://www.example.co.uk/x`), lower-cased: how a site names itself
+/// when its pages give no `og:site_name`.
+pub(crate) fn host_label(url: &str) -> Option<String> {
+    let (_, rest) = url.split_once("://")?;
+    let host = rest.split(['/', ':', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit('@').next().unwrap_or(host).to_lowercase();
+    let host = host.trim_start_matches("www.");
+    let label = host.split('.').next().unwrap_or(host);
+    (!label.is_empty()).then(|| label.to_string())
+}
+
 fn words_of(s: &str) -> String {
     s.to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
@@ -287,13 +299,7 @@ fn words_of(s: &str) -> String {
 pub(crate) fn record_title(doc: &Doc, meta: &Meta, url: Option<&str>) -> Option<String> {
     let title = meta.title.clone()?;
     let site = meta.site_name.as_deref().map(words_of);
-    // The host's first label past "www." ("example" of www.example.co.uk).
-    let host = url.and_then(|u| u.split_once("://")).map(|(_, rest)| {
-        let host = rest.split(['/', ':', '?', '#']).next().unwrap_or("");
-        let host = host.rsplit('@').next().unwrap_or(host).to_lowercase();
-        let host = host.trim_start_matches("www.");
-        words_of(host.split('.').next().unwrap_or(host))
-    });
+    let host = url.and_then(host_label).map(|h| words_of(&h));
     let names_site = |part: &str| {
         let w = words_of(part);
         !w.is_empty()

@@ -444,7 +444,12 @@ pub(crate) fn extract_doc(
         None => String::new(),
     };
     let language = metadata::language(&text, meta.html_lang.as_deref());
-    let product = product_record::read(doc, page_type == PageType::Product, meta.title.as_deref());
+    let product = product_record::read(
+        doc,
+        page_type == PageType::Product,
+        meta.title.as_deref(),
+        url,
+    );
     let mut ex = Extracted {
         product,
         url: url.map(str::to_string),

@@ -105,7 +105,7 @@ pub(crate) fn check(t: &Template, pages: &[Page]) -> Check {
     for page in pages {
         let applied = t.apply(page);
         let doc = page.doc();
-        let product = product_record::read(doc, true, doc.meta.title.as_deref());
+        let product = product_record::read(doc, true, doc.meta.title.as_deref(), None);
         let stated = evidence(page, product.as_ref());
         let record = record_values(product);
         for (field, want) in stated {

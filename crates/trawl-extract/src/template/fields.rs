@@ -139,7 +139,7 @@ pub(crate) fn json_ld_values(json_ld: &[String]) -> HashMap<&'static str, String
 /// product's heading, not struck through): the price a template must agree
 /// with, learning and checking.
 pub(crate) fn stated_values(doc: &crate::html::Doc) -> HashMap<&'static str, String> {
-    let record = crate::extract::product_record::read(doc, true, doc.meta.title.as_deref());
+    let record = crate::extract::product_record::read(doc, true, doc.meta.title.as_deref(), None);
     stated_values_with(doc, record.as_ref())
 }
 

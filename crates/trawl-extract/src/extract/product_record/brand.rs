@@ -11,8 +11,12 @@
 //!   brand's page;
 //! - a marketplace's "Visit the Acme Store" link.
 //!
-//! A shop's own name (the brand of everything it sells) is not read here: a
-//! retailer's name would be as likely.
+//! A shop's own name is the brand only when the product's name or the
+//! page's title opens with it and goes on ("iFixit Pro Tech Toolkit" on
+//! ifixit.com, "Solo Stove Bonfire" where `og:site_name` is "Solo Stove"):
+//! a retailer does not open the names of what it sells with its own, and a
+//! title that opens with the site's name and then a separator ("Acme |
+//! Kettle") is the site's, not the product's.
 
 use crate::extract::shop::visible::{clean, in_chrome};
 use crate::html::{Doc, Kind, NodeId, Tag};
@@ -177,6 +181,78 @@ pub(super) fn shown(
         .or_else(|| anchor.and_then(|h| heading_link(doc, h)))
 }
 
+/// Host labels that name no one (`shop.example.com`, `m.example.com`).
+const GENERIC_HOSTS: &[&str] = &[
+    "shop", "store", "stores", "secure", "online", "buy", "m", "en", "us", "uk", "de", "fr",
+];
+
+/// The site's names, compact (letters and digits, lower-cased): its
+/// `og:site_name` and its host's first label.
+pub(super) fn site_names(doc: &Doc, url: Option<&str>) -> Vec<String> {
+    let compact = |s: &str| spell(&[s]);
+    let mut names: Vec<String> = Vec::new();
+    let site = doc
+        .meta
+        .metas
+        .iter()
+        .find(|(k, _)| k == "og:site_name")
+        .map(|(_, v)| compact(v));
+    let host = url
+        .and_then(crate::extract::metadata::host_label)
+        .filter(|h| !GENERIC_HOSTS.contains(&h.as_str()))
+        .map(|h| compact(&h));
+    for n in [site, host].into_iter().flatten() {
+        if n.chars().count() >= 3 && !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    names
+}
+
+/// The shop's own brand: the first of `names` (the product's name, the
+/// page's titles) whose first one to three words spell one of the site's
+/// `sites` names and more words follow, not after a separator.
+pub(super) fn own(names: &[&str], sites: &[String]) -> Option<String> {
+    if sites.is_empty() {
+        return None;
+    }
+    for name in names {
+        let words: Vec<&str> = name.split_whitespace().collect();
+        // "Acme 2025 awards - Acme": a title signed with the site's name
+        // at both ends is the site speaking, not a product of its make.
+        let signed = words.len() >= 2
+            && words[words.len() - 2].chars().all(|c| !c.is_alphanumeric())
+            && sites.contains(&spell(&words[words.len() - 1..]));
+        if signed {
+            continue;
+        }
+        for k in 1..=3.min(words.len().saturating_sub(1)) {
+            let lead = &words[..k];
+            if !sites.contains(&spell(lead)) {
+                continue;
+            }
+            let next = words[k];
+            let cut = |w: &str| w.ends_with([':', '|', ',', '-', '–', '—', '»', '·', '/']);
+            let separator = next.chars().all(|c| !c.is_alphanumeric());
+            if lead.iter().any(|w| cut(w)) || separator {
+                break;
+            }
+            return plausible(lead.join(" ").trim_end_matches(['®', '™', '©']));
+        }
+    }
+    None
+}
+
+/// Words as a compact name: their letters and digits, lower-cased.
+fn spell(words: &[&str]) -> String {
+    words
+        .iter()
+        .flat_map(|w| w.chars())
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Whether the element's first text is a brand label ("Brand:", "Marke")
 /// or opens a store link ("Visit the").
 fn opens_like_brand(doc: &Doc, id: NodeId) -> bool {
@@ -291,6 +367,82 @@ mod tests {
         // A long text under a brand class is a description, not a name.
         assert_eq!(
             brand("<h1>Kettle</h1><div class=brand>Acme makes kettles in Sheffield since 1921 for every kitchen</div>"),
+            None
+        );
+    }
+
+    fn own_brand(names: &[&str], site_name: Option<&str>, url: &str) -> Option<String> {
+        let head = site_name
+            .map(|n| format!("<meta property=og:site_name content='{n}'>"))
+            .unwrap_or_default();
+        let doc = Doc::parse_str(&format!(
+            "<html><head>{head}</head><body><h1>x</h1></body></html>"
+        ));
+        own(names, &site_names(&doc, Some(url)))
+    }
+
+    #[test]
+    fn a_name_opening_with_the_shops_own_name_gives_the_brand() {
+        let at = "https://www.ifixit.com/products/kit";
+        assert_eq!(
+            own_brand(&["iFixit Pro Tech Toolkit"], None, at).as_deref(),
+            Some("iFixit")
+        );
+        // Two words spelling the site's name, a trade mark sign dropped.
+        assert_eq!(
+            own_brand(
+                &["Solo Stove® Bonfire 2.0"],
+                Some("Solo Stove"),
+                "https://a.test/p"
+            )
+            .as_deref(),
+            Some("Solo Stove")
+        );
+        // The title is read when the name is not the shop's.
+        assert_eq!(
+            own_brand(
+                &["Wool Runners", "Allbirds Wool Runners, Men's"],
+                None,
+                "https://allbirds.com/p"
+            )
+            .as_deref(),
+            Some("Allbirds")
+        );
+    }
+
+    #[test]
+    fn a_retailers_or_a_sites_own_name_is_not_a_brand() {
+        // A retailer: the product's name opens with its maker's.
+        assert_eq!(
+            own_brand(
+                &["ASUS ROG Strix RTX 4080"],
+                Some("Newegg"),
+                "https://www.newegg.com/p"
+            ),
+            None
+        );
+        // The site's name, then a separator: the site's title.
+        assert_eq!(
+            own_brand(
+                &["Acme | Steel Kettle", "Acme: Kettles"],
+                None,
+                "https://acme.test/p"
+            ),
+            None
+        );
+        // A title signed with the site's name at both ends.
+        assert_eq!(
+            own_brand(
+                &["Acme 2025 awards: kettles - Acme"],
+                Some("Acme"),
+                "https://a.test/x"
+            ),
+            None
+        );
+        // The name alone, nothing after it; a host label naming no one.
+        assert_eq!(own_brand(&["Acme"], None, "https://acme.test/"), None);
+        assert_eq!(
+            own_brand(&["Shop Steel Kettle"], None, "https://shop.acme.test/p"),
             None
         );
     }

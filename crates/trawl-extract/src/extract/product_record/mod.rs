@@ -159,8 +159,13 @@ pub enum Sources {
 /// Reads a product record from a parsed page. `is_product_page` is the page
 /// type's verdict; a page that is not typed a product page still gets a
 /// record when its structured data declares a product with a price.
-pub(crate) fn read(doc: &Doc, is_product_page: bool, title: Option<&str>) -> Option<Product> {
-    read_from(doc, is_product_page, title, Sources::All)
+pub(crate) fn read(
+    doc: &Doc,
+    is_product_page: bool,
+    title: Option<&str>,
+    url: Option<&str>,
+) -> Option<Product> {
+    read_from(doc, is_product_page, title, url, Sources::All)
 }
 
 /// `read` from the chosen sources.
@@ -168,10 +173,11 @@ pub fn read_from(
     doc: &Doc,
     is_product_page: bool,
     title: Option<&str>,
+    url: Option<&str>,
     sources: Sources,
 ) -> Option<Product> {
     if sources == Sources::Shown {
-        return is_product_page.then(|| from_shown(doc, title));
+        return is_product_page.then(|| from_shown(doc, title, url));
     }
     // JSON-LD is parsed again here only where it may hold a priced item
     // (a product type, an offer or a price), not on every article.
@@ -203,17 +209,19 @@ pub fn read_from(
     if !is_product_page && !declared {
         return None;
     }
-    Some(combine(doc, title, &ld, &md, &og))
+    Some(combine(doc, title, url, [&ld, &md, &og]))
 }
 
 /// The record of a product page with its markup ignored.
-fn from_shown(doc: &Doc, title: Option<&str>) -> Product {
+fn from_shown(doc: &Doc, title: Option<&str>, url: Option<&str>) -> Product {
     let none = Partial::default();
-    combine(doc, title, &none, &none, &none)
+    combine(doc, title, url, [&none, &none, &none])
 }
 
-/// The record from the structured sources and the visible page.
-fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Partial) -> Product {
+/// The record from the structured sources (JSON-LD, microdata, Open
+/// Graph) and the visible page at `url`.
+fn combine(doc: &Doc, title: Option<&str>, url: Option<&str>, sources: [&Partial; 3]) -> Product {
+    let [ld, md, og] = sources;
     let beside = crate::extract::shop::beside::beside(doc);
     let vis = visible::read(doc, beside);
     let lang = doc.meta.lang.as_deref();
@@ -259,6 +267,13 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
     } else {
         ld.breadcrumbs.clone()
     };
+    let brand = first(|p| p.brand.clone())
+        .or_else(|| brand::shown(doc, &vis.specs, vis.anchor, &|id| beside[id as usize]))
+        .or_else(|| {
+            let names = [name.as_deref(), og_title.as_deref(), page_title.as_deref()];
+            let names: Vec<&str> = names.into_iter().flatten().collect();
+            brand::own(&names, &brand::site_names(doc, url))
+        });
     Product {
         name,
         price,
@@ -275,8 +290,7 @@ fn combine(doc: &Doc, title: Option<&str>, ld: &Partial, md: &Partial, og: &Part
         sku: shown_sku(doc, first(|p| p.sku.clone()), vis.sku),
         gtin: first(|p| p.gtin.clone()).or(vis.gtin),
         mpn: first(|p| p.mpn.clone()).or(vis.mpn),
-        brand: first(|p| p.brand.clone())
-            .or_else(|| brand::shown(doc, &vis.specs, vis.anchor, &|id| beside[id as usize])),
+        brand,
         images,
         breadcrumbs,
         description: first(|p| p.description.clone()),
@@ -417,7 +431,7 @@ mod tests {
             "offers":{"@type":"AggregateOffer","lowPrice":"2.98","highPrice":"79.98","priceCurrency":"GBP"}}</script></head>
             <body><h1>Seeds</h1><p>From £2.98</p></body></html>"#,
         );
-        let p = read(&doc, true, None).expect("a record");
+        let p = read(&doc, true, None, None).expect("a record");
         assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("2.98"));
         let max = p.price_max.expect("the top of the range");
         assert_eq!(
@@ -430,7 +444,10 @@ mod tests {
             "offers":{"@type":"Offer","price":"2.98","priceCurrency":"GBP"}}</script></head>
             <body><h1>Seeds</h1></body></html>"#,
         );
-        assert_eq!(read(&doc, true, None).expect("a record").price_max, None);
+        assert_eq!(
+            read(&doc, true, None, None).expect("a record").price_max,
+            None
+        );
     }
 
     /// Issue 59: a range the buy box shows, without markup, in several
@@ -451,7 +468,7 @@ mod tests {
                  <div class=buy><span class=price>{shown}</span><button>Add to cart</button></div>\
                  <p>A lamp for the field, made to last for many years of use.</p>"
             ));
-            let p = read(&doc, true, None).expect("a record");
+            let p = read(&doc, true, None, None).expect("a record");
             assert_eq!(p.price.map(|x| x.amount).as_deref(), Some(low), "{shown}");
             assert_eq!(p.price_max.map(|x| x.amount).as_deref(), top, "{shown}");
         }
@@ -471,15 +488,15 @@ mod tests {
                 <body><h1>Yoga Mat</h1><p>A thick mat.</p></body></html>"#
             ))
         };
-        let p = read(&page("product"), false, Some("Yoga Mat")).expect("a record");
+        let p = read(&page("product"), false, Some("Yoga Mat"), None).expect("a record");
         assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("29.99"));
-        assert!(read(&page("og:product"), false, None).is_some());
-        assert!(read(&page("article"), false, None).is_none());
+        assert!(read(&page("og:product"), false, None, None).is_some());
+        assert!(read(&page("article"), false, None, None).is_none());
     }
 
     fn product(html: &str) -> Product {
         let doc = Doc::parse_str(html);
-        read(&doc, true, None).unwrap_or_default()
+        read(&doc, true, None, None).unwrap_or_default()
     }
 
     #[test]
@@ -739,7 +756,7 @@ mod tests {
     #[test]
     fn pages_that_are_not_products_get_no_record() {
         let doc = Doc::parse_str("<h1>News</h1><p>Prices rose by $5.00 today.</p>");
-        assert!(read(&doc, false, None).is_none());
+        assert!(read(&doc, false, None, None).is_none());
     }
 
     #[test]
