@@ -21,6 +21,18 @@ const MAX_CHARS: usize = 80;
 
 /// Prefixes bylines carry before the name.
 const PREFIXES: &[&str] = &[
+    "erstellt von",
+    "eingestellt von",
+    "geschrieben von",
+    "verfasst von",
+    "veröffentlicht von",
+    "écrit par",
+    "publié par",
+    "escrito por",
+    "publicado por",
+    "scritto da",
+    "pubblicato da",
+    "geschreven door",
     "written by:",
     "written by",
     "posted by:",
@@ -363,6 +375,15 @@ mod tests {
         assert_eq!(tidy("  By Jo Ray ").as_deref(), Some("Jo Ray"));
         assert_eq!(tidy("Written By: Tom May").as_deref(), Some("Tom May"));
         assert_eq!(tidy("Byron Ellis").as_deref(), Some("Byron Ellis"));
+        // Regression (trafilatura-eval): "Created by", "Posted by" in the
+        // languages of the prefixes above, not a name.
+        assert_eq!(
+            tidy("Erstellt von Andri Bryner").as_deref(),
+            Some("Andri Bryner")
+        );
+        assert_eq!(tidy("Publié par Léa Roux").as_deref(), Some("Léa Roux"));
+        let html = r#"<body><h1>T</h1><div class="post-author">Eingestellt von <span>der Michel</span></div></body>"#;
+        assert_eq!(of(html, None, None).as_deref(), Some("der Michel"));
     }
 
     #[test]
