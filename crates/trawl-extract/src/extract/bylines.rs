@@ -112,12 +112,14 @@ fn ld_names(v: &Value) -> Vec<String> {
 }
 
 /// A user handle rather than a name: one word with a dot, an underscore
-/// or a digit ("andrew.keaveney", "kffnirmitap2").
+/// or a digit ("andrew.keaveney", "kffnirmitap2"), or a social network's
+/// handle ("@NatGeoUK").
 fn handle(name: &str) -> bool {
     !name.contains(' ')
-        && name
-            .chars()
-            .any(|c| c == '.' || c == '_' || c.is_ascii_digit())
+        && (name.starts_with('@')
+            || name
+                .chars()
+                .any(|c| c == '.' || c == '_' || c.is_ascii_digit()))
 }
 
 /// The page's author (see the module's comment). `ld`: the main JSON-LD
@@ -420,6 +422,12 @@ mod tests {
         let ld = serde_json::json!({"@type": "Person", "name": "kffnirmitap2"});
         assert_eq!(
             of(html, Some(ld), None).as_deref(),
+            Some("Denise Everheart")
+        );
+        // Regression (trafilatura-eval): the site's social handle as
+        // `article:author`.
+        assert_eq!(
+            of(html, None, Some("@NatGeoUK")).as_deref(),
             Some("Denise Everheart")
         );
     }
