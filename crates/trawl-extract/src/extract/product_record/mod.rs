@@ -759,6 +759,26 @@ mod tests {
         assert!(read(&doc, false, None, None).is_none());
     }
 
+    /// Regression (wcxb-dev 0580 read without its markup): the name and
+    /// price in a sticky `<aside>` beside the gallery are the product's
+    /// buy box; a site header's cart total near a logo's `<h1>` is not.
+    #[test]
+    fn a_buy_box_in_the_products_own_aside_is_read() {
+        let p = product(
+            "<header><a href=/>Shop</a><span>Cart $0.00</span></header>\
+             <main><div class=gallery><img src=a.jpg></div>\
+             <aside><h1>Wool Runner</h1><div><span>$110</span></div>\
+             <button>Add to cart</button></aside></main>\
+             <aside class=sidebar><p>Gift card $25</p></aside>",
+        );
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("110.00"));
+        let logo = product(
+            "<header><h1>Shop</h1><span>Cart $0.00</span></header>\
+             <main><h2>Kettle</h2><p>A kettle.</p></main>",
+        );
+        assert_eq!(logo.price, None, "the site's header is chrome");
+    }
+
     #[test]
     fn availability_words() {
         assert_eq!(

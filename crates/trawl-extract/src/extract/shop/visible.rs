@@ -61,14 +61,27 @@ pub(crate) struct Visible {
     pub anchor: Option<NodeId>,
 }
 
+/// The elements of a page's chrome.
+const CHROME: [Tag; 4] = [Tag::Nav, Tag::Footer, Tag::Header, Tag::Aside];
+
 /// In the page's navigation, header, footer or a sidebar.
 pub(crate) fn in_chrome(doc: &Doc, id: NodeId) -> bool {
-    inside(
-        doc,
-        id,
-        &[Tag::Nav, Tag::Footer, Tag::Header, Tag::Aside],
-        64,
-    )
+    inside(doc, id, &CHROME, 64)
+}
+
+/// [`in_chrome`], but for a header or sidebar of the main content that
+/// holds the product's heading `anchor`: a sticky buy box in an `<aside>`
+/// beside the gallery, the name and price under a `<header>` of the
+/// product's `<article>`. The site's own header (outside `<main>` and
+/// `<article>`) stays chrome, whatever heading it holds (a logo's `<h1>`).
+fn in_chrome_apart(doc: &Doc, id: NodeId, anchor: Option<NodeId>) -> bool {
+    let holds = |c: NodeId| {
+        anchor.is_some_and(|a| a > c && a < doc.nodes[c as usize].end)
+            && up_to(doc, c, 64, |n| {
+                matches!(doc.tag(n), Tag::Main | Tag::Article)
+            })
+    };
+    up_to(doc, id, 64, |n| CHROME.contains(&doc.tag(n)) && !holds(n))
 }
 
 /// Longest element text read as one price label ("Sale price $29.95").
@@ -335,7 +348,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             continue;
         }
         let Some(anchor) = anchor else { continue };
-        if chrome(*id) || inside(doc, *id, &[Tag::A, Tag::Button], 64) {
+        let apart = beside[*id as usize] || in_chrome_apart(doc, *id, v.anchor);
+        if apart || inside(doc, *id, &[Tag::A, Tag::Button], 64) {
             continue;
         }
         let Some(pick) = box_price(found, text, &prev, &next) else {
