@@ -243,9 +243,9 @@ fn shown_product_fields_floor_wcxb_dev() {
     let out = eval(&dir, &["--products-shown"]);
     let floors = [
         ("name", 0.68),
-        ("price", 0.82),
+        ("price", 0.83),
         ("currency", 0.97),
-        ("availability", 0.69),
+        ("availability", 0.72),
         ("sku", 0.74),
         ("mpn", 0.70),
         ("brand", 0.50),

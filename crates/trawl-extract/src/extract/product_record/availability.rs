@@ -176,7 +176,7 @@ pub(super) fn shown(
         let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
-            let said = if starts(text, OUT) {
+            let said = if starts(text, OUT) && !unset_badge(doc, i) {
                 Some(Availability::OutOfStock)
             } else if starts(text, PRE) {
                 Some(Availability::PreOrder)
@@ -197,6 +197,55 @@ pub(super) fn shown(
         .or(cart.then_some(Availability::InStock))
 }
 
+/// Levels above a badge searched for its block.
+const BLOCK_LEVELS: usize = 8;
+
+/// A theme's state badge printed on every page and shown by its stylesheet
+/// only in that state: the badge's class names it an element of a block
+/// (`price__badge-sold-out`, BEM's `block__element`), and the block
+/// (`class="price price--large"`) does not carry the state's modifier
+/// (`price--sold-out`). The words are then the theme's, not the product's.
+fn unset_badge(doc: &Doc, id: NodeId) -> bool {
+    // The badge is the line's element or one of its two nearest ancestors.
+    let mut cur = id;
+    for _ in 0..3 {
+        let class = doc.class_id(cur).0.unwrap_or("");
+        let badge = class.split_whitespace().find_map(|w| {
+            let (block, element) = w.split_once("__")?;
+            let state = element
+                .strip_prefix("badge--")
+                .or_else(|| element.strip_prefix("badge-"))?;
+            (!block.is_empty() && !state.is_empty()).then_some((block, state))
+        });
+        if let Some((block, state)) = badge {
+            return block_lacks(doc, cur, block, state);
+        }
+        cur = doc.nodes[cur as usize].parent;
+        if cur == u32::MAX {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether the nearest ancestor of `id` of class `block` lacks the
+/// modifier `block--state` (no such ancestor: the badge is not judged).
+fn block_lacks(doc: &Doc, id: NodeId, block: &str, state: &str) -> bool {
+    let mut cur = doc.nodes[id as usize].parent;
+    for _ in 0..BLOCK_LEVELS {
+        if cur == u32::MAX {
+            return false;
+        }
+        let class = doc.class_id(cur).0.unwrap_or("");
+        if class.split_whitespace().any(|w| w == block) {
+            let modifier = format!("{block}--{state}");
+            return !class.split_whitespace().any(|w| w == modifier);
+        }
+        cur = doc.nodes[cur as usize].parent;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +255,33 @@ mod tests {
         let doc = Doc::parse_str(html);
         let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
         shown(&doc, &|_| false, h1)
+    }
+
+    /// Regression (wcxb-dev 0591 read without its markup): a theme prints
+    /// its sold-out badge on every product page and shows it only under
+    /// the block's `--sold-out` modifier.
+    #[test]
+    fn a_state_badge_counts_only_when_its_block_is_in_that_state() {
+        let page = |block: &str| {
+            format!(
+                "<h1>Headphones</h1><div class='{block}'><span class=price-item>$99</span>\
+                 <span class='badge price__badge-sold-out'>Sold out</span></div>\
+                 <button type=submit name=add>Add to cart</button>"
+            )
+        };
+        assert_eq!(
+            avail(&page("price price--large")),
+            Some(Availability::InStock)
+        );
+        assert_eq!(
+            avail(&page("price price--sold-out")),
+            Some(Availability::OutOfStock)
+        );
+        // A badge without a block to judge it by is read as written.
+        assert_eq!(
+            avail("<h1>Lamp</h1><span class='card__badge-sold-out'>Sold out</span>"),
+            Some(Availability::OutOfStock)
+        );
     }
 
     #[test]
