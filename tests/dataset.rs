@@ -242,7 +242,7 @@ fn shown_product_fields_floor_wcxb_dev() {
     };
     let out = eval(&dir, &["--products-shown"]);
     let floors = [
-        ("name", 0.68),
+        ("name", 0.75),
         ("price", 0.83),
         ("currency", 0.97),
         ("availability", 0.72),

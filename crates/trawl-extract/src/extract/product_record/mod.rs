@@ -104,7 +104,8 @@ fn pick_name(
             }
         }
         let trimmed = pieces.get(i).and_then(|p| without_tail(p, &refs));
-        return Some(trimmed.unwrap_or_else(|| h.clone()));
+        let name = trimmed.unwrap_or_else(|| h.clone());
+        return Some(without_verb(&name, &refs).unwrap_or(name));
     }
     if let Some(s) = structured {
         return Some(s.to_string());
@@ -113,6 +114,41 @@ fn pick_name(
         return Some(t);
     }
     headings.first().cloned()
+}
+
+/// Verbs of buying that open a buy box's heading ("Buy Terraria"), lower-cased.
+const BUY_VERBS: &[&str] = &[
+    "buy",
+    "order",
+    "kaufen",
+    "bestellen",
+    "acheter",
+    "commander",
+    "comprar",
+    "compra",
+    "acquista",
+    "koop",
+    "köp",
+    "kjøp",
+    "køb",
+    "kup",
+    "купить",
+    "구매",
+];
+
+/// A heading that opens with a verb of buying ("Buy Terraria", the
+/// purchase box's heading) without it, when the title or the structured
+/// name holds all of the rest and not the verb ("Terraria on Steam").
+fn without_verb(name: &str, refs: &[&str]) -> Option<String> {
+    let (verb, rest) = name.split_once(char::is_whitespace)?;
+    let rest = rest.trim();
+    let verb = verb.to_lowercase();
+    if !BUY_VERBS.contains(&verb.as_str()) || rest.is_empty() {
+        return None;
+    }
+    let holds_rest = refs.iter().any(|r| covered(rest, r) >= 1.0);
+    let holds_verb = refs.iter().any(|r| tokens(r).contains(&verb));
+    (holds_rest && !holds_verb).then(|| rest.to_string())
 }
 
 /// A heading without its trailing pieces that neither the title nor the
@@ -757,6 +793,30 @@ mod tests {
     fn pages_that_are_not_products_get_no_record() {
         let doc = Doc::parse_str("<h1>News</h1><p>Prices rose by $5.00 today.</p>");
         assert!(read(&doc, false, None, None).is_none());
+    }
+
+    /// Regression (wcxb-dev's store pages read without their markup): the
+    /// purchase box's heading "Buy Terraria" under the title "Terraria on
+    /// Steam" names "Terraria"; a name the title holds whole stays.
+    #[test]
+    fn a_verb_of_buying_opening_the_heading_is_not_the_name() {
+        let h = |t: &str| vec![t.to_string()];
+        let name =
+            |heading: &str, title: &str| pick_name(&h(heading), &[h(heading)], None, Some(title));
+        assert_eq!(
+            name("Buy Terraria", "Terraria on Steam").as_deref(),
+            Some("Terraria")
+        );
+        assert_eq!(
+            name("Kaufen Sie Nordlicht", "Nordlicht kaufen | Shop").as_deref(),
+            Some("Kaufen Sie Nordlicht"),
+            "the title holds the verb"
+        );
+        assert_eq!(
+            name("Order Pizza Oven Pro", "Pizza Oven | Acme").as_deref(),
+            Some("Order Pizza Oven Pro"),
+            "the title does not hold all of the rest"
+        );
     }
 
     /// Regression (wcxb-dev 0580 read without its markup): the name and
