@@ -118,7 +118,7 @@ const ARTICLE_TYPES: &[&str] = &[
     "product",
 ];
 
-fn meta_get<'a>(doc: &'a Doc, keys: &[&str]) -> Option<&'a str> {
+pub(crate) fn meta_get<'a>(doc: &'a Doc, keys: &[&str]) -> Option<&'a str> {
     keys.iter().find_map(|k| {
         doc.meta
             .metas
@@ -269,7 +269,6 @@ pub(crate) fn collect(doc: &Doc) -> Meta {
 /// "Site - Title").
 const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " / "];
 
-/// Lower-cased letters and digits, one space between words.
 /// The host's first label past "www." ("example" of
 /// `https://www.example.co.uk/x`), lower-cased: how a site names itself
 /// when its pages give no `og:site_name`.
@@ -282,6 +281,7 @@ pub(crate) fn host_label(url: &str) -> Option<String> {
     (!label.is_empty()).then(|| label.to_string())
 }
 
+/// Lower-cased letters and digits, one space between words.
 fn words_of(s: &str) -> String {
     s.to_lowercase()
         .split(|c: char| !c.is_alphanumeric())

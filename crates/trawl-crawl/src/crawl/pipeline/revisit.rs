@@ -437,62 +437,36 @@ mod tests {
         let s = schedule();
         let mut sitemap = item(1, None);
         sitemap.kind = UrlKind::Sitemap;
-        let body = |b: &[u8], kind: Outcome| PageOutcome {
-            content_hash: Some(crate::record::body_hash(b)),
-            ..out(kind)
+        // The next visit of `item` after an answer of `kind` with `body`.
+        let next = |item: &QueuedUrl, b: &[u8], kind: Outcome| {
+            let out = PageOutcome {
+                content_hash: Some(crate::record::body_hash(b)),
+                ..out(kind)
+            };
+            let again = s.plan(&seed(), item, &out, None, 0).expect("revisited");
+            QueuedUrl {
+                revisit: again.item.revisit,
+                ..item.clone()
+            }
         };
-        let first = s
-            .plan(
-                &seed(),
-                &sitemap,
-                &body(b"<urlset/>", Outcome::Sitemap),
-                None,
-                0,
-            )
-            .expect("a sitemap is revisited");
-        let r = first.item.revisit.clone().expect("revisit");
-        assert_eq!(r.interval, 600);
-        let again = QueuedUrl {
-            revisit: Some(r),
-            ..sitemap.clone()
-        };
-        let new_body = body(b"<urlset><url/></urlset>", Outcome::Sitemap);
-        let changed = s.plan(&seed(), &again, &new_body, None, 0).expect("again");
-        assert_eq!(changed.item.revisit.expect("r").interval, 300, "changed");
-        let same = s
-            .plan(
-                &seed(),
-                &again,
-                &body(b"<urlset/>", Outcome::Sitemap),
-                None,
-                0,
-            )
-            .expect("again");
-        assert_eq!(same.item.revisit.expect("r").interval, 900, "the same");
+        let interval = |q: &QueuedUrl| q.revisit.as_ref().map(|r| r.interval);
+        let again = next(&sitemap, b"<urlset/>", Outcome::Sitemap);
+        assert_eq!(interval(&again), Some(600));
+        let changed = next(&again, b"<urlset><url/></urlset>", Outcome::Sitemap);
+        assert_eq!(interval(&changed), Some(300), "changed");
+        let same = next(&again, b"<urlset/>", Outcome::Sitemap);
+        assert_eq!(interval(&same), Some(900), "the same");
         // A seed's URL that answers with a feed is judged the same way.
-        let feed = s
-            .plan(
-                &seed(),
-                &item(0, None),
-                &body(b"<rss/>", Outcome::Feed),
-                None,
-                0,
-            )
-            .expect("a feed is revisited");
-        let feed_again = QueuedUrl {
-            revisit: feed.item.revisit,
-            ..item(0, None)
-        };
-        let moved = s
-            .plan(
-                &seed(),
-                &feed_again,
-                &body(b"<rss>1</rss>", Outcome::Feed),
-                None,
-                0,
-            )
-            .expect("again");
-        assert_eq!(moved.item.revisit.expect("r").interval, 300);
+        let feed = next(&item(0, None), b"<rss/>", Outcome::Feed);
+        let moved = next(&feed, b"<rss>1</rss>", Outcome::Feed);
+        assert_eq!(interval(&moved), Some(300));
+        // A sitemap that differs on every visit (a timestamp in it) is
+        // visited no more often than `revisit.min`.
+        let mut stamped = again;
+        for visit in 0..8u8 {
+            stamped = next(&stamped, &[visit], Outcome::Sitemap);
+        }
+        assert_eq!(interval(&stamped), Some(60), "revisit.min");
     }
 
     fn link(path: &str) -> NewUrl {

@@ -238,8 +238,9 @@ fn block_lacks(doc: &Doc, id: NodeId, block: &str, state: &str) -> bool {
         }
         let class = doc.class_id(cur).0.unwrap_or("");
         if class.split_whitespace().any(|w| w == block) {
-            let modifier = format!("{block}--{state}");
-            return !class.split_whitespace().any(|w| w == modifier);
+            let modifier =
+                |w: &str| w.strip_prefix(block).and_then(|m| m.strip_prefix("--")) == Some(state);
+            return !class.split_whitespace().any(modifier);
         }
         cur = doc.nodes[cur as usize].parent;
     }

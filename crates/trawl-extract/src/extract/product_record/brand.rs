@@ -191,12 +191,7 @@ const GENERIC_HOSTS: &[&str] = &[
 pub(super) fn site_names(doc: &Doc, url: Option<&str>) -> Vec<String> {
     let compact = |s: &str| spell(&[s]);
     let mut names: Vec<String> = Vec::new();
-    let site = doc
-        .meta
-        .metas
-        .iter()
-        .find(|(k, _)| k == "og:site_name")
-        .map(|(_, v)| compact(v));
+    let site = crate::extract::metadata::meta_get(doc, &["og:site_name"]).map(compact);
     let host = url
         .and_then(crate::extract::metadata::host_label)
         .filter(|h| !GENERIC_HOSTS.contains(&h.as_str()))
