@@ -203,6 +203,33 @@ pub(crate) fn time_states_day(doc: &Doc, day: &str) -> bool {
         })
 }
 
+/// The zone a `<time>` element shows for the moment `recorded` (stated in
+/// UTC): one whose `datetime` is a wall-clock time with no offset
+/// (`2023-11-08 23:30:59`) that is the recorded moment read a whole
+/// quarter-hour offset away, at most 14 hours. A page in English on a
+/// generic domain gives no zone otherwise.
+pub(crate) fn shown_by_time(doc: &Doc, recorded: &str) -> Option<Zone> {
+    let utc = parse(recorded.trim()).filter(|s| s.offset == 0)?;
+    let utc = utc.days * 86_400 + utc.secs;
+    doc.nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.tag == Tag::Time)
+        .filter_map(|(i, _)| doc.attr(i as NodeId, "datetime"))
+        .find_map(|v| {
+            let v = v.trim();
+            // The date and a clock time, `T` or a space between them.
+            let clock = v.get(..10)?.to_string() + "T" + v.get(11..)?;
+            if !matches!(v.as_bytes().get(10), Some(b'T' | b' ')) || parse(&clock).is_some() {
+                return None;
+            }
+            let local = parse(&(clock + "Z"))?;
+            let offset = local.days * 86_400 + local.secs - utc;
+            let plausible = offset != 0 && offset % 900 == 0 && offset.abs() <= 14 * 3_600;
+            plausible.then(|| Zone::Fixed((offset / 60) as i32))
+        })
+}
+
 /// The zone of a country (ISO 3166 code, lower case), where the country
 /// keeps one.
 fn of_country(code: &str) -> Option<Zone> {
@@ -321,6 +348,35 @@ mod tests {
         assert_eq!(localize("2024-07-01", Zone::Fixed(540)), None);
         assert_eq!(localize("2024-07-01T16:00:00", Zone::Fixed(540)), None);
         assert_eq!(localize("2024-13-01T16:00:00Z", Zone::Fixed(540)), None);
+    }
+
+    #[test]
+    fn a_time_showing_the_wall_clock_of_a_utc_moment_gives_the_zone() {
+        let doc = |dt: &str| {
+            Doc::parse_str(&format!(
+                r#"<body><p>PUBLISHED: <time datetime="{dt}">November 8, 2023 at 11:30 p.m.</time></p></body>"#
+            ))
+        };
+        let recorded = "2023-11-09T05:30:59Z";
+        for dt in ["2023-11-08 23:30:59", "2023-11-08T23:30:59"] {
+            assert_eq!(
+                shown_by_time(&doc(dt), recorded),
+                Some(Zone::Fixed(-360)),
+                "{dt}"
+            );
+        }
+        // An offset stated, the same clock, another moment, a date alone,
+        // a moment not in UTC: none.
+        for dt in [
+            "2023-11-08T23:30:59-06:00",
+            "2023-11-09 05:30:59",
+            "2023-11-08 23:31:12",
+            "2023-11-08",
+        ] {
+            assert_eq!(shown_by_time(&doc(dt), recorded), None, "{dt}");
+        }
+        let d = doc("2023-11-08 23:30:59");
+        assert_eq!(shown_by_time(&d, "2023-11-09T05:30:59+01:00"), None);
     }
 
     #[test]

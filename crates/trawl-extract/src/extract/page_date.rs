@@ -201,13 +201,15 @@ pub(crate) fn dates(
         PageType::Service => dates::anywhere(doc, order, fetched_at, true),
         _ => None,
     };
-    let mut updated_elsewhere = None;
+    let (mut published_elsewhere, mut updated_elsewhere) = (None, None);
     let date = date.or_else(|| url_day.clone()).or_else(|| {
         let found = elsewhere()?;
-        if found.kind == Shown::Updated {
-            updated_elsewhere = Some(found.day.iso());
+        let day = Some(found.day.iso());
+        match found.kind {
+            Shown::Updated => updated_elsewhere = day.clone(),
+            Shown::Published => published_elsewhere = day.clone(),
         }
-        Some(found.day.iso())
+        day
     });
     // No date of a page is after it was fetched (a typo, an event's day).
     let latest = dates::latest_day(fetched_at).iso();
@@ -227,6 +229,8 @@ pub(crate) fn dates(
             shown_published.or_else(|| recorded_date.clone())
         }
         .or(url_day)
+        // Not the day the markup records as the update ("updated" by class).
+        .or(published_elsewhere.filter(|d| Some(d.as_str()) != day_of(&recorded_modified)))
         .filter(before_fetch),
         modified: shown_updated
             .or_else(|| recorded_modified.clone())
@@ -254,7 +258,9 @@ fn on_shown_day(
             local_time::time_states_day(doc, day) || dates::shows_day(doc, order, fetched_at, day)
         })
     };
-    let local = zone()
+    // A `<time>` showing the moment's wall clock settles the zone first.
+    let local = local_time::shown_by_time(doc, recorded)
+        .or_else(zone)
         .and_then(|z| local_time::localize(recorded, z))
         .filter(shows);
     Some(local.unwrap_or_else(|| recorded.to_string()))
@@ -350,6 +356,20 @@ mod tests {
         assert_eq!(d.date.as_deref(), Some("2024-06-04"));
         assert_eq!(d.modified.as_deref(), Some("2024-06-04"));
         assert_eq!(d.published, None);
+        // A publication labelled under the story, after its paragraphs:
+        // the date, and the publication too.
+        let story = "<p>The story, long enough to be read as the text of the article.</p>";
+        let d = at(
+            &page(
+                "",
+                &format!("{}<p>Veröffentlicht am 16.08.2019</p>", story.repeat(30)),
+            ),
+            None,
+            PageType::Article,
+        );
+        assert_eq!(d.date.as_deref(), Some("2019-08-16"));
+        assert_eq!(d.published.as_deref(), Some("2019-08-16"));
+        assert_eq!(d.kind(), Some(DateKind::Published));
     }
 
     /// Issue 60: a moment recorded in UTC is dated on the page's own day
@@ -408,6 +428,13 @@ mod tests {
                 meta("2021-11-04T23:00Z"),
                 "<p>Published November 5, 2021</p>",
                 "2021-11-04",
+            ),
+            // Unless a `<time>` shows the moment's wall clock.
+            (
+                "en-US",
+                meta("2023-11-09T05:30:59+00:00"),
+                r#"<p>PUBLISHED: <time datetime="2023-11-08 23:30:59">November 8, 2023 at 11:30 p.m.</time> | UPDATED: <time datetime="2023-11-09 00:21:49">November 9, 2023 at 12:21 a.m.</time></p>"#,
+                "2023-11-08",
             ),
         ] {
             assert_eq!(

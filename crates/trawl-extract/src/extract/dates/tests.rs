@@ -298,3 +298,22 @@ fn the_date_a_page_shows_at_its_head() {
     );
     assert!(shown_of(&html, Order::MonthFirst).is_empty());
 }
+
+/// A post's `<article class="post status-publish">` names no date box: an
+/// event's day in its headline is not the post's date, the `<time>` under
+/// it is.
+#[test]
+fn a_posts_status_class_makes_no_date_box() {
+    let story = "<p>The story itself, long enough to be a paragraph of the article and more.</p>";
+    let html = format!(
+        "<body><article class=\"post type-post status-publish\"><header>\
+         <h1>Conference: institutions of revolutionary power in the European revolutions of the early nineteenth century (26 and 27. 2. 2015, Eichstätt)</h1>\
+         <div class=entry-meta><time datetime=2015-01-28>28. Januar 2015</time></div></header>\
+         {}</article></body>",
+        story.repeat(8)
+    );
+    assert_eq!(
+        shown_of(&html, Order::DayFirst),
+        [("2015-01-28".to_string(), Shown::Published)]
+    );
+}
