@@ -158,20 +158,22 @@ pub(crate) fn localize(recorded: &str, zone: Zone) -> Option<String> {
     ))
 }
 
+/// The `datetime` attributes of the page's `<time>` elements.
+fn datetimes(doc: &Doc) -> impl Iterator<Item = &str> {
+    doc.nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.tag == Tag::Time)
+        .filter_map(|(i, _)| doc.attr(i as NodeId, "datetime"))
+}
+
 /// The zone the page's recorded times state: the one offset other than
 /// UTC's of its `<time datetime>` attributes and `<meta>` values (two an
 /// hour apart: European summer time, when the earlier is a European
 /// winter offset). `None` when they state none, or several.
 fn stated(doc: &Doc) -> Option<Zone> {
     let mut offsets: Vec<i32> = Vec::new();
-    let times = doc
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.tag == Tag::Time);
-    let values = times
-        .filter_map(|(i, _)| doc.attr(i as NodeId, "datetime"))
-        .chain(doc.meta.metas.iter().map(|(_, v)| v.as_str()));
+    let values = datetimes(doc).chain(doc.meta.metas.iter().map(|(_, v)| v.as_str()));
     for v in values {
         if let Some(s) = parse(v.trim()).filter(|s| s.offset != 0) {
             if !offsets.contains(&s.offset) {
@@ -192,15 +194,10 @@ fn stated(doc: &Doc) -> Option<Zone> {
 /// Whether a `<time>` element states a moment on `day` (`YYYY-MM-DD`) in
 /// a zone other than UTC: a local day the page gives its readers.
 pub(crate) fn time_states_day(doc: &Doc, day: &str) -> bool {
-    doc.nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.tag == Tag::Time)
-        .filter_map(|(i, _)| doc.attr(i as NodeId, "datetime"))
-        .any(|v| {
-            let v = v.trim();
-            v.get(..10) == Some(day) && parse(v).is_some_and(|s| s.offset != 0)
-        })
+    datetimes(doc).any(|v| {
+        let v = v.trim();
+        v.get(..10) == Some(day) && parse(v).is_some_and(|s| s.offset != 0)
+    })
 }
 
 /// The zone a `<time>` element shows for the moment `recorded` (stated in
@@ -211,23 +208,18 @@ pub(crate) fn time_states_day(doc: &Doc, day: &str) -> bool {
 pub(crate) fn shown_by_time(doc: &Doc, recorded: &str) -> Option<Zone> {
     let utc = parse(recorded.trim()).filter(|s| s.offset == 0)?;
     let utc = utc.days * 86_400 + utc.secs;
-    doc.nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.tag == Tag::Time)
-        .filter_map(|(i, _)| doc.attr(i as NodeId, "datetime"))
-        .find_map(|v| {
-            let v = v.trim();
-            // The date and a clock time, `T` or a space between them.
-            let clock = v.get(..10)?.to_string() + "T" + v.get(11..)?;
-            if !matches!(v.as_bytes().get(10), Some(b'T' | b' ')) || parse(&clock).is_some() {
-                return None;
-            }
-            let local = parse(&(clock + "Z"))?;
-            let offset = local.days * 86_400 + local.secs - utc;
-            let plausible = offset != 0 && offset % 900 == 0 && offset.abs() <= 14 * 3_600;
-            plausible.then(|| Zone::Fixed((offset / 60) as i32))
-        })
+    datetimes(doc).find_map(|v| {
+        let v = v.trim();
+        // The date and a clock time, `T` or a space between them.
+        let clock = v.get(..10)?.to_string() + "T" + v.get(11..)?;
+        if !matches!(v.as_bytes().get(10), Some(b'T' | b' ')) || parse(&clock).is_some() {
+            return None;
+        }
+        let local = parse(&(clock + "Z"))?;
+        let offset = local.days * 86_400 + local.secs - utc;
+        let plausible = offset != 0 && offset % 900 == 0 && offset.abs() <= 14 * 3_600;
+        plausible.then(|| Zone::Fixed((offset / 60) as i32))
+    })
 }
 
 /// The zone of a country (ISO 3166 code, lower case), where the country
