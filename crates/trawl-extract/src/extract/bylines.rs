@@ -133,6 +133,33 @@ pub(crate) fn author(
     site: Option<&str>,
     lang: Option<&str>,
 ) -> Option<String> {
+    let name = found(doc, ld, tag, site, lang)?;
+    Some(without_site(&name, site).unwrap_or(name))
+}
+
+/// `name` without a trailing ", Site" naming the site the page is on
+/// ("Rob Picheta, CNN" on CNN): the writer, not the publisher.
+fn without_site(name: &str, site: Option<&str>) -> Option<String> {
+    let (writer, tail) = name.rsplit_once(", ")?;
+    let compact = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let site = compact(site?);
+    (!site.is_empty() && compact(tail) == site && writer.chars().any(char::is_alphabetic))
+        .then(|| writer.trim().to_string())
+}
+
+/// The author before the site's name is taken off (see [`author`]).
+fn found(
+    doc: &Doc,
+    ld: Option<&Value>,
+    tag: Option<&str>,
+    site: Option<&str>,
+    lang: Option<&str>,
+) -> Option<String> {
     let site = site.map(str::to_lowercase);
     let is_site = |n: &str| site.as_deref() == Some(n.to_lowercase().as_str());
     let (person, organisation) = match ld {
@@ -339,14 +366,54 @@ fn name_in(doc: &Doc, el: NodeId) -> Option<String> {
         return Some(n);
     }
     if doc.tag(el) != Tag::A {
-        if let Some(n) = inner(&|d| doc.tag(d) == Tag::A) {
-            return Some(n);
+        let link = (el + 1..end)
+            .filter(|&d| doc.is_element(d) && doc.tag(d) == Tag::A)
+            .find_map(|d| first_line(doc, d));
+        if link.is_some() {
+            return link;
         }
     }
     // The first text that is more than a prefix ("By", "Author:").
     (el..end)
         .filter(|&d| !doc.is_element(d))
         .find_map(|d| tidy(doc.text(d)).filter(|t| !PREFIXES.contains(&t.to_lowercase().as_str())))
+}
+
+/// The first line of element `el`'s text that is more than a prefix: its
+/// texts up to the first block boundary inside it. A link around an author
+/// box holds the name and, in a block of its own, the writer's position
+/// ("Meghan Neville" / "Content Marketing Coordinator"): the name.
+fn first_line(doc: &Doc, el: NodeId) -> Option<String> {
+    // The nearest block element around a text inside `el` (`el` itself
+    // when none is).
+    let block_of = |mut d: NodeId| {
+        d = doc.nodes[d as usize].parent;
+        while d != el && d != u32::MAX && doc.tag(d).is_inline() {
+            d = doc.nodes[d as usize].parent;
+        }
+        d
+    };
+    let mut line = String::new();
+    let mut block = None;
+    for d in (el + 1..doc.end(el)).filter(|&d| !doc.is_element(d)) {
+        let t = doc.text(d).trim();
+        if t.is_empty() {
+            continue;
+        }
+        let b = block_of(d);
+        if block.is_some_and(|k| k != b) {
+            match tidy(&line).filter(|n| !PREFIXES.contains(&n.to_lowercase().as_str())) {
+                Some(n) => return Some(n),
+                None => line.clear(),
+            }
+        }
+        block = Some(b);
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(t);
+    }
+    tidy(&line).filter(|n| !PREFIXES.contains(&n.to_lowercase().as_str()))
 }
 
 /// Whether `token` holds `word` (lower-case ASCII) in any ASCII case,
@@ -386,6 +453,38 @@ mod tests {
         assert_eq!(tidy("Publié par Léa Roux").as_deref(), Some("Léa Roux"));
         let html = r#"<body><h1>T</h1><div class="post-author">Eingestellt von <span>der Michel</span></div></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("der Michel"));
+    }
+
+    #[test]
+    fn the_sites_name_after_the_writer_is_not_the_writers() {
+        let ld = serde_json::json!({"@type": "Person", "name": "Rob Picheta, Example News"});
+        assert_eq!(of("", Some(ld), None).as_deref(), Some("Rob Picheta"));
+        // Another's name after a comma stays, and so does the site alone.
+        let ld = serde_json::json!({"@type": "Person", "name": "Rob Picheta, Reuters"});
+        assert_eq!(
+            of("", Some(ld), None).as_deref(),
+            Some("Rob Picheta, Reuters")
+        );
+        assert_eq!(
+            without_site("Example News", Some("Example News")),
+            None,
+            "no writer before it"
+        );
+    }
+
+    /// A link around an author box: the name's line, not the position in
+    /// the block under it (wcxb-dev, three pages).
+    #[test]
+    fn a_linked_author_box_gives_its_name_line() {
+        for html in [
+            r#"<body><h1>T</h1><div class="author-box"><a href="/a/mn"><img alt=""><div class="name">Written by <span>Meghan Neville</span></div><div class="position">Content Marketing Coordinator</div></a></div></body>"#,
+            r#"<body><h1>T</h1><div class="byline"><a href="/a/mn"><p class="name">Meghan Neville</p><p class="job">Tech Reporter</p></a></div></body>"#,
+        ] {
+            assert_eq!(of(html, None, None).as_deref(), Some("Meghan Neville"));
+        }
+        // Inline parts of one name stay together.
+        let html = r#"<body><h1>T</h1><div class="byline">By <a href="/a/mn">Meghan <b>Neville</b></a></div></body>"#;
+        assert_eq!(of(html, None, None).as_deref(), Some("Meghan Neville"));
     }
 
     #[test]
