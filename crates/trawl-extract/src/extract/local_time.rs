@@ -218,7 +218,7 @@ pub(crate) fn shown_by_time(doc: &Doc, recorded: &str) -> Option<Zone> {
         let local = parse(&(clock + "Z"))?;
         let offset = local.days * 86_400 + local.secs - utc;
         let plausible = offset != 0 && offset % 900 == 0 && offset.abs() <= 14 * 3_600;
-        plausible.then(|| Zone::Fixed((offset / 60) as i32))
+        plausible.then_some(Zone::Fixed((offset / 60) as i32))
     })
 }
 
