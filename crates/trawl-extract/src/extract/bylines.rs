@@ -39,6 +39,16 @@ const PREFIXES: &[&str] = &[
     "posted by",
     "author:",
     "authors:",
+    // Role labels before the writer's name ("Interview: Jo Ray", "Text:").
+    "interview:",
+    "text:",
+    "texte:",
+    "words:",
+    "autor:",
+    "autorin:",
+    "auteur:",
+    "autore:",
+    "reporting by",
     "by:",
     "by",
     "von",
@@ -451,6 +461,13 @@ mod tests {
             Some("Andri Bryner")
         );
         assert_eq!(tidy("Publié par Léa Roux").as_deref(), Some("Léa Roux"));
+        // A role's label before the name.
+        assert_eq!(
+            tidy("Interview: Julia Lauter").as_deref(),
+            Some("Julia Lauter")
+        );
+        assert_eq!(tidy("Text: Jo Ray").as_deref(), Some("Jo Ray"));
+        assert_eq!(tidy("Textile Works").as_deref(), Some("Textile Works"));
         let html = r#"<body><h1>T</h1><div class="post-author">Eingestellt von <span>der Michel</span></div></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("der Michel"));
     }
