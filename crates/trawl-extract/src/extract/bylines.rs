@@ -302,7 +302,8 @@ fn labelled(doc: &Doc) -> Option<String> {
     for (k, &id) in texts.iter().enumerate() {
         let t = doc.text(id).trim().to_lowercase();
         let t = t.trim_end_matches(':').trim();
-        if PREFIXES.contains(&t) {
+        // "By", "Written by", and the labels written with a colon ("Autor:").
+        if PREFIXES.contains(&t) || PREFIXES.iter().any(|p| p.strip_suffix(':') == Some(t)) {
             let next = texts.get(k + 1).and_then(|&n| tidy(doc.text(n)));
             if let Some(name) = next.filter(|n| name_like(n) && capitalised(n)) {
                 return Some(name);
@@ -554,6 +555,9 @@ mod tests {
         assert_eq!(of(html, None, None).as_deref(), Some("Edzel Tabing"));
         let html = r#"<body><h1>Ten trends</h1><div class="publish-meta"><span>Published August 7, 2023</span> <span>by Nicole Burke</span></div></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("Nicole Burke"));
+        // A label written with its colon, in its own element.
+        let html = r#"<body><h1>Ten trends</h1><div><h5>Autor: </h5>Peter Maahn</div><p>Story.</p></body>"#;
+        assert_eq!(of(html, None, None).as_deref(), Some("Peter Maahn"));
         // Not a name: one word after "By", code, a heading's "By Category".
         let html = r#"<body><h1>Courses</h1><h2>Explore Courses <span>By Category</span></h2><pre>GENERATED <span>BY</span> <span>DEFAULT</span></pre></body>"#;
         assert_eq!(of(html, None, None), None);
