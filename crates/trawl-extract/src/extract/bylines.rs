@@ -21,6 +21,14 @@ const MAX_CHARS: usize = 80;
 
 /// Prefixes bylines carry before the name.
 const PREFIXES: &[&str] = &[
+    // A link to the writer's page ("All posts by Jo Ray").
+    "view all posts by",
+    "all posts by",
+    "more by",
+    "alle beiträge von",
+    "alle artikel von",
+    "alles von",
+    "mehr von",
     "erstellt von",
     "eingestellt von",
     "geschrieben von",
@@ -212,6 +220,34 @@ fn visible(doc: &Doc) -> Option<String> {
         .or_else(|| crate::extract::credits::credited(doc))
         .or_else(|| labelled(doc))
         .or_else(|| marked(doc, &candidates, true))
+        .or_else(|| linked_profile(doc, &candidates))
+}
+
+/// Path segments of a writer's page ("/author/jane-doe/", "/autor/frank_g").
+const PROFILE_PATHS: &[&str] = &[
+    "author", "authors", "autor", "autoren", "auteur", "auteurs", "autore", "autori", "writer",
+];
+
+/// The name of the first link to a writer's page (its path a
+/// [`PROFILE_PATHS`] segment and then a name), outside forms, menus and
+/// footers, whose text looks like a person's name.
+fn linked_profile(doc: &Doc, candidates: &[NodeId]) -> Option<String> {
+    candidates
+        .iter()
+        .filter(|&&id| doc.tag(id) == Tag::A)
+        .filter(|&&id| {
+            doc.attr(id, "href").is_some_and(|h| {
+                let path = h
+                    .split_once("://")
+                    .map_or(h, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
+                let mut segs = path.trim_start_matches('/').split('/');
+                let first = segs.next().unwrap_or_default().to_ascii_lowercase();
+                PROFILE_PATHS.contains(&first.as_str())
+                    && segs.next().is_some_and(|s| !s.is_empty())
+            })
+        })
+        .filter(|&&id| !in_furniture(doc, id))
+        .find_map(|&id| tidy(&doc.plain_text(id)).filter(|n| name_like(n) && capitalised(n)))
 }
 
 /// Class words of elements around a byline that are not it (its picture,
@@ -488,6 +524,35 @@ mod tests {
             None,
             "no writer before it"
         );
+    }
+
+    /// A link to the writer's page, when nothing names the byline: its name
+    /// (trafilatura-eval, wcxb-dev); not a menu's, not a word.
+    #[test]
+    fn a_link_to_the_writers_page_names_the_writer() {
+        for (href, text) in [
+            ("/autor/frank_g", "Gunter Frank"),
+            (
+                "https://news.test/author/jo-ray/",
+                "View all posts by Gunter Frank",
+            ),
+        ] {
+            let html = format!(
+                r#"<body><h1>T</h1><p>Story.</p><p><a href="{href}">{text}</a> / 03.11.2021</p></body>"#
+            );
+            assert_eq!(
+                of(&html, None, None).as_deref(),
+                Some("Gunter Frank"),
+                "{href}"
+            );
+        }
+        for html in [
+            r#"<body><h1>T</h1><nav><a href="/author/jo-ray/">Jo Ray</a></nav></body>"#,
+            r#"<body><h1>T</h1><p><a href="/author/">Our Authors</a></p></body>"#,
+            r#"<body><h1>T</h1><p><a href="/authors/jo">authors</a></p></body>"#,
+        ] {
+            assert_eq!(of(html, None, None), None, "{html}");
+        }
     }
 
     /// A link around an author box: the name's line, not the position in
