@@ -25,7 +25,9 @@ const PREFIXES: &[&str] = &[
     "view all posts by",
     "all posts by",
     "more by",
+    "zeige alle beiträge von",
     "alle beiträge von",
+    "artikel von",
     "alle artikel von",
     "alles von",
     "mehr von",
@@ -380,6 +382,8 @@ fn name_like(s: &str) -> bool {
     let lower = s.to_lowercase();
     s.split_whitespace().count() <= 8
         && !s.contains(['©', '|', '@', '!', '?'])
+        // A label ("Datum:", "Artikel von:"), not what follows it.
+        && !s.ends_with(':')
         && !UI_WORDS.contains(&lower.as_str())
         && !lower.contains("author")
         && !lower.contains("about")
@@ -505,6 +509,14 @@ mod tests {
         );
         assert_eq!(tidy("Text: Jo Ray").as_deref(), Some("Jo Ray"));
         assert_eq!(tidy("Textile Works").as_deref(), Some("Textile Works"));
+        assert_eq!(
+            tidy("Zeige alle Beiträge von Petra Ruland").as_deref(),
+            Some("Petra Ruland")
+        );
+        // A label is not a name.
+        assert!(!name_like("Datum:"));
+        let html = r#"<body><h1>T</h1><div class="author">Datum:</div><p>Story.</p></body>"#;
+        assert_eq!(of(html, None, None), None);
         let html = r#"<body><h1>T</h1><div class="post-author">Eingestellt von <span>der Michel</span></div></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("der Michel"));
     }
