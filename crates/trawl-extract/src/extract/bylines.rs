@@ -157,10 +157,10 @@ pub(crate) fn author(
     Some(without_site(&name, site).unwrap_or(name))
 }
 
-/// `name` without a trailing ", Site" naming the site the page is on
-/// ("Rob Picheta, CNN" on CNN): the writer, not the publisher.
+/// `name` without the name of the site the page is on, after a comma or
+/// before a dash or a bar ("Rob Picheta, CNN" on CNN, "unocero - Alberto
+/// Ávila" on unocero): the writer, not the publisher.
 fn without_site(name: &str, site: Option<&str>) -> Option<String> {
-    let (writer, tail) = name.rsplit_once(", ")?;
     let compact = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())
@@ -168,8 +168,23 @@ fn without_site(name: &str, site: Option<&str>) -> Option<String> {
             .collect()
     };
     let site = compact(site?);
-    (!site.is_empty() && compact(tail) == site && writer.chars().any(char::is_alphabetic))
-        .then(|| writer.trim().to_string())
+    let writer = |w: &str| {
+        w.chars()
+            .any(char::is_alphabetic)
+            .then(|| w.trim().to_string())
+    };
+    if site.is_empty() {
+        return None;
+    }
+    if let Some((w, tail)) = name.rsplit_once(", ") {
+        if compact(tail) == site {
+            return writer(w);
+        }
+    }
+    [" - ", " – ", " | "].iter().find_map(|sep| {
+        let (head, w) = name.split_once(sep)?;
+        (compact(head) == site).then(|| writer(w)).flatten()
+    })
 }
 
 /// The author before the site's name is taken off (see [`author`]).
@@ -531,6 +546,8 @@ mod tests {
             of("", Some(ld), None).as_deref(),
             Some("Rob Picheta, Reuters")
         );
+        let ld = serde_json::json!({"@type": "Person", "name": "Example News - Alberto Ávila"});
+        assert_eq!(of("", Some(ld), None).as_deref(), Some("Alberto Ávila"));
         assert_eq!(
             without_site("Example News", Some("Example News")),
             None,
