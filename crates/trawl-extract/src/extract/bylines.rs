@@ -364,7 +364,14 @@ fn labelled(doc: &Doc) -> Option<String> {
             continue;
         }
         let raw = doc.text(id).trim();
-        let by = raw.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("by "));
+        // A text opening with a byline's prefix: "By Jane Doe", "Von
+        // Jana Roth", "Text: Jo Ray".
+        let lower = t;
+        let by = PREFIXES.iter().any(|p| {
+            lower
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with([' ', ':']) || p.ends_with(':'))
+        });
         if by {
             if let Some(name) = tidy(raw).filter(|n| name_like(n) && capitalised(n)) {
                 return Some(name);
@@ -397,8 +404,8 @@ fn name_like(s: &str) -> bool {
     let lower = s.to_lowercase();
     s.split_whitespace().count() <= 8
         && !s.contains(['©', '|', '@', '!', '?'])
-        // A label ("Datum:", "Artikel von:"), not what follows it.
-        && !s.ends_with(':')
+        // A label ("Datum:", "Artikel von:", "… Editor: …"), not a name.
+        && !s.contains(':')
         && !UI_WORDS.contains(&lower.as_str())
         && !lower.contains("author")
         && !lower.contains("about")
@@ -410,6 +417,7 @@ fn name_like(s: &str) -> bool {
 fn capitalised(s: &str) -> bool {
     let words: Vec<&str> = s.split_whitespace().collect();
     (2..=5).contains(&words.len())
+        && words[0].starts_with(char::is_uppercase)
         && words.iter().all(|w| {
             w.chars().next().is_some_and(char::is_uppercase)
                 || matches!(
@@ -649,6 +657,19 @@ mod tests {
         assert_eq!(of(html, None, None).as_deref(), Some("Edzel Tabing"));
         let html = r#"<body><h1>Ten trends</h1><div class="publish-meta"><span>Published August 7, 2023</span> <span>by Nicole Burke</span></div></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("Nicole Burke"));
+        // A text opening with a prefix in another language.
+        let html = r#"<body><h1>Ten trends</h1><p class="meta">Von Andreas Kürten</p><p>Story.</p></body>"#;
+        assert_eq!(of(html, None, None).as_deref(), Some("Andreas Kürten"));
+        // Not names: a product opening with a prefix's word ("door", Dutch
+        // for "by"), a clock's time, a heading with a colon.
+        for t in [
+            "Door & Window Sensor",
+            "By 12:30 AM",
+            "Von Serology: In The Blood",
+        ] {
+            let html = format!("<body><h1>Ten trends</h1><p>{t}</p><p>Story.</p></body>");
+            assert_eq!(of(&html, None, None), None, "{t}");
+        }
         // A label written with its colon, in its own element.
         let html = r#"<body><h1>Ten trends</h1><div><h5>Autor: </h5>Peter Maahn</div><p>Story.</p></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("Peter Maahn"));
