@@ -191,19 +191,9 @@ pub(crate) fn dates(
             None => recorded_date.clone(),
         }
     };
-    // An article, thread or documentation page showing its date only
-    // elsewhere (a footer's "Last updated", an author box under the story).
-    let elsewhere = || match page_type {
-        PageType::Article | PageType::Forum | PageType::Documentation => {
-            dates::anywhere(doc, order, fetched_at, false)
-        }
-        // A service page's own date is one a date's element or a label gives.
-        PageType::Service => dates::anywhere(doc, order, fetched_at, true),
-        _ => None,
-    };
     let (mut published_elsewhere, mut updated_elsewhere) = (None, None);
     let date = date.or_else(|| url_day.clone()).or_else(|| {
-        let found = elsewhere()?;
+        let found = elsewhere(doc, page_type, order, fetched_at)?;
         let day = Some(found.day.iso());
         match found.kind {
             Shown::Updated => updated_elsewhere = day.clone(),
@@ -236,6 +226,24 @@ pub(crate) fn dates(
             .or_else(|| recorded_modified.clone())
             .or(updated_elsewhere)
             .filter(before_fetch),
+    }
+}
+
+/// The date an article, thread or documentation page shows only elsewhere
+/// (a footer's "Last updated", an author box under the story); a service
+/// page's own date is one a date's element or a label gives.
+fn elsewhere(
+    doc: &Doc,
+    page_type: PageType,
+    order: Order,
+    fetched_at: Option<i64>,
+) -> Option<ShownDate> {
+    match page_type {
+        PageType::Article | PageType::Forum | PageType::Documentation => {
+            dates::anywhere(doc, order, fetched_at, false)
+        }
+        PageType::Service => dates::anywhere(doc, order, fetched_at, true),
+        _ => None,
     }
 }
 
