@@ -161,12 +161,7 @@ pub(crate) fn author(
 /// before a dash or a bar ("Rob Picheta, CNN" on CNN, "unocero - Alberto
 /// Ávila" on unocero): the writer, not the publisher.
 fn without_site(name: &str, site: Option<&str>) -> Option<String> {
-    let compact = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
+    let compact = crate::extract::values::compact;
     let site = compact(site?);
     let writer = |w: &str| {
         w.chars()
@@ -366,10 +361,8 @@ fn labelled(doc: &Doc) -> Option<String> {
         let raw = doc.text(id).trim();
         // A text opening with a byline's prefix: "By Jane Doe", "Von
         // Jana Roth", "Text: Jo Ray".
-        let lower = t;
         let by = PREFIXES.iter().any(|p| {
-            lower
-                .strip_prefix(p)
+            t.strip_prefix(p)
                 .is_some_and(|rest| rest.starts_with([' ', ':']) || p.ends_with(':'))
         });
         if by {

@@ -211,8 +211,11 @@ pub(crate) fn shown_by_time(doc: &Doc, recorded: &str) -> Option<Zone> {
     datetimes(doc).find_map(|v| {
         let v = v.trim();
         // The date and a clock time, `T` or a space between them.
+        if !matches!(v.as_bytes().get(10), Some(b'T' | b' ')) {
+            return None;
+        }
         let clock = v.get(..10)?.to_string() + "T" + v.get(11..)?;
-        if !matches!(v.as_bytes().get(10), Some(b'T' | b' ')) || parse(&clock).is_some() {
+        if parse(&clock).is_some() {
             return None;
         }
         let local = parse(&(clock + "Z"))?;

@@ -360,8 +360,10 @@ pub(crate) fn record_title(doc: &Doc, meta: &Meta, url: Option<&str>) -> Option<
     // Uses More?"; taking it too: 0.809 and 0.774).
     // Not inside brackets ("Storm Prey (Audio CD - Unabridged)"), and not
     // in a script written without spaces, whose words cannot be counted so.
-    let unspaced = title.chars().any(crate::extract::credits::han);
-    for sep in TITLE_SEPARATORS.iter().filter(|_| !unspaced) {
+    if title.chars().any(crate::extract::credits::han) {
+        return Some(title);
+    }
+    for sep in TITLE_SEPARATORS {
         if let Some((first, rest)) = title.split_once(sep) {
             let (fw, rw) = (
                 first.split_whitespace().count(),

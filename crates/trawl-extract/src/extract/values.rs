@@ -16,6 +16,15 @@ pub(crate) fn clean(s: &str) -> Option<String> {
     (!t.is_empty()).then_some(t)
 }
 
+/// `s`'s letters and digits, lower-cased, nothing else: how a site's name
+/// is compared wherever it is written ("Bayrische Bembel", "bayrische-bembel").
+pub(crate) fn compact(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// The longest entity reference read, `&` to `;` (HTML's longest name,
 /// "&CounterClockwiseContourIntegral;", is 33 bytes).
 const LONGEST_REF: usize = 34;

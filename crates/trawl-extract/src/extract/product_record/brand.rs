@@ -242,9 +242,7 @@ pub(super) fn own(names: &[&str], sites: &[String]) -> Option<String> {
 fn spell(words: &[&str]) -> String {
     words
         .iter()
-        .flat_map(|w| w.chars())
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
+        .map(|w| crate::extract::values::compact(w))
         .collect()
 }
 
