@@ -22,6 +22,7 @@ mod invariants;
 mod list_records;
 pub(crate) mod local_time;
 pub(crate) mod metadata;
+mod month_names;
 pub(crate) mod noise;
 pub(crate) mod page_date;
 pub(crate) mod product_record;

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::extract::month_names::month_of;
 use crate::html::{Doc, NodeId};
 
 /// A calendar day.
@@ -85,62 +86,6 @@ fn last_year() -> u32 {
     1970 + (secs / 31_556_952) as u32 + 1
 }
 
-/// Month names (lower case) in the languages of the pages we meet; a word
-/// matches a month when it is a name or the first three or more letters of
-/// one ("Sept.", "Dez", "févr").
-const MONTHS: [&[&str]; 12] = [
-    &[
-        "january", "januar", "janvier", "enero", "gennaio", "janeiro", "januari", "jänner",
-    ],
-    &[
-        "february",
-        "februar",
-        "février",
-        "febrero",
-        "febbraio",
-        "fevereiro",
-        "februari",
-    ],
-    &["march", "märz", "mars", "marzo", "março", "maart", "maerz"],
-    &["april", "avril", "abril", "aprile"],
-    &["may", "mai", "mayo", "maggio", "maio", "mei", "maj"],
-    &["june", "juni", "juin", "junio", "giugno", "junho"],
-    &["july", "juli", "juillet", "julio", "luglio", "julho"],
-    &["august", "août", "agosto", "augustus", "augusti"],
-    &[
-        "september",
-        "septembre",
-        "septiembre",
-        "setiembre",
-        "settembre",
-        "setembro",
-    ],
-    &[
-        "october", "oktober", "octobre", "octubre", "ottobre", "outubro",
-    ],
-    &["november", "novembre", "noviembre", "novembro"],
-    &[
-        "december",
-        "dezember",
-        "décembre",
-        "diciembre",
-        "dicembre",
-        "dezembro",
-    ],
-];
-
-/// The month a word names (1-12).
-fn month_of(word: &str) -> Option<u32> {
-    let w = word.trim_end_matches('.').to_lowercase();
-    if w.chars().count() < 3 {
-        return None;
-    }
-    MONTHS
-        .iter()
-        .position(|names| names.iter().any(|n| n.starts_with(&w)))
-        .map(|i| i as u32 + 1)
-}
-
 /// How a written date is ordered when its numbers alone do not say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Order {
@@ -148,6 +93,9 @@ pub(crate) enum Order {
     MonthFirst,
     /// 09/05/2025 is 9 May (most of the world).
     DayFirst,
+    /// Day first, on a Croatian page: its month names differ in one word
+    /// from its neighbours' (`listopad` is October, not November).
+    DayFirstCroatian,
 }
 
 impl Order {
@@ -155,7 +103,7 @@ impl Order {
     pub(crate) fn flipped(self) -> Order {
         match self {
             Order::MonthFirst => Order::DayFirst,
-            Order::DayFirst => Order::MonthFirst,
+            Order::DayFirst | Order::DayFirstCroatian => Order::MonthFirst,
         }
     }
 
@@ -166,6 +114,9 @@ impl Order {
                 Order::MonthFirst
             }
             None => Order::MonthFirst,
+            Some(l) if l == "hr" || l.starts_with("hr-") || l.starts_with("hr_") => {
+                Order::DayFirstCroatian
+            }
             _ => Order::DayFirst,
         }
     }
@@ -186,6 +137,7 @@ impl Order {
         let tld = host.rsplit('.').next()?.to_ascii_lowercase();
         match tld.as_str() {
             "us" | "ph" => Some(Order::MonthFirst),
+            "hr" => Some(Order::DayFirstCroatian),
             // Country codes sold as generic names, and Canada's.
             "ca" | "io" | "co" | "tv" | "me" | "ai" | "fm" | "ly" | "to" | "cc" | "ws" => None,
             t if t.len() == 2 && t.bytes().all(|b| b.is_ascii_lowercase()) => Some(Order::DayFirst),
@@ -228,8 +180,8 @@ impl Order {
 /// Text characters read for the order a page writes its dates in.
 const EVIDENCE: usize = 20_000;
 
-fn patterns() -> &'static [Regex; 5] {
-    static P: OnceLock<[Regex; 5]> = OnceLock::new();
+fn patterns() -> &'static [Regex; 6] {
+    static P: OnceLock<[Regex; 6]> = OnceLock::new();
     P.get_or_init(|| {
         let month = r"(\p{L}{3,}\.?)";
         // ASCII word boundaries and digits: a Unicode `\b` keeps the
@@ -241,9 +193,10 @@ fn patterns() -> &'static [Regex; 5] {
             re(r"(?-u:\b)([0-9]{4})([-/.])([0-9]{1,2})([-/.])([0-9]{1,2})(?:[^0-9]|$)"),
             // 04.09.2025, 09/04/2025, 4-9-2025
             re(r"(?-u:\b)([0-9]{1,2})([./-]) ?([0-9]{1,2})([./-]) ?([0-9]{4})(?-u:\b)"),
-            // 4 September 2025, 4. September 2025, 4th Sept. 2025, 4 de septiembre de 2025
+            // 4 September 2025, 4. September 2025, 4th Sept. 2025, 4 de septiembre de 2025,
+            // 4 d'octubre de 2025
             re(&format!(
-                r"(?i)(?-u:\b)([0-9]{{1,2}})(?:st|nd|rd|th|er)?\.?\s+(?:de\s+)?{month},?\s+(?:de\s+)?([0-9]{{4}})(?-u:\b)"
+                r"(?i)(?-u:\b)([0-9]{{1,2}})(?:st|nd|rd|th|er)?\.?\s+(?:de\s+|d['’])?{month},?\s+(?:de\s+)?([0-9]{{4}})(?-u:\b)"
             )),
             // September 4, 2025, Sept. 4th 2025
             re(&format!(
@@ -251,6 +204,9 @@ fn patterns() -> &'static [Regex; 5] {
             )),
             // 2025年9月4日, 2025년 9월 4일
             re(r"([0-9]{4})\s*[年년]\s*([0-9]{1,2})\s*[月월]\s*([0-9]{1,2})\s*[日일]?"),
+            // 2021. november 10., 2021. nov. 10. (Hungarian: the year first,
+            // with its dot)
+            re(&format!(r"(?-u:\b)([0-9]{{4}})\.\s+{month}\s+([0-9]{{1,2}})(?-u:\b)")),
         ]
     })
 }
@@ -298,6 +254,7 @@ pub(crate) fn find(text: &str, order: Order) -> Vec<Found> {
         return resolve(out);
     }
     let p = patterns();
+    let croatian = order == Order::DayFirstCroatian;
     let num = |s: &str| s.parse::<u32>().unwrap_or(0);
     let mut push = |day: Option<Day>, start: usize, end: usize, other: Option<Day>| {
         if let Some(day) = day {
@@ -334,9 +291,16 @@ pub(crate) fn find(text: &str, order: Order) -> Vec<Found> {
     for (re, d, mo) in [(&p[2], 1, 2), (&p[3], 2, 1)] {
         for c in re.captures_iter(text) {
             let m = c.get(0).map_or(0..0, |m| m.range());
-            let day = month_of(&c[mo]).and_then(|month| Day::new(num(&c[3]), month, num(&c[d])));
+            let day = month_of(&c[mo], croatian)
+                .and_then(|month| Day::new(num(&c[3]), month, num(&c[d])));
             push(day, m.start, m.end, None);
         }
+    }
+    for c in p[5].captures_iter(text) {
+        let m = c.get(0).map_or(0..0, |m| m.range());
+        let day =
+            month_of(&c[2], croatian).and_then(|month| Day::new(num(&c[1]), month, num(&c[3])));
+        push(day, m.start, m.end, None);
     }
     for c in p[4].captures_iter(text) {
         let m = c.get(0).map_or(0..0, |m| m.range());
@@ -504,6 +468,20 @@ mod tests {
         assert_eq!(days("Aggiornato il 5 maggio 2023", de), ["2023-05-05"]);
         assert_eq!(days("发布时间：2022年3月15日 10:20", de), ["2022-03-15"]);
         assert_eq!(days("2025-09-04T10:00", de), ["2025-09-04"]);
+        // Beyond Western Europe: the genitive a day takes, the year first.
+        assert_eq!(days("15 августа 2016, 13:43", de), ["2016-08-15"]);
+        assert_eq!(days("10 listopada 2021 r.", de), ["2021-11-10"]);
+        assert_eq!(days("10. listopadu 2021", de), ["2021-11-10"]);
+        assert_eq!(
+            days("10. listopada 2021.", Order::DayFirstCroatian),
+            ["2021-10-10"]
+        );
+        assert_eq!(days("10. marraskuuta 2021", de), ["2021-11-10"]);
+        assert_eq!(days("10 Kasım 2021", de), ["2021-11-10"]);
+        assert_eq!(days("2021. november 10.", de), ["2021-11-10"]);
+        assert_eq!(days("10 d'octubre de 2021", de), ["2021-10-10"]);
+        assert_eq!(days("10 Νοεμβρίου 2021", de), ["2021-11-10"]);
+        assert_eq!(days("10 Agustus 2021", de), ["2021-08-10"]);
         // Not dates: an impossible day, a year out of range, a price.
         assert!(days("February 30, 2024", en).is_empty());
         assert!(days("March 3, 1850", en).is_empty());

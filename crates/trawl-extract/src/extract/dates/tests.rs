@@ -317,3 +317,61 @@ fn a_posts_status_class_makes_no_date_box() {
         [("2015-01-28".to_string(), Shown::Published)]
     );
 }
+
+/// Issue 60: a byline's date and its label in languages beyond Western
+/// Europe (Russian, Ukrainian, Polish, Czech, Croatian, Turkish,
+/// Hungarian, Greek): the day read, an update told from a publication.
+#[test]
+fn labelled_dates_in_more_languages() {
+    let story = "<p>The story itself, long enough to be a paragraph of the article and more.</p>";
+    let at = |line: &str, order: Order| {
+        let html = format!(
+            "<body><h1>Headline</h1><p class=meta>{line}</p>{}</body>",
+            story.repeat(3)
+        );
+        shown_of(&html, order)
+    };
+    let (day_first, published, updated) = (Order::DayFirst, Shown::Published, Shown::Updated);
+    for (line, order, day, kind) in [
+        ("15 августа 2016, 13:43", day_first, "2016-08-15", published),
+        (
+            "Опубліковано 3 березня 2022",
+            day_first,
+            "2022-03-03",
+            published,
+        ),
+        (
+            "Zaktualizowano 10 listopada 2021",
+            day_first,
+            "2021-11-10",
+            updated,
+        ),
+        (
+            "Aktualizováno 2. června 2023",
+            day_first,
+            "2023-06-02",
+            updated,
+        ),
+        (
+            "Objavljeno: 10. listopada 2021.",
+            Order::DayFirstCroatian,
+            "2021-10-10",
+            published,
+        ),
+        ("Güncellendi 5 Şubat 2024", day_first, "2024-02-05", updated),
+        (
+            "Frissítve: 2021. november 10.",
+            day_first,
+            "2021-11-10",
+            updated,
+        ),
+        (
+            "Δημοσιεύθηκε 7 Μαΐου 2020",
+            day_first,
+            "2020-05-07",
+            published,
+        ),
+    ] {
+        assert_eq!(at(line, order), vec![(day.to_string(), kind)], "{line}");
+    }
+}
