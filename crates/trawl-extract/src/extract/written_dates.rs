@@ -180,17 +180,17 @@ impl Order {
 /// Text characters read for the order a page writes its dates in.
 const EVIDENCE: usize = 20_000;
 
-fn patterns() -> &'static [Regex; 6] {
-    static P: OnceLock<[Regex; 6]> = OnceLock::new();
+fn patterns() -> &'static [Regex; 7] {
+    static P: OnceLock<[Regex; 7]> = OnceLock::new();
     P.get_or_init(|| {
         let month = r"(\p{L}{3,}\.?)";
         // ASCII word boundaries and digits: a Unicode `\b` keeps the
         // regex engine off its fast path on pages that are not ASCII.
         let re = |s: &str| Regex::new(s).unwrap_or_else(|e| unreachable!("date pattern: {e}"));
         [
-            // 2025-09-04, 2025/09/04, 2025.09.04
+            // 2025-09-04, 2025/09/04, 2025.09.04, 2025. 9. 4. (Korean)
             // (a time may follow: 2025-09-04T10:00)
-            re(r"(?-u:\b)([0-9]{4})([-/.])([0-9]{1,2})([-/.])([0-9]{1,2})(?:[^0-9]|$)"),
+            re(r"(?-u:\b)([0-9]{4})([-/.]) ?([0-9]{1,2})([-/.]) ?([0-9]{1,2})(?:[^0-9]|$)"),
             // 04.09.2025, 09/04/2025, 4-9-2025
             re(r"(?-u:\b)([0-9]{1,2})([./-]) ?([0-9]{1,2})([./-]) ?([0-9]{4})(?-u:\b)"),
             // 4 September 2025, 4. September 2025, 4th Sept. 2025, 4 de septiembre de 2025,
@@ -207,6 +207,8 @@ fn patterns() -> &'static [Regex; 6] {
             // 2021. november 10., 2021. nov. 10. (Hungarian: the year first,
             // with its dot)
             re(&format!(r"(?-u:\b)([0-9]{{4}})\.\s+{month}\s+([0-9]{{1,2}})(?-u:\b)")),
+            // 10 tháng 11 năm 2021, 10 tháng 11, 2021 (Vietnamese: day, month's number)
+            re(r"(?i)(?-u:\b)([0-9]{1,2})\s+tháng\s+([0-9]{1,2}),?\s+(?:năm\s+)?([0-9]{4})(?-u:\b)"),
         ]
     })
 }
@@ -301,6 +303,15 @@ pub(crate) fn find(text: &str, order: Order) -> Vec<Found> {
         let day =
             month_of(&c[2], croatian).and_then(|month| Day::new(num(&c[1]), month, num(&c[3])));
         push(day, m.start, m.end, None);
+    }
+    for c in p[6].captures_iter(text) {
+        let m = c.get(0).map_or(0..0, |m| m.range());
+        push(
+            Day::new(num(&c[3]), num(&c[2]), num(&c[1])),
+            m.start,
+            m.end,
+            None,
+        );
     }
     for c in p[4].captures_iter(text) {
         let m = c.get(0).map_or(0..0, |m| m.range());
@@ -482,6 +493,9 @@ mod tests {
         assert_eq!(days("10 d'octubre de 2021", de), ["2021-10-10"]);
         assert_eq!(days("10 Νοεμβρίου 2021", de), ["2021-11-10"]);
         assert_eq!(days("10 Agustus 2021", de), ["2021-08-10"]);
+        assert_eq!(days("2021. 11. 10. 오후 3:20", de), ["2021-11-10"]);
+        assert_eq!(days("Thứ Tư, ngày 10 tháng 11 năm 2021", de), ["2021-11-10"]);
+        assert_eq!(days("10 tháng 11, 2021", de), ["2021-11-10"]);
         // Not dates: an impossible day, a year out of range, a price.
         assert!(days("February 30, 2024", en).is_empty());
         assert!(days("March 3, 1850", en).is_empty());
