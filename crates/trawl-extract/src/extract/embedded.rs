@@ -172,6 +172,28 @@ fn is_prose(s: &str) -> bool {
     wordy && (letters + spaces) * 10 >= chars * 7
 }
 
+/// The publication moment a page's embedded state records for the app to
+/// show (`{"publishedDate":"2016-11-04T20:37:27Z"}`, `"published_at"`,
+/// `"datePublished"`, `"publicationDate"`, …): the first such key's value
+/// in the page's states, as written. A key of the family is a publication
+/// in any framework; its value is only taken when it reads as a date.
+pub(crate) fn published(doc: &Doc) -> Option<&str> {
+    static P: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let p = P.get_or_init(|| {
+        regex::Regex::new(
+            r#"(?i)"(?:date_?published|published_?(?:at|date|on|time)|publish_?(?:date|time|at)|publication_?date|first_?published(?:_?(?:at|date))?)"\s*:\s*"([0-9][^"]{7,40})""#,
+        )
+        .unwrap_or_else(|e| unreachable!("state date pattern: {e}"))
+    });
+    doc.meta
+        .scripts
+        .states
+        .iter()
+        .find_map(|(_, json)| p.captures(json))
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! day after the page was fetched.
 
 use crate::extract::dates::{self, Day, Order, Shown, ShownDate};
+use crate::extract::embedded;
 use crate::extract::local_time;
 use crate::extract::metadata::{normalize_date, time_element, Meta, DATE_KEYS};
 use crate::extract::typing::PageType;
@@ -204,10 +205,24 @@ pub(crate) fn dates(
     // No date of a page is after it was fetched (a typo, an event's day).
     let latest = dates::latest_day(fetched_at).iso();
     let before_fetch = |d: &String| d.get(..10).is_some_and(|d| d <= latest.as_str());
+    // The publication an app's embedded state records for it to draw, on
+    // a page of one piece (a list's state holds its items' dates).
+    let in_state = || {
+        let one_piece = !matches!(page_type, PageType::Listing | PageType::Collection);
+        local(
+            &embedded::published(doc)
+                .filter(|_| one_piece)
+                .and_then(normalize_date),
+        )
+        .filter(before_fetch)
+    };
+    let date = date
+        .filter(before_fetch)
+        .or_else(|| local(&time_element(doc).and_then(|d| normalize_date(&d))));
+    let state_date = if date.is_none() { in_state() } else { None };
     Dates {
         date: date
-            .filter(before_fetch)
-            .or_else(|| local(&time_element(doc).and_then(|d| normalize_date(&d))))
+            .or_else(|| state_date.clone())
             // A page that gives only its update goes by it.
             .or_else(|| shown_updated.clone())
             .or_else(|| recorded_modified.clone())
@@ -221,7 +236,8 @@ pub(crate) fn dates(
         .or(url_day)
         // Not the day the markup records as the update ("updated" by class).
         .or(published_elsewhere.filter(|d| Some(d.as_str()) != day_of(&recorded_modified)))
-        .filter(before_fetch),
+        .filter(before_fetch)
+        .or(state_date),
         modified: shown_updated
             .or_else(|| recorded_modified.clone())
             .or(updated_elsewhere)
@@ -620,5 +636,63 @@ mod tests {
             date(&html, None).as_deref(),
             Some("2022-01-28T12:45:46+00:00")
         );
+    }
+
+    /// Issue 60: a page whose app draws its date from embedded state
+    /// (`{"publishedDate": …}` in an `application/json` script) goes by
+    /// that publication when nothing else dates it; a list's state does not
+    /// date the list, and a shown date comes first.
+    #[test]
+    fn the_publication_an_apps_state_records() {
+        let page = |state: &str, body: &str| {
+            format!(
+                r#"<html lang=en><body><h1>Review</h1>{body}<p>The review, long enough to be read as the text of the page.</p>
+                <script type="application/json" id="dates">{state}</script></body></html>"#
+            )
+        };
+        let at = |html: &str, page_type| {
+            let doc = Doc::parse_str(html);
+            super::dates(&doc, None, &collect(&doc), page_type, None)
+        };
+        for key in [
+            "publishedDate",
+            "published_at",
+            "datePublished",
+            "publicationDate",
+        ] {
+            let html = page(
+                &format!(
+                    r#"{{"{key}":"2016-11-04T20:37:27Z","updatedDate":"2016-11-05T20:39:47Z"}}"#
+                ),
+                "",
+            );
+            let d = at(&html, PageType::Service);
+            assert_eq!(d.date.as_deref(), Some("2016-11-04T20:37:27Z"), "{key}");
+            assert_eq!(
+                d.published.as_deref(),
+                Some("2016-11-04T20:37:27Z"),
+                "{key}"
+            );
+            assert_eq!(at(&html, PageType::Listing).date, None, "{key}");
+        }
+        let html = page(
+            r#"{"publishedDate":"2016-11-04T20:37:27Z"}"#,
+            "<p class=date>March 3, 2020</p>",
+        );
+        assert_eq!(
+            at(&html, PageType::Article).date.as_deref(),
+            Some("2020-03-03")
+        );
+        // Not a publication's key, or no date in it.
+        for state in [
+            r#"{"createdDate":"2016-11-04"}"#,
+            r#"{"publishedAt":"soon"}"#,
+        ] {
+            assert_eq!(
+                at(&page(state, ""), PageType::Article).date,
+                None,
+                "{state}"
+            );
+        }
     }
 }

@@ -494,7 +494,10 @@ mod tests {
         assert_eq!(days("10 Νοεμβρίου 2021", de), ["2021-11-10"]);
         assert_eq!(days("10 Agustus 2021", de), ["2021-08-10"]);
         assert_eq!(days("2021. 11. 10. 오후 3:20", de), ["2021-11-10"]);
-        assert_eq!(days("Thứ Tư, ngày 10 tháng 11 năm 2021", de), ["2021-11-10"]);
+        assert_eq!(
+            days("Thứ Tư, ngày 10 tháng 11 năm 2021", de),
+            ["2021-11-10"]
+        );
         assert_eq!(days("10 tháng 11, 2021", de), ["2021-11-10"]);
         // Not dates: an impossible day, a year out of range, a price.
         assert!(days("February 30, 2024", en).is_empty());
