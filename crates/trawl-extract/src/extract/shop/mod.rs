@@ -76,6 +76,22 @@ mod tests {
                 "1.299,90 TL",
                 "<button>Sepete Ekle</button><button>Hemen Al</button>",
             ),
+            // A price in the digits of the shop's script.
+            (
+                "سماعات لاسلكية",
+                "١٬٢٩٩٫٥٠ د.إ",
+                "<button>أضف إلى السلة</button>",
+            ),
+            ("ইয়ারফোন", "১২০০ ৳", "<button>Add to cart</button>"),
+            (
+                "イヤホン",
+                "￥１，２８０",
+                "<button>カートに入れる</button>",
+            ),
+            ("אוזניות", "₪249.90", "<button>הוספה לסל</button>"),
+            ("หูฟังไร้สาย", "฿1,290", "<button>ใส่ตะกร้า</button>"),
+            ("Навушники", "1 299 грн", "<button>Купити</button>"),
+            ("Slušalice", "49,99 €", "<button>Dodaj u košaricu</button>"),
         ] {
             let page = Doc::parse_str(&format!(
                 "<header><a href=/>Shop</a></header><h1>{name}</h1>\

@@ -16,6 +16,7 @@ use regex::Regex;
 /// ("1.299" is one point three), while on the visible page one separator
 /// followed by exactly three digits groups thousands ("1.299 €", "$1,299").
 pub(crate) fn parse_amount(text: &str, structured: bool) -> Option<String> {
+    let text = &*ascii_number(text);
     // Keep the first run of digits and separators.
     let start = text.find(|c: char| c.is_ascii_digit())?;
     let run: String = text[start..]
@@ -88,6 +89,38 @@ pub(crate) fn parse_amount(text: &str, structured: bool) -> Option<String> {
         frac.push('0');
     }
     Some(format!("{int}.{frac}"))
+}
+
+/// The zero of each run of ten decimal digits a shop may write its prices
+/// in besides ASCII's: Arabic-Indic, Persian, Devanagari, Bengali,
+/// Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Thai,
+/// Lao, Tibetan, Myanmar, Khmer, Mongolian, fullwidth.
+const DIGIT_ZEROS: [u32; 18] = [
+    0x0660, 0x06F0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0E50,
+    0x0ED0, 0x0F20, 0x1040, 0x17E0, 0x1810, 0xFF10,
+];
+
+/// `text` with its digits in ASCII and Arabic and fullwidth separators as
+/// ASCII's ("١٬٢٩٩٫٥٠" → "1,299.50", "１，２８０" → "1,280"); borrowed
+/// when it has none.
+fn ascii_number(text: &str) -> std::borrow::Cow<'_, str> {
+    let fold = |c: char| -> Option<char> {
+        match c {
+            '\u{66b}' | '\u{ff0e}' => return Some('.'),
+            '\u{66c}' | '\u{ff0c}' => return Some(','),
+            c if c.is_ascii() => return None,
+            _ => {}
+        }
+        let u = u32::from(c);
+        DIGIT_ZEROS
+            .iter()
+            .find(|&&z| (z..z + 10).contains(&u))
+            .and_then(|&z| char::from_digit(u - z, 10))
+    };
+    if text.is_ascii() || !text.chars().any(|c| fold(c).is_some()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars().map(|c| fold(c).unwrap_or(c)).collect()
 }
 
 /// ISO 4217 codes shops use, recognised when written out ("EUR 15.49", "20 USD").
@@ -242,7 +275,8 @@ fn price_pattern() -> &'static Regex {
         let codes = CODES.join("|");
         // Symbol before or after a number; a word boundary keeps "kr" out of
         // "krone" and codes out of longer words.
-        let num = r"\d{1,3}(?:[.,'’ \u{a0}\u{202f}]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?";
+        // (`\d` is any script's digit; Arabic and fullwidth separators too.)
+        let num = r"\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?";
         Regex::new(&format!(
             r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})\s?(?P<post>{sym})(?:[^\p{{L}}]|$))"
         ))
@@ -370,6 +404,12 @@ mod tests {
         assert_eq!(p("€132.34").as_deref(), Some("132.34"));
         assert_eq!(p("1.234.567,89").as_deref(), Some("1234567.89"));
         assert_eq!(p("free"), None);
+        // Digits and separators of other scripts.
+        assert_eq!(p("١٬٢٩٩٫٥٠ د.إ").as_deref(), Some("1299.50"));
+        assert_eq!(p("۱۲۰٬۰۰۰").as_deref(), Some("120000.00"));
+        assert_eq!(p("১২০০ ৳").as_deref(), Some("1200.00"));
+        assert_eq!(p("￥１，２８０").as_deref(), Some("1280.00"));
+        assert_eq!(p("₹ १,४९९").as_deref(), Some("1499.00"));
     }
 
     #[test]
@@ -396,6 +436,16 @@ mod tests {
             ]
         );
         assert!(find_prices("Model A4 costs nothing; 300mg in 30ct").is_empty());
+        let f = find_prices("السعر ١٬٢٩٩٫٥٠ د.إ شامل الضريبة، ١٢٠ ر.س للشحن; দাম ১২০০ ৳");
+        let got: Vec<_> = f.iter().map(|x| (x.amount.as_str(), x.named)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("1299.50", Named::Sure("AED")),
+                ("120.00", Named::Sure("SAR")),
+                ("1200.00", Named::Sure("BDT")),
+            ]
+        );
         assert_eq!(find_prices("From $1099 or $91.58/mo.")[0].amount, "1099.00");
         let d = find_prices("Only $29.95 today");
         assert_eq!(d[0].named, Named::Dollar);
