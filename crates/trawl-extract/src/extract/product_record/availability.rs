@@ -99,6 +99,49 @@ const OUT: &[&str] = &[
     "已售罄",
     "售罄",
     "품절",
+    // More languages, and the negations of IN's words.
+    "nicht auf lager",
+    "nicht vorrätig",
+    "ikke på lager",
+    "inte i lager",
+    "ikke tilgjengelig",
+    "niedostępne",
+    "chwilowo niedostępny",
+    "není skladem",
+    "nie je skladom",
+    "vypredané",
+    "nema na zalihi",
+    "nije dostupno",
+    "rasprodano",
+    "nincs készleten",
+    "elfogyott",
+    "stoc epuizat",
+    "indisponibil",
+    "nu este în stoc",
+    "stokta yok",
+    "tükendi",
+    "нет на складе",
+    "распродано",
+    "немає в наявності",
+    "закінчився",
+    "изчерпан",
+    "няма наличност",
+    "εξαντλήθηκε",
+    "μη διαθέσιμο",
+    "išparduota",
+    "stok habis",
+    "hết hàng",
+    "สินค้าหมด",
+    "缺貨",
+    "已售完",
+    "售完",
+    "在庫なし",
+    "غير متوفر",
+    "نفذت الكمية",
+    "نفد من المخزون",
+    "אזל מהמלאי",
+    "לא במלאי",
+    "ناموجود",
 ];
 
 const IN: &[&str] = &[
@@ -127,6 +170,29 @@ const IN: &[&str] = &[
     "现货",
     "有現貨",
     "재고 있음",
+    "na skladě",
+    "skladom",
+    "na zalihi",
+    "dostupno",
+    "készleten",
+    "raktáron",
+    "în stoc",
+    "disponibil",
+    "stokta var",
+    "є в наявності",
+    "в наявності",
+    "налично",
+    "σε απόθεμα",
+    "διαθέσιμο",
+    "stok tersedia",
+    "tersedia",
+    "còn hàng",
+    "มีสินค้า",
+    "有貨",
+    "在庫有り",
+    "متوفر",
+    "במלאי",
+    "موجود",
 ];
 
 const PRE: &[&str] = &[
@@ -307,6 +373,31 @@ mod tests {
             avail("<h1>Lámpara</h1><p>No disponible</p>"),
             Some(Availability::OutOfStock)
         );
+        // A negation of a word that says in stock, in the language of each.
+        use Availability::{InStock, OutOfStock};
+        for (line, want) in [
+            ("Ikke på lager", OutOfStock),
+            ("På lager", InStock),
+            ("Nicht auf Lager", OutOfStock),
+            ("Není skladem", OutOfStock),
+            ("Na skladě", InStock),
+            ("Nincs készleten", OutOfStock),
+            ("Készleten", InStock),
+            ("Stokta yok", OutOfStock),
+            ("Stokta var", InStock),
+            ("Немає в наявності", OutOfStock),
+            ("В наявності", InStock),
+            ("Μη διαθέσιμο", OutOfStock),
+            ("Indisponibil", OutOfStock),
+            ("Hết hàng", OutOfStock),
+            ("غير متوفر", OutOfStock),
+            ("متوفر", InStock),
+            ("אזל מהמלאי", OutOfStock),
+            ("缺貨", OutOfStock),
+        ] {
+            let html = format!("<h1>Lamp</h1><p>{line}</p>");
+            assert_eq!(avail(&html), Some(want), "{line}");
+        }
     }
 
     #[test]

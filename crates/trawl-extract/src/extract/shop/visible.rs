@@ -246,6 +246,11 @@ fn code_pattern() -> &'static Regex {
                 r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence|r[ée]f\.|referencia|ref\.|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
                 r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|штрих-?код",
+                // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
+                // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
+                r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
+                // Arabic, Hebrew, Indonesian, Vietnamese, Thai, Chinese, Korean, Japanese
+                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|상품코드|製品番号",
                 r")\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
             ]
             .concat(),
@@ -751,6 +756,17 @@ mod tests {
             ("Код товара: 310021", (s("310021"), None, None)),
             ("Артикул: 7-880-12", (s("7-880-12"), None, None)),
             ("상품번호: 62811", (s("62811"), None, None)),
+            ("Varenummer: 88-120", (s("88-120"), None, None)),
+            ("Tuotenumero: 55120", (s("55120"), None, None)),
+            ("Kód produktu: CZ-4410", (s("CZ-4410"), None, None)),
+            ("Šifra proizvoda: 100234", (s("100234"), None, None)),
+            ("Cikkszám: HU-778", (s("HU-778"), None, None)),
+            ("Ürün kodu: TR1200", (s("TR1200"), None, None)),
+            ("Κωδικός: GR-5510", (s("GR-5510"), None, None)),
+            ("رمز المنتج: 44120", (s("44120"), None, None)),
+            ("מק״ט: 778812", (s("778812"), None, None)),
+            ("Mã sản phẩm: VN-300", (s("VN-300"), None, None)),
+            ("รหัสสินค้า: TH-1001", (s("TH-1001"), None, None)),
             ("EAN: 4006381333931", (None, None, s("4006381333931"))),
             ("JANコード：4902370548495", (None, None, s("4902370548495"))),
         ] {
