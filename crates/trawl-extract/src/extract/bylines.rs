@@ -59,6 +59,27 @@ const PREFIXES: &[&str] = &[
     "auteur:",
     "autore:",
     "reporting by",
+    // Labels and words for "by" in more languages written with capitals.
+    "автор:",
+    "авторы:",
+    "автор",
+    "текст:",
+    "autorka:",
+    "napisał",
+    "napisała",
+    "napsal",
+    "napsala",
+    "piše:",
+    "piše",
+    "yazar:",
+    "yazan:",
+    "szerző:",
+    "írta:",
+    "συντάκτης:",
+    "tác giả:",
+    "przez",
+    "oleh",
+    "bởi",
     "by:",
     "by",
     "von",
@@ -653,6 +674,19 @@ mod tests {
         // A text opening with a prefix in another language.
         let html = r#"<body><h1>Ten trends</h1><p class="meta">Von Andreas Kürten</p><p>Story.</p></body>"#;
         assert_eq!(of(html, None, None).as_deref(), Some("Andreas Kürten"));
+        for (line, name) in [
+            ("Автор: Иван Петров", "Иван Петров"),
+            ("Przez Anna Kowalska", "Anna Kowalska"),
+            ("Napsal Jan Novák", "Jan Novák"),
+            ("Piše: Marin Dešković", "Marin Dešković"),
+            ("Yazar: Ayşe Yılmaz", "Ayşe Yılmaz"),
+            ("Írta: Kovács Péter", "Kovács Péter"),
+            ("Oleh Budi Santoso", "Budi Santoso"),
+        ] {
+            let html =
+                format!("<body><h1>Ten trends</h1><p class=meta>{line}</p><p>Story.</p></body>");
+            assert_eq!(of(&html, None, None).as_deref(), Some(name), "{line}");
+        }
         // Not names: a product opening with a prefix's word ("door", Dutch
         // for "by"), a clock's time, a heading with a colon.
         for t in [
