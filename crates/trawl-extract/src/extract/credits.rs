@@ -20,6 +20,9 @@ const LABELS: &[(&str, Credit)] = &[
     ("作者", Credit::Writer),
     ("执笔人", Credit::Writer),
     ("执笔", Credit::Writer),
+    ("撰文", Credit::Writer),
+    // "文：眉间尺": only where a line or a bracket opens it (not "原文：").
+    ("文", Credit::Writer),
     ("记者", Credit::Reporter),
     ("责任编辑", Credit::Editor),
     ("责编", Credit::Editor),
@@ -127,7 +130,10 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
     let mut best: Option<(Credit, Vec<String>)> = None;
     for (k, &id) in texts.iter().enumerate() {
         // Most texts hold no label's first character.
-        if !doc.text(id).contains(['作', '执', '记', '责', '编']) {
+        if !doc
+            .text(id)
+            .contains(['作', '执', '记', '责', '编', '撰', '文'])
+        {
             continue;
         }
         let text = doc
@@ -146,6 +152,13 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
                     let lead_ok = lead.is_none_or(|c| REPORTER_LEAD.contains(&c));
                     names_at(after)
                         .filter(|(_, rest)| lead_ok && !in_link(doc, id) && after_name_ok(rest))
+                } else if label == "文"
+                    && !text[..at]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| c.is_whitespace() || "（(【[|｜".contains(c))
+                {
+                    None
                 } else if after.trim_start().starts_with(['：', ':']) {
                     // Not "编辑部" or "作者简介": a colon follows the label.
                     names_at(after).or_else(|| {
@@ -224,6 +237,14 @@ mod tests {
             of("<p>作者：zboygirl 发表于 2005</p>").as_deref(),
             Some("zboygirl")
         );
+        // "文：" opening a line names the writer; "原文：" or "中文：" do not.
+        assert_eq!(
+            of("<p>文：眉间尺</p><p>正文。</p>").as_deref(),
+            Some("眉间尺")
+        );
+        assert_eq!(of("<p>撰文：李建忠</p>").as_deref(), Some("李建忠"));
+        assert_eq!(of("<p>原文：张三李四</p>"), None);
+        assert_eq!(of("<p>英文：Hello</p>"), None);
         // A picture's credit gives way to the editor.
         assert_eq!(
             of("<p>留念。新华社记者 才扬 摄</p><p>正文。</p><span>责任编辑： </span><span>焦鹏 </span>")
