@@ -101,6 +101,38 @@ fn names_at(text: &str) -> Option<(Vec<String>, &str)> {
     Some((names, rest))
 }
 
+/// Han characters at most in the place of a bracketed report's credit
+/// ("（姚峰 上海报道）").
+const PLACE_CHARS: usize = 4;
+
+/// The names of a bracketed report's credit without the word for
+/// reporter: "（姚峰 上海报道）", "（王建宏 张文攀 北京报道）".
+fn reported(text: &str) -> Option<Vec<String>> {
+    for (at, _) in text.match_indices("报道") {
+        let after = &text[at + "报道".len()..];
+        if !after.starts_with(['）', ')']) {
+            continue;
+        }
+        let before = &text[..at];
+        let Some(open) = before.rfind(['（', '(']) else {
+            continue;
+        };
+        // Read up to the word, so that the place glued to it ("上海报道")
+        // is not taken for a name.
+        let inner = &text[open..at + "报道".len()];
+        let Some((names, rest)) = names_at(inner) else {
+            continue;
+        };
+        let Some(place) = rest.trim().strip_suffix("报道").map(str::trim) else {
+            continue;
+        };
+        if place.chars().count() <= PLACE_CHARS && place.chars().all(han) {
+            return Some(names);
+        }
+    }
+    None
+}
+
 /// Whether text node `id` is inside a link (a menu's "记者博客").
 fn in_link(doc: &Doc, id: NodeId) -> bool {
     let mut p = doc.nodes[id as usize].parent;
@@ -132,7 +164,7 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
         // Most texts hold no label's first character.
         if !doc
             .text(id)
-            .contains(['作', '执', '记', '责', '编', '撰', '文'])
+            .contains(['作', '执', '记', '责', '编', '撰', '文', '报'])
         {
             continue;
         }
@@ -141,6 +173,11 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        if best.as_ref().is_none_or(|(b, _)| *b > Credit::Reporter) {
+            if let Some(names) = reported(&text) {
+                best = Some((Credit::Reporter, names));
+            }
+        }
         for &(label, credit) in LABELS {
             if best.as_ref().is_some_and(|(b, _)| *b <= credit) {
                 continue;
@@ -237,6 +274,17 @@ mod tests {
             of("<p>作者：zboygirl 发表于 2005</p>").as_deref(),
             Some("zboygirl")
         );
+        // A bracketed report's credit, with its place or without.
+        assert_eq!(
+            of("<p>该人士付之一笑。（姚峰 上海报道）</p>").as_deref(),
+            Some("姚峰")
+        );
+        assert_eq!(
+            of("<p>正文。(王建宏 张文攀 北京报道)</p>").as_deref(),
+            Some("王建宏 张文攀")
+        );
+        assert_eq!(of("<p>据新华社报道）</p>"), None);
+        assert_eq!(of("<p>正文。（新华社报道）</p>"), None);
         // "文：" opening a line names the writer; "原文：" or "中文：" do not.
         assert_eq!(
             of("<p>文：眉间尺</p><p>正文。</p>").as_deref(),
