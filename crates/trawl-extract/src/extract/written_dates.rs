@@ -407,24 +407,28 @@ fn short_years(text: &str, order: Order, out: &mut Vec<Found>) {
 }
 
 /// The date in a URL's path: `/2025/09/04/`, `/2025-09-04-title`,
-/// `/20250904/`, and a segment opening with the day first (`/29-10-2021`,
+/// `/20250904/`, `/2017/7/12/` (whole segments of one or two digits), and
+/// a segment opening with the day first (`/29-10-2021`,
 /// read month first only when its numbers say so: `/10-29-2021`); not a
 /// year and month alone: that names an archive.
 pub(crate) fn in_url(url: &str) -> Option<Day> {
-    static P: OnceLock<[Regex; 2]> = OnceLock::new();
+    static P: OnceLock<[Regex; 3]> = OnceLock::new();
     let p = P.get_or_init(|| {
         let re = |s: &str| Regex::new(s).unwrap_or_else(|e| unreachable!("url date pattern: {e}"));
         [
             re(r"/((?:19|20)\d{2})[/_-]?([01]\d)[/_-]?([0-3]\d)(?:[/_.-]|$)"),
+            re(r"/((?:19|20)\d{2})/(\d{1,2})/(\d{1,2})(?:/|$)"),
             re(r"/([0-3]\d)[_.-]([0-3]\d)[_.-]((?:19|20)\d{2})(?:[/_.-]|$)"),
         ]
     });
     let path = url.split(['?', '#']).next().unwrap_or(url);
-    if let Some(c) = p[0].captures(path) {
-        let n = |i: usize| c[i].parse::<u32>().unwrap_or(0);
-        return Day::new(n(1), n(2), n(3));
+    for year_first in &p[..2] {
+        if let Some(c) = year_first.captures(path) {
+            let n = |i: usize| c[i].parse::<u32>().unwrap_or(0);
+            return Day::new(n(1), n(2), n(3));
+        }
     }
-    let c = p[1].captures(path)?;
+    let c = p[2].captures(path)?;
     let n = |i: usize| c[i].parse::<u32>().unwrap_or(0);
     Day::new(n(3), n(2), n(1)).or_else(|| Day::new(n(3), n(1), n(2)))
 }
@@ -538,6 +542,11 @@ mod tests {
             Some("2021-10-29")
         );
         assert_eq!(d("https://a.test/p/45-10-2021"), None);
+        assert_eq!(
+            d("https://a.test/home/2017/7/12/unter-uns").as_deref(),
+            Some("2017-07-12")
+        );
+        assert_eq!(d("https://a.test/2017/7/123/x"), None);
         assert_eq!(d("https://a.test/2025/09/archive"), None);
         assert_eq!(d("https://a.test/item/12345678"), None);
     }
