@@ -387,7 +387,6 @@ pub(crate) fn extract_doc(
 ) -> Extracted {
     let meta = metadata::collect(doc);
     let page_type = page_type.unwrap_or_else(|| classify::classify(doc, url, &meta));
-    let dates = page_date::dates(doc, url, &meta, page_type, fetched_at);
     let sel = match algorithm {
         Algorithm::Auto => auto::select_typed(doc, page_type, meta.title.as_deref()),
         other => other.extractor().select(doc),
@@ -445,6 +444,7 @@ pub(crate) fn extract_doc(
         None => String::new(),
     };
     let language = metadata::language(&text, meta.html_lang.as_deref());
+    let dates = page_date::dates(doc, url, &meta, page_type, fetched_at, language.as_deref());
     let product = product_record::read(
         doc,
         page_type == PageType::Product,

@@ -91,8 +91,10 @@ pub(crate) fn dates(
     meta: &Meta,
     page_type: PageType,
     fetched_at: Option<i64>,
+    text_lang: Option<&str>,
 ) -> Dates {
-    let lang = meta.html_lang.as_deref();
+    // The page's language as it declares it, else as its text reads.
+    let lang = meta.html_lang.as_deref().or(text_lang);
     // A bare `en` (or none): the country of the URL's domain, if it names one.
     let mut order = match url.and_then(Order::of_tld) {
         Some(o) if Order::lang_is_vague(lang) => o,
@@ -315,13 +317,13 @@ mod tests {
         let doc = Doc::parse_str(
             r#"<body><h1>Visible</h1><span class="byline">By Jo Ray</span><time datetime="2023-11-02">Nov 2</time></body>"#,
         );
-        let d = dates(&doc, None, &collect(&doc), PageType::Article, None);
+        let d = dates(&doc, None, &collect(&doc), PageType::Article, None, None);
         assert_eq!(d.date.as_deref(), Some("2023-11-02"), "the <time>'s");
         // A quoted post's <time> is the post's.
         let doc = Doc::parse_str(
             r#"<body><h1>Visible</h1><p>The story.</p><blockquote class="instagram-media"><p>A post shared by Ann (@ann) on <time datetime="2019-04-21T23:47:18+00:00">Apr 21, 2019</time></p></blockquote></body>"#,
         );
-        let d = dates(&doc, None, &collect(&doc), PageType::Article, None);
+        let d = dates(&doc, None, &collect(&doc), PageType::Article, None, None);
         assert_eq!(d.date, None, "a quotation's date");
     }
 
@@ -333,7 +335,7 @@ mod tests {
         let recorded = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-29T20:47:55+00:00","dateModified":"2025-08-19T13:25:59+00:00"}</script>"#;
         let at = |html: &str, url: Option<&str>, t: PageType| {
             let doc = Doc::parse_str(html);
-            super::dates(&doc, url, &collect(&doc), t, None)
+            super::dates(&doc, url, &collect(&doc), t, None, None)
         };
         // The page shows only its update and records its publication: the
         // publication is its date (issue 60); both are kept.
@@ -408,7 +410,7 @@ mod tests {
                 "<html lang={lang}><head>{head}</head><body><h1>Headline</h1>{story}{foot}</body></html>"
             );
             let doc = Doc::parse_str(&html);
-            super::dates(&doc, None, &collect(&doc), t, None).date
+            super::dates(&doc, None, &collect(&doc), t, None, None).date
         };
         let meta = |v: &str| format!(r#"<meta property="article:published_time" content="{v}">"#);
         let ld = |v: &str| {
@@ -485,7 +487,7 @@ mod tests {
                 r#"<html lang={lang}><head><meta property="article:published_time" content="{recorded}"></head><body><h1>Headline</h1><p class=date>{shown}</p><p>The story, long enough to be read as the text of the article.</p></body></html>"#
             );
             let doc = Doc::parse_str(&html);
-            super::dates(&doc, None, &collect(&doc), PageType::Article, None).date
+            super::dates(&doc, None, &collect(&doc), PageType::Article, None, None).date
         };
         // A German or French page showing the American order: the recorded
         // day says how to read it.
@@ -519,7 +521,7 @@ mod tests {
         };
         let at = |html: &str, fetched: Option<i64>| {
             let doc = Doc::parse_str(html);
-            super::dates(&doc, None, &collect(&doc), PageType::Article, fetched)
+            super::dates(&doc, None, &collect(&doc), PageType::Article, fetched, None)
         };
         let date = |html: &str, fetched| at(html, fetched).date;
         let meta = |k: &str, v: &str| format!(r#"<meta property="{k}" content="{v}">"#);
@@ -568,7 +570,17 @@ mod tests {
         // A bare `en`: the country of the URL's domain orders the day.
         let html = page("en", "", "<p class=date>03/04/2025</p>");
         let doc = Doc::parse_str(&html);
-        let from = |url| dates(&doc, Some(url), &collect(&doc), PageType::Article, None).date;
+        let from = |url| {
+            dates(
+                &doc,
+                Some(url),
+                &collect(&doc),
+                PageType::Article,
+                None,
+                None,
+            )
+            .date
+        };
         assert_eq!(
             from("https://news.test.co.uk/a").as_deref(),
             Some("2025-04-03")
@@ -585,6 +597,22 @@ mod tests {
             from("https://news.test.us/a").as_deref(),
             Some("2025-03-04")
         );
+        // No declared language: the language the text reads in orders the day.
+        let html = "<html><body><h1>Headline</h1><p class=date>05/06/2021</p><p>The story.</p></body></html>";
+        let doc = Doc::parse_str(html);
+        let read = |text_lang| {
+            dates(
+                &doc,
+                None,
+                &collect(&doc),
+                PageType::Article,
+                None,
+                text_lang,
+            )
+            .date
+        };
+        assert_eq!(read(Some("de")).as_deref(), Some("2021-06-05"));
+        assert_eq!(read(None).as_deref(), Some("2021-05-06"));
         // Two-digit years.
         for (lang, shown, want) in [
             ("en", "Published on 01/25/26", "2026-01-25"),
@@ -652,7 +680,7 @@ mod tests {
         };
         let at = |html: &str, page_type| {
             let doc = Doc::parse_str(html);
-            super::dates(&doc, None, &collect(&doc), page_type, None)
+            super::dates(&doc, None, &collect(&doc), page_type, None, None)
         };
         for key in [
             "publishedDate",
