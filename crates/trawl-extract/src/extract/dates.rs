@@ -33,6 +33,9 @@ pub(crate) struct ShownDate {
     pub listed: bool,
     /// Written so that another day-month order reads another day.
     pub ambiguous: bool,
+    /// The `<time datetime>` element the date is written in, if any: its
+    /// moment says the time of day the text leaves out.
+    pub time: Option<NodeId>,
 }
 
 /// Words that say a date is an update, in the languages we meet.
@@ -358,9 +361,29 @@ fn scan(
             kind,
             listed: listed(doc, node, f.end - f.start, order),
             ambiguous: f.other.is_some(),
+            time: time_around(doc, node),
         });
     }
     out
+}
+
+/// Levels above a date's text searched for its `<time>` element.
+const TIME_LEVELS: usize = 3;
+
+/// The `<time datetime>` element holding text node `node`, within
+/// [`TIME_LEVELS`] levels.
+fn time_around(doc: &Doc, node: NodeId) -> Option<NodeId> {
+    let mut id = doc.nodes[node as usize].parent;
+    for _ in 0..TIME_LEVELS {
+        if id == u32::MAX {
+            return None;
+        }
+        if doc.tag(id) == Tag::Time {
+            return doc.attr(id, "datetime").map(|_| id);
+        }
+        id = doc.nodes[id as usize].parent;
+    }
+    None
 }
 
 /// What the words before a date say it is.

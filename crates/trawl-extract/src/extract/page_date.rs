@@ -8,7 +8,7 @@ use crate::extract::embedded;
 use crate::extract::local_time;
 use crate::extract::metadata::{normalize_date, time_element, Meta, DATE_KEYS};
 use crate::extract::typing::PageType;
-use crate::html::Doc;
+use crate::html::{Doc, NodeId};
 
 /// The page's dates: the one it goes by, its publication and its update.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -125,22 +125,30 @@ pub(crate) fn dates(
     let recorded_modified = local(&meta.date_modified);
     // Dates in a run of like items (teasers, a ticker) are the items'; a
     // forum thread's first post is the thread.
-    let shown: Vec<(Day, Shown)> = shown
+    let shown: Vec<(Day, Shown, Option<NodeId>)> = shown
         .into_iter()
         .filter(|s| !s.listed || page_type == PageType::Forum)
-        .map(|s| (s.day, s.kind))
+        .map(|s| (s.day, s.kind, s.time))
         .collect();
-    let same_day = |recorded: &Option<String>, day: Day| {
-        recorded
-            .as_ref()
-            .filter(|_| day_of(recorded) == Some(day.iso().as_str()))
-            .cloned()
-            .unwrap_or_else(|| day.iso())
+    // The recorded moment of the shown day, else the moment of the `<time>`
+    // it is written in, else the day alone.
+    let same_day = |recorded: &Option<String>, day: Day, time: Option<NodeId>| {
+        let iso = day.iso();
+        let of_day = |m: &Option<String>| m.clone().filter(|_| day_of(m) == Some(iso.as_str()));
+        of_day(recorded)
+            .or_else(|| {
+                of_day(
+                    &time
+                        .and_then(|t| doc.attr(t, "datetime"))
+                        .and_then(normalize_date),
+                )
+            })
+            .unwrap_or(iso)
     };
     // A shown date with the recorded one of its kind, when the same day.
-    let with_recorded = |&(d, kind): &(Day, Shown)| match kind {
-        Shown::Published => same_day(&recorded_date, d),
-        Shown::Updated => same_day(&recorded_modified, d),
+    let with_recorded = |&(d, kind, time): &(Day, Shown, Option<NodeId>)| match kind {
+        Shown::Published => same_day(&recorded_date, d, time),
+        Shown::Updated => same_day(&recorded_modified, d, time),
     };
     // A shown date the markup records is the one the page goes by,
     // wherever it is in the head's dates (after a masthead's day, say).
@@ -153,10 +161,10 @@ pub(crate) fn dates(
         r == Some(d.iso().as_str())
     };
     let first_of = |kind: Shown| {
-        let mut of_kind = shown.iter().filter(|(_, k)| *k == kind);
+        let mut of_kind = shown.iter().filter(|(_, k, _)| *k == kind);
         of_kind
             .clone()
-            .find(|(d, _)| recorded_as(d, kind))
+            .find(|(d, _, _)| recorded_as(d, kind))
             .or_else(|| of_kind.next())
             .map(with_recorded)
     };
@@ -165,13 +173,13 @@ pub(crate) fn dates(
     let shown_updated = first_of(Shown::Updated);
     let first = shown
         .iter()
-        .find(|(d, _)| recorded == Some(d.iso().as_str()))
+        .find(|(d, _, _)| recorded == Some(d.iso().as_str()))
         .or(shown.first());
     // A shown date labelled as the update. (Also taking an unlabelled one
     // the markup records as the update, with an earlier recorded
     // publication, cost wcxb-dev 1 page and trafilatura-eval 12: their
     // annotators go by the shown date there.)
-    let is_update = |&(_, kind): &(Day, Shown)| kind == Shown::Updated;
+    let is_update = |&(_, kind, _): &(Day, Shown, Option<NodeId>)| kind == Shown::Updated;
     let date = if page_type == PageType::Forum {
         recorded_date
             .clone()
@@ -597,6 +605,22 @@ mod tests {
             from("https://news.test.us/a").as_deref(),
             Some("2025-03-04")
         );
+        // A shown day written in a `<time>` takes its moment, not the day alone.
+        let html = page(
+            "pl",
+            "",
+            r#"<p class=meta><time datetime="2021-03-16T08:00:48+00:00">16 marca 2021</time></p>"#,
+        );
+        let d = at(&html, None);
+        assert_eq!(d.date.as_deref(), Some("2021-03-16T08:00:48+00:00"));
+        assert_eq!(d.published.as_deref(), Some("2021-03-16T08:00:48+00:00"));
+        // Not a moment of another day.
+        let html = page(
+            "pl",
+            "",
+            r#"<p class=meta><time datetime="2021-03-17T08:00:48+00:00">16 marca 2021</time></p>"#,
+        );
+        assert_eq!(date(&html, None).as_deref(), Some("2021-03-16"));
         // No declared language: the language the text reads in orders the day.
         let html = "<html><body><h1>Headline</h1><p class=date>05/06/2021</p><p>The story.</p></body></html>";
         let doc = Doc::parse_str(html);
