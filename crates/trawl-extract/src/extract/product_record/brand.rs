@@ -53,6 +53,31 @@ const LABELS: &[&str] = &[
     "メーカー",
     "브랜드",
     "제조사",
+    "značka",
+    "výrobce",
+    "výrobca",
+    "proizvođač",
+    "proizvajalec",
+    "márka",
+    "gyártó",
+    "producător",
+    "üretici",
+    "марка",
+    "виробник",
+    "μάρκα",
+    "κατασκευαστής",
+    "merek",
+    "thương hiệu",
+    "ยี่ห้อ",
+    "แบรนด์",
+    "廠牌",
+    "制造商",
+    "製造商",
+    "מותג",
+    "יצרן",
+    "الماركة",
+    "العلامة التجارية",
+    "الشركة المصنعة",
 ];
 
 /// Most characters (and words) of a brand.
@@ -62,7 +87,7 @@ const MAX_WORDS: usize = 5;
 const NEAR_HEADING: u64 = 600;
 
 fn is_label(label: &str) -> bool {
-    // The longest label is 26 bytes ("производитель"): most texts stop here.
+    // The longest label is 31 bytes ("العلامة التجارية"): most texts stop here.
     if label.trim().len() > 32 {
         return false;
     }
@@ -335,6 +360,25 @@ mod tests {
             brand("<h1>Kettle</h1><a href=/s>Visit the Acme Store</a>").as_deref(),
             Some("Acme")
         );
+        // A specification row's label in more languages.
+        let doc = Doc::parse_str("<h1>Kettle</h1>");
+        for label in [
+            "Značka",
+            "Gyártó",
+            "Üretici",
+            "Марка",
+            "Thương hiệu",
+            "ยี่ห้อ",
+            "מותג",
+            "العلامة التجارية:",
+        ] {
+            let specs = vec![(label.to_string(), "Acme".to_string())];
+            assert_eq!(
+                shown(&doc, &specs, None, &|_| false).as_deref(),
+                Some("Acme"),
+                "{label}"
+            );
+        }
     }
 
     #[test]
