@@ -95,26 +95,7 @@ pub(crate) fn dates(
 ) -> Dates {
     // The page's language as it declares it, else as its text reads.
     let lang = meta.html_lang.as_deref().or(text_lang);
-    // A bare `en` (or none): the country of the URL's domain, if it names one.
-    let mut order = match url.and_then(Order::of_tld) {
-        Some(o) if Order::lang_is_vague(lang) => o,
-        _ => Order::of_lang(lang),
-    };
-    let mut shown = dates::shown(doc, order, fetched_at);
-    // A language that leaves 03/10/2023 open: the page's other dates say.
-    if Order::lang_is_vague(lang) && shown.iter().any(|s| s.ambiguous) {
-        if let Some(o) = Order::of_page(doc).filter(|&o| o != order) {
-            order = o;
-            shown = dates::shown(doc, order, fetched_at);
-        }
-    }
-    // Ambiguous shown days that the markup records in the other order (an
-    // Austrian page showing `11/01/2021` and recording 2021-11-01): the
-    // page writes its dates in that order, whatever its language says.
-    if recorded_in_other_order(&shown, meta) {
-        order = order.flipped();
-        shown = dates::shown(doc, order, fetched_at);
-    }
+    let (order, shown) = shown_in_order(doc, url, meta, lang, fetched_at);
     // A moment recorded in UTC, on the page's own day when the page shows
     // that day (issue 60: the shown day wins).
     // The zone is looked for only when a moment is recorded in UTC.
@@ -215,21 +196,14 @@ pub(crate) fn dates(
     // No date of a page is after it was fetched (a typo, an event's day).
     let latest = dates::latest_day(fetched_at).iso();
     let before_fetch = |d: &String| d.get(..10).is_some_and(|d| d <= latest.as_str());
-    // The publication an app's embedded state records for it to draw, on
-    // a page of one piece (a list's state holds its items' dates).
-    let in_state = || {
-        let one_piece = !matches!(page_type, PageType::Listing | PageType::Collection);
-        local(
-            &embedded::published(doc)
-                .filter(|_| one_piece)
-                .and_then(normalize_date),
-        )
-        .filter(before_fetch)
-    };
     let date = date
         .filter(before_fetch)
         .or_else(|| local(&time_element(doc).and_then(|d| normalize_date(&d))));
-    let state_date = if date.is_none() { in_state() } else { None };
+    let state_date = if date.is_none() {
+        local(&in_state(doc, page_type)).filter(before_fetch)
+    } else {
+        None
+    };
     Dates {
         date: date
             .or_else(|| state_date.clone())
@@ -253,6 +227,50 @@ pub(crate) fn dates(
             .or(updated_elsewhere)
             .filter(before_fetch),
     }
+}
+
+/// The publication an app's embedded state records for it to draw, on a
+/// page of one piece (a list's state holds its items' dates).
+fn in_state(doc: &Doc, page_type: PageType) -> Option<String> {
+    if matches!(page_type, PageType::Listing | PageType::Collection) {
+        return None;
+    }
+    embedded::published(doc).and_then(normalize_date)
+}
+
+/// The day-month order the page writes its dates in, and the dates it
+/// shows at its head read in it: by its language, the country of its
+/// URL's domain when the language is a bare `en` or none, its other dates
+/// when they settle an ambiguous one, and the markup's record of a shown
+/// day read the other way.
+fn shown_in_order(
+    doc: &Doc,
+    url: Option<&str>,
+    meta: &Meta,
+    lang: Option<&str>,
+    fetched_at: Option<i64>,
+) -> (Order, Vec<ShownDate>) {
+    // A bare `en` (or none): the country of the URL's domain, if it names one.
+    let mut order = match url.and_then(Order::of_tld) {
+        Some(o) if Order::lang_is_vague(lang) => o,
+        _ => Order::of_lang(lang),
+    };
+    let mut shown = dates::shown(doc, order, fetched_at);
+    // A language that leaves 03/10/2023 open: the page's other dates say.
+    if Order::lang_is_vague(lang) && shown.iter().any(|s| s.ambiguous) {
+        if let Some(o) = Order::of_page(doc).filter(|&o| o != order) {
+            order = o;
+            shown = dates::shown(doc, order, fetched_at);
+        }
+    }
+    // Ambiguous shown days that the markup records in the other order (an
+    // Austrian page showing `11/01/2021` and recording 2021-11-01): the
+    // page writes its dates in that order, whatever its language says.
+    if recorded_in_other_order(&shown, meta) {
+        order = order.flipped();
+        shown = dates::shown(doc, order, fetched_at);
+    }
+    (order, shown)
 }
 
 /// The date an article, thread or documentation page shows only elsewhere
