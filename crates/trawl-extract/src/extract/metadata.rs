@@ -177,6 +177,27 @@ fn names_publication(key: &str) -> bool {
     publishing && a_date && !other
 }
 
+/// Whether a `<meta>` name (or property, or itemprop) means the last
+/// update, as a family ("last-updated", "dateUpdate", "revised_on"): a word
+/// of an update and of a date, no word of publishing, expiry or an event.
+fn names_update(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    let update = ["modif", "updat", "revis"].iter().any(|w| k.contains(w));
+    let other = [
+        "publi", "expir", "event", "start", "end", "valid", "embargo", "next",
+    ]
+    .iter()
+    .any(|w| k.contains(w));
+    // ("update" holds "date": the date word is looked for beside it.)
+    let rest = k.replace("update", "");
+    let a_date = k.ends_with("updated")
+        || k.ends_with("modified")
+        || ["date", "time", "_on", "-on", "_at", "-at"]
+            .iter()
+            .any(|w| rest.contains(w));
+    update && a_date && !other
+}
+
 /// Collects all metadata of a page.
 pub(crate) fn collect(doc: &Doc) -> Meta {
     let ld = ld_objects(doc);
@@ -220,6 +241,14 @@ pub(crate) fn collect(doc: &Doc) -> Meta {
     m.date_modified = ld_str("dateModified")
         .and_then(|d| normalize_date(&d))
         .or_else(|| meta_get(doc, MODIFIED_KEYS).and_then(|d| normalize_date_in(d, order)))
+        .or_else(|| {
+            // Other names of the update ("last-updated", "dateUpdate").
+            doc.meta.metas.iter().find_map(|(k, v)| {
+                names_update(k)
+                    .then(|| normalize_date_in(v, order))
+                    .flatten()
+            })
+        })
         .or_else(|| microdata_date(doc, &["datemodified"]));
     m.canonical = doc
         .meta

@@ -696,6 +696,42 @@ mod tests {
             );
             assert_eq!(date(&html, None), None, "{k}");
         }
+        // Meta names of the update, as a family: a page that gives only its
+        // update goes by it; with a publication, the update is `modified`.
+        for k in [
+            "last-updated",
+            "Updated Date",
+            "updated_at",
+            "dateUpdate",
+            "modified-date",
+        ] {
+            let html = page(
+                "de",
+                &format!(r#"<meta name="{k}" content="2024-04-14">"#),
+                "",
+            );
+            let d = at(&html, None);
+            assert_eq!(d.date.as_deref(), Some("2024-04-14"), "{k}");
+            assert_eq!(d.kind(), Some(DateKind::Updated), "{k}");
+            let html = page(
+                "de",
+                &format!(
+                    r#"<meta name="{k}" content="2024-04-14"><meta name="publish-date" content="2024-01-02">"#
+                ),
+                "",
+            );
+            let d = at(&html, None);
+            assert_eq!(d.date.as_deref(), Some("2024-01-02"), "{k}");
+            assert_eq!(d.modified.as_deref(), Some("2024-04-14"), "{k}");
+        }
+        for k in ["next-update-date", "update-frequency", "update-policy"] {
+            let html = page(
+                "de",
+                &format!(r#"<meta name="{k}" content="2024-04-14">"#),
+                "",
+            );
+            assert_eq!(date(&html, None), None, "{k}");
+        }
         // RDFa's property, as microdata's itemprop.
         let html = page(
             "de",
