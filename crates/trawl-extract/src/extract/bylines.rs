@@ -104,8 +104,37 @@ pub(crate) fn tidy(s: &str) -> Option<String> {
             break;
         }
     }
+    t = without_date(t);
+    // A social handle after the name ("Williams Perdomo @wperdomod").
+    if let Some((name, last)) = t.rsplit_once(' ') {
+        if last.starts_with('@') && name.contains(' ') {
+            t = name.trim_end();
+        }
+    }
     (!t.is_empty() && t.chars().count() <= MAX_CHARS && t.chars().any(char::is_alphabetic))
         .then(|| t.to_string())
+}
+
+/// Marks that part a name from the date after it.
+const DATE_SEPARATORS: &[char] = &[',', '|', '·', '•', '-', '–', '—', '/'];
+
+/// `t` without the date that follows its name after a separator ("Janic
+/// Cathomen, 01.12.2021", "Giovanni Gaggero | 12/10/2020"); a date the
+/// text opens with, or one a label runs into ("Published August 7, 2023
+/// by …"), is left for the caller to judge.
+fn without_date(t: &str) -> &str {
+    let Some(f) = crate::extract::dates::find(t, crate::extract::dates::Order::MonthFirst)
+        .into_iter()
+        .next()
+    else {
+        return t;
+    };
+    let before = t[..f.start].trim_end();
+    // A name of two words at least: "Sat, 20 Dec 2025" is a weekday's.
+    match before.strip_suffix(DATE_SEPARATORS).map(str::trim) {
+        Some(name) if name.contains(' ') => name,
+        _ => t,
+    }
 }
 
 /// "A, B and C" in the page's language.
@@ -545,6 +574,16 @@ mod tests {
             Some("Julia Lauter")
         );
         assert_eq!(tidy("Text: Jo Ray").as_deref(), Some("Jo Ray"));
+        // A date or a social handle after the name is not the name.
+        for (line, name) in [
+            ("Janic Cathomen, 01.12.2021", "Janic Cathomen"),
+            ("By Giovanni Gaggero | 12/10/2020", "Giovanni Gaggero"),
+            ("Williams Perdomo @wperdomod", "Williams Perdomo"),
+            ("Sat, 20 Dec 2025", "Sat, 20 Dec 2025"),
+            ("@wperdomod", "@wperdomod"),
+        ] {
+            assert_eq!(tidy(line).as_deref(), Some(name), "{line}");
+        }
         assert_eq!(tidy("Textile Works").as_deref(), Some("Textile Works"));
         assert_eq!(
             tidy("Zeige alle Beiträge von Petra Ruland").as_deref(),

@@ -177,6 +177,26 @@ fn names_publication(key: &str) -> bool {
     publishing && a_date && !other
 }
 
+/// `v` with each node that only refers to another (`{"@id": …}`, as
+/// Yoast's graphs name an article's author) replaced by the node of the
+/// page's JSON-LD that carries that `@id`.
+fn referenced(v: &Value, ld: &[Value]) -> Value {
+    match v {
+        Value::Object(m) if !m.contains_key("name") => m
+            .get("@id")
+            .and_then(Value::as_str)
+            .and_then(|id| {
+                ld.iter().find(|o| {
+                    o.get("@id").and_then(Value::as_str) == Some(id) && o.get("name").is_some()
+                })
+            })
+            .unwrap_or(v)
+            .clone(),
+        Value::Array(items) => Value::Array(items.iter().map(|i| referenced(i, ld)).collect()),
+        _ => v.clone(),
+    }
+}
+
 /// Whether a `<meta>` name (or property, or itemprop) means the last
 /// update, as a family ("last-updated", "dateUpdate", "revised_on"): a word
 /// of an update and of a date, no word of publishing, expiry or an event.
@@ -266,9 +286,12 @@ pub(crate) fn collect(doc: &Doc) -> Meta {
     m.site_name = meta_get(doc, &["og:site_name", "application-name"])
         .and_then(clean)
         .or_else(|| main_ld.and_then(|o| o.get("publisher")).and_then(name_of));
+    let ld_author = main_ld
+        .and_then(|o| o.get("author").or_else(|| o.get("creator")))
+        .map(|a| referenced(a, &ld));
     m.author = bylines::author(
         doc,
-        main_ld.and_then(|o| o.get("author").or_else(|| o.get("creator"))),
+        ld_author.as_ref(),
         meta_get(
             doc,
             &[
@@ -603,6 +626,24 @@ pub(crate) fn language(text: &str, html_lang: Option<&str>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_author_named_by_reference_in_the_graph() {
+        // Yoast's graph: the article names its author by `@id` only.
+        let doc = Doc::parse_str(
+            r#"<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+            {"@type":"Article","headline":"Solopreneur","author":{"@id":"https://a.test/#/schema/person/1"}},
+            {"@type":"Person","@id":"https://a.test/#/schema/person/1","name":"Doris Schuppe"}]}</script></head>
+            <body><h1>Solopreneur</h1><p>Story.</p></body></html>"#,
+        );
+        assert_eq!(collect(&doc).author.as_deref(), Some("Doris Schuppe"));
+        // A reference to nothing on the page names no one.
+        let doc = Doc::parse_str(
+            r#"<html><head><script type="application/ld+json">{"@type":"Article","headline":"H",
+            "author":{"@id":"https://a.test/#/schema/person/9"}}</script></head><body><h1>H</h1></body></html>"#,
+        );
+        assert_eq!(collect(&doc).author, None);
+    }
 
     #[test]
     fn json_ld_beats_opengraph_beats_title() {
