@@ -65,10 +65,13 @@ impl Dates {
 /// head first (but when that is labelled an update, the publication it
 /// shows or records), then what its markup records, then its URL's, then
 /// (an article, a thread, a documentation or service page) a date it shows
-/// elsewhere, then a `<time>`'s, then the update; on a forum thread, whose
-/// head shows the latest posts' dates, what its markup records first. A
-/// recorded date of the same day as a shown one is kept for its time of
-/// day. None is after the fetch ([`dates::latest_day`]).
+/// elsewhere, then a `<time>`'s, then the publication an app's embedded
+/// state records, then the update; on a forum thread, whose head shows the
+/// latest posts' dates, what its markup records first. A recorded date of
+/// the same day as a shown one is kept for its time of day, as is the
+/// moment of the `<time>` a shown day is written in. The day-month order
+/// is the declared language's, else that of the language `text_lang` the
+/// text reads in. None is after the fetch ([`dates::latest_day`]).
 ///
 /// Measured with `trawl eval --metadata` (date, same day; pages with a
 /// date in their truth), before → after: wcxb-dev 0.676 → 0.854,
