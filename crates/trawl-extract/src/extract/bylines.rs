@@ -123,6 +123,10 @@ const DATE_SEPARATORS: &[char] = &[',', '|', '·', '•', '-', '–', '—', '/'
 /// text opens with, or one a label runs into ("Published August 7, 2023
 /// by …"), is left for the caller to judge.
 fn without_date(t: &str) -> &str {
+    // Every written date has a digit: most names have none.
+    if !t.bytes().any(|b| b.is_ascii_digit()) {
+        return t;
+    }
     let Some(f) = crate::extract::dates::find(t, crate::extract::dates::Order::MonthFirst)
         .into_iter()
         .next()

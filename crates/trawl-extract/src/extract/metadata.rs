@@ -160,21 +160,33 @@ const MODIFIED_KEYS: &[&str] = &[
 /// an expiry or an event.
 fn names_publication(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
-    let publishing = [
-        "publi", "pubdate", "pub_date", "pub-date", "issued", "release",
-    ]
-    .iter()
-    .any(|w| k.contains(w));
-    let other = [
-        "modif", "updat", "expir", "revis", "event", "start", "end", "valid", "embargo",
-    ]
-    .iter()
-    .any(|w| k.contains(w));
-    let a_date = k == "published"
-        || ["date", "time", "_on", "-on", "issued"]
-            .iter()
-            .any(|w| k.contains(w));
+    let publishing = holds_any(
+        &k,
+        &[
+            "publi", "pubdate", "pub_date", "pub-date", "issued", "release",
+        ],
+    );
+    let other = holds_any(
+        &k,
+        &[
+            "modif", "updat", "expir", "revis", "event", "start", "end", "valid", "embargo",
+        ],
+    );
+    let a_date = k == "published" || holds_any(&k, &["date", "time", "_on", "-on", "issued"]);
     publishing && a_date && !other
+}
+
+/// Whether `key` holds any of `words`.
+fn holds_any(key: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| key.contains(w))
+}
+
+/// The first `<meta>` whose name the family `names` holds, as a date.
+fn meta_family(doc: &Doc, names: fn(&str) -> bool, order: Order) -> Option<String> {
+    doc.meta
+        .metas
+        .iter()
+        .find_map(|(k, v)| names(k).then(|| normalize_date_in(v, order)).flatten())
 }
 
 /// `v` with each node that only refers to another (`{"@id": …}`, as
@@ -202,19 +214,18 @@ fn referenced(v: &Value, ld: &[Value]) -> Value {
 /// of an update and of a date, no word of publishing, expiry or an event.
 fn names_update(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
-    let update = ["modif", "updat", "revis"].iter().any(|w| k.contains(w));
-    let other = [
-        "publi", "expir", "event", "start", "end", "valid", "embargo", "next",
-    ]
-    .iter()
-    .any(|w| k.contains(w));
+    let update = holds_any(&k, &["modif", "updat", "revis"]);
+    let other = holds_any(
+        &k,
+        &[
+            "publi", "expir", "event", "start", "end", "valid", "embargo", "next",
+        ],
+    );
     // ("update" holds "date": the date word is looked for beside it.)
     let rest = k.replace("update", "");
     let a_date = k.ends_with("updated")
         || k.ends_with("modified")
-        || ["date", "time", "_on", "-on", "_at", "-at"]
-            .iter()
-            .any(|w| rest.contains(w));
+        || holds_any(&rest, &["date", "time", "_on", "-on", "_at", "-at"]);
     update && a_date && !other
 }
 
@@ -248,27 +259,15 @@ pub(crate) fn collect(doc: &Doc) -> Meta {
         .or_else(|| ld_str("dateCreated"))
         .and_then(|d| normalize_date(&d))
         .or_else(|| meta_get(doc, DATE_KEYS).and_then(|d| normalize_date_in(d, order)))
-        .or_else(|| {
-            // Other names a site's software gives it ("published_on",
-            // "w-published-date", "citation_publication_date").
-            doc.meta.metas.iter().find_map(|(k, v)| {
-                names_publication(k)
-                    .then(|| normalize_date_in(v, order))
-                    .flatten()
-            })
-        })
+        // Other names a site's software gives it ("published_on",
+        // "w-published-date", "citation_publication_date").
+        .or_else(|| meta_family(doc, names_publication, order))
         .or_else(|| microdata_date(doc, &["datepublished", "datecreated"]));
     m.date_modified = ld_str("dateModified")
         .and_then(|d| normalize_date(&d))
         .or_else(|| meta_get(doc, MODIFIED_KEYS).and_then(|d| normalize_date_in(d, order)))
-        .or_else(|| {
-            // Other names of the update ("last-updated", "dateUpdate").
-            doc.meta.metas.iter().find_map(|(k, v)| {
-                names_update(k)
-                    .then(|| normalize_date_in(v, order))
-                    .flatten()
-            })
-        })
+        // Other names of the update ("last-updated", "dateUpdate").
+        .or_else(|| meta_family(doc, names_update, order))
         .or_else(|| microdata_date(doc, &["datemodified"]));
     m.canonical = doc
         .meta

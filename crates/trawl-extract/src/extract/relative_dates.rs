@@ -3,9 +3,9 @@
 //! días", "3 дня назад", "5 dni temu", "3 gün önce", "3天前", "3時間前",
 //! "3일 전", "昨天" and their like in a score of languages. They are only
 //! dates against the time the page was fetched (a crawl knows it; a saved
-//! page of unknown age does not), so [`find`] takes that time. Months and years ago ("11 years, 9 months
-//! ago") name no day and are left alone, as are "today" words, which stories
-//! use in their sentences.
+//! page of unknown age does not), so [`find`] takes that time. Months and
+//! years ago ("11 years, 9 months ago") name no day and are left alone, as
+//! are "today" words, which stories use in their sentences.
 
 use std::sync::OnceLock;
 

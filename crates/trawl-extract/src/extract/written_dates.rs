@@ -289,38 +289,24 @@ pub(crate) fn find(text: &str, order: Order) -> Vec<Found> {
         let m = c.get(0).map_or(0..0, |m| m.range());
         push(day, m.start, m.end, other);
     }
-    // Month names: (pattern, day's group, month's group); the year is group 3.
-    for (re, d, mo) in [(&p[2], 1, 2), (&p[3], 2, 1)] {
+    // (pattern, year's group, month's group, day's group, month as a name)
+    for (re, y, mo, d, named) in [
+        (&p[2], 3, 2, 1, true),
+        (&p[3], 3, 1, 2, true),
+        (&p[5], 1, 2, 3, true),
+        (&p[6], 3, 2, 1, false),
+        (&p[4], 1, 2, 3, false),
+    ] {
         for c in re.captures_iter(text) {
             let m = c.get(0).map_or(0..0, |m| m.range());
-            let day = month_of(&c[mo], croatian)
-                .and_then(|month| Day::new(num(&c[3]), month, num(&c[d])));
+            let month = if named {
+                month_of(&c[mo], croatian)
+            } else {
+                Some(num(&c[mo]))
+            };
+            let day = month.and_then(|month| Day::new(num(&c[y]), month, num(&c[d])));
             push(day, m.start, m.end, None);
         }
-    }
-    for c in p[5].captures_iter(text) {
-        let m = c.get(0).map_or(0..0, |m| m.range());
-        let day =
-            month_of(&c[2], croatian).and_then(|month| Day::new(num(&c[1]), month, num(&c[3])));
-        push(day, m.start, m.end, None);
-    }
-    for c in p[6].captures_iter(text) {
-        let m = c.get(0).map_or(0..0, |m| m.range());
-        push(
-            Day::new(num(&c[3]), num(&c[2]), num(&c[1])),
-            m.start,
-            m.end,
-            None,
-        );
-    }
-    for c in p[4].captures_iter(text) {
-        let m = c.get(0).map_or(0..0, |m| m.range());
-        push(
-            Day::new(num(&c[1]), num(&c[2]), num(&c[3])),
-            m.start,
-            m.end,
-            None,
-        );
     }
     resolve(out)
 }
