@@ -105,6 +105,10 @@ fn names_at(text: &str) -> Option<(Vec<String>, &str)> {
 /// ("（姚峰 上海报道）").
 const PLACE_CHARS: usize = 4;
 
+/// Bytes before "报道" searched for the credit's opening bracket (names
+/// and a place run to about 40).
+const REPORT_BYTES: usize = 64;
+
 /// The names of a bracketed report's credit without the word for
 /// reporter: "（姚峰 上海报道）", "（王建宏 张文攀 北京报道）".
 fn reported(text: &str) -> Option<Vec<String>> {
@@ -113,8 +117,13 @@ fn reported(text: &str) -> Option<Vec<String>> {
         if !after.starts_with(['）', ')']) {
             continue;
         }
-        let before = &text[..at];
-        let Some(open) = before.rfind(['（', '(']) else {
+        // The bracket is looked for in the bytes just before the word only:
+        // a text of many "报道）" is not scanned back to its start each time.
+        let mut from = at.saturating_sub(REPORT_BYTES);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let Some(open) = text[from..at].rfind(['（', '(']).map(|o| from + o) else {
             continue;
         };
         // Read up to the word, so that the place glued to it ("上海报道")
@@ -285,6 +294,10 @@ mod tests {
         );
         assert_eq!(of("<p>据新华社报道）</p>"), None);
         assert_eq!(of("<p>正文。（新华社报道）</p>"), None);
+        // A bracket further back than REPORT_BYTES opens no credit, however
+        // many names stand in it (the search back is bounded).
+        let far = format!("<p>（{}上海报道）</p>", "王建宏 ".repeat(12));
+        assert_eq!(of(&far), None);
         // "文：" opening a line names the writer; "原文：" or "中文：" do not.
         assert_eq!(
             of("<p>文：眉间尺</p><p>正文。</p>").as_deref(),
