@@ -233,10 +233,44 @@ pub fn format(sides: &[Side], dataset: &str, worst: usize) -> String {
             ));
         }
     }
+    if let [ours, peer, ..] = sides {
+        s.push_str(&peer_leads(ours, peer, worst));
+    }
     s.push_str(
         "element F1 summed over pages (micro); structure = mean of heading, item, cell, code, link;\n\
          words = word F1 of the Markdown's text, text = of the record's `text`, both against the truth's text\n",
     );
+    s
+}
+
+/// The pages where the first peer matches most more of the truth's
+/// elements than trawl, per scored kind (`--worst N` of each).
+fn peer_leads(ours: &Side, peer: &Side, worst: usize) -> String {
+    let mut s = String::new();
+    if worst == 0 {
+        return s;
+    }
+    for kind in SCORED {
+        let Some(k) = KINDS.iter().position(|x| *x == kind) else {
+            continue;
+        };
+        let mut leads: Vec<(i64, &PageScore, &PageScore)> = ours
+            .pages
+            .iter()
+            .zip(&peer.pages)
+            .map(|(a, b)| (b.counts[k].tp as i64 - a.counts[k].tp as i64, a, b))
+            .filter(|x| x.0 > 0)
+            .collect();
+        leads.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.cmp(&b.1.id)));
+        s.push_str(&format!("where {} leads on {kind}:\n", peer.name));
+        for (gain, a, b) in leads.iter().take(worst) {
+            let (ca, cb) = (a.counts[k], b.counts[k]);
+            s.push_str(&format!(
+                "  {} {:<14} +{gain}: truth {}, trawl {} of {}, {} {} of {}\n",
+                a.id, a.kind, ca.truth, ca.tp, ca.pred, peer.name, cb.tp, cb.pred
+            ));
+        }
+    }
     s
 }
 
@@ -398,4 +432,38 @@ pub fn format_cases(results: &[(String, String, bool, String, String)], show: bo
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(name: &str, tp: u64) -> Side {
+        let mut counts = [Counts::default(); 6];
+        counts[0] = Counts {
+            tp,
+            pred: 3,
+            truth: 3,
+        };
+        let words = prf("a b", "a b");
+        Side {
+            name: name.into(),
+            pages: vec![PageScore {
+                id: "0007".into(),
+                kind: "article".into(),
+                counts,
+                words,
+            }],
+            text_words: None,
+        }
+    }
+
+    #[test]
+    fn the_pages_a_peer_leads_on_are_listed_by_kind() {
+        let out = peer_leads(&side("trawl", 1), &side("peer", 3), 5);
+        assert!(out.contains("where peer leads on heading:\n  0007 article        +2: truth 3, trawl 1 of 3, peer 3 of 3"), "{out}");
+        // Nothing listed where trawl matches as many, or without --worst.
+        assert!(!peer_leads(&side("trawl", 3), &side("peer", 3), 5).contains("0007"));
+        assert!(peer_leads(&side("trawl", 1), &side("peer", 3), 0).is_empty());
+    }
 }

@@ -780,7 +780,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
                         // "search-results" block is the content.
                         Naming::Hint => doc.agg[id as usize].chars < HINT_MAX_CHARS,
                         Naming::Weak => {
-                            doc.agg[id as usize].chars < 100
+                            (doc.agg[id as usize].chars < 100 && !heading_only(doc, id))
                                 || (links_are_noise && link_density(doc, id) > 0.3)
                         }
                     }
@@ -795,6 +795,24 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     mark_server_errors(doc, &mut noise);
     mark_escaped_markup(doc, &mut noise);
     noise
+}
+
+/// The block holds one heading and nothing else (no picture, frame or
+/// other element beside it): a page builder's heading widget
+/// ("elementor-widget-heading") titling a section, not a widget's chrome.
+/// The page's `<h1>` is left to the title.
+fn heading_only(doc: &Doc, id: NodeId) -> bool {
+    let end = doc.nodes[id as usize].end;
+    let element = |at: NodeId| doc.nodes[at as usize].kind == Kind::Element;
+    let Some(h) = (id + 1..end).find(|&at| doc.tag(at).is_heading()) else {
+        return false;
+    };
+    let h_end = doc.nodes[h as usize].end;
+    doc.tag(h) != Tag::H1
+        && doc.agg[h as usize].chars > 0
+        && doc.agg[h as usize].chars == doc.agg[id as usize].chars
+        && (id + 1..h).all(|at| !element(at) || doc.nodes[at as usize].end >= h_end)
+        && (h_end..end).all(|at| !element(at))
 }
 
 /// Some ancestor of `id` has one of `tags`.

@@ -489,3 +489,37 @@ fn a_linked_title_with_icon_links_is_not_a_link_farm() {
         r.markdown
     );
 }
+
+#[test]
+fn a_page_builders_heading_widget_is_the_sections_heading() {
+    // Regression (wcxb-dev 0353, 0097, 0095): Elementor wraps each section
+    // heading in its own "elementor-widget elementor-widget-heading" block;
+    // "widget" named it chrome, and the article lost every heading.
+    let widget = |inner: &str| {
+        format!(
+            "<div class='elementor-widget elementor-widget-heading'>\
+             <div class=elementor-widget-container>{inner}</div></div>"
+        )
+    };
+    let para = "<div class='elementor-widget elementor-widget-text-editor'><p>A long \
+                paragraph of the section, with words enough to be one of its paragraphs.</p></div>";
+    let html = format!(
+        "<body><article>{}{}{para}{}{para}{}</article></body>",
+        widget("<h1>The page title</h1>"),
+        widget("<h2>Working life</h2>"),
+        // A sidebar's widget: a heading over a picture is the widget's chrome.
+        widget("<h3>Fans</h3><img src=/counter.png>"),
+        widget("<h3>Costs</h3>"),
+    );
+    let doc = Doc::parse_str(&html);
+    let kept = unmarked_texts(&doc, &full(&doc, Profile::ARTICLE)).concat();
+    assert!(
+        kept.contains("Working life") && kept.contains("Costs"),
+        "{kept}"
+    );
+    // The page's <h1> is left to the title; the widget over a picture stays out.
+    assert!(
+        !kept.contains("The page title") && !kept.contains("Fans"),
+        "{kept}"
+    );
+}
