@@ -24,6 +24,7 @@ pub(crate) mod local_time;
 pub(crate) mod metadata;
 mod month_names;
 pub(crate) mod noise;
+pub(crate) mod outbound;
 pub(crate) mod page_date;
 pub(crate) mod product_record;
 mod relative_dates;

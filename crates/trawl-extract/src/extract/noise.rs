@@ -4,9 +4,11 @@
 //! [`structural`] (tags and link density only, what the papers describe) and
 //! [`full`] (adds class/id/role vocabulary, used by `auto`).
 
+use crate::extract::outbound::Outbound;
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 mod junk;
+pub(crate) use junk::scripts_warning;
 use junk::{mark_escaped_markup, mark_placeholders, mark_server_errors};
 
 /// Fragments of things that are never main content, whatever else the
@@ -597,19 +599,6 @@ fn wraps_main(mains: &[NodeId], id: NodeId, end: NodeId) -> bool {
     mains.get(at).is_some_and(|&m| m < end)
 }
 
-/// A `<noscript>` asking for JavaScript ("You need to enable JavaScript to
-/// run this app"): what a script-less client sees of an app shell, never
-/// content. Other `<noscript>` blocks (whole threads, image fallbacks) stay.
-pub(crate) fn scripts_warning(doc: &Doc, id: NodeId) -> bool {
-    doc.tag(id) == Tag::Other
-        && doc.agg[id as usize].chars < 400
-        && doc.name(id) == "noscript"
-        && doc
-            .plain_text(id)
-            .to_ascii_lowercase()
-            .contains("javascript")
-}
-
 /// A dialog (`role=dialog`, `aria-modal`): cookie banners, sign-up forms, a
 /// privacy policy to open from the footer. Never the page, however long.
 fn is_dialog(doc: &Doc, id: NodeId) -> bool {
@@ -675,6 +664,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     // not a link farm: a paywalled story's one paragraph sits among its
     // share, tag and teaser links.
     let links_are_noise = profile.links_are_noise;
+    let outbound = Outbound::new(doc);
     let bodies = if links_are_noise {
         crate::extract::body_names::named_bodies(doc)
     } else {
@@ -726,7 +716,12 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
         }
         let names = class_id_role(doc, id);
         let candidate = structural_root(doc, id, false)
-            || (links_are_noise && link_farm(doc, id) && !wraps_main(&bodies, id, node.end))
+            || (links_are_noise
+                && link_farm(doc, id)
+                && !wraps_main(&bodies, id, node.end)
+                // A list of links to other sites in the page's body is
+                // what it cites or recommends (the selection's rule too).
+                && !outbound.only(id))
             || match node.tag {
                 Tag::Aside | Tag::Footer => true,
                 // Captions credit and describe pictures, which the text

@@ -43,6 +43,7 @@ use crate::extract::algorithms::cc;
 use crate::extract::algorithms::cetd_tpc;
 use crate::extract::algorithms::Extractor;
 use crate::extract::noise;
+use crate::extract::outbound;
 use crate::extract::typing::classify::PageType;
 use crate::html::{Agg, Doc, Kind, NodeId, Selection, Tag};
 
@@ -375,13 +376,16 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         }
         f64::from(lines) <= MAX_LINK_LINE_SHARE * f64::from(agg[region as usize].chars)
     };
+    // A list of links to other sites is what the page recommends or cites,
+    // not the site's chrome (read when a drop below would take one).
+    let outbound = outbound::Outbound::new(doc);
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
         let drop = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
-            || (link_lines && i != region && is_link_line(doc, i))
+            || (link_lines && i != region && is_link_line(doc, i) && !outbound.only(i))
             || (i != region && noise::button(doc, i))
             || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
@@ -390,7 +394,8 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
                 && !node.tag.is_inline()
                 && agg[iu].links >= 2
                 && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1))
-                && !noise::linked_title(doc, i));
+                && !noise::linked_title(doc, i)
+                && !outbound.only(i));
         if drop {
             sel.exclude(doc, i);
             i = node.end;
@@ -813,5 +818,39 @@ mod tests {
         for noise in ["Logo", "Section", "Share", "Popular", "Copyright"] {
             assert!(!text.contains(noise), "{noise} in {text}");
         }
+    }
+
+    #[test]
+    fn an_articles_list_of_links_to_other_sites_is_its_content() {
+        // Regression (wcxb-dev 0068, 0348, 4449): the products a guide
+        // recommends, each a link to a shop, were dropped as link lines; the
+        // site's own related links still go.
+        let para = |i: u32| {
+            format!(
+                "<p>Paragraph {i} of the guide says which tools an electrician needs, \
+                 how each one is used on the job and what to look for when buying.</p>"
+            )
+        };
+        let picks = (0..3)
+            .map(|i| {
+                format!("<li><a href='https://shop.example.net/dp/{i}'>Meter model {i}</a></li>")
+            })
+            .collect::<String>();
+        let related = (0..3)
+            .map(|i| format!("<li><a href='/guide-{i}'>Another guide number {i}</a></li>"))
+            .collect::<String>();
+        let html = format!(
+            "<html><head><link rel=canonical href='https://tools.example.org/guide'></head>\
+             <body><article><h1>Tools</h1>{}{}<h4>Our picks:</h4><ul>{picks}</ul>{}{}\
+             <ul>{related}</ul></article></body></html>",
+            para(1),
+            para(2),
+            para(3),
+            para(4)
+        );
+        let doc = Doc::parse_str(&html);
+        let text = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(text.contains("Meter model 1"), "{text}");
+        assert!(!text.contains("Another guide"), "{text}");
     }
 }

@@ -1,6 +1,6 @@
 //! Text no page means as content, whatever its place: template filler, the
 //! errors a server script printed into the page, markup escaped into a
-//! `<noscript>`. Each is recognised by its own shape, never by a site.
+//! `<noscript>`, a `<noscript>` asking for JavaScript. Each is recognised by its own shape, never by a site.
 
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -113,4 +113,17 @@ pub(super) fn mark_escaped_markup(doc: &Doc, noise: &mut [bool]) {
             noise[i as usize..end as usize].fill(true);
         }
     }
+}
+
+/// A `<noscript>` asking for JavaScript ("You need to enable JavaScript to
+/// run this app"): what a script-less client sees of an app shell, never
+/// content. Other `<noscript>` blocks (whole threads, image fallbacks) stay.
+pub(crate) fn scripts_warning(doc: &Doc, id: NodeId) -> bool {
+    doc.tag(id) == Tag::Other
+        && doc.agg[id as usize].chars < 400
+        && doc.name(id) == "noscript"
+        && doc
+            .plain_text(id)
+            .to_ascii_lowercase()
+            .contains("javascript")
 }
