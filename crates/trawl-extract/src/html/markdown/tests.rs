@@ -57,6 +57,12 @@ fn headings_rank_within_the_page() {
     // A heading that is a paragraph in large type stays a paragraph.
     let long = "word ".repeat(60);
     assert!(!md(&format!("<h2>{long}</h2>")).starts_with('#'));
+    // A heading inside a list item is the item's line, its link kept
+    // (regression, wcxb-dev 0068: "- ## Fluke 117", the link lost).
+    assert_eq!(
+        md("<ul><li><h2><a href=/p/1>Fluke 117</a></h2></li><li><h3>Klein</h3><p>Strips</p></li></ul>"),
+        "- [Fluke 117](https://ex.test/p/1)\n- Klein\n\n  Strips"
+    );
 }
 
 #[test]

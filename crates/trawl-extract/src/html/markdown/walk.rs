@@ -405,7 +405,11 @@ impl<'a> Walker<'a> {
             .split_whitespace()
             .take(HEADING_MAX_WORDS + 1)
             .count();
-        if words > HEADING_MAX_WORDS {
+        // A heading inside a list item is the item's text (a list of
+        // products, each styled as an `<h2>`): Markdown's item holds it as
+        // a line, its links kept, as the reviewed truths and peers write it.
+        let in_item = matches!(self.containers.last(), Some(Container::Item { .. }));
+        if words > HEADING_MAX_WORDS || in_item {
             self.flow(id);
             self.flush();
             return;
