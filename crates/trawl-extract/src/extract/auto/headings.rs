@@ -3,7 +3,8 @@
 //! sign-up form under "Newsletter", but the heading above it is plain text
 //! and stays, a stray line at the end of the article. A heading whose
 //! following text, up to the next heading of its level or above (or the end
-//! of the selection), was all removed goes too.
+//! of the selection), was all removed goes too. A heading linked to its own
+//! anchor stays, however link-dense.
 
 use crate::html::{Doc, Kind, NodeId, Selection, Tag};
 
@@ -74,9 +75,49 @@ pub(crate) fn drop_orphans(doc: &Doc, sel: &mut Selection, region: NodeId) {
     }
 }
 
+/// A section's heading linked to its own anchor (`<h3 id=costs><a
+/// href="#costs">`, a permalink a reader copies; or a `<summary>` holding
+/// such a heading): the block's text is one heading's and every worded link
+/// in it names the heading or a block around it. Not a link line, however
+/// link-dense. Links to other anchors (a page's tabs, an FAQ's toggles)
+/// are not the heading's own.
+pub(super) fn anchored(doc: &Doc, id: NodeId) -> bool {
+    let end = doc.nodes[id as usize].end;
+    let chars = doc.agg[id as usize].chars;
+    let Some(h) = (id..end).find(|&j| level(doc.tag(j)).is_some()) else {
+        return false;
+    };
+    if chars == 0 || doc.agg[h as usize].chars != chars {
+        return false;
+    }
+    // The ids of the heading and of the blocks from it up to `id`.
+    let mut own = Vec::new();
+    let mut at = h;
+    loop {
+        own.extend(doc.attr(at, "id").map(str::trim));
+        if at == id || doc.nodes[at as usize].parent == u32::MAX {
+            break;
+        }
+        at = doc.nodes[at as usize].parent;
+    }
+    let mut links = (id..end)
+        .filter(|&j| doc.tag(j) == Tag::A && doc.agg[j as usize].chars > 0)
+        .peekable();
+    // A heading inside a link (the link is outside the block) is not one.
+    links.peek().is_some()
+        && links.all(|j| {
+            doc.attr(j, "href")
+                .and_then(|r| r.trim().strip_prefix('#'))
+                .is_some_and(|target| !target.is_empty() && own.contains(&target))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::auto::select_typed;
+    use crate::extract::typing::classify::PageType;
+    use crate::html::render;
 
     fn run(html: &str, removed: &str) -> String {
         let doc = Doc::parse_str(html);
@@ -112,5 +153,39 @@ mod tests {
         let html =
             "<body><h2>Results</h2><p class=x>Table</p><h3>Men</h3><p>First: Ode.</p></body>";
         assert!(run(html, "x").contains("Results"));
+    }
+
+    #[test]
+    fn a_heading_linked_to_its_own_anchor_is_kept() {
+        // Regression (wcxb-dev 0091, 2684): "<h3 id=x><a href=#x>" headings
+        // were dropped as link lines, a <summary> of one as a link-dense block.
+        let para = |i: u32| {
+            format!(
+                "<p>Paragraph {i} says what learning music does for a person \
+                 at any age, and why it is worth the hours of practice.</p>"
+            )
+        };
+        let html = format!(
+            "<body><article><h1>Music</h1>{}<h3 id=cog><a href='#cog'>Cognitive gains</a></h3>{}\
+             <details open><summary><h2 id=soc><a href='#soc'>Social gains</a>\
+             <a href='#soc' aria-hidden=true>#</a></h2></summary>{}</details>\
+             <h3><a href='#faq-2'>A toggle of another block</a></h3>{}\
+             <a href='/money/'><h4>Money section</h4></a>{}</article></body>",
+            para(1),
+            para(2),
+            para(3),
+            para(4),
+            para(5)
+        );
+        let doc = Doc::parse_str(&html);
+        let text = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(
+            text.contains("Cognitive gains") && text.contains("Social gains"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("A toggle") && !text.contains("Money section"),
+            "{text}"
+        );
     }
 }

@@ -385,7 +385,11 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         let node = &doc.nodes[iu];
         let drop = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
-            || (link_lines && i != region && is_link_line(doc, i) && !outbound.only(i))
+            || (link_lines
+                && i != region
+                && is_link_line(doc, i)
+                && !outbound.only(i)
+                && !headings::anchored(doc, i))
             || (i != region && noise::button(doc, i))
             || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
@@ -395,7 +399,8 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
                 && agg[iu].links >= 2
                 && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1))
                 && !noise::linked_title(doc, i)
-                && !outbound.only(i));
+                && !outbound.only(i)
+                && !headings::anchored(doc, i));
         if drop {
             sel.exclude(doc, i);
             i = node.end;
