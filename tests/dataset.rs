@@ -68,8 +68,9 @@ fn f1_by_type(table: &str) -> HashMap<String, f64> {
 /// shows twice; wcxb-dev gains 0.003); 0.920 when threads, listings and manual
 /// pages end where their main text does (twentieth session); wcxb-dev 0.880 with
 /// button labels and control labels out, twenty-first (listing printed 0.747 but
-/// measured 0.7467 then: a shop's filter labels its truth keeps went).
-const WCXB_FLOOR: f64 = 0.880;
+/// measured 0.7467 then: a shop's filter labels its truth keeps went); 0.881 with
+/// lists of links to other sites kept (fiftieth).
+const WCXB_FLOOR: f64 = 0.881;
 const WCXB_TYPE_FLOORS: &[(&str, f64)] = &[
     ("article", 0.956),
     ("forum", 0.821),
@@ -388,7 +389,7 @@ fn markdown_floors() {
             .and_then(|c| c.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    for (name, structure, words) in [("wcxb-dev", 0.52, 0.88), ("cleaneval", 0.28, 0.91)] {
+    for (name, structure, words) in [("wcxb-dev", 0.54, 0.88), ("cleaneval", 0.28, 0.91)] {
         let Some(dir) = dataset(name) else { continue };
         let cells = row(&eval(&dir, &["--structure"]));
         let (s, w, t) = (num(&cells, 9), num(&cells, 10), num(&cells, 11));
