@@ -792,11 +792,20 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     noise
 }
 
+/// The most elements a block holding only a heading has (its wrappers, the
+/// heading, the heading's inline elements).
+pub(crate) const HEADING_BLOCK_TAGS: u32 = 24;
+
 /// The block holds one heading and nothing else (no picture, frame or
 /// other element beside it): a page builder's heading widget
 /// ("elementor-widget-heading") titling a section, not a widget's chrome.
 /// The page's `<h1>` is left to the title.
 fn heading_only(doc: &Doc, id: NodeId) -> bool {
+    // A widget is a few wrappers around the heading; a larger block is not
+    // read (and nested blocks cost nothing much).
+    if doc.agg[id as usize].tags > HEADING_BLOCK_TAGS {
+        return false;
+    }
     let end = doc.nodes[id as usize].end;
     let element = |at: NodeId| doc.nodes[at as usize].kind == Kind::Element;
     let Some(h) = (id + 1..end).find(|&at| doc.tag(at).is_heading()) else {

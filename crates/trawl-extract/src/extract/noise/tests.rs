@@ -523,3 +523,22 @@ fn a_page_builders_heading_widget_is_the_sections_heading() {
         "{kept}"
     );
 }
+
+#[test]
+fn a_large_block_is_not_read_as_a_heading_widget() {
+    // The test is bounded: a block of more elements than a widget has is
+    // not walked (hostile nesting costs nothing), whatever it holds.
+    let spans = "<span></span>".repeat(HEADING_BLOCK_TAGS as usize);
+    let doc = Doc::parse_str(&format!(
+        "<body><div class=widget>{spans}<h2>Costs</h2></div></body>"
+    ));
+    let block = (0..doc.len() as NodeId)
+        .find(|&i| doc.attr(i, "class") == Some("widget"))
+        .expect("the block");
+    assert!(!heading_only(&doc, block));
+    let doc = Doc::parse_str("<body><div class=widget><h2>Costs</h2></div></body>");
+    let block = (0..doc.len() as NodeId)
+        .find(|&i| doc.attr(i, "class") == Some("widget"))
+        .expect("the block");
+    assert!(heading_only(&doc, block));
+}
