@@ -229,6 +229,16 @@ fn names_update(key: &str) -> bool {
     update && a_date && !other
 }
 
+/// The page's canonical URL (`<link rel=canonical>`), else its `og:url`.
+pub(crate) fn canonical(doc: &Doc) -> Option<&str> {
+    doc.meta
+        .links
+        .iter()
+        .find(|(rel, _)| rel.split_whitespace().any(|r| r == "canonical"))
+        .map(|(_, h)| h.trim())
+        .or_else(|| meta_get(doc, &["og:url"]))
+}
+
 /// Collects all metadata of a page.
 pub(crate) fn collect(doc: &Doc) -> Meta {
     let ld = ld_objects(doc);
@@ -269,13 +279,7 @@ pub(crate) fn collect(doc: &Doc) -> Meta {
         // Other names of the update ("last-updated", "dateUpdate").
         .or_else(|| meta_family(doc, names_update, order))
         .or_else(|| microdata_date(doc, &["datemodified"]));
-    m.canonical = doc
-        .meta
-        .links
-        .iter()
-        .find(|(rel, _)| rel.split_whitespace().any(|r| r == "canonical"))
-        .map(|(_, h)| h.trim().to_string())
-        .or_else(|| meta_get(doc, &["og:url"]).map(str::to_string));
+    m.canonical = canonical(doc).map(str::to_string);
     m.description = meta_get(
         doc,
         &["og:description", "description", "twitter:description"],

@@ -8,8 +8,11 @@ use crate::extract::outbound::Outbound;
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 mod junk;
+mod widgets;
 pub(crate) use junk::scripts_warning;
 use junk::{mark_escaped_markup, mark_placeholders, mark_server_errors};
+use widgets::heading_only;
+pub(crate) use widgets::lone_heading;
 
 /// Fragments of things that are never main content, whatever else the
 /// element is called ("ot-pc-content" is still the cookie dialog).
@@ -650,8 +653,10 @@ impl Story {
     }
 }
 
-/// Marks noise subtrees by structure and by class/id/role vocabulary.
-pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
+/// Marks noise subtrees by structure and by class/id/role vocabulary
+/// (`outbound`: the page's blocks of links to other sites, which the
+/// caller reads too).
+pub(crate) fn full(doc: &Doc, profile: Profile, outbound: &Outbound) -> Vec<bool> {
     let mains = main_elements(doc);
     // The story the markup declares (`itemprop="articleBody"`) outranks a
     // class name too: its wrapper named "cb-sidebar-right" for the column
@@ -664,7 +669,6 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     // not a link farm: a paywalled story's one paragraph sits among its
     // share, tag and teaser links.
     let links_are_noise = profile.links_are_noise;
-    let outbound = Outbound::new(doc);
     let bodies = if links_are_noise {
         crate::extract::body_names::named_bodies(doc)
     } else {
@@ -790,33 +794,6 @@ pub(crate) fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
     mark_server_errors(doc, &mut noise);
     mark_escaped_markup(doc, &mut noise);
     noise
-}
-
-/// The most elements a block holding only a heading has (its wrappers, the
-/// heading, the heading's inline elements).
-pub(crate) const HEADING_BLOCK_TAGS: u32 = 24;
-
-/// The block holds one heading and nothing else (no picture, frame or
-/// other element beside it): a page builder's heading widget
-/// ("elementor-widget-heading") titling a section, not a widget's chrome.
-/// The page's `<h1>` is left to the title.
-fn heading_only(doc: &Doc, id: NodeId) -> bool {
-    // A widget is a few wrappers around the heading; a larger block is not
-    // read (and nested blocks cost nothing much).
-    if doc.agg[id as usize].tags > HEADING_BLOCK_TAGS {
-        return false;
-    }
-    let end = doc.nodes[id as usize].end;
-    let element = |at: NodeId| doc.nodes[at as usize].kind == Kind::Element;
-    let Some(h) = (id + 1..end).find(|&at| doc.tag(at).is_heading()) else {
-        return false;
-    };
-    let h_end = doc.nodes[h as usize].end;
-    doc.tag(h) != Tag::H1
-        && doc.agg[h as usize].chars > 0
-        && doc.agg[h as usize].chars == doc.agg[id as usize].chars
-        && (id + 1..h).all(|at| !element(at) || doc.nodes[at as usize].end >= h_end)
-        && (h_end..end).all(|at| !element(at))
 }
 
 /// Some ancestor of `id` has one of `tags`.

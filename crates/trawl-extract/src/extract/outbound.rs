@@ -10,17 +10,7 @@ use crate::html::{Doc, NodeId, Tag};
 /// The site's host, from the page's canonical URL or `og:url`, without a
 /// leading `www.`; `None` when the page names neither.
 pub(crate) fn site_host(doc: &Doc) -> Option<String> {
-    let canonical = doc
-        .meta
-        .links
-        .iter()
-        .find(|(rel, _)| {
-            rel.split_whitespace()
-                .any(|r| r.eq_ignore_ascii_case("canonical"))
-        })
-        .map(|(_, h)| h.as_str())
-        .or_else(|| crate::extract::metadata::meta_get(doc, &["og:url"]))?;
-    host(canonical).map(str::to_ascii_lowercase)
+    host(crate::extract::metadata::canonical(doc)?).map(str::to_ascii_lowercase)
 }
 
 /// The host of an absolute http(s) URL, without `www.`.
@@ -72,22 +62,22 @@ fn same_site(a: &str, b: &str) -> bool {
 
 /// The registered name of a host ([`same_site`]).
 fn registered(host: &str) -> &str {
-    let labels: Vec<&str> = host.rsplitn(4, '.').collect();
-    let second_level = |l: &str| {
-        matches!(
-            l.to_ascii_lowercase().as_str(),
-            "co" | "com" | "net" | "org" | "ac" | "gov" | "edu" | "ne" | "or" | "go"
-        )
+    let mut labels = host.rsplitn(4, '.');
+    let (tld, second, third) = (labels.next(), labels.next(), labels.next());
+    let second_level = second.is_some_and(|l| {
+        [
+            "co", "com", "net", "org", "ac", "gov", "edu", "ne", "or", "go",
+        ]
+        .iter()
+        .any(|s| l.eq_ignore_ascii_case(s))
+    });
+    let kept = match (tld, second, third) {
+        (Some(t), Some(s), Some(r)) if t.len() == 2 && second_level => {
+            t.len() + s.len() + r.len() + 2
+        }
+        (Some(t), Some(s), _) => t.len() + s.len() + 1,
+        _ => host.len(),
     };
-    let keep = match labels.as_slice() {
-        [tld, second, _, ..] if tld.len() == 2 && second_level(second) => 3,
-        _ => 2,
-    };
-    if labels.len() <= keep {
-        return host;
-    }
-    // The start of the kept labels: the bytes after the dropped ones.
-    let kept: usize = labels[..keep].iter().map(|l| l.len()).sum::<usize>() + keep - 1;
     &host[host.len() - kept..]
 }
 

@@ -82,17 +82,10 @@ pub(crate) fn drop_orphans(doc: &Doc, sel: &mut Selection, region: NodeId) {
 /// link-dense. Links to other anchors (a page's tabs, an FAQ's toggles)
 /// are not the heading's own.
 pub(super) fn anchored(doc: &Doc, id: NodeId) -> bool {
-    if doc.agg[id as usize].tags > crate::extract::noise::HEADING_BLOCK_TAGS {
-        return false;
-    }
-    let end = doc.nodes[id as usize].end;
-    let chars = doc.agg[id as usize].chars;
-    let Some(h) = (id..end).find(|&j| level(doc.tag(j)).is_some()) else {
+    let Some(h) = crate::extract::noise::lone_heading(doc, id) else {
         return false;
     };
-    if chars == 0 || doc.agg[h as usize].chars != chars {
-        return false;
-    }
+    let end = doc.nodes[id as usize].end;
     // The ids of the heading and of the blocks from it up to `id`.
     let mut own = Vec::new();
     let mut at = h;

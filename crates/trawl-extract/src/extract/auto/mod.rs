@@ -272,7 +272,10 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         captions_are_noise: page_type != PageType::Documentation && !noise::is_gallery(doc),
         bylines_are_noise: page_type == PageType::Article,
     };
-    let mut noise = noise::full(doc, profile);
+    // A list of links to other sites is what the page recommends or cites,
+    // not the site's chrome (read when a drop would take one).
+    let outbound = outbound::Outbound::new(doc);
+    let mut noise = noise::full(doc, profile, &outbound);
     for (on, mark) in MARKS {
         if on.runs(page_type, &profile) {
             mark(doc, &mut noise);
@@ -376,9 +379,6 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         }
         f64::from(lines) <= MAX_LINK_LINE_SHARE * f64::from(agg[region as usize].chars)
     };
-    // A list of links to other sites is what the page recommends or cites,
-    // not the site's chrome (read when a drop below would take one).
-    let outbound = outbound::Outbound::new(doc);
     let mut i = region;
     while i < end {
         let iu = i as usize;

@@ -1,6 +1,7 @@
 //! Text no page means as content, whatever its place: template filler, the
 //! errors a server script printed into the page, markup escaped into a
-//! `<noscript>`, a `<noscript>` asking for JavaScript. Each is recognised by its own shape, never by a site.
+//! `<noscript>`, a `<noscript>` asking for JavaScript. Each is recognised by
+//! its own shape, never by a site.
 
 use crate::html::{Doc, Kind, NodeId, Tag};
 

@@ -1,7 +1,13 @@
 //! Tests of the boilerplate vocabulary and the marking passes (kept apart
 //! so `noise.rs` stays readable).
 
+use super::widgets::HEADING_BLOCK_TAGS;
 use super::*;
+
+/// [`super::full`] with the page's own outbound marks.
+fn full(doc: &Doc, profile: Profile) -> Vec<bool> {
+    super::full(doc, profile, &Outbound::new(doc))
+}
 
 #[test]
 fn token_matching() {
