@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::shop::controls::{enabled_cart, is_button, starts, LineText, LINE_CHARS};
+use crate::extract::shop::controls::{is_button, starts, LineText, CART, LINE_CHARS};
 use crate::html::{Doc, NodeId};
 
 /// Whether the product can be bought now (schema.org's `ItemAvailability`).
@@ -209,6 +209,122 @@ const PRE: &[&str] = &[
     "预售",
 ];
 
+/// A restock notice: the page offers to tell the shopper when the product
+/// is back, so it is out of stock now when nothing can be added to the cart ("Notify me when available", "Get
+/// notified by email when this product is in stock"). Such a notice may be a
+/// sentence: it is read up to [`NOTICE_CHARS`].
+const NOTIFY: &[&str] = &[
+    "notify me",
+    "get notified",
+    "email me when",
+    "e-mail me when",
+    "alert me when",
+    "tell me when",
+    "let me know when",
+    "benachrichtigen",
+    "benachrichtige mich",
+    "benachrichtigung bei verfügbarkeit",
+    "e-mail bei verfügbarkeit",
+    "me prévenir",
+    "prévenez-moi",
+    "m'avertir",
+    "m'alerter",
+    "avísame",
+    "avisarme",
+    "notificarme",
+    "avvisami",
+    "houd me op de hoogte",
+    "mail mij",
+    "meld mij",
+    "bevaka",
+    "giv mig besked",
+    "powiadom mnie",
+    "powiadom o dostępności",
+    "hlídat dostupnost",
+    "upozornit na dostupnost",
+    "avise-me",
+    "avisar quando",
+    "сообщить о поступлении",
+    "уведомить о поступлении",
+    "повідомити про наявність",
+    "gelince haber ver",
+    "入荷お知らせ",
+    "再入荷お知らせ",
+    "入荷通知",
+    "再入荷通知",
+    "到货通知",
+    "到貨通知",
+    "补货通知",
+    "재입고 알림",
+    "입고 알림",
+    "أعلمني عند التوفر",
+    "أخبرني عند التوفر",
+    "עדכנו אותי",
+];
+
+/// Longest restock notice read ([`NOTIFY`]); other stock lines are at most
+/// [`LINE_CHARS`].
+const NOTICE_CHARS: u32 = 80;
+
+/// A line saying few are left: the product is in stock ("Only 3 left",
+/// "Just a few left. Order soon!", "Nur noch 2 verfügbar").
+const FEW_LEFT: &[&str] = &[
+    "just a few left",
+    "only a few left",
+    "few left",
+    "low stock",
+    "limited stock",
+    "almost gone",
+    "selling fast",
+    "last one",
+    "last few",
+    "nur noch wenige",
+    "wenige verfügbar",
+    "geringer bestand",
+    "stock limité",
+    "plus que quelques",
+    "últimas unidades",
+    "pocas unidades",
+    "ultimi pezzi",
+    "pochi pezzi",
+    "laatste stuks",
+    "ostatnie sztuki",
+    "poslední kusy",
+    "осталось мало",
+    "残りわずか",
+    "在庫わずか",
+    "库存紧张",
+    "품절임박",
+];
+
+/// Words before a count of what is left ("Only 3 left", "Nur noch 2",
+/// "Plus que 4", "残り3点").
+const LEFT_COUNT: &[&str] = &[
+    "only ",
+    "just ",
+    "nur noch ",
+    "plus que ",
+    "il ne reste que ",
+    "solo quedan ",
+    "quedan ",
+    "nog ",
+    "zostało ",
+    "zbývá ",
+    "осталось ",
+    "残り",
+    "仅剩",
+    "僅剩",
+];
+
+/// Whether a line (lower-cased) says few are left.
+fn few_left(text: &str) -> bool {
+    starts(text, FEW_LEFT)
+        || LEFT_COUNT.iter().any(|p| {
+            text.strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+}
+
 /// What the page shows. `chrome` marks navigation, header, footer and
 /// blocks beside the product (carousels of other products have their own
 /// buttons); `anchor` is the product's heading: of several stock lines, the
@@ -222,6 +338,8 @@ pub(super) fn shown(
     // (after the anchor, availability) of the first stock lines.
     let mut line: Option<(bool, Availability)> = None;
     let mut cart = false;
+    let mut enabled = false;
+    let mut notice = false;
     let mut line_text = LineText::default();
     for i in 0..doc.len() as NodeId {
         if !doc.is_element(i) {
@@ -235,18 +353,20 @@ pub(super) fn shown(
         }
         let chars = doc.agg[i as usize].chars;
         let button = is_button(doc, i);
-        if (chars == 0 && !button) || chars > LINE_CHARS || chrome(i) {
+        if (chars == 0 && !button) || chars > NOTICE_CHARS || chrome(i) {
             continue;
         }
         let text = line_text.read(doc, i);
         let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
-            let said = if starts(text, OUT) && !unset_badge(doc, i) {
+            let said = if chars > LINE_CHARS {
+                None
+            } else if starts(text, OUT) && !unset_badge(doc, i) {
                 Some(Availability::OutOfStock)
             } else if starts(text, PRE) {
                 Some(Availability::PreOrder)
-            } else if starts(text, IN) {
+            } else if starts(text, IN) || few_left(text) {
                 Some(Availability::InStock)
             } else {
                 None
@@ -255,11 +375,19 @@ pub(super) fn shown(
                 line = Some((after, a));
             }
         }
-        if button && enabled_cart(doc, i, text) {
+        notice |= starts(text, NOTIFY);
+        if button && chars <= LINE_CHARS && starts(text, CART) {
             cart = true;
+            enabled |= doc.attr(i, "disabled").is_none();
         }
     }
+    // A restock notice beside an enabled "Add to cart" is a theme's form
+    // for variants that may sell out, shown by script; alone, it says the
+    // product is out. A disabled "Add to cart" still offers the product:
+    // themes disable it until a size or colour is chosen (a sold-out one
+    // says so).
     url.or(line.map(|(_, a)| a))
+        .or((notice && !enabled).then_some(Availability::OutOfStock))
         .or(cart.then_some(Availability::InStock))
 }
 
@@ -410,9 +538,11 @@ mod tests {
             avail("<h1>Lamp</h1><button>Add to cart</button>"),
             Some(Availability::InStock)
         );
+        // Disabled until a size is chosen (wcxb-dev 0606 read without its
+        // markup, which says in stock).
         assert_eq!(
             avail("<h1>Lamp</h1><button disabled>Add to cart</button>"),
-            None
+            Some(Availability::InStock)
         );
         assert_eq!(
             avail(r#"<h1>Lamp</h1><input type=submit value="In den Warenkorb">"#),
@@ -432,6 +562,65 @@ mod tests {
                 r#"<h1>Lamp</h1><div data-stock="https://schema.org/OutOfStock"><button>Add to cart</button></div>"#
             ),
             Some(Availability::OutOfStock)
+        );
+    }
+
+    /// Issue 59: a restock notice says out of stock, whatever button is
+    /// left beside it (wcxb-dev 0611 read without its markup); a line
+    /// saying few are left says in stock.
+    #[test]
+    fn a_restock_notice_is_out_of_stock_and_few_left_is_in_stock() {
+        use Availability::{InStock, OutOfStock};
+        for (line, want) in [
+            ("<button>Notify me when available</button>", OutOfStock),
+            (
+                "<span>Get notified by email when this product is in stock.</span>\
+                 <button disabled>Add To Cart</button>",
+                OutOfStock,
+            ),
+            (
+                "<button>Benachrichtigen, wenn verfügbar</button>",
+                OutOfStock,
+            ),
+            (
+                "<a role=button>Me prévenir de la disponibilité</a>",
+                OutOfStock,
+            ),
+            (
+                "<button>Avísame cuando esté disponible</button>",
+                OutOfStock,
+            ),
+            ("<button>Powiadom mnie o dostępności</button>", OutOfStock),
+            ("<button>Сообщить о поступлении</button>", OutOfStock),
+            ("<button>再入荷お知らせ</button>", OutOfStock),
+            ("<button>到货通知</button>", OutOfStock),
+            ("<button>재입고 알림 신청</button>", OutOfStock),
+            (
+                "<span>Only 3 left</span><button disabled>Add to cart</button>",
+                InStock,
+            ),
+            ("<span>Just a few left. Order soon!</span>", InStock),
+            ("<span>Nur noch 2 verfügbar</span>", InStock),
+            ("<span>Plus que 4 en stock</span>", InStock),
+            ("<span>Últimas unidades</span>", InStock),
+            ("<span>残り3点</span>", InStock),
+        ] {
+            let html = format!("<h1>Lamp</h1><div class=price>$74.00</div>{line}");
+            assert_eq!(avail(&html), Some(want), "{line}");
+        }
+        // Beside an enabled "Add to cart", a notice is a form for variants
+        // that may sell out (wcxb-dev 0580, 0609).
+        assert_eq!(
+            avail("<h1>Lamp</h1><button>Add to cart</button><button>Notify me</button>"),
+            Some(InStock)
+        );
+        // A notice in a long sentence is not one.
+        assert_eq!(
+            avail(
+                "<h1>Lamp</h1><p>Notify me when you restock the red one, said a reader of our \
+                 blog, and we did, the same week, in every size.</p>"
+            ),
+            None
         );
     }
 }

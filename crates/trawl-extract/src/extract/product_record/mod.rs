@@ -412,7 +412,14 @@ fn pick_price(
         .iter()
         .find_map(|(p, s)| p.price.as_ref().map(|x| (x, *s)));
     let Some((sp, source)) = structured else {
-        return vis.price.as_ref().map(from_visible);
+        return vis.price.as_ref().map(from_visible).or_else(|| {
+            vis.control_price.as_ref().map(|c| Price {
+                amount: c.amount.clone(),
+                currency: c.currency.map(str::to_string),
+                raw: c.raw.clone(),
+                source: Source::Control,
+            })
+        });
     };
     let currency = sp.currency.or_else(|| {
         // Structured amount without a currency: the one the page shows beside it.

@@ -21,6 +21,9 @@ pub enum Source {
     OpenGraph,
     /// The visible page (the buy box).
     Visible,
+    /// An attribute of the add-to-cart control (`data-price`), on a page
+    /// that shows its price by script.
+    Control,
 }
 
 /// A normalised price.

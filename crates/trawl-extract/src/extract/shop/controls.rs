@@ -10,7 +10,8 @@ use crate::html::{Doc, NodeId, Tag};
 /// Longest element text read as a stock line or a button.
 pub(crate) const LINE_CHARS: u32 = 40;
 
-const CART: &[&str] = &[
+/// Add-to-cart phrases (lower-cased).
+pub(crate) const CART: &[&str] = &[
     "add to cart",
     "add to basket",
     "add to bag",
@@ -171,6 +172,88 @@ pub(super) fn count(doc: &Doc) -> usize {
     boxes
 }
 
+/// Attributes that hold a control's price (`data-price="74.90"`).
+const PRICE_ATTRS: &[&str] = &[
+    "data-price",
+    "price",
+    "data-product-price",
+    "data-price-amount",
+];
+
+/// Attributes that name the currency of [`PRICE_ATTRS`].
+const CURRENCY_ATTRS: &[&str] = &["data-currency", "currency", "data-price-currency"];
+
+/// Levels above an add-to-cart control searched for its price attribute
+/// (the control, its wrapper, its form).
+const PRICE_LEVELS: usize = 2;
+
+/// A price an add-to-cart control carries in an attribute, for pages that
+/// show it only by script.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ControlPrice {
+    /// Normalised amount ("74.90").
+    pub amount: String,
+    /// The currency an attribute beside it names.
+    pub currency: Option<&'static str>,
+    /// The attribute's value.
+    pub raw: String,
+}
+
+/// The price the page's add-to-cart controls carry in an attribute
+/// (`<button data-price="74.90" data-currency="EUR">Ajouter au panier</button>`,
+/// or on its wrapper or form), outside `chrome`. Only a value with a decimal
+/// mark is read: themes also write cents ("7490"). Controls that disagree (a
+/// grid's cards) give none.
+pub(crate) fn cart_price(doc: &Doc, chrome: &dyn Fn(NodeId) -> bool) -> Option<ControlPrice> {
+    let mut line = LineText::default();
+    let mut found: Option<ControlPrice> = None;
+    for i in 0..doc.len() as NodeId {
+        if !is_button(doc, i) || doc.agg[i as usize].chars > LINE_CHARS {
+            continue;
+        }
+        let text = line.read(doc, i);
+        let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+        if !starts(text, CART) || chrome(i) {
+            continue;
+        }
+        let Some(price) = attribute_price(doc, i) else {
+            continue;
+        };
+        match &found {
+            Some(f) if f.amount != price.amount => return None,
+            Some(_) => {}
+            None => found = Some(price),
+        }
+    }
+    found
+}
+
+/// The price attribute of control `i` or of its [`PRICE_LEVELS`] nearest
+/// ancestors, with a currency attribute beside it.
+fn attribute_price(doc: &Doc, i: NodeId) -> Option<ControlPrice> {
+    let mut cur = i;
+    for _ in 0..=PRICE_LEVELS {
+        let raw = PRICE_ATTRS.iter().find_map(|a| doc.attr(cur, a));
+        if let Some(raw) = raw.filter(|r| r.len() <= 32 && r.contains(['.', ','])) {
+            let amount = super::money::parse_amount(raw, true)?;
+            let currency = CURRENCY_ATTRS
+                .iter()
+                .find_map(|a| doc.attr(cur, a))
+                .and_then(super::money::code_of);
+            return Some(ControlPrice {
+                amount,
+                currency,
+                raw: raw.to_string(),
+            });
+        }
+        cur = doc.nodes[cur as usize].parent;
+        if cur == u32::MAX {
+            return None;
+        }
+    }
+    None
+}
+
 /// Whether little text and no number stands between buttons `a` and `b`.
 fn next_to(doc: &Doc, a: NodeId, b: NodeId) -> bool {
     let mut chars = 0;
@@ -218,7 +301,7 @@ impl LineText {
 }
 
 /// A control reading "Add to cart" (`text`, lower-cased) that is not disabled.
-pub(crate) fn enabled_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
+fn enabled_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
     doc.attr(i, "disabled").is_none() && starts(text, CART)
 }
 
@@ -247,6 +330,39 @@ pub(crate) fn is_button(doc: &Doc, i: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 59: a buy button's price attribute, for a page that shows the
+    /// price by script.
+    #[test]
+    fn a_cart_controls_price_attribute() {
+        let price = |html: &str| cart_price(&Doc::parse_str(html), &|_| false);
+        let p = price(
+            r#"<h1>Lampe</h1><button data-price="74.90" data-currency="EUR">Ajouter au panier</button>"#,
+        )
+        .expect("a price");
+        assert_eq!((p.amount.as_str(), p.currency), ("74.90", Some("EUR")));
+        // On the form around the button, in another language.
+        let p = price(
+            r#"<form data-product-price="1299.00"><div><button>In den Warenkorb</button></div></form>"#,
+        );
+        assert_eq!(p.map(|p| p.amount).as_deref(), Some("1299.00"));
+        // Cents, another control, or a grid whose cards disagree: none.
+        assert_eq!(
+            price(r#"<button data-price="7490">Add to cart</button>"#),
+            None
+        );
+        assert_eq!(
+            price(r#"<button data-price="74.90">Compare</button>"#),
+            None
+        );
+        assert_eq!(
+            price(
+                r#"<button data-price="74.90">Add to cart</button>
+                <button data-price="64.90">Add to cart</button>"#
+            ),
+            None
+        );
+    }
 
     #[test]
     fn a_line_lowers_as_to_lowercase_does_with_one_buffer() {

@@ -8,6 +8,7 @@
 pub(crate) mod beside;
 pub(crate) mod controls;
 pub(crate) mod money;
+pub(crate) mod price_labels;
 pub(crate) mod visible;
 
 use std::sync::OnceLock;

@@ -10,7 +10,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use super::controls::{cart_price, ControlPrice};
 use super::money::{self, find_prices, Found};
+use super::price_labels;
 use crate::extract::noise::{class_id_role, matches_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -59,6 +61,9 @@ pub(crate) struct Visible {
     pub specs: Vec<(String, String)>,
     /// The product's heading (the first of `headings`' elements).
     pub anchor: Option<NodeId>,
+    /// Without a buy-box price, the one its add-to-cart control carries in
+    /// an attribute.
+    pub control_price: Option<ControlPrice>,
 }
 
 /// The elements of a page's chrome.
@@ -90,6 +95,9 @@ const PRICE_BOX_CHARS: u32 = 40;
 const AFTER_NAME: u64 = 3000;
 /// How far before the name (layouts that put the price above it).
 const BEFORE_NAME: u64 = 400;
+/// Added to the distance of another seller's offer or a starting bid: any
+/// other candidate is nearer.
+const OTHER_OFFER_PENALTY: u64 = 4 * (AFTER_NAME + BEFORE_NAME * 3);
 /// Most specification rows kept.
 const MAX_SPECS: usize = 100;
 
@@ -116,41 +124,6 @@ const STRUCK_NAMES: &[&str] = &[
 /// product itself (`auto::product`'s beside names, reviews and questions left
 /// out).
 const ASIDE_NAMES: &[&str] = &["disclaimer", "popover", "tooltip"];
-
-/// Words that open a former or reference price's label.
-const STRUCK_WORDS: &[&str] = &[
-    "was",
-    "regular price",
-    "original price",
-    "list price",
-    "rrp",
-    "msrp",
-    "uvp",
-    "statt",
-    "avant",
-    "before",
-    "compare at",
-    "prezzo di listino",
-    "ordinarie pris",
-];
-
-/// A former price's label in other languages, as a box's first words or
-/// the words before it (`STRUCK_WORDS`, `STRUCK_BEFORE`).
-const FORMER_LABELS: &[&str] = &[
-    "ancien prix",
-    "prix barré",
-    "precio anterior",
-    "antes",
-    "invece di",
-    "voorheen",
-    "ord. pris",
-    "było",
-    "было",
-    "原价",
-    "原價",
-    "定価",
-    "정가",
-];
 
 /// Whether the node or one of its `up` nearest ancestors satisfies `test`.
 fn up_to(doc: &Doc, id: NodeId, up: usize, test: impl Fn(NodeId) -> bool) -> bool {
@@ -203,22 +176,6 @@ fn around(doc: &Doc, id: NodeId) -> (String, String) {
         .unwrap_or_default();
     (prev, next)
 }
-
-/// Words just before a price that make it a former price ("Was", "statt").
-const STRUCK_BEFORE: &[&str] = &[
-    "was",
-    "was:",
-    "original price",
-    "original price:",
-    "list price",
-    "list price:",
-    "rrp",
-    "uvp",
-    "msrp",
-    "statt",
-    "compare at",
-    "van",
-];
 
 /// Whether the text right after a price makes it a rate or a discount
 /// ("/month", "per meal", "off").
@@ -336,16 +293,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         let (prev, next) = around(doc, *id);
         let struck = struck_tag(doc, *id, 3)
             || named_like(doc, *id, STRUCK_NAMES, 3)
-            || STRUCK_WORDS
-                .iter()
-                .chain(FORMER_LABELS)
-                .any(|w| lower.starts_with(w))
-            || STRUCK_BEFORE.iter().chain(FORMER_LABELS).any(|w| {
-                // The word whole ("van", not "caravan").
-                let p = prev.trim_end_matches([':', '：', ' ']);
-                p.strip_suffix(w)
-                    .is_some_and(|rest| !rest.ends_with(char::is_alphanumeric) || !w.is_ascii())
-            });
+            || price_labels::former(&lower, &prev);
         if struck {
             v.struck.extend(found.iter().map(|f| f.amount.clone()));
             let at = before[*id as usize];
@@ -374,11 +322,20 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             }
             d * 3
         };
+        // Another seller's offer or a starting bid is the price only when
+        // the page shows no other.
+        let distance = if price_labels::other_offer(&lower, &prev) {
+            distance + OTHER_OFFER_PENALTY
+        } else {
+            distance
+        };
         let top = money::range_top(text, pick, found).cloned();
         candidates.push((distance, at, pick.clone(), top));
     }
     if let Some((price, top)) = buy_box_price(candidates, &struck_at) {
         (v.price, v.price_max) = (Some(price), top);
+    } else if v.anchor.is_some() {
+        v.control_price = cart_price(doc, &chrome);
     }
     read_codes(doc, &mut v, beside);
     v.breadcrumbs = breadcrumbs(doc);
@@ -683,6 +640,11 @@ mod tests {
             ("原價", "NT$1,290", "NT$990", "990.00"),
             ("定価", "¥4,980", "¥3,980", "3980.00"),
             ("정가", "49,000원", "39,000원", "39000.00"),
+            ("Precio de lista:", "90,00 €", "74,00 €", "74.00"),
+            ("通常価格", "¥4,980", "¥3,980", "3980.00"),
+            ("Cena regularna:", "49,90 zł", "39,90 zł", "39.90"),
+            ("Eski fiyat:", "499,90 TL", "399,90 TL", "399.90"),
+            ("市场价", "¥499", "¥399", "399.00"),
         ] {
             let v = visible(&format!(
                 "<h1>Field Lamp</h1><div><span>{label}</span> <span>{old}</span></div>\
@@ -690,6 +652,52 @@ mod tests {
             ));
             assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(paid), "{label}");
         }
+    }
+
+    /// Issue 59: another seller's offer and an auction's starting bid,
+    /// nearer the heading than the main offer, give way to it; alone, the
+    /// starting bid is the price.
+    #[test]
+    fn other_sellers_and_a_starting_bid_give_way_to_the_main_offer() {
+        for (first, second, paid) in [
+            (
+                "<div>Other sellers from <span>$61.20</span></div>",
+                "<div class=buybox><span>$74.00</span></div>",
+                "74.00",
+            ),
+            (
+                "<div>Starting bid: <span>US $10.00</span></div>",
+                "<div>Current bid: <span>US $25.50</span></div>",
+                "25.50",
+            ),
+            (
+                "<div>Startpreis: <span>10,00 EUR</span></div>",
+                "<div>Aktuelles Gebot: <span>25,50 EUR</span></div>",
+                "25.50",
+            ),
+            (
+                "<p><span>Autres vendeurs à partir de 61,20 €</span></p>",
+                "<p><span>74,00 €</span></p>",
+                "74.00",
+            ),
+            (
+                "<div>Precio de salida: <b>10,00 €</b></div>",
+                "<div>Puja actual: <b>25,50 €</b></div>",
+                "25.50",
+            ),
+            (
+                "<div>その他の出品者: <span>￥6,120</span></div>",
+                "<div><span>￥7,400</span></div>",
+                "7400.00",
+            ),
+        ] {
+            let v = visible(&format!(
+                "<h1>Field Lamp</h1>{first}{second}<p>A lamp for the field.</p>"
+            ));
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(paid), "{first}");
+        }
+        let v = visible("<h1>Camera</h1><div>Starting bid: <span>US $10.00</span></div>");
+        assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("10.00"));
     }
 
     #[test]

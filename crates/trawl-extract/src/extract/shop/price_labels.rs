@@ -1,0 +1,206 @@
+//! The words shops print beside a price that say which price it is: a
+//! former or reference price ("Was", "UVP", "Precio de lista", "通常価格"),
+//! another seller's offer ("Other sellers from", "Weitere Angebote ab") and
+//! an auction's starting bid ("Starting bid", "Startpreis"). The buy box
+//! reads them in the box's own text and in the text just before it; the
+//! words are the common phrases of the languages shops write in, never a
+//! shop's own.
+
+use super::money::find_prices;
+
+/// Words that open a former or reference price's label in the box's own
+/// text ("Was $49.90", "Regular price €59").
+const FORMER_OPENING: &[&str] = &[
+    "was",
+    "regular price",
+    "original price",
+    "list price",
+    "rrp",
+    "msrp",
+    "uvp",
+    "statt",
+    "avant",
+    "before",
+    "compare at",
+    "prezzo di listino",
+    "ordinarie pris",
+];
+
+/// Words just before a price that make it a former price ("Was", "statt").
+const FORMER_BEFORE: &[&str] = &[
+    "was",
+    "was:",
+    "original price",
+    "original price:",
+    "list price",
+    "list price:",
+    "rrp",
+    "uvp",
+    "msrp",
+    "statt",
+    "compare at",
+    "van",
+];
+
+/// A former or reference price's label in other languages, as a box's first
+/// words or the words before it.
+const FORMER_LABELS: &[&str] = &[
+    "ancien prix",
+    "prix barré",
+    "prix conseillé",
+    "prix de référence",
+    "precio anterior",
+    "precio de lista",
+    "precio regular",
+    "precio habitual",
+    "antes",
+    "invece di",
+    "prezzo consigliato",
+    "prezzo pieno",
+    "voorheen",
+    "adviesprijs",
+    "ord. pris",
+    "normalpris",
+    "tidligere pris",
+    "normaalihinta",
+    "było",
+    "cena regularna",
+    "cena katalogowa",
+    "poprzednia cena",
+    "běžná cena",
+    "původní cena",
+    "eski fiyat",
+    "liste fiyatı",
+    "было",
+    "старая цена",
+    "原价",
+    "原價",
+    "市场价",
+    "市場價",
+    "定価",
+    "通常価格",
+    "参考価格",
+    "정가",
+    "소비자가",
+    "السعر الأصلي",
+    "السعر القديم",
+];
+
+/// Labels of a price that is not the main offer's: other sellers' offers
+/// and used copies ("Other sellers from $61.20"), and an auction's starting
+/// bid, which the current bid replaces. Read anywhere in the text before the
+/// price or at the start of its box.
+const OTHER_OFFER: &[&str] = &[
+    "other sellers",
+    "other offers",
+    "more buying choices",
+    "new & used",
+    "used & new",
+    "new and used",
+    "used from",
+    "refurbished from",
+    "starting bid",
+    "opening bid",
+    "weitere angebote",
+    "andere anbieter",
+    "gebraucht ab",
+    "startpreis",
+    "startgebot",
+    "autres vendeurs",
+    "autres offres",
+    "d'occasion",
+    "mise à prix",
+    "prix de départ",
+    "otros vendedores",
+    "otras ofertas",
+    "usado desde",
+    "precio de salida",
+    "puja inicial",
+    "altri venditori",
+    "altre offerte",
+    "usato da",
+    "prezzo di partenza",
+    "base d'asta",
+    "andere verkopers",
+    "inne oferty",
+    "cena wywoławcza",
+    "другие продавцы",
+    "начальная цена",
+    "その他の出品者",
+    "中古品",
+    "開始価格",
+    "其他卖家",
+    "起拍价",
+    "起標價",
+    "시작가",
+];
+
+/// Whether `opening` (the box's text, lower-cased) opens with `w`, or
+/// `before` (the text before the box, lower-cased) ends with it, a whole
+/// word ("van", not "caravan"; scripts without spaces need no boundary).
+fn labelled(opening: &str, before: &str, open: &[&str], end: &[&str]) -> bool {
+    open.iter().any(|w| opening.starts_with(w))
+        || end.iter().any(|w| {
+            let p = before.trim_end_matches([':', '：', ' ']);
+            p.strip_suffix(w)
+                .is_some_and(|rest| !rest.ends_with(char::is_alphanumeric) || !w.is_ascii())
+        })
+}
+
+/// A former or reference price: its box opens with such a label, or the
+/// text before it ends with one.
+pub(crate) fn former(opening: &str, before: &str) -> bool {
+    labelled(opening, before, FORMER_OPENING, FORMER_BEFORE)
+        || labelled(opening, before, FORMER_LABELS, FORMER_LABELS)
+}
+
+/// Another seller's offer or an auction's starting bid: the label opens the
+/// box or stands in the short text before it ("Other sellers from"; a
+/// paragraph before the box is not its label, nor a text holding a price
+/// of its own: that other offer's box came before).
+pub(crate) fn other_offer(opening: &str, before: &str) -> bool {
+    if OTHER_OFFER.iter().any(|w| opening.starts_with(w)) {
+        return true;
+    }
+    before.len() <= LABEL_BYTES
+        && OTHER_OFFER.iter().any(|w| before.contains(w))
+        && find_prices(before).is_empty()
+}
+
+/// Longest text before a price read as its label (bytes).
+const LABEL_BYTES: usize = 80;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn former_labels_open_the_box_or_end_the_text_before() {
+        assert!(former("was $49.90", ""));
+        assert!(former("$49.90", "was:"));
+        assert!(former("90,00 €", "precio de lista:"));
+        assert!(former("¥4,980", "通常価格"));
+        assert!(former("precio de lista: 90,00 €", ""));
+        // A whole word: "caravan" does not end with the label "van".
+        assert!(!former("€ 49,90", "caravan"));
+        assert!(!former("$39.90", "now"));
+    }
+
+    #[test]
+    fn other_sellers_and_starting_bids_are_other_offers() {
+        assert!(other_offer("$61.20", "other sellers from"));
+        assert!(other_offer("$10.00", "starting bid:"));
+        assert!(other_offer("10,00 eur", "startpreis:"));
+        assert!(other_offer("autres vendeurs à partir de 61,20 €", ""));
+        assert!(!other_offer("$25.50", "current bid:"));
+        assert!(!other_offer("$74.00", "price"));
+        // The text before is the other offer's own box, price and all.
+        assert!(!other_offer(
+            "74,00 €",
+            "autres vendeurs à partir de 61,20 €"
+        ));
+        let paragraph = "a long story of the lamp: we also sell lamps used from other shops, \
+                         repaired and tested before they ship, with a year's warranty";
+        assert!(!other_offer("$74.00", paragraph));
+    }
+}
