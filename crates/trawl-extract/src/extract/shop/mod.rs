@@ -24,12 +24,14 @@ pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<usize>) -> usize {
 
 /// A buy box: one add-to-cart button outside the page's chrome, and a price
 /// shown by the product's heading (not struck through, not in a link or a
-/// carousel). A page with one is a product page whatever else it holds.
-pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<usize>) -> bool {
+/// carousel), at most `within` visible characters from it. A page with one
+/// is a product page whatever else it holds.
+pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<usize>, within: u64) -> bool {
     if cart_buttons(doc, counted) != 1 {
         return false;
     }
-    visible::read(doc, beside::beside(doc)).price.is_some()
+    let v = visible::read(doc, beside::beside(doc));
+    v.price.is_some() && v.price_distance <= within
 }
 
 #[cfg(test)]
@@ -43,12 +45,12 @@ mod tests {
              <div class=buy><span class=price>$74.00</span><button>Add to cart</button></div>\
              <p>A lamp for the field.</p>",
         );
-        assert!(has_buy_box(&one, &OnceLock::new()));
+        assert!(has_buy_box(&one, &OnceLock::new(), u64::MAX));
         let grid = Doc::parse_str(
             "<h1>Lamps</h1><div><a href=/a>Lamp A</a> <span>$74.00</span><button>Add to cart</button></div>\
              <div><a href=/b>Lamp B</a> <span>$64.00</span><button>Add to cart</button></div>",
         );
-        assert!(!has_buy_box(&grid, &OnceLock::new()));
+        assert!(!has_buy_box(&grid, &OnceLock::new(), u64::MAX));
         // Issue 59: "Add to cart" and "Buy now" in one buy box are one box,
         // in the languages of marketplaces that show both.
         for (name, price, buttons) in [
@@ -99,10 +101,10 @@ mod tests {
                  <div class=buy><span class=price>{price}</span><select><option>1</option></select>{buttons}</div>\
                  <p>A product for the field.</p>"
             ));
-            assert!(has_buy_box(&page, &OnceLock::new()), "{name}");
+            assert!(has_buy_box(&page, &OnceLock::new(), u64::MAX), "{name}");
         }
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
-        assert!(!has_buy_box(&no_price, &OnceLock::new()));
+        assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));
     }
 }

@@ -43,6 +43,9 @@ pub(crate) struct Visible {
     pub heading_pieces: Vec<Vec<String>>,
     /// The buy-box price.
     pub price: Option<Found>,
+    /// How far the buy-box price is from the heading, in visible
+    /// characters (three times as far when it comes before it).
+    pub price_distance: u64,
     /// The top of the range the buy-box price opens ("$10.00 – $20.00").
     pub price_max: Option<Found>,
     /// Amounts shown struck through or labelled as a former price.
@@ -332,8 +335,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         let top = money::range_top(text, pick, found).cloned();
         candidates.push((distance, at, pick.clone(), top));
     }
-    if let Some((price, top)) = buy_box_price(candidates, &struck_at) {
-        (v.price, v.price_max) = (Some(price), top);
+    if let Some((distance, _, price, top)) = buy_box_price(candidates, &struck_at) {
+        (v.price, v.price_max, v.price_distance) = (Some(price), top, distance);
     } else if v.anchor.is_some() {
         v.control_price = cart_price(doc, &chrome);
     }
@@ -381,10 +384,7 @@ const BESIDE_CHARS: u64 = 80;
 /// right after the struck copy, the lower one. A theme that prints the regular
 /// price plainly and again struck beside the sale price (one of the two
 /// hidden by a stylesheet we do not apply) sells at the sale price.
-fn buy_box_price(
-    mut candidates: Vec<Candidate>,
-    struck: &[(u64, String)],
-) -> Option<(Found, Option<Found>)> {
+fn buy_box_price(mut candidates: Vec<Candidate>, struck: &[(u64, String)]) -> Option<Candidate> {
     candidates.sort_by_key(|(d, _, _, _)| *d);
     let (_, at, nearest, _) = candidates.first()?;
     let amount = |f: &Found| f.amount.parse::<f64>().unwrap_or(f64::MAX);
@@ -397,15 +397,15 @@ fn buy_box_price(
         .find(|(s_at, s)| *s == nearest.amount && *s_at > *at && near(*s_at, *at));
     if let Some((s_at, _)) = copy {
         let now = amount(nearest);
-        if let Some((_, _, sale, top)) = candidates
+        if let Some(sale) = candidates
             .iter()
             .skip(1)
             .find(|(_, c_at, f, _)| amount(f) < now && *c_at > *s_at && near(*c_at, *s_at))
         {
-            return Some((sale.clone(), top.clone()));
+            return Some(sale.clone());
         }
     }
-    candidates.into_iter().next().map(|(_, _, f, top)| (f, top))
+    candidates.into_iter().next()
 }
 
 /// Labelled codes ("SKU: …", "Model #", "EAN"), each in the first element

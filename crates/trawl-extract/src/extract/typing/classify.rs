@@ -50,15 +50,25 @@ pub(crate) fn classify(doc: &Doc, url: Option<&str>, meta: &Meta) -> PageType {
     {
         return PageType::Article;
     }
-    if matches!(
-        typed,
-        PageType::Service | PageType::Collection | PageType::Listing
-    ) && crate::extract::shop::has_buy_box(doc, &meta.cart_buttons)
-    {
+    // A buy box makes a product page of a page typed a list or a service;
+    // of one typed an article or a forum (a shop theme that looks like a
+    // blog, comments under the product) only when its price sits right by
+    // the heading: an article selling a plan or a book mid-text keeps its
+    // type (trafilatura-eval's womenshealth: 2,400 characters down).
+    let within = match typed {
+        PageType::Service | PageType::Collection | PageType::Listing => u64::MAX,
+        PageType::Article | PageType::Forum => STORY_BUY_BOX_CHARS,
+        _ => return typed,
+    };
+    if crate::extract::shop::has_buy_box(doc, &meta.cart_buttons, within) {
         return PageType::Product;
     }
     typed
 }
+
+/// How far (visible characters) from the heading the buy box of a page
+/// typed an article or a forum may be for it to be a product page.
+const STORY_BUY_BOX_CHARS: u64 = 1000;
 
 /// A paragraph of prose: at least this many characters...
 const PROSE_CHARS: u32 = 80;
@@ -186,6 +196,36 @@ mod tests {
         assert!(!plain_document(&site));
         let table = Doc::parse_str(&format!("<body><table><tr><td>{}</table>", p.repeat(4)));
         assert!(!plain_document(&table));
+    }
+
+    /// Issue 59: a shop theme that looks like a blog (an entry title, a
+    /// byline, comments) with its buy box by the title is a product page;
+    /// an article selling something 2,000 characters down is not.
+    #[test]
+    fn a_buy_box_by_a_storys_heading_makes_a_product_page() {
+        let page = |before: &str| {
+            format!(
+                "<header><nav><a href=/>Home</a> <a href=/blog>Journal</a> <a href=/shop>Shop</a></nav></header>\
+                 <main><article class=post><header><h1 class=entry-title>Handmade Oak Cutting Board</h1>\
+                 <div class=entry-meta>Posted on March 3, 2025 by Anna Berg</div></header>\
+                 <div class=entry-content>{before}<p class=price><span class=amount>$85.00</span></p>\
+                 <form class=cart><button type=submit class=single_add_to_cart_button>Add to cart</button></form>\
+                 <p>Wash by hand with warm water. Never put it in the dishwasher.</p></div></article>\
+                 <section class=comments><h3>2 comments</h3><p>Lovely board, bought two!</p></section></main>\
+                 <footer><p>© Woodshop Journal</p></footer>"
+            )
+        };
+        let classified = |html: &str| {
+            let doc = Doc::parse_str(html);
+            classify(&doc, None, &metadata::collect(&doc))
+        };
+        let near = page("<p>Cut from one plank of white oak, planed by hand and oiled.</p>");
+        assert_eq!(classified(&near), PageType::Product);
+        let story = "<p>Christmas is the season of cookies, roasts and long evenings on the \
+                     sofa, and most of us eat more than we plan to. Here is how to enjoy it all \
+                     and still feel well in January, in ten small steps anyone can take.</p>";
+        let far = page(&story.repeat(10));
+        assert_ne!(classified(&far), PageType::Product);
     }
 
     #[test]
