@@ -281,10 +281,14 @@ pub(crate) struct LineText {
 
 impl LineText {
     /// Element `i`'s text lower-cased (a control without text: its
-    /// `value`), as `str::to_lowercase` writes it.
+    /// `value`, its `aria-label`, else the `alt` of the image it shows, as
+    /// older shops draw their buttons), as `str::to_lowercase` writes it.
     pub(crate) fn read(&mut self, doc: &Doc, i: NodeId) -> &str {
         let raw: &str = if doc.agg[i as usize].chars == 0 {
-            doc.attr(i, "value").unwrap_or("")
+            doc.attr(i, "value")
+                .or_else(|| doc.attr(i, "aria-label"))
+                .or_else(|| image_alt(doc, i))
+                .unwrap_or("")
         } else {
             doc.plain_text_into(i, &mut self.raw);
             &self.raw
@@ -316,12 +320,29 @@ pub(crate) fn starts(text: &str, phrases: &[&str]) -> bool {
     })
 }
 
+/// Nodes inside a control searched for the image it shows.
+const IMAGE_NODES: u32 = 6;
+
+/// The `alt` of an image input, or of the first image among the few nodes
+/// inside control `i`.
+fn image_alt(doc: &Doc, i: NodeId) -> Option<&str> {
+    if doc.name(i) == "input" {
+        return doc.attr(i, "alt");
+    }
+    let end = doc.end(i).min(i + 1 + IMAGE_NODES);
+    (i + 1..end)
+        .find(|&n| doc.name(n) == "img")
+        .and_then(|n| doc.attr(n, "alt"))
+}
+
 /// A button, a submit input, or a link or element playing one.
 pub(crate) fn is_button(doc: &Doc, i: NodeId) -> bool {
     doc.tag(i) == Tag::Button
         || doc.name(i) == "input"
             && doc.attr(i, "type").is_some_and(|t| {
-                t.eq_ignore_ascii_case("submit") || t.eq_ignore_ascii_case("button")
+                t.eq_ignore_ascii_case("submit")
+                    || t.eq_ignore_ascii_case("button")
+                    || t.eq_ignore_ascii_case("image")
             })
         || doc.attr(i, "role") == Some("button")
         || doc.tag(i) == Tag::A
@@ -330,6 +351,36 @@ pub(crate) fn is_button(doc: &Doc, i: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 59: a buy box drawn as images (older Japanese, Korean and
+    /// Taiwanese shops), or a button holding only an icon and a label.
+    #[test]
+    fn a_control_drawn_as_an_image_reads_its_alt() {
+        let doc = Doc::parse_str(
+            r##"<form><input type=image src=/c.gif alt="カートに入れる"></form>
+            <a href="#none" onclick="buy()"><img src=/b.gif alt="장바구니 담기"></a>
+            <button aria-label="Add to cart"><svg></svg></button>
+            <a href=/x><img src=/logo.png alt="Home"></a>"##,
+        );
+        let mut line = LineText::default();
+        let mut carts = Vec::new();
+        for i in 0..doc.len() as NodeId {
+            if is_button(&doc, i) {
+                let text = line.read(&doc, i).to_string();
+                carts.push((text.clone(), starts(&text, CART)));
+            }
+        }
+        let names: Vec<(&str, bool)> = carts.iter().map(|(t, c)| (t.as_str(), *c)).collect();
+        assert_eq!(
+            names,
+            [
+                ("カートに入れる", true),
+                ("장바구니 담기", true),
+                ("add to cart", true),
+                ("home", false)
+            ]
+        );
+    }
 
     /// Issue 59: a buy button's price attribute, for a page that shows the
     /// price by script.
