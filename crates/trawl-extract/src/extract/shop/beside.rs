@@ -76,6 +76,21 @@ const SIDE_SECTIONS: &[&str] = &[
     "explore more",
     "you may like",
     "you might like",
+    // Other sellers' offers of the same product (issue 59: the main buy
+    // box's price, not another seller's), and best-seller lists.
+    "sellers",
+    "buying choices",
+    "other offers",
+    "weitere angebote",
+    "andere anbieter",
+    "autres vendeurs",
+    "autres offres",
+    "otros vendedores",
+    "altri venditori",
+    "andere verkopers",
+    "inne oferty",
+    "その他の出品者",
+    "其他卖家",
 ];
 
 /// A heading that names a side section is short.
@@ -218,6 +233,27 @@ mod tests {
                 "Good."
             ]
         );
+    }
+
+    /// Issue 59 (wcxb-dev 0627 read without its markup): a section of
+    /// other sellers' offers is beside the product, so its prices are not
+    /// the buy box's.
+    #[test]
+    fn other_sellers_offers_are_beside_the_product() {
+        for heading in [
+            "Best Sellers",
+            "More Buying Choices",
+            "Weitere Angebote",
+            "Autres vendeurs",
+        ] {
+            let doc = Doc::parse_str(&format!(
+                "<body><div class=side><div><h2>{heading}</h2></div>\
+                 <div><a href=/s>Alliance Group</a> 4.5 <span>$769.00</span></div></div>\
+                 <div><h1>Graphics Card</h1><p>$698.00</p></div></body>"
+            ));
+            let kept = unmarked_texts(&doc, &side_sections(&doc));
+            assert_eq!(kept, ["Graphics Card", "$698.00"], "{heading}");
+        }
     }
 
     #[test]
