@@ -203,7 +203,7 @@ fn code_pattern() -> &'static Regex {
                 // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
                 r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
-                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence|r[ée]f\.|referencia|ref\.|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
+                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
                 r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|штрих-?код",
                 // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
@@ -756,6 +756,12 @@ mod tests {
             ("Herstellernummer: HX-900", (None, s("HX-900"), None)),
             ("Réf. : 100234", (s("100234"), None, None)),
             ("Réf. fabricant : RF-77", (None, s("RF-77"), None)),
+            // wcxb-dev 0608 read without its markup.
+            (
+                "Référence interne MART-00001",
+                (s("MART-00001"), None, None),
+            ),
+            ("Referencia interna: ES-0042", (s("ES-0042"), None, None)),
             ("Código de producto: 55012", (s("55012"), None, None)),
             ("Codice articolo: IT-3321", (s("IT-3321"), None, None)),
             ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
