@@ -244,12 +244,12 @@ fn shown_product_fields_floor_wcxb_dev() {
     let out = eval(&dir, &["--products-shown"]);
     let floors = [
         ("name", 0.75),
-        ("price", 0.83),
+        ("price", 0.85),
         ("currency", 0.97),
-        ("availability", 0.72),
-        ("sku", 0.74),
+        ("availability", 0.77),
+        ("sku", 0.79),
         ("mpn", 0.70),
-        ("brand", 0.50),
+        ("brand", 0.74),
     ];
     for (field, floor) in floors {
         let (f1, _) = product_row(&out, field);

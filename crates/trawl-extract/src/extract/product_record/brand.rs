@@ -264,7 +264,7 @@ pub(super) fn own(names: &[&str], sites: &[String]) -> Option<String> {
 }
 
 /// Words as a compact name: their letters and digits, lower-cased.
-fn spell(words: &[&str]) -> String {
+pub(super) fn spell(words: &[&str]) -> String {
     words
         .iter()
         .map(|w| crate::extract::values::compact(w))

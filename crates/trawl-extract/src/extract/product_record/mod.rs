@@ -14,6 +14,7 @@ pub(crate) mod availability;
 mod brand;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
+mod own_shop;
 mod record;
 mod stated;
 
@@ -245,18 +246,25 @@ pub fn read_from(
     if !is_product_page && !declared {
         return None;
     }
-    Some(combine(doc, title, url, [&ld, &md, &og]))
+    Some(combine(doc, title, url, is_product_page, [&ld, &md, &og]))
 }
 
 /// The record of a product page with its markup ignored.
 fn from_shown(doc: &Doc, title: Option<&str>, url: Option<&str>) -> Product {
     let none = Partial::default();
-    combine(doc, title, url, [&none, &none, &none])
+    combine(doc, title, url, true, [&none, &none, &none])
 }
 
 /// The record from the structured sources (JSON-LD, microdata, Open
-/// Graph) and the visible page at `url`.
-fn combine(doc: &Doc, title: Option<&str>, url: Option<&str>, sources: [&Partial; 3]) -> Product {
+/// Graph) and the visible page at `url`; `product_page` when the page is
+/// typed a product page (not only declared one by its markup).
+fn combine(
+    doc: &Doc,
+    title: Option<&str>,
+    url: Option<&str>,
+    product_page: bool,
+    sources: [&Partial; 3],
+) -> Product {
     let [ld, md, og] = sources;
     let beside = crate::extract::shop::beside::beside(doc);
     let vis = visible::read(doc, beside);
@@ -308,7 +316,15 @@ fn combine(doc: &Doc, title: Option<&str>, url: Option<&str>, sources: [&Partial
         .or_else(|| {
             let names = [name.as_deref(), og_title.as_deref(), page_title.as_deref()];
             let names: Vec<&str> = names.into_iter().flatten().collect();
-            brand::own(&names, &brand::site_names(doc, url))
+            let sites = brand::site_names(doc, url);
+            brand::own(&names, &sites).or_else(|| {
+                let page = own_shop::Page {
+                    product: product_page,
+                    priced: vis.price.is_some(),
+                    anchor: vis.anchor,
+                };
+                own_shop::brand(doc, page_title.as_deref(), url, &sites, page)
+            })
         });
     Product {
         name,
