@@ -289,7 +289,8 @@ fn combine(
         ],
         &vis,
         lang,
-    );
+    )
+    .or_else(|| control_price(doc, &vis, beside));
 
     let first = |f: fn(&Partial) -> Option<String>| f(ld).or_else(|| f(md)).or_else(|| f(og));
     let mut images: Vec<String> = Vec::new();
@@ -401,6 +402,20 @@ fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> 
     })
 }
 
+/// Without any other price, the one the product's add-to-cart control
+/// carries in an attribute, on a page with a product heading.
+fn control_price(doc: &Doc, vis: &visible::Visible, beside: &[bool]) -> Option<Price> {
+    vis.anchor?;
+    let chrome = |id: NodeId| visible::in_chrome(doc, id) || beside[id as usize];
+    let c = crate::extract::shop::controls::cart_price(doc, &chrome)?;
+    Some(Price {
+        amount: c.amount,
+        currency: c.currency.map(str::to_string),
+        raw: c.raw,
+        source: Source::Control,
+    })
+}
+
 /// The one currency of every price the page shows, if they agree.
 fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Option<String> {
     let mut codes = vis.all.iter().map(|f| settle(f.named, None, lang));
@@ -428,14 +443,7 @@ fn pick_price(
         .iter()
         .find_map(|(p, s)| p.price.as_ref().map(|x| (x, *s)));
     let Some((sp, source)) = structured else {
-        return vis.price.as_ref().map(from_visible).or_else(|| {
-            vis.control_price.as_ref().map(|c| Price {
-                amount: c.amount.clone(),
-                currency: c.currency.map(str::to_string),
-                raw: c.raw.clone(),
-                source: Source::Control,
-            })
-        });
+        return vis.price.as_ref().map(from_visible);
     };
     let currency = sp.currency.or_else(|| {
         // Structured amount without a currency: the one the page shows beside it.

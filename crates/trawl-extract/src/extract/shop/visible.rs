@@ -10,7 +10,6 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::controls::{cart_price, ControlPrice};
 use super::money::{self, find_prices, Found};
 use super::price_labels;
 use crate::extract::noise::{class_id_role, matches_token};
@@ -64,9 +63,6 @@ pub(crate) struct Visible {
     pub specs: Vec<(String, String)>,
     /// The product's heading (the first of `headings`' elements).
     pub anchor: Option<NodeId>,
-    /// Without a buy-box price, the one its add-to-cart control carries in
-    /// an attribute.
-    pub control_price: Option<ControlPrice>,
 }
 
 /// The elements of a page's chrome.
@@ -337,8 +333,6 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     }
     if let Some((distance, _, price, top)) = buy_box_price(candidates, &struck_at) {
         (v.price, v.price_max, v.price_distance) = (Some(price), top, distance);
-    } else if v.anchor.is_some() {
-        v.control_price = cart_price(doc, &chrome);
     }
     read_codes(doc, &mut v, beside);
     v.breadcrumbs = breadcrumbs(doc);
