@@ -210,9 +210,10 @@ const PRE: &[&str] = &[
 ];
 
 /// A restock notice: the page offers to tell the shopper when the product
-/// is back, so it is out of stock now when nothing can be added to the cart ("Notify me when available", "Get
-/// notified by email when this product is in stock"). Such a notice may be a
-/// sentence: it is read up to [`NOTICE_CHARS`].
+/// is back ("Notify me when available", "Get notified by email when this
+/// product is in stock"), so it is out of stock when nothing can be added to
+/// the cart. Such a notice may be a sentence: it is read up to
+/// [`NOTICE_CHARS`].
 const NOTIFY: &[&str] = &[
     "notify me",
     "get notified",
@@ -565,9 +566,8 @@ mod tests {
         );
     }
 
-    /// Issue 59: a restock notice says out of stock, whatever button is
-    /// left beside it (wcxb-dev 0611 read without its markup); a line
-    /// saying few are left says in stock.
+    /// Issue 59: a restock notice with no enabled "Add to cart" beside it
+    /// says out of stock; a line saying few are left says in stock.
     #[test]
     fn a_restock_notice_is_out_of_stock_and_few_left_is_in_stock() {
         use Availability::{InStock, OutOfStock};

@@ -236,6 +236,10 @@ fn attribute_price(doc: &Doc, i: NodeId) -> Option<ControlPrice> {
         let raw = PRICE_ATTRS.iter().find_map(|a| doc.attr(cur, a));
         if let Some(raw) = raw.filter(|r| r.len() <= 32 && r.contains(['.', ','])) {
             let amount = super::money::parse_amount(raw, true)?;
+            // A placeholder the script fills ("0.00") is no price.
+            if amount.parse::<f64>().map_or(true, |a| a <= 0.0) {
+                return None;
+            }
             let currency = CURRENCY_ATTRS
                 .iter()
                 .find_map(|a| doc.attr(cur, a))
@@ -400,6 +404,10 @@ mod tests {
         // Cents, another control, or a grid whose cards disagree: none.
         assert_eq!(
             price(r#"<button data-price="7490">Add to cart</button>"#),
+            None
+        );
+        assert_eq!(
+            price(r#"<button data-price="0.00">Add to cart</button>"#),
             None
         );
         assert_eq!(
