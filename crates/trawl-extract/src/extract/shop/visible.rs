@@ -248,6 +248,11 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             v.heading_pieces.push(doc.plain_pieces(h));
         }
     }
+    let german = doc
+        .meta
+        .lang
+        .as_deref()
+        .is_some_and(|l| l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("de")));
     // Price boxes: the smallest elements whose text shows a price.
     let mut holds = vec![false; n];
     let mut boxes: Vec<(NodeId, Vec<Found>, String)> = Vec::new();
@@ -267,7 +272,11 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             continue;
         }
         let text = doc.plain_text(id);
-        let found = find_prices(&text);
+        let mut found = find_prices(&text);
+        if german {
+            // "1 TL" is a teaspoon (Teelöffel) in German, not a lira.
+            found.retain(|f| !f.raw.ends_with("TL"));
+        }
         if found.is_empty() {
             continue;
         }
@@ -692,6 +701,19 @@ mod tests {
         }
         let v = visible("<h1>Camera</h1><div>Starting bid: <span>US $10.00</span></div>");
         assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("10.00"));
+    }
+
+    /// A recipe's "1 TL" (Teelöffel, a teaspoon) on a German page is no
+    /// price (trafilatura-eval's chefkoch was typed a product for it); on a
+    /// Turkish page it is a lira.
+    #[test]
+    fn a_german_teaspoon_is_not_a_lira() {
+        let v = visible(
+            "<html lang=de><body><h1>Mandarinen-Schmand-Kuchen</h1><ul><li>1 TL Backpulver</li></ul></body></html>",
+        );
+        assert!(v.price.is_none());
+        let v = visible("<html lang=tr><body><h1>Çaydanlık</h1><p>150 TL</p></body></html>");
+        assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("150.00"));
     }
 
     #[test]
