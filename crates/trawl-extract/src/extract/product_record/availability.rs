@@ -357,8 +357,7 @@ pub(super) fn shown(
         if (chars == 0 && !button) || chars > NOTICE_CHARS || chrome(i) {
             continue;
         }
-        let text = line_text.read(doc, i);
-        let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let text = line_text.opening(doc, i);
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
             let said = if chars > LINE_CHARS {

@@ -5,11 +5,12 @@
 //! Bombas", "Atelier Sofa – Coco Republic", "Summit 24 Fire Pit Solo
 //! Stove"), checked against its `og:site_name` and its host, or its
 //! `og:site_name` when that spells its host ("UPLIFT Desk" on upliftdesk.com).
-//! The page must sell (an add-to-cart control). A retailer or a
-//! marketplace signs its titles the same way, so the page must not show
-//! that it sells others' goods: a seller's line ("Sold by",
-//! "Ships from", "Verkauf durch", "出品者") or a link to its brands ("Shop by
-//! Brand", "Marken").
+//! The page must be typed a product page and sell (a buy-box price or an
+//! add-to-cart control). A retailer or a marketplace signs its titles the
+//! same way, so the page must not show that it sells others' goods: a
+//! seller's line ("Sold by", "Ships from", "Verkauf durch", "出品者"), a link
+//! to its brands ("Shop by Brand", "Marken") or a maker's line under the
+//! heading ("By Acme").
 
 use std::sync::OnceLock;
 
@@ -108,8 +109,10 @@ pub(super) fn brand(
     // A product page that sells: a buy-box price by its heading or an
     // enabled add-to-cart control outside its chrome (a recipe or a service
     // whose markup holds a product does not sign with a maker's name).
-    let sells = page.priced || cart_buttons(doc, &OnceLock::new()) > 0;
-    if sites.is_empty() || !page.product || !sells {
+    if sites.is_empty() || !page.product {
+        return None;
+    }
+    if !page.priced && cart_buttons(doc, &OnceLock::new()) == 0 {
         return None;
     }
     let name = title
@@ -180,22 +183,18 @@ fn made_by(doc: &Doc, anchor: Option<NodeId>) -> bool {
 /// Whether the page shows that it sells others' goods: a seller's line or
 /// a link to a brand index, anywhere (its navigation too).
 fn sells_others(doc: &Doc) -> bool {
-    let mut lower = String::new();
     (0..doc.len() as NodeId).any(|i| {
         let n = &doc.nodes[i as usize];
         let link = n.kind == Kind::Element && doc.tag(i) == Tag::A;
         if !(n.kind == Kind::Text || link) || doc.agg[i as usize].chars > LINE_CHARS {
             return false;
         }
-        lower.clear();
         if link {
-            lower.push_str(&doc.plain_text(i).to_lowercase());
-            let t = lower.trim();
-            BRAND_INDEX.contains(&t)
+            let t = doc.plain_text(i).to_lowercase();
+            BRAND_INDEX.contains(&t.trim())
         } else {
-            lower.push_str(&doc.text(i).to_lowercase());
-            let t = lower.trim_start();
-            SELLER_LINES.iter().any(|s| t.starts_with(s))
+            let t = doc.text(i).to_lowercase();
+            SELLER_LINES.iter().any(|s| t.trim_start().starts_with(s))
         }
     })
 }

@@ -3,6 +3,7 @@
 //! disclaimers and tooltips. Computed once per page; `auto` leaves it out of
 //! the text, and the buy box and the product record look past it.
 
+use super::price_labels::OTHER_SELLERS;
 use crate::extract::noise::{mark, named_any};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -77,20 +78,10 @@ const SIDE_SECTIONS: &[&str] = &[
     "you may like",
     "you might like",
     // Other sellers' offers of the same product (issue 59: the main buy
-    // box's price, not another seller's), and best-seller lists.
+    // box's price, not another seller's; more in `OTHER_SELLERS`), and
+    // best-seller lists.
     "sellers",
     "buying choices",
-    "other offers",
-    "weitere angebote",
-    "andere anbieter",
-    "autres vendeurs",
-    "autres offres",
-    "otros vendedores",
-    "altri venditori",
-    "andere verkopers",
-    "inne oferty",
-    "その他の出品者",
-    "其他卖家",
 ];
 
 /// A heading that names a side section is short.
@@ -146,7 +137,11 @@ fn opens_side_section(doc: &Doc, next_text: &[NodeId], id: NodeId) -> bool {
     }
     let text = doc.plain_text(h).to_lowercase();
     // "4.9 · 1,316 reviews" is the product's rating summary, not a section.
-    !text.chars().any(|c| c.is_ascii_digit()) && SIDE_SECTIONS.iter().any(|s| text.contains(s))
+    !text.chars().any(|c| c.is_ascii_digit())
+        && SIDE_SECTIONS
+            .iter()
+            .chain(OTHER_SELLERS)
+            .any(|s| text.contains(s))
 }
 
 /// A card list needs this many cards.

@@ -154,12 +154,8 @@ const BETWEEN_CHARS: usize = 40;
 pub(super) fn count(doc: &Doc) -> usize {
     let mut line = LineText::default();
     let buttons = (0..doc.len() as NodeId).filter(|&i| {
-        is_button(doc, i) && doc.agg[i as usize].chars <= LINE_CHARS && {
-            let text = line.read(doc, i);
-            let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
-            // The ancestor walk last: most links are not cart buttons.
-            enabled_cart(doc, i, text) && !in_chrome(doc, i)
-        }
+        // The ancestor walk last: most links are not cart buttons.
+        reads_cart(doc, i, &mut line) && doc.attr(i, "disabled").is_none() && !in_chrome(doc, i)
     });
     let mut boxes = 0;
     let mut last: Option<NodeId> = None;
@@ -208,12 +204,7 @@ pub(crate) fn cart_price(doc: &Doc, chrome: &dyn Fn(NodeId) -> bool) -> Option<C
     let mut line = LineText::default();
     let mut found: Option<ControlPrice> = None;
     for i in 0..doc.len() as NodeId {
-        if !is_button(doc, i) || doc.agg[i as usize].chars > LINE_CHARS {
-            continue;
-        }
-        let text = line.read(doc, i);
-        let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
-        if !starts(text, CART) || chrome(i) {
+        if !reads_cart(doc, i, &mut line) || chrome(i) {
             continue;
         }
         let Some(price) = attribute_price(doc, i) else {
@@ -306,11 +297,21 @@ impl LineText {
         }
         &self.lower
     }
+
+    /// [`LineText::read`] from its first letter or digit ("✓ In stock",
+    /// "» Add to cart"): what a line's phrases are matched against.
+    pub(crate) fn opening(&mut self, doc: &Doc, i: NodeId) -> &str {
+        self.read(doc, i)
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+    }
 }
 
-/// A control reading "Add to cart" (`text`, lower-cased) that is not disabled.
-fn enabled_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
-    doc.attr(i, "disabled").is_none() && starts(text, CART)
+/// Element `i` is an add-to-cart control, enabled or not: a short button,
+/// submit or link reading one of [`CART`]'s phrases.
+fn reads_cart(doc: &Doc, i: NodeId, line: &mut LineText) -> bool {
+    is_button(doc, i)
+        && doc.agg[i as usize].chars <= LINE_CHARS
+        && starts(line.opening(doc, i), CART)
 }
 
 pub(crate) fn starts(text: &str, phrases: &[&str]) -> bool {

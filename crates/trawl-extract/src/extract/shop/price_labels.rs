@@ -86,13 +86,31 @@ const FORMER_LABELS: &[&str] = &[
     "السعر القديم",
 ];
 
-/// Labels of a price that is not the main offer's: other sellers' offers
-/// and used copies ("Other sellers from $61.20"), and an auction's starting
-/// bid, which the current bid replaces. Read anywhere in the text before the
-/// price or at the start of its box.
+/// Headings and labels of other sellers' offers of the same product
+/// ("Other offers", "Weitere Angebote"): a price under one is not the main
+/// offer's, and a section headed by one is beside the product
+/// (`beside::SIDE_SECTIONS` reads them too).
+pub(crate) const OTHER_SELLERS: &[&str] = &[
+    "other offers",
+    "weitere angebote",
+    "andere anbieter",
+    "autres vendeurs",
+    "autres offres",
+    "otros vendedores",
+    "altri venditori",
+    "andere verkopers",
+    "inne oferty",
+    "その他の出品者",
+    "其他卖家",
+];
+
+/// More labels of a price that is not the main offer's, beside
+/// [`OTHER_SELLERS`]: other sellers' offers and used copies ("Other sellers
+/// from $61.20"), and an auction's starting bid, which the current bid
+/// replaces. Read anywhere in the text before the price or at the start of
+/// its box.
 const OTHER_OFFER: &[&str] = &[
     "other sellers",
-    "other offers",
     "more buying choices",
     "new & used",
     "used & new",
@@ -101,35 +119,25 @@ const OTHER_OFFER: &[&str] = &[
     "refurbished from",
     "starting bid",
     "opening bid",
-    "weitere angebote",
-    "andere anbieter",
     "gebraucht ab",
     "startpreis",
     "startgebot",
-    "autres vendeurs",
-    "autres offres",
     "d'occasion",
     "mise à prix",
     "prix de départ",
-    "otros vendedores",
     "otras ofertas",
     "usado desde",
     "precio de salida",
     "puja inicial",
-    "altri venditori",
     "altre offerte",
     "usato da",
     "prezzo di partenza",
     "base d'asta",
-    "andere verkopers",
-    "inne oferty",
     "cena wywoławcza",
     "другие продавцы",
     "начальная цена",
-    "その他の出品者",
     "中古品",
     "開始価格",
-    "其他卖家",
     "起拍价",
     "起標價",
     "시작가",
@@ -159,11 +167,12 @@ pub(crate) fn former(opening: &str, before: &str) -> bool {
 /// paragraph before the box is not its label, nor a text holding a price
 /// of its own: that other offer's box came before).
 pub(crate) fn other_offer(opening: &str, before: &str) -> bool {
-    if OTHER_OFFER.iter().any(|w| opening.starts_with(w)) {
+    let mut labels = OTHER_OFFER.iter().chain(OTHER_SELLERS);
+    if labels.clone().any(|w| opening.starts_with(w)) {
         return true;
     }
     before.len() <= LABEL_BYTES
-        && OTHER_OFFER.iter().any(|w| before.contains(w))
+        && labels.any(|w| before.contains(w))
         && find_prices(before).is_empty()
 }
 
