@@ -278,7 +278,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let mut noise = noise::full(doc, profile, &outbound);
     for (on, mark) in MARKS {
         if on.runs(page_type, &profile) {
-            mark(doc, &mut noise);
+            mark(doc, &outbound, &mut noise);
         }
     }
     let agg = noise::clean_agg(doc, &noise);
@@ -452,15 +452,17 @@ impl On {
 }
 
 /// A pass that marks more noise before the region is chosen.
-type Mark = fn(&Doc, &mut [bool]);
+type Mark = fn(&Doc, &outbound::Outbound, &mut [bool]);
 
 /// The noise passes after the full noise model, in order.
 const MARKS: &[(On, Mark)] = &[
-    (On::Articles, |doc, noise| {
-        teasers::mark(doc, &doc.agg, noise)
+    (On::Articles, |doc, outbound, noise| {
+        teasers::mark(doc, &doc.agg, outbound, noise)
     }),
-    (On::Articles, stories::mark),
-    (On::ArticlesCaptionsNoise, captions::mark),
+    (On::Articles, |doc, _, noise| stories::mark(doc, noise)),
+    (On::ArticlesCaptionsNoise, |doc, _, noise| {
+        captions::mark(doc, noise)
+    }),
 ];
 
 /// What a trimming pass sees: the page, the block owning each text, the

@@ -4,8 +4,12 @@
 //! sentence. Their link share is too low for the link-density rule, so they
 //! are recognised by structure: two or more sibling cards, each holding one
 //! heading that is a link elsewhere. The article's own headings link nowhere
-//! (or to `#anchors`), so its sections stay.
+//! (or to `#anchors`), so its sections stay, and so does a list of undated
+//! cards whose links all leave the site: the products a guide recommends,
+//! the reports and samples a page points to, are what the page says.
 
+use crate::extract::outbound::Outbound;
+use crate::extract::written_dates::{self, Order};
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 /// A heading is a link when at least this share of its characters are link
@@ -83,20 +87,27 @@ fn ends_with_link_elsewhere(doc: &Doc, card: NodeId) -> bool {
 /// Marks teaser cards (and the short heading above their list) as noise:
 /// first cards whose headline links elsewhere, then cards whose plain
 /// headline is followed by a short "read more" link.
-pub(crate) fn mark(doc: &Doc, agg: &[Agg], noise: &mut [bool]) {
+pub(crate) fn mark(doc: &Doc, agg: &[Agg], outbound: &Outbound, noise: &mut [bool]) {
     let linked: Vec<NodeId> = headings(doc, noise)
         .filter(|&i| links_elsewhere(doc, agg, i))
         .collect();
-    mark_cards(doc, agg, noise, &linked, |_| true, false);
+    let cards = Cards { doc, agg, outbound };
+    cards.mark(noise, &linked, |_| true, false);
     let plain: Vec<NodeId> = headings(doc, noise).collect();
-    mark_cards(
-        doc,
-        agg,
+    cards.mark(
         noise,
         &plain,
         |card| ends_with_link_elsewhere(doc, card),
         true,
     );
+}
+
+/// What [`Cards::mark`] reads: the page, its text counts and which blocks
+/// link only to other sites.
+struct Cards<'a> {
+    doc: &'a Doc,
+    agg: &'a [Agg],
+    outbound: &'a Outbound<'a>,
 }
 
 /// Headings below `<h1>` outside noise.
@@ -110,102 +121,120 @@ fn headings<'a>(doc: &'a Doc, noise: &'a [bool]) -> impl Iterator<Item = NodeId>
         .map(|(i, _)| i as NodeId)
 }
 
-/// Marks the cards (each the largest subtree holding one of `heads` and no
-/// other) that pass `is_card`, two or more to a list. `strict` lists also
-/// hold nothing but cards and sit under a short title ("More on this"): a
-/// plain headline with a "read more" link is also how a landing page or a
-/// listicle lays out its own items (without these two conditions wcxb-dev
-/// documentation fell 0.91975 -> 0.91897: a landing page's cards, two
-/// listicles' last items).
-fn mark_cards(
-    doc: &Doc,
-    agg: &[Agg],
-    noise: &mut [bool],
-    heads: &[NodeId],
-    is_card: impl Fn(NodeId) -> bool,
-    strict: bool,
-) {
-    if heads.len() < 2 {
-        return;
-    }
-    // Headings in each subtree.
-    let mut count = vec![0u32; doc.len()];
-    for &h in heads {
-        let mut n = h;
-        while n != u32::MAX {
-            count[n as usize] += 1;
-            n = doc.nodes[n as usize].parent;
+impl Cards<'_> {
+    /// Marks the cards (each the largest subtree holding one of `heads` and no
+    /// other) that pass `is_card`, two or more to a list. Not a list of
+    /// undated cards whose links all leave the site: a guide's picks, a
+    /// page's resources (posts on other blogs carry their dates). `strict`
+    /// lists also
+    /// hold nothing but cards and sit under a short title ("More on this"): a
+    /// plain headline with a "read more" link is also how a landing page or a
+    /// listicle lays out its own items (without these two conditions wcxb-dev
+    /// documentation fell 0.91975 -> 0.91897: a landing page's cards, two
+    /// listicles' last items).
+    fn mark(
+        &self,
+        noise: &mut [bool],
+        heads: &[NodeId],
+        is_card: impl Fn(NodeId) -> bool,
+        strict: bool,
+    ) {
+        let (doc, agg) = (self.doc, self.agg);
+        if heads.len() < 2 {
+            return;
         }
-    }
-    let body = doc.body();
-    // Cards grouped by the list holding them, and the lists holding a
-    // headed block that is no card (a listicle's long items, sections).
-    let mut lists: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
-    let mut mixed: Vec<NodeId> = Vec::new();
-    for &h in heads {
-        // The card: the largest subtree holding this heading and no other.
-        let mut card = h;
-        loop {
-            let p = doc.nodes[card as usize].parent;
-            if p == u32::MAX || card == body || count[p as usize] != 1 {
-                break;
+        // Headings in each subtree.
+        let mut count = vec![0u32; doc.len()];
+        for &h in heads {
+            let mut n = h;
+            while n != u32::MAX {
+                count[n as usize] += 1;
+                n = doc.nodes[n as usize].parent;
             }
-            card = p;
         }
-        let list = doc.nodes[card as usize].parent;
-        if list == u32::MAX || card == body {
-            continue;
+        let body = doc.body();
+        // Cards grouped by the list holding them, and the lists holding a
+        // headed block that is no card (a listicle's long items, sections).
+        let mut lists: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
+        let mut mixed: Vec<NodeId> = Vec::new();
+        for &h in heads {
+            // The card: the largest subtree holding this heading and no other.
+            let mut card = h;
+            loop {
+                let p = doc.nodes[card as usize].parent;
+                if p == u32::MAX || card == body || count[p as usize] != 1 {
+                    break;
+                }
+                card = p;
+            }
+            let list = doc.nodes[card as usize].parent;
+            if list == u32::MAX || card == body {
+                continue;
+            }
+            if agg[card as usize].chars > CARD_MAX_CHARS || !is_card(card) {
+                mixed.push(list);
+                continue;
+            }
+            match lists.iter_mut().find(|(l, _)| *l == list) {
+                Some((_, cards)) => cards.push(card),
+                None => lists.push((list, vec![card])),
+            }
         }
-        if agg[card as usize].chars > CARD_MAX_CHARS || !is_card(card) {
-            mixed.push(list);
-            continue;
+        // What the page says outside noise: a list of linked headlines holding
+        // much of it is the content (a listicle, an events page), not teasers.
+        let clean = crate::extract::noise::clean_agg(doc, noise);
+        let page = f64::from(clean[body as usize].chars.max(1));
+        // Clean text before each node in document order.
+        let mut before = vec![0u32; doc.len() + 1];
+        let mut run = 0u32;
+        for (i, n) in doc.nodes.iter().enumerate() {
+            before[i] = run;
+            if n.kind == Kind::Text && !noise[i] {
+                run += n.chars;
+            }
         }
-        match lists.iter_mut().find(|(l, _)| *l == list) {
-            Some((_, cards)) => cards.push(card),
-            None => lists.push((list, vec![card])),
+        for (list, cards) in lists {
+            let held: u32 = cards.iter().map(|&c| clean[c as usize].chars).sum();
+            let first = cards.iter().copied().min().unwrap_or(list);
+            if cards.len() < 2
+                || (strict && mixed.contains(&list))
+                || f64::from(held) > MAX_PAGE_SHARE * page
+                || f64::from(before[first as usize]) < MIN_TEXT_BEFORE * page
+                || (self.outbound.only(list) && !cards.iter().any(|&c| dated(doc, c)))
+            {
+                continue;
+            }
+            // "Related stories" right above the list.
+            let title = previous_element(doc, list).filter(|&head| {
+                doc.nodes[head as usize].tag.is_heading()
+                    && agg[head as usize].chars <= LIST_HEADING_MAX_CHARS
+                    && agg[head as usize].links == 0
+            });
+            if strict && title.is_none() {
+                continue;
+            }
+            for card in cards {
+                let end = doc.nodes[card as usize].end as usize;
+                noise[card as usize..end].fill(true);
+            }
+            if let Some(head) = title {
+                let end = doc.nodes[head as usize].end as usize;
+                noise[head as usize..end].fill(true);
+            }
         }
     }
-    // What the page says outside noise: a list of linked headlines holding
-    // much of it is the content (a listicle, an events page), not teasers.
-    let clean = crate::extract::noise::clean_agg(doc, noise);
-    let page = f64::from(clean[body as usize].chars.max(1));
-    // Clean text before each node in document order.
-    let mut before = vec![0u32; doc.len() + 1];
-    let mut run = 0u32;
-    for (i, n) in doc.nodes.iter().enumerate() {
-        before[i] = run;
-        if n.kind == Kind::Text && !noise[i] {
-            run += n.chars;
-        }
-    }
-    for (list, cards) in lists {
-        let held: u32 = cards.iter().map(|&c| clean[c as usize].chars).sum();
-        let first = cards.iter().copied().min().unwrap_or(list);
-        if cards.len() < 2
-            || (strict && mixed.contains(&list))
-            || f64::from(held) > MAX_PAGE_SHARE * page
-            || f64::from(before[first as usize]) < MIN_TEXT_BEFORE * page
-        {
-            continue;
-        }
-        // "Related stories" right above the list.
-        let title = previous_element(doc, list).filter(|&head| {
-            doc.nodes[head as usize].tag.is_heading()
-                && agg[head as usize].chars <= LIST_HEADING_MAX_CHARS
-                && agg[head as usize].links == 0
-        });
-        if strict && title.is_none() {
-            continue;
-        }
-        for card in cards {
-            let end = doc.nodes[card as usize].end as usize;
-            noise[card as usize..end].fill(true);
-        }
-        if let Some(head) = title {
-            let end = doc.nodes[head as usize].end as usize;
-            noise[head as usize..end].fill(true);
-        }
-    }
+}
+
+/// Whether `card` shows a date (a `<time>`, or a date written in its
+/// text): a teaser of a post does; a product, a report or a code sample
+/// a page points to does not.
+fn dated(doc: &Doc, card: NodeId) -> bool {
+    (card..doc.nodes[card as usize].end).any(|n| {
+        doc.tag(n) == Tag::Time
+            || (doc.nodes[n as usize].kind == Kind::Text
+                && doc.nodes[n as usize].chars > 0
+                && !written_dates::find(doc.text(n), Order::MonthFirst).is_empty())
+    })
 }
 
 /// The element sibling right before `id`, skipping whitespace text.
@@ -235,7 +264,7 @@ mod tests {
     fn kept(html: &str) -> String {
         let doc = Doc::parse_str(html);
         let mut noise = vec![false; doc.len()];
-        mark(&doc, &doc.agg, &mut noise);
+        mark(&doc, &doc.agg, &Outbound::new(&doc), &mut noise);
         crate::extract::noise::unmarked_texts(&doc, &noise).join(" | ")
     }
 
@@ -259,6 +288,64 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("Related stories"), "{text}");
+    }
+
+    /// Regression (wcxb-dev 0068, 0138, 1442): the products a guide
+    /// recommends (`<li><h2><a href=shop>`), a page's reports and code
+    /// samples on other sites were dropped as teasers once half the text
+    /// was above them. Posts on other blogs, each with its date (a webring,
+    /// wcxb-dev 0495), still go, and so do the site's own related cards.
+    #[test]
+    fn undated_cards_that_leave_the_site_stay() {
+        let story = "<p>The storm arrived on Sunday night, and by Monday morning the harbour \
+            walls had given way in three places while the river kept rising behind them.</p>";
+        let list = |href: &str, extra: &str| {
+            (1..=3)
+                .map(|i| {
+                    format!(
+                        "<li><h3><a href='{href}{i}'>Linked card number {i}</a></h3>{extra}</li>"
+                    )
+                })
+                .collect::<String>()
+        };
+        let page = |cards: String| {
+            format!(
+                "<head><link rel=canonical href='https://www.news.example/storm'></head>\
+                 <body><article><h1>Storm</h1>{story}{story}<ul>{cards}</ul></article></body>"
+            )
+        };
+        for (cards, stays) in [
+            (list("https://shop.example.net/dp/", ""), true),
+            (
+                list(
+                    "https://reports.example.org/r",
+                    "<p>A report on floods.</p>",
+                ),
+                true,
+            ),
+            (
+                list(
+                    "https://other.example.org/p",
+                    "<small>December 12, 2025</small>",
+                ),
+                false,
+            ),
+            (
+                list(
+                    "https://other.example.org/p",
+                    "<time datetime=2025-12-12>Friday</time>",
+                ),
+                false,
+            ),
+            (list("/related-", ""), false),
+        ] {
+            let text = kept(&page(cards.clone()));
+            assert_eq!(
+                text.contains("Linked card number 2"),
+                stays,
+                "{cards}: {text}"
+            );
+        }
     }
 
     #[test]
