@@ -34,6 +34,7 @@ pub(crate) mod date_lines;
 pub(crate) mod echoes;
 pub(crate) mod headings;
 mod headline;
+mod introduced;
 pub(crate) mod product;
 pub(crate) mod stories;
 pub(crate) mod tail;
@@ -400,7 +401,8 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
                 && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1))
                 && !noise::linked_title(doc, i)
                 && !outbound.only(i)
-                && !headings::anchored(doc, i));
+                && !headings::anchored(doc, i)
+                && !introduced::introduced(doc, i));
         if drop {
             sel.exclude(doc, i);
             i = node.end;
