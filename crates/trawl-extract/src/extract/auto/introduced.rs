@@ -4,6 +4,7 @@
 //! pages a guide sends its reader to), where a bare list of links is the
 //! site's chrome.
 
+use super::teasers::previous_element;
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Fewest words of the introducing sentence: a label ("Related:", "Tags:",
@@ -39,27 +40,6 @@ pub(super) fn introduced(doc: &Doc, id: NodeId) -> bool {
     }
     let text = text.trim_end();
     text.ends_with(':') && text.split_whitespace().count() >= MIN_WORDS
-}
-
-/// The element sibling right before `id`, when only whitespace comes
-/// between them.
-fn previous_element(doc: &Doc, id: NodeId) -> Option<NodeId> {
-    let parent = doc.nodes[id as usize].parent;
-    if parent == u32::MAX {
-        return None;
-    }
-    let mut prev = None;
-    for c in doc.children(parent) {
-        if c == id {
-            return prev;
-        }
-        if doc.nodes[c as usize].kind == Kind::Element {
-            prev = Some(c);
-        } else if doc.nodes[c as usize].chars > 0 {
-            prev = None;
-        }
-    }
-    None
 }
 
 #[cfg(test)]

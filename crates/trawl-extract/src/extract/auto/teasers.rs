@@ -238,7 +238,7 @@ fn dated(doc: &Doc, card: NodeId) -> bool {
 }
 
 /// The element sibling right before `id`, skipping whitespace text.
-fn previous_element(doc: &Doc, id: NodeId) -> Option<NodeId> {
+pub(super) fn previous_element(doc: &Doc, id: NodeId) -> Option<NodeId> {
     let parent = doc.nodes[id as usize].parent;
     if parent == u32::MAX {
         return None;
