@@ -5,7 +5,7 @@
 //! site's chrome.
 
 use super::teasers::previous_element;
-use crate::html::{Doc, Kind, NodeId, Tag};
+use crate::html::{Doc, NodeId, Tag};
 
 /// Fewest words of the introducing sentence: a label ("Related:", "Tags:",
 /// "Share this:") is chrome; a sentence says more.
@@ -31,13 +31,7 @@ pub(super) fn introduced(doc: &Doc, id: NodeId) -> bool {
     {
         return false;
     }
-    let mut text = String::new();
-    for t in prev..doc.nodes[prev as usize].end {
-        if doc.nodes[t as usize].kind == Kind::Text {
-            text.push_str(doc.text(t));
-            text.push(' ');
-        }
-    }
+    let text = doc.plain_text(prev);
     let text = text.trim_end();
     text.ends_with(':') && text.split_whitespace().count() >= MIN_WORDS
 }
