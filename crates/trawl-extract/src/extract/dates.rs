@@ -36,6 +36,8 @@ pub(crate) struct ShownDate {
     /// The `<time datetime>` element the date is written in, if any: its
     /// moment says the time of day the text leaves out.
     pub time: Option<NodeId>,
+    /// The text node the date is written in.
+    pub node: NodeId,
 }
 
 /// Words that say a date is an update, in the languages we meet.
@@ -199,7 +201,15 @@ pub(crate) fn shown(doc: &Doc, order: Order, fetched_at: Option<i64>) -> Vec<Sho
         Some(h) => (h.saturating_sub(BEFORE_HEADLINE), h + AFTER_HEADLINE),
         None => (0, NO_HEADLINE),
     };
-    scan(doc, &text, &at, (from, to), order, Reach::Head, fetched_at)
+    let mut found = scan(doc, &text, &at, (from, to), order, Reach::Head, fetched_at);
+    // A date written in the headline ("Results: regional championship,
+    // 19.5.2007") is its subject's day, an event's: the head's other
+    // dates come first.
+    if let Some(h) = h1 {
+        let within = h..doc.end(h);
+        found.sort_by_key(|s| within.contains(&s.node));
+    }
+    found
 }
 
 /// Text characters read for a date anywhere.
@@ -362,6 +372,7 @@ fn scan(
             listed: listed(doc, node, f.end - f.start, order),
             ambiguous: f.other.is_some(),
             time: time_around(doc, node),
+            node,
         });
     }
     out

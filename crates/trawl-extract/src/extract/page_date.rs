@@ -104,8 +104,13 @@ pub(crate) fn dates(
     // The zone is looked for only when a moment is recorded in UTC.
     let zone = std::cell::OnceCell::new();
     let zone = || *zone.get_or_init(|| local_time::page_zone(doc, lang, url));
-    let local = |d: &Option<String>| on_shown_day(doc, &zone, order, fetched_at, d.as_deref());
-    let recorded_date = local(&meta.date);
+    // The URL's day is the publication's (not an update's).
+    let url_day = url.and_then(dates::in_url).map(Day::iso);
+    let on_day = |d: &Option<String>, url_day: Option<&str>| {
+        on_shown_day(doc, &zone, order, fetched_at, url_day, d.as_deref())
+    };
+    let local = |d: &Option<String>| on_day(d, None);
+    let recorded_date = on_day(&meta.date, url_day.as_deref());
     let recorded_modified = local(&meta.date_modified);
     // Dates in a run of like items (teasers, a ticker) are the items'; a
     // forum thread's first post is the thread.
@@ -152,7 +157,6 @@ pub(crate) fn dates(
             .or_else(|| of_kind.next())
             .map(with_recorded)
     };
-    let url_day = url.and_then(dates::in_url).map(Day::iso);
     let shown_published = first_of(Shown::Published);
     let shown_updated = first_of(Shown::Updated);
     let first = shown
@@ -203,7 +207,7 @@ pub(crate) fn dates(
         .filter(before_fetch)
         .or_else(|| local(&time_element(doc).and_then(|d| normalize_date(&d))));
     let state_date = if date.is_none() {
-        local(&in_state(doc, page_type)).filter(before_fetch)
+        on_day(&in_state(doc, page_type), url_day.as_deref()).filter(before_fetch)
     } else {
         None
     };
@@ -295,13 +299,15 @@ fn elsewhere(
 }
 
 /// `recorded` in the page's `zone` when that moves it to a day the page
-/// shows (in its text, or a `<time>` stating a local moment); else as
-/// recorded.
+/// shows (in its text, or a `<time>` stating a local moment) or, for a
+/// publication, its URL names (`url_day`, from `/2023/11/08/`: the site's
+/// own day); else as recorded.
 fn on_shown_day(
     doc: &Doc,
     zone: &dyn Fn() -> Option<local_time::Zone>,
     order: Order,
     fetched_at: Option<i64>,
+    url_day: Option<&str>,
     recorded: Option<&str>,
 ) -> Option<String> {
     let recorded = recorded?;
@@ -310,14 +316,19 @@ fn on_shown_day(
     }
     let shows = |l: &String| {
         l.get(..10).is_some_and(|day| {
-            local_time::time_states_day(doc, day) || dates::shows_day(doc, order, fetched_at, day)
+            url_day == Some(day)
+                || local_time::time_states_day(doc, day)
+                || dates::shows_day(doc, order, fetched_at, day)
         })
     };
     // A `<time>` showing the moment's wall clock settles the zone first.
     let local = local_time::shown_by_time(doc, recorded)
         .or_else(zone)
         .and_then(|z| local_time::localize(recorded, z))
-        .filter(shows);
+        .filter(shows)
+        // A URL naming the day before or after: the site's own day, when
+        // the page shows none (its date line hidden) or the zone is open.
+        .or_else(|| local_time::on_url_day(recorded, url_day?));
     Some(local.unwrap_or_else(|| recorded.to_string()))
 }
 
@@ -507,6 +518,59 @@ mod tests {
             PageType::Forum,
         );
         assert_eq!(d.as_deref(), Some("2025-12-19T04:25:38+05:00"));
+        // A page whose date line is hidden, in a zone nothing settles: the
+        // URL's day is the site's own (a regression test: twincities.com in
+        // trafilatura-eval was dated 2023-11-09, the UTC day).
+        let hidden = r#"<div class="meta hide"><time datetime="2023-11-08 23:30:59">November 8, 2023</time></div>"#;
+        let html = format!(
+            "<html lang=en-US><head>{}</head><body><h1>Headline</h1>{hidden}{story}</body></html>",
+            meta("2023-11-09T05:30:59Z")
+        );
+        let doc = Doc::parse_str(&html);
+        let on = |url| {
+            super::dates(
+                &doc,
+                Some(url),
+                &collect(&doc),
+                PageType::Article,
+                None,
+                None,
+            )
+        };
+        let d = on("https://news.example/2023/11/08/mayor/");
+        assert_eq!(d.date.as_deref(), Some("2023-11-08"));
+        assert_eq!(d.published.as_deref(), Some("2023-11-08"));
+        // A URL naming no day, or one no zone reaches, leaves the moment.
+        for url in [
+            "https://news.example/mayor/",
+            "https://news.example/2023/11/06/mayor/",
+        ] {
+            assert_eq!(
+                on(url).date.as_deref(),
+                Some("2023-11-09T05:30:59Z"),
+                "{url}"
+            );
+        }
+    }
+
+    /// A date in the headline is its subject's day when the head shows
+    /// another (a regression test: a results page headed "…, 19.5.2007"
+    /// and posted "20. Mai 2007", trafilatura-eval).
+    #[test]
+    fn a_date_in_the_headline_gives_way_to_the_heads_other_date() {
+        let at = |head: &str| {
+            let html = format!(
+                r#"<html lang=de><body><div class="post_meta_wrapper">{head}</div><p>Die Ergebnisse der Meisterschaften, lang genug, um als der Text des Artikels gelesen zu werden.</p></body></html>"#
+            );
+            let doc = Doc::parse_str(&html);
+            super::dates(&doc, None, &collect(&doc), PageType::Article, None, None).date
+        };
+        let h1 = "<h1>Ergebnisse: RM Aalen, 19.5.2007</h1>";
+        let posted =
+            r#"<p class="post-meta">von Marc | <span class="published">20. Mai 2007</span></p>"#;
+        assert_eq!(at(&format!("{h1}{posted}")).as_deref(), Some("2007-05-20"));
+        // The headline's date when it is the only one the head shows.
+        assert_eq!(at(h1).as_deref(), Some("2007-05-19"));
     }
 
     #[test]
