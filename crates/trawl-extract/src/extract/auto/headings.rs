@@ -108,6 +108,97 @@ pub(super) fn anchored(doc: &Doc, id: NodeId) -> bool {
         })
 }
 
+/// Characters of plain (not linked) text kept in a linked heading's
+/// section, at least, for the heading for the heading to title it: more than a teaser's
+/// summary under its headline.
+const SECTION_CHARS: u32 = 400;
+
+/// Blocks (paragraphs) that text must be in, at least.
+const SECTION_BLOCKS: u32 = 2;
+
+/// Nodes read after a linked heading for its section's text.
+const SECTION_NODES: u32 = 2_000;
+
+/// A heading that is one link to another page (`<h3><a
+/// href=/2005/06/07/post>`), over a section of its own: a post's title on a blog's archive page, where the
+/// posts are written out in full, not a teaser's headline. The section is
+/// the text after the heading, in the block around it, up to the next
+/// heading; what the selection `kept` of it must hold [`SECTION_CHARS`] of
+/// plain text in [`SECTION_BLOCKS`] blocks.
+fn titles_its_section(doc: &Doc, id: NodeId, kept: &Selection) -> bool {
+    if crate::extract::noise::lone_heading(doc, id).is_none() {
+        return false;
+    }
+    // The link goes to another page (an accordion's `href="#"` toggles).
+    let leaves = |a: NodeId| {
+        doc.attr(a, "href").is_some_and(|r| {
+            let r = r.trim();
+            !r.is_empty()
+                && !r.starts_with('#')
+                && !r.to_ascii_lowercase().starts_with("javascript:")
+        })
+    };
+    let end = doc.nodes[id as usize].end;
+    let mut links = (id..end).filter(|&j| doc.tag(j) == Tag::A && doc.agg[j as usize].chars > 0);
+    let a = doc.agg[id as usize];
+    // All of it the link: "READ MORE: <a>" is a pointer in the story.
+    if a.link_chars < a.chars || !(links.next().is_some_and(leaves) && links.next().is_none()) {
+        return false;
+    }
+    // Within the block around the heading: a card's heading titles the
+    // card, not the story running on after it.
+    let parent = doc.nodes[id as usize].parent;
+    if parent == u32::MAX {
+        return false;
+    }
+    let start = end;
+    let stop = (start + SECTION_NODES).min(doc.nodes[parent as usize].end);
+    let mut plain = 0u32;
+    // The blocks holding that text: a post has paragraphs, a teaser's
+    // summary is one.
+    let (mut blocks, mut last_block) = (0u32, u32::MAX);
+    let mut i = start;
+    while i < stop {
+        let n = &doc.nodes[i as usize];
+        if n.kind == Kind::Element && level(n.tag).is_some() {
+            return false;
+        }
+        if n.kind == Kind::Element && n.tag == Tag::A {
+            i = n.end.max(i + 1);
+            continue;
+        }
+        if n.kind == Kind::Text && n.chars > 0 && kept.get(i) {
+            plain += n.chars;
+            let mut block = n.parent;
+            while block != u32::MAX && doc.tag(block).is_inline() {
+                block = doc.nodes[block as usize].parent;
+            }
+            if block != last_block {
+                (blocks, last_block) = (blocks + 1, block);
+            }
+            if plain >= SECTION_CHARS && blocks >= SECTION_BLOCKS {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Selects again the headings of `dropped` that title their section
+/// ([`titles_its_section`]), but what of them is noise.
+pub(super) fn restore_titles(doc: &Doc, noise: &[bool], dropped: &[NodeId], sel: &mut Selection) {
+    for &h in dropped {
+        if titles_its_section(doc, h, sel) {
+            for k in h..doc.nodes[h as usize].end {
+                if !noise[k as usize] {
+                    sel.set(k, true);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +272,52 @@ mod tests {
         );
         assert!(
             !text.contains("A toggle") && !text.contains("Money section"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_posts_linked_title_over_its_whole_post_is_kept() {
+        // Regression (CleanEval 347): a blog's archive writes each post out
+        // in full under `<h3><a href=permalink>`; the titles went as link
+        // lines. A teaser's title over one summary, or a card's inside the
+        // story, still goes.
+        let para = |i: u32| {
+            format!(
+                "<p>Paragraph {i} of the post tells what the hearing said about                  copyright, who spoke for the studios and what the senators asked.</p>"
+            )
+        };
+        let post = |t: &str| {
+            format!(
+                "<div class=post><div class=date>May 25, 2005</div>                 <h3><a href='/archives/{t}.php'>Post {t}</a></h3>{}{}{}{}</div>",
+                para(1),
+                para(2),
+                para(3),
+                para(5)
+            )
+        };
+        let teaser = |t: &str| {
+            format!(
+                "<div class=teaser><h3><a href='/news/{t}'>Teaser {t}</a></h3>                 <p>One line of summary for {t}.</p></div>"
+            )
+        };
+        let card = "<div class=card><h2><a href='/glossary'>The glossary card</a></h2>                    <p>What the words mean.</p></div>";
+        let html = format!(
+            "<body><article><h1>Archive</h1>{}{}{card}{}{}{}</article></body>",
+            post("one"),
+            post("two"),
+            para(4),
+            teaser("a"),
+            teaser("b")
+        );
+        let doc = Doc::parse_str(&html);
+        let text = render(&doc, &select_typed(&doc, PageType::Article, None));
+        assert!(
+            text.contains("Post one") && text.contains("Post two"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Teaser a") && !text.contains("glossary card"),
             "{text}"
         );
     }

@@ -353,44 +353,23 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let side = beside.filter(|b| !b[region as usize]);
     let end = doc.nodes[region as usize].end;
     // Subtrees holding a field to type into (articles only).
-    let typed_fields = (page_type == PageType::Article).then(|| {
-        let mut f: Vec<bool> = (0..doc.len() as NodeId)
-            .map(|j| doc.nodes[j as usize].tag == Tag::Input && typed_into(doc, j))
-            .collect();
-        for j in (1..doc.len()).rev() {
-            let p = doc.nodes[j].parent;
-            if f[j] && p != u32::MAX {
-                f[p as usize] = true;
-            }
-        }
-        f
-    });
+    let typed_fields = (page_type == PageType::Article).then(|| holding_typed_fields(doc));
     // Link lines are dropped from an article unless they make up much of it
     // (then it is a listing the classifier called an article).
-    let link_lines = page_type == PageType::Article && {
-        let mut lines = 0u32;
-        let mut i = region + 1;
-        while i < end {
-            if !noise[i as usize] && is_link_line(doc, i) {
-                lines += doc.agg[i as usize].chars;
-                i = doc.nodes[i as usize].end;
-            } else {
-                i += 1;
-            }
-        }
-        f64::from(lines) <= MAX_LINK_LINE_SHARE * f64::from(agg[region as usize].chars)
-    };
+    let link_lines =
+        page_type == PageType::Article && link_lines_are_chrome(doc, &agg, &noise, region);
+    let mut linked_headings = Vec::new();
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
-        let drop = noise[iu]
+        let link_line = link_lines
+            && i != region
+            && is_link_line(doc, i)
+            && !outbound.only(i)
+            && !headings::anchored(doc, i);
+        let other = noise[iu]
             || side.as_ref().is_some_and(|s| s[iu])
-            || (link_lines
-                && i != region
-                && is_link_line(doc, i)
-                && !outbound.only(i)
-                && !headings::anchored(doc, i))
             || (i != region && noise::button(doc, i))
             || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
@@ -403,13 +382,19 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
                 && !outbound.only(i)
                 && !headings::anchored(doc, i)
                 && !introduced::introduced(doc, i));
-        if drop {
+        if link_line || other {
+            if !other && noise::lone_heading(doc, i).is_some() {
+                linked_headings.push(i);
+            }
             sel.exclude(doc, i);
             i = node.end;
         } else {
             i += 1;
         }
     }
+    // A dropped heading that is one link, over a section the selection
+    // keeps: a post's title on an archive of whole posts.
+    headings::restore_titles(doc, &noise, &linked_headings, &mut sel);
     let trim = Trim {
         doc,
         owner: &owner,
@@ -511,6 +496,37 @@ const TRIMS: &[(On, TrimPass)] = &[
         date_lines::drop_written(t.doc, t.owner, sel, t.region)
     }),
 ];
+
+/// Subtrees holding an `<input>` a reader types into.
+fn holding_typed_fields(doc: &Doc) -> Vec<bool> {
+    let mut f: Vec<bool> = (0..doc.len() as NodeId)
+        .map(|j| doc.nodes[j as usize].tag == Tag::Input && typed_into(doc, j))
+        .collect();
+    for j in (1..doc.len()).rev() {
+        let p = doc.nodes[j].parent;
+        if f[j] && p != u32::MAX {
+            f[p as usize] = true;
+        }
+    }
+    f
+}
+
+/// Whether an article's link lines are chrome: they hold at most
+/// [`MAX_LINK_LINE_SHARE`] of the region's text.
+fn link_lines_are_chrome(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> bool {
+    let end = doc.nodes[region as usize].end;
+    let mut lines = 0u32;
+    let mut i = region + 1;
+    while i < end {
+        if !noise[i as usize] && is_link_line(doc, i) {
+            lines += doc.agg[i as usize].chars;
+            i = doc.nodes[i as usize].end;
+        } else {
+            i += 1;
+        }
+    }
+    f64::from(lines) <= MAX_LINK_LINE_SHARE * f64::from(agg[region as usize].chars)
+}
 
 /// Share of an article's text in link lines above which they are its content.
 const MAX_LINK_LINE_SHARE: f64 = 0.2;
