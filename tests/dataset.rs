@@ -320,11 +320,14 @@ fn swde_template_draws_floor() {
 /// authors multilingual-dev 0.540 ("文：", a bracketed report's credit),
 /// trafilatura-eval 0.702, wcxb-dev 0.817 (an author named by `@id` in the
 /// JSON-LD graph; a date or a handle after a byline's name cut).
+/// Fifty-third: dates trafilatura-eval 0.916 (a date in the headline gives
+/// way to the head's other date; a UTC publication on the day beside its
+/// URL's goes by the URL's day).
 const METADATA_FLOORS: &[(&str, &str, f64)] = &[
     ("wcxb-dev", "date", 0.880),
     ("wcxb-dev", "title", 0.765),
     ("wcxb-dev", "author", 0.81),
-    ("trafilatura-eval", "date", 0.910),
+    ("trafilatura-eval", "date", 0.915),
     ("trafilatura-eval", "title", 0.80),
     ("trafilatura-eval", "author", 0.70),
     ("multilingual-dev", "date", 0.87),
@@ -389,7 +392,7 @@ fn markdown_floors() {
             .and_then(|c| c.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    for (name, structure, words) in [("wcxb-dev", 0.54, 0.88), ("cleaneval", 0.28, 0.91)] {
+    for (name, structure, words) in [("wcxb-dev", 0.54, 0.88), ("cleaneval", 0.29, 0.91)] {
         let Some(dir) = dataset(name) else { continue };
         let cells = row(&eval(&dir, &["--structure"]));
         let (s, w, t) = (num(&cells, 9), num(&cells, 10), num(&cells, 11));
