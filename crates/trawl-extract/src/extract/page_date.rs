@@ -322,13 +322,12 @@ fn on_shown_day(
         })
     };
     // A `<time>` showing the moment's wall clock settles the zone first.
-    let local = local_time::shown_by_time(doc, recorded)
-        .or_else(zone)
-        .and_then(|z| local_time::localize(recorded, z))
-        .filter(shows)
-        // A URL naming the day before or after: the site's own day, when
-        // the page shows none (its date line hidden) or the zone is open.
-        .or_else(|| local_time::on_url_day(recorded, url_day?));
+    let local = match local_time::shown_by_time(doc, recorded).or_else(zone) {
+        Some(z) => local_time::localize(recorded, z).filter(shows),
+        // No zone settled: a URL naming the day before or after names the
+        // site's own day.
+        None => url_day.and_then(|u| local_time::on_url_day(recorded, u)),
+    };
     Some(local.unwrap_or_else(|| recorded.to_string()))
 }
 

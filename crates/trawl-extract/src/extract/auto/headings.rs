@@ -109,7 +109,7 @@ pub(super) fn anchored(doc: &Doc, id: NodeId) -> bool {
 }
 
 /// Characters of plain (not linked) text kept in a linked heading's
-/// section, at least, for the heading for the heading to title it: more than a teaser's
+/// section, at least, for the heading to title it: more than a teaser's
 /// summary under its headline.
 const SECTION_CHARS: u32 = 400;
 
@@ -120,8 +120,9 @@ const SECTION_BLOCKS: u32 = 2;
 const SECTION_NODES: u32 = 2_000;
 
 /// A heading that is one link to another page (`<h3><a
-/// href=/2005/06/07/post>`), over a section of its own: a post's title on a blog's archive page, where the
-/// posts are written out in full, not a teaser's headline. The section is
+/// href=/2005/06/07/post>`), over a section of its own: a post's title on
+/// a blog's archive page, where the posts are written out in full, not a
+/// teaser's headline. The section is
 /// the text after the heading, in the block around it, up to the next
 /// heading; what the selection `kept` of it must hold [`SECTION_CHARS`] of
 /// plain text in [`SECTION_BLOCKS`] blocks.
@@ -284,12 +285,14 @@ mod tests {
         // story, still goes.
         let para = |i: u32| {
             format!(
-                "<p>Paragraph {i} of the post tells what the hearing said about                  copyright, who spoke for the studios and what the senators asked.</p>"
+                "<p>Paragraph {i} of the post tells what the hearing said about \
+                 copyright, who spoke for the studios and what the senators asked.</p>"
             )
         };
         let post = |t: &str| {
             format!(
-                "<div class=post><div class=date>May 25, 2005</div>                 <h3><a href='/archives/{t}.php'>Post {t}</a></h3>{}{}{}{}</div>",
+                "<div class=post><div class=date>May 25, 2005</div>\
+                 <h3><a href='/archives/{t}.php'>Post {t}</a></h3>{}{}{}{}</div>",
                 para(1),
                 para(2),
                 para(3),
@@ -298,10 +301,12 @@ mod tests {
         };
         let teaser = |t: &str| {
             format!(
-                "<div class=teaser><h3><a href='/news/{t}'>Teaser {t}</a></h3>                 <p>One line of summary for {t}.</p></div>"
+                "<div class=teaser><h3><a href='/news/{t}'>Teaser {t}</a></h3>\
+                 <p>One line of summary for {t}.</p></div>"
             )
         };
-        let card = "<div class=card><h2><a href='/glossary'>The glossary card</a></h2>                    <p>What the words mean.</p></div>";
+        let card = "<div class=card><h2><a href='/glossary'>The glossary card</a></h2>\
+                    <p>What the words mean.</p></div>";
         let html = format!(
             "<body><article><h1>Archive</h1>{}{}{card}{}{}{}</article></body>",
             post("one"),
