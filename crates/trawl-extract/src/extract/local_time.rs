@@ -12,7 +12,7 @@
 //! zone the page does not settle, or a day it does not show, leaves the
 //! moment as recorded.
 
-use crate::extract::written_dates::civil_from_days;
+use crate::extract::written_dates::{civil_from_days, Day};
 use crate::html::{Doc, NodeId, Tag};
 
 /// A zone: a fixed offset from UTC, or one with European summer time
@@ -158,24 +158,19 @@ pub(crate) fn localize(recorded: &str, zone: Zone) -> Option<String> {
     ))
 }
 
-/// The day `url_day` (`YYYY-MM-DD`, from the page's URL) for a moment
-/// `recorded` in UTC on the day after or before it, when a zone from 10
-/// hours behind UTC to 13 ahead puts the moment on that day
-/// (`2023-11-09T05:30:59Z` under `/2023/11/08/`): publishing systems
-/// write the site's own day into the URL. The zone itself is not known,
-/// so the day alone is given. `None` otherwise.
-pub(crate) fn on_url_day(recorded: &str, url_day: &str) -> Option<String> {
+/// The day `url_day` (from the page's URL) for a moment `recorded` in
+/// UTC on the day after or before it, when a zone from 10 hours behind
+/// UTC to 13 ahead puts the moment on that day (`2023-11-09T05:30:59Z`
+/// under `/2023/11/08/`): publishing systems write the site's own day into
+/// the URL. The zone itself is not known, so the day alone is given.
+/// `None` otherwise.
+pub(crate) fn on_url_day(recorded: &str, url_day: Day) -> Option<String> {
     let stamp = parse(recorded.trim()).filter(|s| s.offset == 0)?;
-    let b = url_day.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| url_day.get(r)?.parse::<u32>().ok();
-    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let days = days_from_civil(i64::from(year), month, day);
+    let days = days_from_civil(
+        i64::from(url_day.year),
+        u32::from(url_day.month),
+        u32::from(url_day.day),
+    );
     // Zones where people live and publish: from 10 hours behind UTC
     // (Hawaii) to 13 ahead (New Zealand's summer).
     let plausible = match days - stamp.days {
@@ -183,7 +178,7 @@ pub(crate) fn on_url_day(recorded: &str, url_day: &str) -> Option<String> {
         1 => stamp.secs >= 11 * 3_600,
         _ => false,
     };
-    plausible.then(|| url_day.to_string())
+    plausible.then(|| url_day.iso())
 }
 
 /// The `datetime` attributes of the page's `<time>` elements.
@@ -339,23 +334,27 @@ mod tests {
 
     #[test]
     fn a_url_names_the_sites_own_day() {
+        let day = |y, m, d| Day {
+            year: y,
+            month: m,
+            day: d,
+        };
         let on = |r, u| on_url_day(r, u);
         assert_eq!(
-            on("2023-11-09T05:30:59Z", "2023-11-08").as_deref(),
+            on("2023-11-09T05:30:59Z", day(2023, 11, 8)).as_deref(),
             Some("2023-11-08")
         );
         assert_eq!(
-            on("2022-11-06T23:00:00.000Z", "2022-11-07").as_deref(),
+            on("2022-11-06T23:00:00.000Z", day(2022, 11, 7)).as_deref(),
             Some("2022-11-07")
         );
         // The same day, two days apart, or a time no zone moves that far.
-        assert_eq!(on("2023-11-08T05:30:59Z", "2023-11-08"), None);
-        assert_eq!(on("2023-11-10T05:30:59Z", "2023-11-08"), None);
-        assert_eq!(on("2023-11-09T10:13:31Z", "2023-11-08"), None);
-        assert_eq!(on("2022-11-06T10:00:00Z", "2022-11-07"), None);
+        assert_eq!(on("2023-11-08T05:30:59Z", day(2023, 11, 8)), None);
+        assert_eq!(on("2023-11-10T05:30:59Z", day(2023, 11, 8)), None);
+        assert_eq!(on("2023-11-09T10:13:31Z", day(2023, 11, 8)), None);
+        assert_eq!(on("2022-11-06T10:00:00Z", day(2022, 11, 7)), None);
         // Not stated in UTC: recorded in the site's zone already.
-        assert_eq!(on("2023-11-09T05:30:59+01:00", "2023-11-08"), None);
-        assert_eq!(on("2023-11-09T05:30:59Z", "2023/11/08"), None);
+        assert_eq!(on("2023-11-09T05:30:59+01:00", day(2023, 11, 8)), None);
     }
 
     #[test]

@@ -105,12 +105,12 @@ pub(crate) fn dates(
     let zone = std::cell::OnceCell::new();
     let zone = || *zone.get_or_init(|| local_time::page_zone(doc, lang, url));
     // The URL's day is the publication's (not an update's).
-    let url_day = url.and_then(dates::in_url).map(Day::iso);
-    let on_day = |d: &Option<String>, url_day: Option<&str>| {
+    let in_url = url.and_then(dates::in_url);
+    let on_day = |d: &Option<String>, url_day: Option<Day>| {
         on_shown_day(doc, &zone, order, fetched_at, url_day, d.as_deref())
     };
     let local = |d: &Option<String>| on_day(d, None);
-    let recorded_date = on_day(&meta.date, url_day.as_deref());
+    let recorded_date = on_day(&meta.date, in_url);
     let recorded_modified = local(&meta.date_modified);
     // Dates in a run of like items (teasers, a ticker) are the items'; a
     // forum thread's first post is the thread.
@@ -157,6 +157,7 @@ pub(crate) fn dates(
             .or_else(|| of_kind.next())
             .map(with_recorded)
     };
+    let url_day = in_url.map(Day::iso);
     let shown_published = first_of(Shown::Published);
     let shown_updated = first_of(Shown::Updated);
     let first = shown
@@ -207,7 +208,7 @@ pub(crate) fn dates(
         .filter(before_fetch)
         .or_else(|| local(&time_element(doc).and_then(|d| normalize_date(&d))));
     let state_date = if date.is_none() {
-        on_day(&in_state(doc, page_type), url_day.as_deref()).filter(before_fetch)
+        on_day(&in_state(doc, page_type), in_url).filter(before_fetch)
     } else {
         None
     };
@@ -307,7 +308,7 @@ fn on_shown_day(
     zone: &dyn Fn() -> Option<local_time::Zone>,
     order: Order,
     fetched_at: Option<i64>,
-    url_day: Option<&str>,
+    url_day: Option<Day>,
     recorded: Option<&str>,
 ) -> Option<String> {
     let recorded = recorded?;
@@ -316,7 +317,7 @@ fn on_shown_day(
     }
     let shows = |l: &String| {
         l.get(..10).is_some_and(|day| {
-            url_day == Some(day)
+            url_day.is_some_and(|u| u.iso() == day)
                 || local_time::time_states_day(doc, day)
                 || dates::shows_day(doc, order, fetched_at, day)
         })

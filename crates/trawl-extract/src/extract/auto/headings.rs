@@ -130,19 +130,12 @@ fn titles_its_section(doc: &Doc, id: NodeId, kept: &Selection) -> bool {
     if crate::extract::noise::lone_heading(doc, id).is_none() {
         return false;
     }
-    // The link goes to another page (an accordion's `href="#"` toggles).
-    let leaves = |a: NodeId| {
-        doc.attr(a, "href").is_some_and(|r| {
-            let r = r.trim();
-            !r.is_empty()
-                && !r.starts_with('#')
-                && !r.to_ascii_lowercase().starts_with("javascript:")
-        })
-    };
     let end = doc.nodes[id as usize].end;
     let mut links = (id..end).filter(|&j| doc.tag(j) == Tag::A && doc.agg[j as usize].chars > 0);
     let a = doc.agg[id as usize];
     // All of it the link: "READ MORE: <a>" is a pointer in the story.
+    // The link goes to another page (an accordion's `href="#"` toggles).
+    let leaves = |l: NodeId| super::teasers::points_elsewhere(doc, l);
     if a.link_chars < a.chars || !(links.next().is_some_and(leaves) && links.next().is_none()) {
         return false;
     }
@@ -186,8 +179,8 @@ fn titles_its_section(doc: &Doc, id: NodeId, kept: &Selection) -> bool {
     false
 }
 
-/// Selects again the headings of `dropped` that title their section
-/// ([`titles_its_section`]), but what of them is noise.
+/// Selects again the blocks of `dropped` (link lines) that are a heading
+/// titling its section ([`titles_its_section`]), but what of them is noise.
 pub(super) fn restore_titles(doc: &Doc, noise: &[bool], dropped: &[NodeId], sel: &mut Selection) {
     for &h in dropped {
         if titles_its_section(doc, h, sel) {

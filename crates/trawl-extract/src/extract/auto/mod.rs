@@ -383,7 +383,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
                 && !headings::anchored(doc, i)
                 && !introduced::introduced(doc, i));
         if link_line || other {
-            if !other && noise::lone_heading(doc, i).is_some() {
+            if !other {
                 linked_headings.push(i);
             }
             sel.exclude(doc, i);

@@ -30,7 +30,7 @@ const LIST_HEADING_MAX_CHARS: u32 = 80;
 
 /// Whether the `<a>` `link` leads to another page (not an anchor on this
 /// one, not a script).
-fn points_elsewhere(doc: &Doc, link: NodeId) -> bool {
+pub(super) fn points_elsewhere(doc: &Doc, link: NodeId) -> bool {
     doc.attr(link, "href")
         .map(str::trim)
         .is_some_and(|h| !h.is_empty() && !h.starts_with('#') && !h.starts_with("javascript:"))
