@@ -295,3 +295,19 @@ fn a_once_worker_with_a_host_that_never_answers_says_so_and_ends() {
         "the seed stays queued"
     );
 }
+
+/// A port found free and taken before the server binds it (a parallel
+/// test's socket) moves the cluster to another port instead of failing the
+/// test (a regression test: `an_old_schema_is_migrated_and_a_newer_one_refused`
+/// failed once in CI with "could not bind IPv4 address: Address already in
+/// use").
+#[test]
+fn a_taken_port_moves_the_test_cluster_to_another() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port();
+    let Some(pg) = Pg::start_at("taken-port", port) else {
+        return;
+    };
+    assert_ne!(pg.port, port);
+    assert!(std::net::TcpStream::connect(("127.0.0.1", pg.port)).is_ok());
+}

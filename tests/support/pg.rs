@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Ports tried when the one found free is taken before the server binds it.
+const START_TRIES: usize = 3;
+
 /// A running throwaway cluster; stopped and deleted on drop.
 pub struct Pg {
     bin: PathBuf,
@@ -51,6 +54,15 @@ impl Pg {
     /// Starts a cluster, or returns `None` (after printing why) when
     /// PostgreSQL is not installed.
     pub fn start(name: &str) -> Option<Pg> {
+        Pg::start_at(name, super::free_port())
+    }
+
+    /// [`Pg::start`] on `port` first. The port a probe found free can be
+    /// taken by another test's socket before the server binds it (tests
+    /// run in parallel, `initdb` takes a second): then another free port
+    /// is tried, [`START_TRIES`] times in all, so `port` tells where the
+    /// server listens.
+    pub fn start_at(name: &str, port: u16) -> Option<Pg> {
         let Some(bin) = bin_dir() else {
             super::skip_or_fail(&format!(
                 "PostgreSQL not installed (apt-get install postgresql); \
@@ -71,10 +83,10 @@ impl Pg {
                 .unwrap_or(false);
             assert!(ok, "chown of {} to postgres failed", dir.display());
         }
-        let pg = Pg {
+        let mut pg = Pg {
             bin,
             dir,
-            port: super::free_port(),
+            port,
             as_postgres,
         };
         let data = pg.data();
@@ -98,7 +110,16 @@ impl Pg {
             "initdb failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        pg.start_server();
+        for tries_left in (0..START_TRIES).rev() {
+            match pg.try_start_server() {
+                Ok(()) => break,
+                Err(why) if tries_left > 0 && why.contains("Address already in use") => {
+                    pg.port = super::free_port();
+                }
+                Err(why) => panic!("pg_ctl start failed: {why}"),
+            }
+        }
+        pg.wait_listening();
         Some(pg)
     }
 
@@ -119,6 +140,15 @@ impl Pg {
 
     /// Starts (or restarts) the server and waits until it accepts connections.
     pub fn start_server(&self) {
+        if let Err(why) = self.try_start_server() {
+            panic!("pg_ctl start failed: {why}");
+        }
+        self.wait_listening();
+    }
+
+    /// Runs `pg_ctl start` on [`Pg::port`]: its error output and the
+    /// server's log when it fails.
+    fn try_start_server(&self) -> Result<(), String> {
         // Tests need no durability; the benchmark sets TRAWL_PG_FSYNC=on.
         let fsync = std::env::var("TRAWL_PG_FSYNC").unwrap_or_else(|_| "off".into());
         let opts = format!(
@@ -136,12 +166,18 @@ impl Pg {
             .stdout(Stdio::null())
             .output()
             .expect("pg_ctl runs");
-        assert!(
-            out.status.success(),
-            "pg_ctl start failed: {} {}",
+        if out.status.success() {
+            return Ok(());
+        }
+        Err(format!(
+            "{} {}",
             String::from_utf8_lossy(&out.stderr),
             std::fs::read_to_string(self.dir.join("log")).unwrap_or_default()
-        );
+        ))
+    }
+
+    /// Waits until the server accepts connections on [`Pg::port`].
+    fn wait_listening(&self) {
         let deadline = Instant::now() + Duration::from_secs(30);
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             assert!(Instant::now() < deadline, "PostgreSQL did not listen");
