@@ -8,6 +8,7 @@ use crate::extract::outbound::Outbound;
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 mod junk;
+pub(crate) mod lists;
 mod widgets;
 pub(crate) use junk::scripts_warning;
 use junk::{mark_escaped_markup, mark_placeholders, mark_server_errors};
@@ -331,6 +332,7 @@ fn link_farm(doc: &Doc, id: NodeId) -> bool {
         && a.links >= 3
         && link_density(doc, id) > 0.6
         && !linked_title(doc, id)
+        && !lists::holds_mixed(doc, id)
 }
 
 /// A heading whose links all go with one title: one link holds its words,

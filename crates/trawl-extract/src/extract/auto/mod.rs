@@ -35,6 +35,7 @@ pub(crate) mod echoes;
 pub(crate) mod headings;
 mod headline;
 mod introduced;
+mod link_lines;
 pub(crate) mod product;
 pub(crate) mod stories;
 pub(crate) mod tail;
@@ -357,15 +358,23 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // Link lines are dropped from an article unless they make up much of it
     // (then it is a listing the classifier called an article).
     let link_lines =
-        page_type == PageType::Article && link_lines_are_chrome(doc, &agg, &noise, region);
+        page_type == PageType::Article && link_lines::are_chrome(doc, &agg, &noise, region);
     let mut linked_headings = Vec::new();
+    // The end of a list that mixes links with plain entries (its items
+    // are not link lines).
+    let mut mixed_end = 0;
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
+        if i >= mixed_end && i != region && noise::lists::mixed(doc, i) {
+            mixed_end = node.end;
+        }
+        let in_mixed = i < mixed_end;
         let link_line = link_lines
+            && !in_mixed
             && i != region
-            && is_link_line(doc, i)
+            && link_lines::is_link_line(doc, i)
             && !outbound.only(i)
             && !headings::anchored(doc, i);
         let other = noise[iu]
@@ -374,14 +383,8 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
             || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
                 && i != region
-                && node.kind == Kind::Element
-                && !node.tag.is_inline()
-                && agg[iu].links >= 2
-                && f64::from(agg[iu].link_chars) > 0.5 * f64::from(agg[iu].chars.max(1))
-                && !noise::linked_title(doc, i)
-                && !outbound.only(i)
-                && !headings::anchored(doc, i)
-                && !introduced::introduced(doc, i));
+                && !in_mixed
+                && link_lines::link_block(doc, &agg, &outbound, i));
         if link_line || other {
             if !other {
                 linked_headings.push(i);
@@ -509,72 +512,6 @@ fn holding_typed_fields(doc: &Doc) -> Vec<bool> {
         }
     }
     f
-}
-
-/// Whether an article's link lines are chrome: they hold at most
-/// [`MAX_LINK_LINE_SHARE`] of the region's text.
-fn link_lines_are_chrome(doc: &Doc, agg: &[Agg], noise: &[bool], region: NodeId) -> bool {
-    let end = doc.nodes[region as usize].end;
-    let mut lines = 0u32;
-    let mut i = region + 1;
-    while i < end {
-        if !noise[i as usize] && is_link_line(doc, i) {
-            lines += doc.agg[i as usize].chars;
-            i = doc.nodes[i as usize].end;
-        } else {
-            i += 1;
-        }
-    }
-    f64::from(lines) <= MAX_LINK_LINE_SHARE * f64::from(agg[region as usize].chars)
-}
-
-/// Share of an article's text in link lines above which they are its content.
-const MAX_LINK_LINE_SHARE: f64 = 0.2;
-
-/// A line of an article that is one link and nothing else ("Next article",
-/// "Back to the list", "120 comments", a teaser's headline), or one link
-/// under a short label ("Read more: <a>", "Lea también: <a>").
-fn is_link_line(doc: &Doc, i: NodeId) -> bool {
-    let n = &doc.nodes[i as usize];
-    if n.kind != Kind::Element || n.tag.is_inline() || n.tag == Tag::A {
-        return false;
-    }
-    let a = doc.agg[i as usize];
-    (a.chars > 0 && a.link_chars == a.chars)
-        || (a.links == 1
-            && a.link_chars >= MIN_LABELLED_LINK_CHARS
-            && a.chars - a.link_chars <= MAX_LABEL_CHARS
-            && labelled_link(doc, i))
-}
-
-/// Longest label (non-whitespace characters) of a labelled link line, and
-/// the shortest link it labels: "Read more:" and a headline, not a sentence
-/// with a link in it. Swept 12 / 20 / 30: 20 took the most "without"
-/// snippets out of trafilatura-eval (12 left five more; 30 the same, with
-/// wcxb-dev a little lower).
-const MAX_LABEL_CHARS: u32 = 20;
-const MIN_LABELLED_LINK_CHARS: u32 = 20;
-
-/// Whether block `i`'s text is a label ending in a colon, then its one
-/// link, then nothing but punctuation: an inline pointer to another story.
-/// Without the colon, the lines wcxb-dev's truths keep went too ("Visit
-/// X's website to learn more", "Y, from The Daily Record").
-fn labelled_link(doc: &Doc, i: NodeId) -> bool {
-    let mut label = String::new();
-    let mut seen_link = false;
-    for t in i + 1..doc.nodes[i as usize].end {
-        if doc.nodes[t as usize].kind != Kind::Text {
-            continue;
-        }
-        if doc.tagged_below(t, i, &[Tag::A]) {
-            seen_link = true;
-        } else if !seen_link {
-            label.push_str(doc.text(t));
-        } else if doc.text(t).chars().any(char::is_alphanumeric) {
-            return false;
-        }
-    }
-    seen_link && label.trim_end().ends_with(':')
 }
 
 /// Most characters a form box holds: a sign-up, log-in or comment form
