@@ -343,8 +343,13 @@ pub(crate) fn linked_title(doc: &Doc, id: NodeId) -> bool {
     if !doc.tag(id).is_heading() {
         return false;
     }
+    // A permalink's glyph ("¶", "#", "§") is not a word.
     let worded = (id + 1..doc.nodes[id as usize].end)
-        .filter(|&j| doc.tag(j) == Tag::A && doc.agg[j as usize].chars > 0)
+        .filter(|&j| {
+            doc.tag(j) == Tag::A
+                && doc.agg[j as usize].chars > 0
+                && doc.plain_text(j).chars().any(char::is_alphanumeric)
+        })
         .count();
     worded <= 1
 }
@@ -781,8 +786,9 @@ pub(crate) fn full(doc: &Doc, profile: Profile, outbound: &Outbound) -> Vec<bool
                         // "search-results" block is the content.
                         Naming::Hint => doc.agg[id as usize].chars < HINT_MAX_CHARS,
                         Naming::Weak => {
-                            (doc.agg[id as usize].chars < 100 && !heading_only(doc, id))
-                                || (links_are_noise && link_density(doc, id) > 0.3)
+                            !widgets::words_a_heading(doc, id)
+                                && ((doc.agg[id as usize].chars < 100 && !heading_only(doc, id))
+                                    || (links_are_noise && link_density(doc, id) > 0.3))
                         }
                     }
                 }

@@ -125,4 +125,27 @@ mod tests {
         }
         assert!(!text.contains("Ten stoves compared"), "{text}");
     }
+
+    /// Regression (wcxb-dev 0665, a Sphinx manual): every section heading
+    /// is a link back to the table of contents ("toc-backref") and a
+    /// permalink's "¶". The first went as a widget named "toc", then the
+    /// heading as a block of two links; "### ¶" was left.
+    #[test]
+    fn a_manuals_heading_linked_back_to_its_contents_keeps_its_words() {
+        let para = "<p>Flower is a real-time web based monitor and administration \
+            tool, already an essential tool for anyone running the queue.</p>";
+        let html = format!(
+            "<body><nav class=contents><a href='#id5'>Flower</a></nav><main>\
+             <h1>Monitoring guide</h1>{para}<section id=flower><h3>\
+             <a class=toc-backref href='#id5' role=doc-backlink>Flower: Real-time web monitor</a>\
+             <a class=headerlink href='#flower' title='Link to this heading'>¶</a></h3>\
+             {para}{para}</section></main></body>"
+        );
+        let doc = Doc::parse_str(&html);
+        let text = render(
+            &doc,
+            &super::super::select_typed(&doc, PageType::Documentation, None),
+        );
+        assert!(text.contains("Flower: Real-time web monitor"), "{text}");
+    }
 }

@@ -37,3 +37,25 @@ pub(super) fn heading_only(doc: &Doc, id: NodeId) -> bool {
         && (id + 1..h).all(|at| !element(at) || doc.nodes[at as usize].end >= h_end)
         && (h_end..end).all(|at| !element(at))
 }
+
+/// Levels above an element searched for the heading it words.
+const HEADING_WORDS_UP: usize = 3;
+
+/// Whether element `id` sits in a heading (up to [`HEADING_WORDS_UP`]
+/// levels) and holds at least half its text: the heading's words in a
+/// link a theme names for its table of contents ("toc-backref"), not a
+/// widget.
+pub(super) fn words_a_heading(doc: &Doc, id: NodeId) -> bool {
+    let chars = doc.agg[id as usize].chars;
+    let mut up = doc.nodes[id as usize].parent;
+    for _ in 0..HEADING_WORDS_UP {
+        if up == u32::MAX {
+            return false;
+        }
+        if doc.tag(up).is_heading() {
+            return chars > 0 && chars * 2 >= doc.agg[up as usize].chars;
+        }
+        up = doc.nodes[up as usize].parent;
+    }
+    false
+}
