@@ -63,6 +63,11 @@ fn headings_rank_within_the_page() {
         md("<ul><li><h2><a href=/p/1>Fluke 117</a></h2></li><li><h3>Klein</h3><p>Strips</p></li></ul>"),
         "- [Fluke 117](https://ex.test/p/1)\n- Klein\n\n  Strips"
     );
+    // A heading over an <article> in an item is a story card's heading
+    // (regression, wcxb-dev 2934: sixty reviews' titles written as items).
+    let card = md("<ul><li><article><h3><a href=/r/1>The best arms</a></h3>\
+        <p>We tested a dozen.</p></article></li></ul>");
+    assert!(card.starts_with("- # The best arms\n"), "{card}");
 }
 
 #[test]

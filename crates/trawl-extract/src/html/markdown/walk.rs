@@ -27,6 +27,9 @@ enum Container {
     },
 }
 
+/// Levels above a heading searched for the `<article>` it heads.
+const CARD_LEVELS: usize = 6;
+
 pub(super) struct Walker<'a> {
     doc: &'a Doc,
     sel: &'a Selection,
@@ -408,7 +411,8 @@ impl<'a> Walker<'a> {
         // A heading inside a list item is the item's text (a list of
         // products, each styled as an `<h2>`): Markdown's item holds it as
         // a line, its links kept, as the reviewed truths and peers write it.
-        let in_item = matches!(self.containers.last(), Some(Container::Item { .. }));
+        let in_item = matches!(self.containers.last(), Some(Container::Item { .. }))
+            && !self.card_heading(id);
         if words > HEADING_MAX_WORDS || in_item {
             self.flow(id);
             self.flush();
@@ -430,6 +434,22 @@ impl<'a> Walker<'a> {
         let hashes = "#".repeat(rank.min(6));
         self.emit(format!("{hashes} {md}"), key, None);
         self.para += 1;
+    }
+
+    /// Whether heading `id` heads an `<article>` inside its list item (a
+    /// card in a list of stories): a heading, not the item's line.
+    fn card_heading(&self, id: NodeId) -> bool {
+        let mut up = self.doc.nodes[id as usize].parent;
+        for _ in 0..CARD_LEVELS {
+            if up == u32::MAX || self.doc.tag(up) == Tag::Li {
+                return false;
+            }
+            if self.doc.tag(up) == Tag::Article {
+                return true;
+            }
+            up = self.doc.nodes[up as usize].parent;
+        }
+        false
     }
 
     fn list(&mut self, id: NodeId, ordered: bool) {
