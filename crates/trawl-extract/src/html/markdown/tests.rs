@@ -68,6 +68,15 @@ fn headings_rank_within_the_page() {
     let card = md("<ul><li><article><h3><a href=/r/1>The best arms</a></h3>\
         <p>We tested a dozen.</p></article></li></ul>");
     assert!(card.starts_with("- # The best arms\n"), "{card}");
+    // An item holding sections of its own keeps them as headings
+    // (regression, wcxb-dev 4601: each ranked review's name, "Product
+    // Specs" and "What we like" were items' lines).
+    let review = md(
+        "<ol><li><h3>1. SimpliSafe</h3><p>A camera.</p><h3>Product Specs</h3>\
+        <p>Wireless.</p><h4>What we like</h4><p>Agents.</p></li></ol>",
+    );
+    assert!(review.contains("# 1\\. SimpliSafe\n"), "{review}");
+    assert!(review.contains("## What we like\n"), "{review}");
 }
 
 #[test]

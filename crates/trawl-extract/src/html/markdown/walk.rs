@@ -24,8 +24,13 @@ enum Container {
     Item {
         marker: String,
         used: bool,
+        /// The `<li>`.
+        id: NodeId,
     },
 }
+
+/// Nodes of a list item read for its headings.
+const SECTIONED_NODES: NodeId = 4_000;
 
 /// Levels above a heading searched for the `<article>` it heads.
 const CARD_LEVELS: usize = 6;
@@ -155,7 +160,7 @@ impl<'a> Walker<'a> {
                     first.push_str("> ");
                     rest.push_str("> ");
                 }
-                Container::Item { marker, used } => {
+                Container::Item { marker, used, .. } => {
                     let pad = " ".repeat(marker.len());
                     if *used {
                         first.push_str(&pad);
@@ -411,8 +416,10 @@ impl<'a> Walker<'a> {
         // A heading inside a list item is the item's text (a list of
         // products, each styled as an `<h2>`): Markdown's item holds it as
         // a line, its links kept, as the reviewed truths and peers write it.
-        let in_item = matches!(self.containers.last(), Some(Container::Item { .. }))
-            && !self.card_heading(id);
+        let in_item = match self.containers.last() {
+            Some(Container::Item { id: li, .. }) => !self.card_heading(id) && !self.sectioned(*li),
+            _ => false,
+        };
         if words > HEADING_MAX_WORDS || in_item {
             self.flow(id);
             self.flush();
@@ -450,6 +457,18 @@ impl<'a> Walker<'a> {
             up = self.doc.nodes[up as usize].parent;
         }
         false
+    }
+
+    /// Whether list item `li` holds two headings or more: sections of
+    /// their own (a review's "1. SimpliSafe", its "Product Specs", "What we
+    /// like"), not one product's name styled as a heading. Only the first
+    /// [`SECTIONED_NODES`] nodes of the item are read.
+    fn sectioned(&self, li: NodeId) -> bool {
+        let end = self.doc.end(li).min(li + SECTIONED_NODES);
+        (li + 1..end)
+            .filter(|&k| self.doc.tag(k).is_heading() && self.content[k as usize])
+            .nth(1)
+            .is_some()
     }
 
     fn list(&mut self, id: NodeId, ordered: bool) {
@@ -499,6 +518,7 @@ impl<'a> Walker<'a> {
         self.containers.push(Container::Item {
             marker,
             used: false,
+            id,
         });
         self.flow(id);
         self.flush();
