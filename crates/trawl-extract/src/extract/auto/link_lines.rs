@@ -148,4 +148,30 @@ mod tests {
         );
         assert!(text.contains("Flower: Real-time web monitor"), "{text}");
     }
+
+    /// A list a sentence introduces keeps its entries in an article too,
+    /// though most of each one's words are links (wcxb-dev 0028: "The
+    /// checker finds issues in your meta-information, such as:").
+    #[test]
+    fn an_introduced_lists_entries_are_not_blocks_of_links() {
+        let para = "<p>Search engines need meta-information that helps them \
+            categorize your content and show it for the right searches.</p>";
+        let html = format!(
+            "<body><nav><a href='/'>Home</a></nav><main><h1>SEO checker</h1>\
+             {para}{para}<p>The checker finds issues in your meta-information, such as:</p><ul>\
+             <li>meta titles and descriptions that are <a href='/w/s'>too short for the snippet</a> \
+             or <a href='/w/l'>far too long</a></li>\
+             <li>meta tags that stop search engines <a href='/w/i'>from indexing a website</a> \
+             <a href='/w/n'>or following its links</a></li>\
+             <li>pictures that have no alt attribute <a href='/w/a'>describing what they show</a> \
+             <a href='/w/p'>to a reader</a></li>\
+             </ul>{para}</main></body>"
+        );
+        let doc = Doc::parse_str(&html);
+        let text = render(
+            &doc,
+            &super::super::select_typed(&doc, PageType::Article, None),
+        );
+        assert!(text.contains("from indexing a website"), "{text}");
+    }
 }

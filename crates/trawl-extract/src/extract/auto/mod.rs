@@ -360,14 +360,18 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     let link_lines =
         page_type == PageType::Article && link_lines::are_chrome(doc, &agg, &noise, region);
     let mut linked_headings = Vec::new();
-    // The end of a list that mixes links with plain entries (its items
-    // are not link lines).
+    // The end of a list that mixes links with plain entries, or that a
+    // sentence introduces: its items are neither link lines nor blocks of
+    // links.
     let mut mixed_end = 0;
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
-        if i >= mixed_end && i != region && noise::lists::mixed(doc, i) {
+        if i >= mixed_end
+            && i != region
+            && (noise::lists::mixed(doc, i) || introduced::introduced(doc, i))
+        {
             mixed_end = node.end;
         }
         let in_mixed = i < mixed_end;
