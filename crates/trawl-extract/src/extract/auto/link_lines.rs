@@ -74,6 +74,12 @@ fn labelled_link(doc: &Doc, i: NodeId) -> bool {
     seen_link && label.trim_end().ends_with(':')
 }
 
+/// A list whose items stay, however many links they hold: one that mixes
+/// links with plain entries, or that a sentence introduces.
+pub(super) fn kept_list(doc: &Doc, i: NodeId) -> bool {
+    noise::lists::mixed(doc, i) || introduced::introduced(doc, i)
+}
+
 /// A block inside the region whose text is mostly its two or more links,
 /// unless it is a post's linked title, links to other sites, a heading
 /// linked to its anchor, a list a sentence introduces or a checklist.

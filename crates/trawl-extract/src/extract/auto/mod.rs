@@ -368,10 +368,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
-        if i >= mixed_end
-            && i != region
-            && (noise::lists::mixed(doc, i) || introduced::introduced(doc, i))
-        {
+        if i >= mixed_end && i != region && link_lines::kept_list(doc, i) {
             mixed_end = node.end;
         }
         let in_mixed = i < mixed_end;
