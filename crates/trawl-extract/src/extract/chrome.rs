@@ -16,19 +16,22 @@
 //! pages. Measured and kept out: "FAQ" (−0.04, truths keep the heading),
 //! "3 days ago" (−0.27, forum truths keep post times), "Pros"/"Cons" (−0.06),
 //! single letters (−0.04), "Save 20%" (−0.02).
+//!
+//! Dates that head the page's sections stay: a blog's archive grouped by
+//! day, two date headings or more (CleanEval's truth marks them headings;
+//! wcxb-dev and the other sets have none).
 
 use std::sync::OnceLock;
 
 use regex::Regex;
+
+use crate::html::{Doc, NodeId, Selection};
 
 /// Whole-line labels, one alternative each (matched case-insensitively
 /// against the trimmed line).
 const LABELS: &[&str] = &[
     // Reading times.
     r"\d+\s*min(?:ute)?s?\.?\s+read",
-    // Dates: "March 3, 2025", "Dec. 19 2025", "3 March 2025".
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}",
-    r"\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}",
     r"(?:last )?updated(?: on)?:? .{0,20}\d{4}",
     // Counters.
     r"\d+ (?:likes?|replies|views|comments?|reviews?|answers?|ratings?)",
@@ -50,10 +53,18 @@ const LABELS: &[&str] = &[
     "related (?:articles|posts|stories)|you (?:may|might) also like",
 ];
 
+/// Whole-line dates ("March 3, 2025", "Dec. 19 2025", "3 March 2025"),
+/// labels too: the date is reported in its own field.
+const DATES: &[&str] = &[
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}",
+    r"\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}",
+];
+
+/// The labels and the dates.
 fn labels() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        let pattern = format!("(?i)^(?:{})$", LABELS.join("|"));
+        let pattern = format!("(?i)^(?:{}|{})$", LABELS.join("|"), DATES.join("|"));
         // The pattern is built from constants, checked by the tests below.
         Regex::new(&pattern).unwrap_or_else(|_| unreachable!())
     })
@@ -67,6 +78,57 @@ pub(crate) fn label_lines(text: &str) -> Vec<bool> {
     text.split('\n')
         .map(|l| re.is_match(l.trim_matches(|c: char| !c.is_alphanumeric())))
         .collect()
+}
+
+/// Fewest headings that are a date alone for the page's dates to be its
+/// sections: a blog's archive grouped by day ("September 28, 2004" over
+/// each day's posts), where a lone date heading is a post's date line.
+const MIN_DATE_HEADINGS: usize = 2;
+
+/// The dates alone.
+fn dates() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        let pattern = format!("(?i)^(?:{})$", DATES.join("|"));
+        // The pattern is built from constants, checked by the tests below.
+        Regex::new(&pattern).unwrap_or_else(|_| unreachable!())
+    })
+}
+
+/// The words of each selected heading that is a date and nothing else,
+/// when the selection holds at least [`MIN_DATE_HEADINGS`] of them.
+pub(crate) fn date_headings(doc: &Doc, sel: &Selection) -> Vec<String> {
+    let re = dates();
+    let dates: Vec<String> = (0..doc.len() as NodeId)
+        .filter(|&h| doc.tag(h).is_heading() && doc.agg[h as usize].chars <= DATE_HEADING_CHARS)
+        .filter(|&h| sel.get(h) || (h + 1..doc.end(h)).any(|k| sel.get(k)))
+        .map(|h| doc.plain_text(h).trim().to_string())
+        .filter(|t| {
+            let t = t.trim_matches(|c: char| !c.is_alphanumeric());
+            re.is_match(t)
+        })
+        .collect();
+    if dates.len() >= MIN_DATE_HEADINGS {
+        dates
+    } else {
+        Vec::new()
+    }
+}
+
+/// Most non-whitespace characters of a date heading.
+const DATE_HEADING_CHARS: u32 = 40;
+
+/// Keeps the lines `label_lines` flagged that are one of `headings`
+/// ([`date_headings`]).
+pub(crate) fn keep_headings(text: &str, drop: &mut [bool], headings: &[String]) {
+    if headings.is_empty() {
+        return;
+    }
+    for (line, d) in text.split('\n').zip(drop.iter_mut()) {
+        if *d && headings.iter().any(|h| h == line.trim()) {
+            *d = false;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -97,5 +159,29 @@ mod tests {
             "Learn more about tents on March 3, 2025.\n\nSign up for the course; it takes 5 min.";
         assert_eq!(dropped(text), text);
         assert_eq!(dropped(""), "");
+    }
+
+    /// Regression (CleanEval 445, 501, 113: blog archives grouped by day
+    /// under `<h2 class="date">September 28, 2004</h2>`): the day headings
+    /// went as date lines. One date heading is still a post's date line.
+    #[test]
+    fn an_archives_day_headings_stay_and_a_lone_date_goes() {
+        let day = |d: &str| format!("<h2>{d}</h2><h3>A post</h3><p>What the day brought.</p>");
+        for (days, kept) in [
+            (vec!["September 28, 2004", "September 27, 2004"], true),
+            (vec!["September 28, 2004"], false),
+        ] {
+            let html = format!(
+                "<body>{}</body>",
+                days.iter().map(|d| day(d)).collect::<String>()
+            );
+            let doc = Doc::parse_str(&html);
+            let sel = Selection::subtree(&doc, doc.body());
+            let mut text = crate::html::render(&doc, &sel);
+            let mut drop = label_lines(&text);
+            keep_headings(&text, &mut drop, &date_headings(&doc, &sel));
+            remove_lines(&mut text, &drop);
+            assert_eq!(text.contains("September 28, 2004"), kept, "{text}");
+        }
     }
 }

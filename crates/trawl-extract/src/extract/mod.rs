@@ -412,7 +412,10 @@ pub(crate) fn extract_doc(
         drop_lines(&mut text, drop);
     }
     if algorithm == Algorithm::Auto {
-        let drop = chrome::label_lines(&text);
+        let mut drop = chrome::label_lines(&text);
+        if drop.iter().any(|&d| d) {
+            chrome::keep_headings(&text, &mut drop, &chrome::date_headings(doc, &sel));
+        }
         drop_lines(&mut text, drop);
     }
     if algorithm == Algorithm::Auto && page_type == PageType::Product {
