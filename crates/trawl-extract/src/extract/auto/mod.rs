@@ -29,6 +29,7 @@
 
 pub(crate) mod article_body;
 mod baseline;
+mod between;
 pub(crate) mod captions;
 pub(crate) mod date_lines;
 pub(crate) mod echoes;
@@ -323,14 +324,9 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // Notes about the page stay out of an article whatever their length.
     let notes =
         (page_type == PageType::Article).then(|| noise::with_page_notes(doc, outside_noise));
-    recover_outside(
-        doc,
-        &agg,
-        notes.as_deref().unwrap_or(outside_noise),
-        &owner,
-        region,
-        &mut sel,
-    );
+    let recover_noise = notes.as_deref().unwrap_or(outside_noise);
+    recover_outside(doc, &agg, recover_noise, &owner, region, &mut sel);
+    between::recover_between(doc, recover_noise, region, &mut sel);
     if page_type == PageType::Article {
         if let Some(t) = following_table(doc, &agg, &noise, region) {
             for k in t..doc.nodes[t as usize].end {
