@@ -53,9 +53,10 @@ pub(super) fn recover_between(doc: &Doc, noise: &[bool], region: NodeId, sel: &m
     }
 }
 
-/// A heading below the headline, or a block whose text is mostly one table's: what a story's
-/// paragraphs lead into. A list or a run of short blocks between them may
-/// be a carousel of testimonials or a reference list, left to the region.
+/// A heading below the headline, or a block whose text is mostly one
+/// table's: what a story's paragraphs lead into. A list or a run of short
+/// blocks between them may be a carousel of testimonials or a reference
+/// list, left to the region.
 fn heading_or_table(doc: &Doc, k: NodeId) -> bool {
     if doc.tag(k).is_heading() {
         // The page's headline is the title's to place, not a section's.

@@ -415,7 +415,8 @@ impl<'a> Walker<'a> {
             .count();
         // A heading inside a list item is the item's text (a list of
         // products, each styled as an `<h2>`): Markdown's item holds it as
-        // a line, its links kept, as the reviewed truths and peers write it.
+        // a line, its links kept, as the reviewed truths and peers write it;
+        // not a card's heading nor one of an item's own sections.
         let in_item = match self.containers.last() {
             Some(Container::Item { id: li, .. }) => !self.card_heading(id) && !self.sectioned(*li),
             _ => false,
@@ -464,7 +465,7 @@ impl<'a> Walker<'a> {
     /// like"), not one product's name styled as a heading. Only the first
     /// [`SECTIONED_NODES`] nodes of the item are read.
     fn sectioned(&self, li: NodeId) -> bool {
-        let end = self.doc.end(li).min(li + SECTIONED_NODES);
+        let end = self.doc.end(li).min(li.saturating_add(SECTIONED_NODES));
         (li + 1..end)
             .filter(|&k| self.doc.tag(k).is_heading() && self.content[k as usize])
             .nth(1)
