@@ -82,7 +82,8 @@ pub(super) fn kept_list(doc: &Doc, i: NodeId) -> bool {
 
 /// A block inside the region whose text is mostly its two or more links,
 /// unless it is a post's linked title, links to other sites, a heading
-/// linked to its anchor, a list a sentence introduces or a checklist.
+/// linked to its anchor, or holds checklists (a [`kept_list`] itself is
+/// never asked: the caller keeps it whole).
 pub(super) fn link_block(doc: &Doc, agg: &[Agg], outbound: &outbound::Outbound, i: NodeId) -> bool {
     let node = &doc.nodes[i as usize];
     let a = agg[i as usize];
@@ -93,7 +94,6 @@ pub(super) fn link_block(doc: &Doc, agg: &[Agg], outbound: &outbound::Outbound, 
         && !noise::linked_title(doc, i)
         && !outbound.only(i)
         && !headings::anchored(doc, i)
-        && !introduced::introduced(doc, i)
         && !noise::lists::holds_mixed(doc, i)
 }
 

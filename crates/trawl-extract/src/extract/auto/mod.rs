@@ -359,17 +359,17 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
     // The end of a list that mixes links with plain entries, or that a
     // sentence introduces: its items are neither link lines nor blocks of
     // links.
-    let mut mixed_end = 0;
+    let mut kept_end = 0;
     let mut i = region;
     while i < end {
         let iu = i as usize;
         let node = &doc.nodes[iu];
-        if i >= mixed_end && i != region && link_lines::kept_list(doc, i) {
-            mixed_end = node.end;
+        if i >= kept_end && i != region && link_lines::kept_list(doc, i) {
+            kept_end = node.end;
         }
-        let in_mixed = i < mixed_end;
+        let in_kept = i < kept_end;
         let link_line = link_lines
-            && !in_mixed
+            && !in_kept
             && i != region
             && link_lines::is_link_line(doc, i)
             && !outbound.only(i)
@@ -380,7 +380,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
             || (typed_fields.as_ref().is_some_and(|f| f[iu]) && i != region && form_box(doc, i))
             || (profile.links_are_noise
                 && i != region
-                && !in_mixed
+                && !in_kept
                 && link_lines::link_block(doc, &agg, &outbound, i));
         if link_line || other {
             if !other {
