@@ -147,23 +147,42 @@ pub(crate) const CART: &[&str] = &[
 /// a grid have a name and a price between their buttons.
 const BETWEEN_CHARS: usize = 40;
 
+/// The buy boxes a page has outside its navigation, header, footer and
+/// sidebars, by the state of their add-to-cart buttons.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Boxes {
+    /// Boxes with an enabled add-to-cart button.
+    pub enabled: usize,
+    /// Boxes whose add-to-cart buttons are all disabled: a theme greys
+    /// the button out until a size is chosen, or when the product is sold
+    /// out.
+    pub disabled: usize,
+}
+
 /// How many buy boxes the page has outside its navigation, header, footer
-/// and sidebars: its enabled add-to-cart buttons, those next to each other
-/// counted once (a product page has one buy box, often with "Add to cart"
-/// and "Buy now"; a grid of products a button per card).
-pub(super) fn count(doc: &Doc) -> usize {
+/// and sidebars: its add-to-cart buttons, those next to each other counted
+/// once (a product page has one buy box, often with "Add to cart" and "Buy
+/// now"; a grid of products a button per card), enabled and disabled ones
+/// apart.
+pub(super) fn count(doc: &Doc) -> Boxes {
     let mut line = LineText::default();
-    let buttons = (0..doc.len() as NodeId).filter(|&i| {
-        // The ancestor walk last: most links are not cart buttons.
-        reads_cart(doc, i, &mut line) && doc.attr(i, "disabled").is_none() && !in_chrome(doc, i)
-    });
-    let mut boxes = 0;
-    let mut last: Option<NodeId> = None;
+    // The ancestor walk last: most links are not cart buttons.
+    let buttons =
+        (0..doc.len() as NodeId).filter(|&i| reads_cart(doc, i, &mut line) && !in_chrome(doc, i));
+    let mut boxes = Boxes::default();
+    // The last button of each state.
+    let mut last: [Option<NodeId>; 2] = [None, None];
     for b in buttons {
-        if !last.is_some_and(|a| next_to(doc, a, b)) {
-            boxes += 1;
+        let disabled = doc.attr(b, "disabled").is_some();
+        let state = usize::from(disabled);
+        if !last[state].is_some_and(|a| next_to(doc, a, b)) {
+            if disabled {
+                boxes.disabled += 1;
+            } else {
+                boxes.enabled += 1;
+            }
         }
-        last = Some(b);
+        last[state] = Some(b);
     }
     boxes
 }

@@ -14,20 +14,33 @@ pub(crate) mod visible;
 use std::sync::OnceLock;
 
 use crate::html::Doc;
+pub(crate) use controls::Boxes;
 
-/// The enabled add-to-cart buttons outside the page's chrome
-/// ([`controls::count`]), counted once per page in `counted`
+/// The buy boxes outside the page's chrome, by their add-to-cart buttons'
+/// state ([`controls::count`]), counted once per page in `counted`
 /// (`Meta::cart_buttons`).
-pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<usize>) -> usize {
+pub(crate) fn buy_boxes(doc: &Doc, counted: &OnceLock<Boxes>) -> Boxes {
     *counted.get_or_init(|| controls::count(doc))
 }
 
-/// A buy box: one add-to-cart button outside the page's chrome, and a price
-/// shown by the product's heading (not struck through, not in a link or a
-/// carousel), at most `within` visible characters from it. A page with one
-/// is a product page whatever else it holds.
-pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<usize>, within: u64) -> bool {
-    if cart_buttons(doc, counted) != 1 {
+/// The buy boxes with an enabled add-to-cart button ([`buy_boxes`]).
+pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<Boxes>) -> usize {
+    buy_boxes(doc, counted).enabled
+}
+
+/// A buy box: one add-to-cart button outside the page's chrome (enabled,
+/// or on a page with no enabled one, disabled: a sold-out product, or a
+/// theme that waits for a size), and a price shown by the product's
+/// heading (not struck through, not in a link or a carousel), at most
+/// `within` visible characters from it. A page with one is a product page
+/// whatever else it holds.
+pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<Boxes>, within: u64) -> bool {
+    let boxes = buy_boxes(doc, counted);
+    let one = match boxes.enabled {
+        0 => boxes.disabled == 1,
+        n => n == 1,
+    };
+    if !one {
         return false;
     }
     let v = visible::read(doc, beside::beside(doc));
@@ -106,5 +119,53 @@ mod tests {
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));
+    }
+
+    #[test]
+    fn a_greyed_out_buy_box_is_a_buy_box_when_the_page_has_no_other() {
+        // Issue 59: a sold-out product (or a theme waiting for a size)
+        // greys its one "Add to cart" out; the page still sells it. Before,
+        // only enabled buttons counted, and such a page (wcxb-dev 0587,
+        // read without its URL) was typed a collection, with no record.
+        for (name, price, buttons) in [
+            (
+                "Field Lamp",
+                "$74.00",
+                "<button disabled>Add to cart</button>",
+            ),
+            (
+                "Chaise en chêne",
+                "249,00 €",
+                "<button class=add-to-cart disabled>Ajouter au panier</button>",
+            ),
+            (
+                "ステンレスケトル",
+                "3,980円",
+                "<button disabled>カートに入れる</button><button disabled>今すぐ購入</button>",
+            ),
+        ] {
+            let page = Doc::parse_str(&format!(
+                "<header><a href=/>Shop</a></header><h1>{name}</h1>\
+                 <div class=buy><span class=price>{price}</span>{buttons}</div>\
+                 <p>A product for the field.</p>"
+            ));
+            let counted = OnceLock::new();
+            assert!(has_buy_box(&page, &counted, u64::MAX), "{name}");
+            assert_eq!(cart_buttons(&page, &counted), 0, "{name}: none enabled");
+        }
+        // One enabled box rules: the disabled one beside is another
+        // product's (a bundle's member out of stock), and two enabled
+        // boxes are a grid whatever is greyed out.
+        let mixed = Doc::parse_str(
+            "<h1>Field Lamp</h1><div class=buy><span class=price>$74.00</span>\
+             <button>Add to cart</button></div><p>Bundle: the lamp's bulb.</p>\
+             <div><span>$4.00</span><button disabled>Add to cart</button></div>",
+        );
+        assert!(has_buy_box(&mixed, &OnceLock::new(), u64::MAX));
+        let grid = Doc::parse_str(
+            "<h1>Lamps</h1><div><a href=/a>Lamp A</a> <span>$74.00</span><button disabled>Add to cart</button></div>\
+             <div><a href=/b>Lamp B</a> <span>$64.00</span><button disabled>Add to cart</button></div>",
+        );
+        assert!(!has_buy_box(&grid, &OnceLock::new(), u64::MAX));
     }
 }
