@@ -9,6 +9,7 @@ pub(crate) mod beside;
 pub(crate) mod controls;
 pub(crate) mod money;
 pub(crate) mod price_labels;
+pub(crate) mod stock_words;
 pub(crate) mod visible;
 
 use std::sync::OnceLock;
