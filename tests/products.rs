@@ -1,9 +1,10 @@
 //! Product records on the crawl path: generated shops on loopback in four
 //! layouts and locales (JSON-LD in euros with German separators, microdata
 //! only, no structured data at all, and JSON-LD that lies: a sale it
-//! missed and an amount given in the wrong currency). Every product page's
-//! exported record must carry the price the shopper sees, normalised, with
-//! its currency; a listing page must not get one.
+//! missed and an amount given in the wrong currency), and a sold-out
+//! product with nothing but a restock notice where its button was. Every
+//! product page's exported record must carry the price the shopper sees,
+//! normalised, with its currency; a listing page must not get one.
 
 mod support;
 
@@ -16,6 +17,7 @@ struct Case {
     amount: &'static str,
     currency: &'static str,
     sku: Option<&'static str>,
+    availability: Option<&'static str>,
 }
 
 fn page(title: &str, lang: &str, head: &str, body: &str) -> String {
@@ -48,6 +50,7 @@ fn cases() -> Vec<Case> {
             amount: "1299.00",
             currency: "EUR",
             sku: Some("WK-1299"),
+            availability: None,
         },
         Case {
             path: "/p/grinder",
@@ -65,6 +68,7 @@ fn cases() -> Vec<Case> {
             amount: "49.50",
             currency: "GBP",
             sku: Some("CG-77"),
+            availability: None,
         },
         Case {
             path: "/p/mug",
@@ -79,6 +83,7 @@ fn cases() -> Vec<Case> {
             amount: "60.00",
             currency: "AUD",
             sku: Some("WSM-0042"),
+            availability: None,
         },
         Case {
             path: "/p/jacket",
@@ -93,6 +98,7 @@ fn cases() -> Vec<Case> {
             amount: "98.00",
             currency: "USD",
             sku: None,
+            availability: None,
         },
         Case {
             path: "/p/dress",
@@ -107,6 +113,33 @@ fn cases() -> Vec<Case> {
             amount: "132.34",
             currency: "EUR",
             sku: None,
+            availability: None,
+        },
+        // Issue 59: sold out, no structured data, a restock notice where
+        // "Add to cart" was: still a product page with its record.
+        Case {
+            path: "/lampada-da-tavolo",
+            body: "<html lang=it><head><title>Lampada da tavolo | Casa</title></head><body>\
+                   <header><nav><ul><li><a href=/>Home</a></li><li><a href=/list>Lampade</a></li>\
+                   <li><a href=/contatti>Contatti</a></li></ul></nav></header>\
+                   <nav class=breadcrumb><ol><li><a href=/>Home</a></li><li><a href=/list>Kitchen</a></li>\
+                   <li>Lampada da tavolo</li></ol></nav>\
+                   <main><div class=product><div class=gallery><img src=/lamp.jpg alt=Lampada></div>\
+                   <div class=summary><h1>Lampada da tavolo</h1><span class=prezzo>€ 59,90</span>\
+                   <p>Codice articolo: LT-220</p><p>Non disponibile</p>\
+                   <button>Avvisami quando disponibile</button></div>\
+                   <div class=descrizione><h2>Descrizione</h2><p>Ottone spazzolato e paralume in lino, \
+                   fatta a mano e pensata per durare anni di uso quotidiano.</p></div></div>\
+                   <section class=related><h2>Correlati</h2><ul>\
+                   <li><a href=/other/1><img src=/1.jpg alt=Abat-jour>Abat-jour</a> <span>€ 20,00</span></li>\
+                   <li><a href=/other/2><img src=/2.jpg alt=Lampadina>Lampadina</a> <span>€ 5,00</span></li>\
+                   </ul></section></main><footer><p>© 2024 Casa</p></footer></body></html>"
+                .to_string(),
+            name: "Lampada da tavolo",
+            amount: "59.90",
+            currency: "EUR",
+            sku: Some("LT-220"),
+            availability: Some("out_of_stock"),
         },
     ]
 }
@@ -158,6 +191,9 @@ fn every_product_page_gets_a_normalised_product_record() {
         assert_eq!(p["price"]["currency"], c.currency, "{url}: {p}");
         if let Some(sku) = c.sku {
             assert_eq!(p["sku"], sku, "{url}: {p}");
+        }
+        if let Some(availability) = c.availability {
+            assert_eq!(p["availability"], availability, "{url}: {p}");
         }
         assert_eq!(
             p["breadcrumbs"],

@@ -4,6 +4,7 @@
 //! a button per card. Page typing, the shell test and the product record's
 //! availability read them.
 
+use super::stock_words::{NOTIFY, OUT};
 use super::visible::in_chrome;
 use crate::html::{Doc, NodeId, Tag};
 
@@ -148,43 +149,64 @@ pub(crate) const CART: &[&str] = &[
 const BETWEEN_CHARS: usize = 40;
 
 /// The buy boxes a page has outside its navigation, header, footer and
-/// sidebars, by the state of their add-to-cart buttons.
+/// sidebars, by the state of their controls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Boxes {
     /// Boxes with an enabled add-to-cart button.
     pub enabled: usize,
-    /// Boxes whose add-to-cart buttons are all disabled: a theme greys
-    /// the button out until a size is chosen, or when the product is sold
-    /// out.
-    pub disabled: usize,
+    /// Boxes that cannot be bought from now: a disabled add-to-cart button
+    /// (a theme greys it out until a size is chosen, or when the product is
+    /// sold out), a button saying the product is sold out where "Add to
+    /// cart" was, or one offering a restock notice.
+    pub greyed: usize,
 }
 
 /// How many buy boxes the page has outside its navigation, header, footer
 /// and sidebars: its add-to-cart buttons, those next to each other counted
 /// once (a product page has one buy box, often with "Add to cart" and "Buy
-/// now"; a grid of products a button per card), enabled and disabled ones
-/// apart.
+/// now"; a grid of products a button per card), enabled and greyed-out
+/// ones apart.
 pub(super) fn count(doc: &Doc) -> Boxes {
     let mut line = LineText::default();
-    // The ancestor walk last: most links are not cart buttons.
-    let buttons =
-        (0..doc.len() as NodeId).filter(|&i| reads_cart(doc, i, &mut line) && !in_chrome(doc, i));
     let mut boxes = Boxes::default();
-    // The last button of each state.
+    // The last control of each state.
     let mut last: [Option<NodeId>; 2] = [None, None];
-    for b in buttons {
-        let disabled = doc.attr(b, "disabled").is_some();
-        let state = usize::from(disabled);
+    for b in 0..doc.len() as NodeId {
+        let Some(enabled) = buy_control(doc, b, &mut line) else {
+            continue;
+        };
+        // The ancestor walk last: most links are not buy controls.
+        if in_chrome(doc, b) {
+            continue;
+        }
+        let state = usize::from(!enabled);
         if !last[state].is_some_and(|a| next_to(doc, a, b)) {
-            if disabled {
-                boxes.disabled += 1;
-            } else {
+            if enabled {
                 boxes.enabled += 1;
+            } else {
+                boxes.greyed += 1;
             }
         }
         last[state] = Some(b);
     }
     boxes
+}
+
+/// Whether element `i` is a buy box's control, and then whether it is
+/// enabled: an add-to-cart button, enabled or not; a button (or a link
+/// playing one) saying the product is sold out; a `<button>` offering a
+/// restock notice ("Notify me when available": as a link, it is as often a
+/// newsletter's).
+fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
+    if !is_button(doc, i) || doc.agg[i as usize].chars > LINE_CHARS {
+        return None;
+    }
+    let text = line.opening(doc, i);
+    if starts(text, CART) {
+        return Some(doc.attr(i, "disabled").is_none());
+    }
+    let notice = doc.tag(i) == Tag::Button && starts(text, NOTIFY);
+    (notice || starts(text, OUT)).then_some(false)
 }
 
 /// Attributes that hold a control's price (`data-price="74.90"`).

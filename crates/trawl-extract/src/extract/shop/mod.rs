@@ -30,15 +30,15 @@ pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<Boxes>) -> usize {
 }
 
 /// A buy box: one add-to-cart button outside the page's chrome (enabled,
-/// or on a page with no enabled one, disabled: a sold-out product, or a
-/// theme that waits for a size), and a price shown by the product's
+/// or on a page with no enabled one, greyed out: a disabled button, "Sold
+/// out" where the button was, "Notify me when available"), and a price shown by the product's
 /// heading (not struck through, not in a link or a carousel), at most
 /// `within` visible characters from it. A page with one is a product page
 /// whatever else it holds.
 pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<Boxes>, within: u64) -> bool {
     let boxes = buy_boxes(doc, counted);
     let one = match boxes.enabled {
-        0 => boxes.disabled == 1,
+        0 => boxes.greyed == 1,
         n => n == 1,
     };
     if !one {
@@ -144,6 +144,23 @@ mod tests {
                 "3,980円",
                 "<button disabled>カートに入れる</button><button disabled>今すぐ購入</button>",
             ),
+            // A theme's sold-out button, a restock notice in its place, or
+            // both side by side (one box).
+            (
+                "Canvas Tote",
+                "$38.00",
+                "<button type=submit name=add disabled><span>Sold out</span></button>",
+            ),
+            (
+                "Lampada da tavolo",
+                "€ 59,90",
+                "<button>Avvisami quando disponibile</button>",
+            ),
+            (
+                "Настольная лампа",
+                "2 490 ₽",
+                "<button disabled>Нет в наличии</button> <button>Сообщить о поступлении</button>",
+            ),
         ] {
             let page = Doc::parse_str(&format!(
                 "<header><a href=/>Shop</a></header><h1>{name}</h1>\
@@ -168,5 +185,11 @@ mod tests {
              <div><a href=/b>Lamp B</a> <span>$64.00</span><button disabled>Add to cart</button></div>",
         );
         assert!(!has_buy_box(&grid, &OnceLock::new(), u64::MAX));
+        // A newsletter's "Notify me" link is not a restock notice.
+        let news = Doc::parse_str(
+            "<h1>Field Lamp</h1><span class=price>$74.00</span>\
+             <p>A lamp.</p><a href=/news>Notify me of new lamps</a>",
+        );
+        assert!(!has_buy_box(&news, &OnceLock::new(), u64::MAX));
     }
 }
