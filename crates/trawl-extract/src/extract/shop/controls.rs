@@ -1,6 +1,6 @@
 //! A shop page's controls: its add-to-cart buttons in the common phrases
 //! of the languages shops write in ("Add to cart", "In den Warenkorb",
-//! "カートに入れる"). A product page has one buy box; a grid of products has
+//! "カートに入れる", an auction's "Place bid"). A product page has one buy box; a grid of products has
 //! a button per card. Page typing, the shell test and the product record's
 //! availability read them.
 
@@ -141,6 +141,23 @@ pub(crate) const CART: &[&str] = &[
     "เพิ่มลงตะกร้า",
     "ซื้อเลย",
     "ซื้อทันที",
+    // An auction's bid button: the lot is for sale now, its price the
+    // current bid.
+    "place bid",
+    "place a bid",
+    "bid now",
+    "gebot abgeben",
+    "jetzt bieten",
+    "enchérir",
+    "placer une enchère",
+    "pujar",
+    "fai un'offerta",
+    "bieden",
+    "licytuj",
+    "入札する",
+    "입찰하기",
+    "出价",
+    "сделать ставку",
 ];
 
 /// Most text characters between two buttons of one buy box ("Add to

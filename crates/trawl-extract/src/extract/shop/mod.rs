@@ -109,6 +109,14 @@ mod tests {
             ("หูฟังไร้สาย", "฿1,290", "<button>ใส่ตะกร้า</button>"),
             ("Навушники", "1 299 грн", "<button>Купити</button>"),
             ("Slušalice", "49,99 €", "<button>Dodaj u košaricu</button>"),
+            // An auction's bid button.
+            (
+                "Omega Seamaster 1968",
+                "US $845.00",
+                "<a href=/bid>Place bid</a>",
+            ),
+            ("Taschenuhr", "120,00 €", "<button>Gebot abgeben</button>"),
+            ("腕時計", "12,000円", "<button>入札する</button>"),
         ] {
             let page = Doc::parse_str(&format!(
                 "<header><a href=/>Shop</a></header><h1>{name}</h1>\
