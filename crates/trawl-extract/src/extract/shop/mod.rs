@@ -33,8 +33,9 @@ pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<Boxes>) -> usize {
 /// or on a page with no enabled one, greyed out: a disabled button, "Sold
 /// out" where the button was, "Notify me when available"), and a price shown by the product's
 /// heading (not struck through, not in a link or a carousel), at most
-/// `within` visible characters from it. A page with one is a product page
-/// whatever else it holds.
+/// `within` visible characters from it, or with no price shown and
+/// `within` unbounded, a price the enabled button carries. A page with one
+/// is a product page whatever else it holds.
 pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<Boxes>, within: u64) -> bool {
     let boxes = buy_boxes(doc, counted);
     let one = match boxes.enabled {
@@ -45,7 +46,15 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<Boxes>, within: u64) -> 
         return false;
     }
     let v = visible::read(doc, beside::beside(doc));
-    v.price.is_some() && v.price_distance <= within
+    if v.price.is_some() {
+        return v.price_distance <= within;
+    }
+    // No price shown (a script writes it): the one the buy box's enabled
+    // control carries (`data-price`), where the distance from the heading
+    // does not matter.
+    within == u64::MAX
+        && boxes.enabled == 1
+        && controls::cart_price(doc, &|i| visible::in_chrome(doc, i)).is_some()
 }
 
 #[cfg(test)]
@@ -128,6 +137,15 @@ mod tests {
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));
+        // Issue 59: no price shown (a script writes it), but the button
+        // carries it: a buy box on a page typed a list or a service, not
+        // on an article (whose heading it may be far from).
+        let by_script = Doc::parse_str(
+            "<h1>Ceramic Pour Over</h1><div id=price-root></div>\
+             <button data-price=34.50 data-currency=USD>Add to cart</button><p>A dripper.</p>",
+        );
+        assert!(has_buy_box(&by_script, &OnceLock::new(), u64::MAX));
+        assert!(!has_buy_box(&by_script, &OnceLock::new(), 1000));
     }
 
     #[test]
