@@ -170,10 +170,25 @@ pub(super) fn shown(
     };
     // Labelled lines and named elements, the nearest to the heading first.
     let mut best: Option<(u64, String)> = None;
+    // Links to brands' pages: (distance, brand).
+    let mut links: Vec<(u64, String)> = Vec::new();
     for i in 0..doc.len() {
         let id = i as NodeId;
         let chars = doc.agg[i].chars as usize;
-        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 60 {
+        if doc.nodes[i].kind != Kind::Element || chars > 60 {
+            continue;
+        }
+        // A link to the brand's own page, named by its words or its logo.
+        if doc.tag(id) == Tag::A {
+            if let Some(found) = brand_page_link(doc, id) {
+                if !in_chrome(doc, id) && !beside(id) {
+                    let d = anchor.map_or(0, |a| offset(id).abs_diff(offset(a)));
+                    links.push((d, found));
+                }
+                continue;
+            }
+        }
+        if chars == 0 {
             continue;
         }
         let (class, ident) = doc.class_id(id);
@@ -200,6 +215,20 @@ pub(super) fn shown(
         }
         if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
             best = Some((d, found));
+        }
+    }
+    // Links to one brand's page only (a "by Acme" and Acme's logo): a menu
+    // of the brands a maker owns is no product's brand.
+    let one = links
+        .windows(2)
+        .all(|w| spell(&[&w[0].1]) == spell(&[&w[1].1]));
+    if let Some(link) = links
+        .into_iter()
+        .filter(|l| one && l.0 <= NEAR_HEADING)
+        .min()
+    {
+        if best.as_ref().is_none_or(|(bd, _)| link.0 < *bd) {
+            best = Some(link);
         }
     }
     best.map(|(_, b)| b)
@@ -284,6 +313,74 @@ fn opens_like_brand(doc: &Doc, id: NodeId) -> bool {
     is_label(head) || t.starts_with("Visit the ")
 }
 
+/// Path segments under which shops keep their brands' pages
+/// (`/brands/acme`, `/marken/acme`, Shopify's `/collections/vendors?q=Acme`).
+const BRAND_DIRS: &[&str] = &[
+    "brand",
+    "brands",
+    "marke",
+    "marken",
+    "marque",
+    "marques",
+    "marca",
+    "marcas",
+    "merk",
+    "merken",
+    "marchi",
+    "marki",
+    "vendor",
+    "vendors",
+    "manufacturer",
+    "manufacturers",
+];
+
+/// A link to the brand's page (`<a href="/brands/acme">Acme</a>`, "by
+/// Acme", or the brand's logo `<img alt="Acme">`): its path has a brands
+/// segment, and the link's words spell the segment after it or the `q`
+/// value (so "Shop all Acme" or "Brands" are not a brand).
+fn brand_page_link(doc: &Doc, id: NodeId) -> Option<String> {
+    let href = doc.attr(id, "href")?;
+    // Most links lead elsewhere: a cheap look before any work.
+    let lower = href.to_ascii_lowercase();
+    if !BRAND_DIRS.iter().any(|d| lower.contains(d)) {
+        return None;
+    }
+    let (path, query) = lower.split_once('?').unwrap_or((&lower, ""));
+    let path = path.split('#').next().unwrap_or(path);
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    // `%XX` and `+` decoded, as in a form: the slug may be in the brand's
+    // own script.
+    let decoded = |s: &str| -> String {
+        url::form_urlencoded::parse(format!("s={s}").as_bytes())
+            .map(|(_, v)| v.into_owned())
+            .next()
+            .unwrap_or_default()
+    };
+    let slug = match segments.windows(2).find(|w| BRAND_DIRS.contains(&w[0])) {
+        Some(w) => decoded(w[1].trim_end_matches(".html").trim_end_matches(".htm")),
+        None => {
+            let vendors = segments.last().is_some_and(|l| BRAND_DIRS.contains(l));
+            let q = query.split('&').find_map(|kv| kv.strip_prefix("q="))?;
+            if !vendors {
+                return None;
+            }
+            decoded(q)
+        }
+    };
+    let slug = crate::extract::values::compact(&slug);
+    let text = if doc.agg[id as usize].chars > 0 {
+        clean(&doc.plain_text(id))
+    } else {
+        let end = doc.end(id).min(id + 6);
+        let img = (id + 1..end).find(|&n| doc.tag(n) == Tag::Img)?;
+        clean(doc.attr(img, "alt")?)
+    };
+    let words = crate::extract::values::compact(&text);
+    (words.chars().count() >= 2 && words == slug)
+        .then(|| plausible(&text))
+        .flatten()
+}
+
 /// "Brand: Acme" in one short element.
 fn labelled(text: &str) -> Option<String> {
     let (label, value) = text.split_once([':', '：'])?;
@@ -302,17 +399,23 @@ fn store_link(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
     plausible(name)
 }
 
-/// The heading's first piece when it is a link of its own and more follows.
+/// The heading's first piece when it is a link of its own and more follows
+/// (`<h1><a>Acme</a> Kettle</h1>`, wrappers inside or around the link
+/// allowed).
 fn heading_link(doc: &Doc, h: NodeId) -> Option<String> {
     let end = doc.nodes[h as usize].end;
-    let link = (h + 1..end).find(|&i| doc.is_element(i) && doc.agg[i as usize].chars > 0)?;
-    if doc.tag(link) != Tag::A {
-        return None;
-    }
     let first_text =
         (h + 1..end).find(|&i| !doc.is_element(i) && !doc.text(i).trim().is_empty())?;
-    if first_text < link || first_text >= doc.nodes[link as usize].end {
-        return None;
+    // The text's nearest link, inside the heading.
+    let mut link = doc.nodes[first_text as usize].parent;
+    loop {
+        if link == h || link == u32::MAX {
+            return None;
+        }
+        if doc.tag(link) == Tag::A {
+            break;
+        }
+        link = doc.nodes[link as usize].parent;
     }
     let all = clean(&doc.plain_text(h));
     let brand = clean(&doc.plain_text(link));
@@ -330,6 +433,44 @@ mod tests {
         let specs = vec![];
         let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
         shown(&doc, &specs, h1, &|_| false)
+    }
+
+    /// Issue 59: a link to the brand's own page near the heading ("by
+    /// Acme", the brand's logo, Shopify's vendor link), and the heading's
+    /// brand link inside wrappers (wcxb-dev 0625 read without its markup).
+    #[test]
+    fn a_link_to_the_brands_page_gives_the_brand() {
+        let cases = [
+            "<h1>Cordless Drill</h1><p>by <a href=/brand/dewalt>DEWALT</a></p><p>$129.00</p>",
+            "<h1>Cordless Drill</h1><a href=/brands/dewalt><img src=/l.png alt=DeWalt></a>",
+            "<h1>Cordless Drill</h1><a href=\"/collections/vendors?q=De+Walt\">De Walt</a>",
+            "<h1>Cordless Drill</h1><a href=/marken/de-walt.html>De-Walt</a>",
+        ];
+        for html in cases {
+            assert!(
+                brand(html).is_some_and(|b| spell(&[&b]) == "dewalt"),
+                "{html}: {:?}",
+                brand(html)
+            );
+        }
+        assert_eq!(
+            brand(
+                "<h1><div><a href=/bershka/ title=Bershka><span><span>Bershka</span></span></a></div>\
+                 <span>Faux leather jacket</span></h1>"
+            )
+            .as_deref(),
+            Some("Bershka")
+        );
+        // Words that do not spell the brand's page, and a menu of a
+        // maker's brands, name no product's brand.
+        for html in [
+            "<h1>Cordless Drill</h1><a href=/brand/dewalt>Shop all DEWALT</a>",
+            "<h1>Cordless Drill</h1><a href=/brands/>Brands</a>",
+            "<h1>Chicken with rice</h1><ul><li><a href=/brand/maggi>MAGGI</a></li>\
+             <li><a href=/brand/perrier>Perrier</a></li></ul>",
+        ] {
+            assert_eq!(brand(html), None, "{html}");
+        }
     }
 
     #[test]
