@@ -9,7 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::extract::shop::controls::{is_button, starts, LineText, CART, LINE_CHARS};
-use crate::extract::shop::stock_words::{FEW_LEFT, IN, LEFT_COUNT, NOTIFY, OUT, PRE};
+use crate::extract::shop::stock_words::{
+    BACK, DISCONTINUED, FEW_LEFT, IN, LABELS, LEFT_COUNT, NOTIFY, OUT, PRE,
+};
 use crate::html::{Doc, NodeId};
 
 /// Whether the product can be bought now (schema.org's `ItemAvailability`).
@@ -64,6 +66,20 @@ impl Availability {
 /// [`LINE_CHARS`].
 const NOTICE_CHARS: u32 = 80;
 
+/// A stock line (lower-cased) without its label ("availability: out of
+/// stock" reads "out of stock").
+fn after_label(text: &str) -> &str {
+    // The longest label is 15 bytes ("disponibilidade", "verfügbarkeit").
+    let Some(colon) = text.find([':', '：']).filter(|&c| c <= 24) else {
+        return text;
+    };
+    if !LABELS.contains(&text[..colon].trim()) {
+        return text;
+    }
+    let rest = &text[colon..];
+    rest.trim_start_matches([':', '：']).trim_start()
+}
+
 /// Whether a line (lower-cased) says few are left.
 fn few_left(text: &str) -> bool {
     starts(text, FEW_LEFT)
@@ -104,7 +120,7 @@ pub(super) fn shown(
         if (chars == 0 && !button) || chars > NOTICE_CHARS || chrome(i) {
             continue;
         }
-        let text = line_text.opening(doc, i);
+        let text = after_label(line_text.opening(doc, i));
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
             let said = if chars > LINE_CHARS {
@@ -113,6 +129,10 @@ pub(super) fn shown(
                 Some(Availability::OutOfStock)
             } else if starts(text, PRE) {
                 Some(Availability::PreOrder)
+            } else if starts(text, BACK) {
+                Some(Availability::BackOrder)
+            } else if starts(text, DISCONTINUED) {
+                Some(Availability::Discontinued)
             } else if starts(text, IN) || few_left(text) {
                 Some(Availability::InStock)
             } else {
@@ -223,6 +243,36 @@ mod tests {
         assert_eq!(
             avail("<h1>Lamp</h1><span class='card__badge-sold-out'>Sold out</span>"),
             Some(Availability::OutOfStock)
+        );
+    }
+
+    /// Issue 59: a stock line under its label ("Availability: Out of
+    /// stock") says what it says, whatever the cart button; back orders
+    /// and discontinued products are told apart from stock.
+    #[test]
+    fn labelled_stock_lines_back_orders_and_discontinued_products() {
+        let cart = "<button>Add to cart</button>";
+        for (line, want) in [
+            ("Availability: Out of stock", Availability::OutOfStock),
+            ("Verfügbarkeit: Ausverkauft", Availability::OutOfStock),
+            ("Disponibilité : Rupture de stock", Availability::OutOfStock),
+            ("Наличие: нет в наличии", Availability::OutOfStock),
+            ("在庫：在庫切れ", Availability::OutOfStock),
+            ("Stock status: Pre-order", Availability::PreOrder),
+            ("Backordered", Availability::BackOrder),
+            (
+                "Availability: Available on backorder",
+                Availability::BackOrder,
+            ),
+            ("Discontinued", Availability::Discontinued),
+        ] {
+            let html = format!("<h1>Lamp</h1><span>$20.00</span><p>{line}</p>{cart}");
+            assert_eq!(avail(&html), Some(want), "{line}");
+        }
+        // A label of something else is not stripped.
+        assert_eq!(
+            avail("<h1>Lamp</h1><p>Shipping: Out of stock items ship later</p>"),
+            None
         );
     }
 

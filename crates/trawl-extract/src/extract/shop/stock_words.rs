@@ -261,3 +261,49 @@ pub(crate) const LEFT_COUNT: &[&str] = &[
     "仅剩",
     "僅剩",
 ];
+
+/// A stock line saying the product ships once it is back in stock.
+pub(crate) const BACK: &[&str] = &[
+    "backorder",
+    "back order",
+    "backordered",
+    "back-ordered",
+    "on backorder",
+    "available on backorder",
+    "available for backorder",
+];
+
+/// A stock line saying the product is no longer made or sold.
+pub(crate) const DISCONTINUED: &[&str] = &["discontinued", "product discontinued"];
+
+/// Labels a stock line may open with, lower-cased, before a colon
+/// ("Availability: Out of stock", "Verfügbarkeit: sofort lieferbar").
+pub(crate) const LABELS: &[&str] = &[
+    "availability",
+    "stock",
+    "stock status",
+    "status",
+    "verfügbarkeit",
+    "lagerstatus",
+    "lieferstatus",
+    "lieferbarkeit",
+    "disponibilité",
+    "disponibilidad",
+    "disponibilità",
+    "disponibilidade",
+    "beschikbaarheid",
+    "voorraad",
+    "tillgänglighet",
+    "saatavuus",
+    "dostępność",
+    "dostupnost",
+    "stok durumu",
+    "наличие",
+    "наявність",
+    "在庫",
+    "在庫状況",
+    "库存",
+    "庫存",
+    "재고",
+    "재고 상태",
+];

@@ -195,7 +195,7 @@ fn code_pattern() -> &'static Regex {
             &[
                 r"(?i)(?:^|[^\p{L}])(",
                 // English
-                r"sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id)|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
+                r"sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
                 // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
                 r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
@@ -780,6 +780,9 @@ mod tests {
             ("Referencia interna: ES-0042", (s("ES-0042"), None, None)),
             ("Código de producto: 55012", (s("55012"), None, None)),
             ("Codice articolo: IT-3321", (s("IT-3321"), None, None)),
+            ("Product #: 55-1020", (s("55-1020"), None, None)),
+            ("Catalogue number: 123/4567", (s("123/4567"), None, None)),
+            ("Ref: 12345", (s("12345"), None, None)),
             ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
             ("货号：A123456", (s("A123456"), None, None)),
             ("商品编号：100012043978", (s("100012043978"), None, None)),
