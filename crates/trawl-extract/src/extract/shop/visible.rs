@@ -299,13 +299,25 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         v.all.extend(found.iter().cloned());
         let lower = text.to_lowercase();
         let (prev, next) = around(doc, *id);
-        let struck = struck_tag(doc, *id, 3)
-            || named_like(doc, *id, STRUCK_NAMES, 3)
-            || price_labels::former(&lower, &prev);
-        if struck {
-            v.struck.extend(found.iter().map(|f| f.amount.clone()));
+        let marked = struck_tag(doc, *id, 3) || named_like(doc, *id, STRUCK_NAMES, 3);
+        // A box opening with a former price's label strikes that price; a
+        // later one after a label of its own is the price now ("Was $50.00
+        // Now $35.00").
+        let was = if marked {
+            found.len()
+        } else if price_labels::former(&lower, &prev) {
+            former_then_now(found, text).unwrap_or(found.len())
+        } else {
+            0
+        };
+        if was > 0 {
+            v.struck
+                .extend(found[..was].iter().map(|f| f.amount.clone()));
             let at = before[*id as usize];
-            struck_at.extend(found.iter().map(|f| (at, f.amount.clone())));
+            struck_at.extend(found[..was].iter().map(|f| (at, f.amount.clone())));
+        }
+        let found = &found[was..];
+        if found.is_empty() {
             continue;
         }
         let Some(anchor) = anchor else { continue };
@@ -372,6 +384,19 @@ fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Opti
             let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
             x.total_cmp(&y)
         })
+}
+
+/// In a box whose text opens with a former price's label, how many of its
+/// prices are former: those before the first price that follows a label of
+/// its own that is not a former one ("Was $50.00 Now $35.00", "UVP 59,99 €
+/// jetzt 39,99 €"). None when every price is former (a range, a list).
+fn former_then_now(found: &[Found], text: &str) -> Option<usize> {
+    (1..found.len()).find(|&k| {
+        let from = found[k - 1].at + found[k - 1].raw.len();
+        let label = text.get(from..found[k].at).unwrap_or_default();
+        let label = label.trim().to_lowercase();
+        label.chars().any(char::is_alphabetic) && !price_labels::former(&label, &label)
+    })
 }
 
 /// A buy-box candidate: distance from the heading, position, the box's
@@ -610,6 +635,29 @@ mod tests {
         let doc = Doc::parse_str(html);
         let beside = vec![false; doc.len()];
         read(&doc, &beside)
+    }
+
+    /// Issue 59: "Was $50.00 Now $35.00" in one text: the label strikes
+    /// the price it opens, the price after "Now" is paid (the whole box
+    /// was struck, and the page had no price and no record).
+    #[test]
+    fn a_former_label_strikes_its_own_price_not_the_next() {
+        for (line, now, was) in [
+            ("Was $50.00 Now $35.00", "35.00", "50.00"),
+            ("UVP 59,99 € jetzt 39,99 €", "39.99", "59.99"),
+            ("Statt 59,99 € nur 39,99 €", "39.99", "59.99"),
+            ("Antes 199,99 € Ahora 149,99 €", "149.99", "199.99"),
+        ] {
+            let v = visible(&format!("<h1>Kettle</h1><p class=price>{line}</p>"));
+            let price = v.price.map(|p| p.amount);
+            assert_eq!(price.as_deref(), Some(now), "{line}");
+            assert!(v.struck.iter().any(|s| s == was), "{line}: {:?}", v.struck);
+        }
+        // A former range, or a former price alone, gives no price.
+        for line in ["Was $50.00 - $60.00", "Was $50.00"] {
+            let v = visible(&format!("<h1>Kettle</h1><p class=price>{line}</p>"));
+            assert_eq!(v.price, None, "{line}");
+        }
     }
 
     #[test]
