@@ -176,6 +176,39 @@ pub(crate) fn other_offer(opening: &str, before: &str) -> bool {
         && find_prices(before).is_empty()
 }
 
+/// Words just before an amount that make it a threshold, not a price: free
+/// shipping "on orders over $50", "when you spend £40", "dès 60 €",
+/// "ab einem Bestellwert von 50 €".
+const THRESHOLD_BEFORE: &[&str] = &[
+    "over",
+    "above",
+    "spend",
+    "orders of",
+    "purchases of",
+    "minimum",
+    "minimum order",
+    "dès",
+    "bestellwert von",
+    "bestellungen über",
+    "über",
+    "superiores a",
+    "pedidos de más de",
+    "sopra i",
+    "oltre",
+    "vanaf",
+    "от суммы",
+];
+
+/// Whether an amount whose preceding text (lower-cased) is `before` is a
+/// threshold ("Free shipping on orders over $50"), a whole word.
+pub(crate) fn threshold(before: &str) -> bool {
+    let p = before.trim_end_matches([':', '：', ' ']);
+    THRESHOLD_BEFORE.iter().any(|w| {
+        p.strip_suffix(w)
+            .is_some_and(|rest| !rest.ends_with(char::is_alphanumeric) || !w.is_ascii())
+    })
+}
+
 /// Longest text before a price read as its label (bytes).
 const LABEL_BYTES: usize = 80;
 

@@ -363,7 +363,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
 
 /// The price of one small box (`text`, its prices `found`, the text
 /// nodes before and after it): of several, the lower is what is paid now
-/// ("£114.90 £94.90 -17%"); a rate or an add-on is never the price.
+/// ("£114.90 £94.90 -17%"); a rate, an add-on or a threshold ("orders
+/// over $50") is never the price.
 fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Option<&'a Found> {
     found
         .iter()
@@ -377,7 +378,10 @@ fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Opti
             } else {
                 before_text
             };
-            !is_rate(after) && !before_text.ends_with('+') && !before_text.ends_with("(+")
+            !is_rate(after)
+                && !before_text.ends_with('+')
+                && !before_text.ends_with("(+")
+                && !price_labels::threshold(&before_text.to_lowercase())
         })
         .min_by(|a, b| {
             let x: f64 = a.amount.parse().unwrap_or(f64::MAX);
@@ -635,6 +639,30 @@ mod tests {
         let doc = Doc::parse_str(html);
         let beside = vec![false; doc.len()];
         read(&doc, &beside)
+    }
+
+    /// Issue 59: a free-shipping threshold printed above the buy box
+    /// ("Free shipping on orders over $50") is not the price.
+    #[test]
+    fn a_threshold_is_not_the_price() {
+        for (promo, price, want) in [
+            ("Free shipping on orders over $50", "$35.00", "35.00"),
+            ("Free delivery when you spend £40", "£24.99", "24.99"),
+            ("Livraison offerte dès 60 €", "49,00 €", "49.00"),
+            (
+                "Versandkostenfrei ab einem Bestellwert von 50 €",
+                "29,95 €",
+                "29.95",
+            ),
+        ] {
+            let v = visible(&format!(
+                "<h1>Kettle</h1><p class=promo>{promo}</p><p class=price>{price}</p>"
+            ));
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(want), "{promo}");
+        }
+        // "From" opens a price, not a threshold.
+        let v = visible("<h1>Kettle</h1><p class=price>From $89.00</p>");
+        assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("89.00"));
     }
 
     /// Issue 59: "Was $50.00 Now $35.00" in one text: the label strikes
