@@ -271,8 +271,14 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         if chars == 0 || chars > PRICE_BOX_CHARS {
             continue;
         }
-        let text = doc.plain_text(id);
+        let mut text = doc.plain_text(id);
         let mut found = find_prices(&text);
+        if !found.is_empty() {
+            if let Some(joined) = cents_joined(doc, id, &text) {
+                found = find_prices(&joined);
+                text = joined;
+            }
+        }
         if german {
             // "1 TL" is a teaspoon (Teelöffel) in German, not a lira.
             found.retain(|f| !f.raw.ends_with("TL"));
@@ -388,6 +394,57 @@ fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Opti
             let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
             x.total_cmp(&y)
         })
+}
+
+/// A box's text with the cents a theme sets apart joined back to their
+/// amount (`$35<sup>99</sup>`, `<span>35</span><span>,99</span>`: plain
+/// text puts a space between the pieces, and "$35" was read); None when
+/// there are none.
+fn cents_joined(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
+    let two_digits = |t: &[u8]| t.len() == 2 && t.iter().all(u8::is_ascii_digit);
+    let sup = (id + 1..doc.end(id))
+        .filter(|&i| doc.is_element(i) && doc.name(i) == "sup")
+        .map(|i| doc.plain_text(i))
+        .find(|t| two_digits(t.as_bytes()));
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 1);
+    let mut last = 0;
+    for (i, _) in text.match_indices(' ') {
+        if i == 0 || !b[i - 1].is_ascii_digit() {
+            continue;
+        }
+        let rest = &b[i + 1..];
+        let ends = |n: usize| rest.get(n).is_none_or(|c| !c.is_ascii_digit());
+        let mark = if rest.len() >= 3
+            && matches!(rest[0], b'.' | b',')
+            && two_digits(&rest[1..3])
+            && ends(3)
+        {
+            ""
+        } else if sup
+            .as_deref()
+            .is_some_and(|s| rest.starts_with(s.as_bytes()) && ends(2))
+        {
+            // The amount's own marks are thousands: the other one.
+            let mut number =
+                text[..i].rsplit(|c: char| !c.is_ascii_digit() && c != '.' && c != ',');
+            if number.next().is_some_and(|n| n.contains('.')) {
+                ","
+            } else {
+                "."
+            }
+        } else {
+            continue;
+        };
+        out.push_str(&text[last..i]);
+        out.push_str(mark);
+        last = i + 1;
+    }
+    if last == 0 {
+        return None;
+    }
+    out.push_str(&text[last..]);
+    Some(out)
 }
 
 /// In a box whose text opens with a former price's label, how many of its
@@ -639,6 +696,29 @@ mod tests {
         let doc = Doc::parse_str(html);
         let beside = vec![false; doc.len()];
         read(&doc, &beside)
+    }
+
+    /// Issue 59: cents a theme sets apart (a superscript, a span of their
+    /// own) belong to the amount: "$35<sup>99</sup>" was read as $35.
+    #[test]
+    fn cents_set_apart_belong_to_the_amount() {
+        for (html, want) in [
+            ("<span class=price>$35<sup>99</sup></span>", "35.99"),
+            (
+                "<span class=price><span>$</span><span>35</span><span>.99</span></span>",
+                "35.99",
+            ),
+            ("<span class=price>1.299<sup>00</sup> €</span>", "1299.00"),
+            ("<span class=price><b>129</b><b>,95</b> €</span>", "129.95"),
+            // A count after a price is no cents.
+            (
+                "<span class=price>$35</span> <span>99 reviews</span>",
+                "35.00",
+            ),
+        ] {
+            let v = visible(&format!("<h1>Kettle</h1>{html}"));
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(want), "{html}");
+        }
     }
 
     /// Issue 59: a free-shipping threshold printed above the buy box
