@@ -29,10 +29,10 @@ pub(crate) struct Meta {
     /// The `description` of a JSON-LD `Product`: the seller's own text, for
     /// product pages whose visible description is drawn by scripts.
     pub product_description: Option<String>,
-    /// Buy boxes outside the page's chrome, by their add-to-cart
-    /// controls' state: counted once, when first asked (typing and the test
-    /// for a browser both ask; `shop::buy_boxes`).
-    pub cart_buttons: std::sync::OnceLock<crate::extract::shop::Boxes>,
+    /// Buy boxes outside the page's chrome, enabled and greyed out:
+    /// counted once, when first asked (typing and the test for a browser
+    /// both ask; `shop::buy_boxes`).
+    pub cart_buttons: std::sync::OnceLock<(usize, usize)>,
 }
 
 /// One JSON-LD block's JSON. Sites leave raw line breaks and tabs inside

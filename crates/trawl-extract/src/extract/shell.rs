@@ -74,7 +74,7 @@ pub(crate) struct Found<'a> {
 pub(crate) fn needs_script(
     doc: &Doc,
     ex: &Found,
-    carts: &std::sync::OnceLock<super::shop::Boxes>,
+    carts: &std::sync::OnceLock<(usize, usize)>,
 ) -> Option<ScriptNeed> {
     let scripts = &doc.meta.scripts;
     let has_scripts =

@@ -6,6 +6,7 @@
 //! the same views; each is computed once per page.
 
 pub(crate) mod beside;
+mod codes;
 pub(crate) mod controls;
 pub(crate) mod money;
 pub(crate) mod price_labels;
@@ -15,17 +16,21 @@ pub(crate) mod visible;
 use std::sync::OnceLock;
 
 use crate::html::Doc;
-pub(crate) use controls::Boxes;
+use controls::Boxes;
 
 /// The buy boxes outside the page's chrome, by their add-to-cart buttons'
 /// state ([`controls::count`]), counted once per page in `counted`
 /// (`Meta::cart_buttons`).
-pub(crate) fn buy_boxes(doc: &Doc, counted: &OnceLock<Boxes>) -> Boxes {
-    *counted.get_or_init(|| controls::count(doc))
+pub(crate) fn buy_boxes(doc: &Doc, counted: &OnceLock<(usize, usize)>) -> Boxes {
+    let (enabled, greyed) = *counted.get_or_init(|| {
+        let b = controls::count(doc);
+        (b.enabled, b.greyed)
+    });
+    Boxes { enabled, greyed }
 }
 
 /// The buy boxes with an enabled add-to-cart button ([`buy_boxes`]).
-pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<Boxes>) -> usize {
+pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<(usize, usize)>) -> usize {
     buy_boxes(doc, counted).enabled
 }
 
@@ -36,7 +41,7 @@ pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<Boxes>) -> usize {
 /// `within` visible characters from it, or with no price shown and
 /// `within` unbounded, a price the enabled button carries. A page with one
 /// is a product page whatever else it holds.
-pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<Boxes>, within: u64) -> bool {
+pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within: u64) -> bool {
     let boxes = buy_boxes(doc, counted);
     let one = match boxes.enabled {
         0 => boxes.greyed == 1,

@@ -3,13 +3,10 @@
 //! headings, the buy-box price (the price closest to the name, not struck
 //! through, not in a link to another product, a carousel, the reviews or
 //! the page's chrome, not a monthly plan or an add-on), every price the page
-//! shows, labelled codes ("SKU: …", "Item #", "Art.-Nr."), breadcrumbs and
-//! specification rows.
+//! shows, labelled codes ("SKU: …", "Item #", "Art.-Nr.", read by `codes`),
+//! breadcrumbs and specification rows.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
+use super::codes;
 use super::money::{self, find_prices, Found};
 use super::price_labels;
 use crate::extract::noise::{class_id_role, matches_token};
@@ -119,11 +116,6 @@ const STRUCK_NAMES: &[&str] = &[
     "line-through",
 ];
 
-/// Names of blocks set beside the product's text that still speak of the
-/// product itself (`auto::product`'s beside names, reviews and questions left
-/// out).
-const ASIDE_NAMES: &[&str] = &["disclaimer", "popover", "tooltip"];
-
 /// Whether the node or one of its `up` nearest ancestors satisfies `test`.
 fn up_to(doc: &Doc, id: NodeId, up: usize, test: impl Fn(NodeId) -> bool) -> bool {
     let mut cur = id;
@@ -186,33 +178,6 @@ fn is_rate(after: &str) -> bool {
         || a.starts_with("off")
         || a.starts_with("mo ")
         || a.starts_with("/mo")
-}
-
-fn code_pattern() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(
-            &[
-                r"(?i)(?:^|[^\p{L}])(",
-                // English
-                r"sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
-                // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
-                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
-                // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
-                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
-                // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
-                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|штрих-?код",
-                // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
-                // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
-                r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
-                // Arabic, Hebrew, Indonesian, Vietnamese, Thai, Chinese, Korean, Japanese
-                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|상품코드|製品番号",
-                r")\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
-            ]
-            .concat(),
-        )
-        .unwrap_or_else(|e| panic!("code pattern: {e}"))
-    })
 }
 
 /// Reads the visible page. `beside` marks blocks beside the product
@@ -361,7 +326,10 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     if let Some((distance, _, price, top)) = buy_box_price(candidates, &struck_at) {
         (v.price, v.price_max, v.price_distance) = (Some(price), top, distance);
     }
-    read_codes(doc, &mut v, beside);
+    let c = codes::read(doc, beside, &|id| in_chrome(doc, id), &|id| {
+        named_like(doc, id, codes::ASIDE_NAMES, 64)
+    });
+    (v.sku, v.gtin, v.mpn) = (c.sku, c.gtin, c.mpn);
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
@@ -495,124 +463,6 @@ fn buy_box_price(mut candidates: Vec<Candidate>, struck: &[(u64, String)]) -> Op
         }
     }
     candidates.into_iter().next()
-}
-
-/// Labelled codes ("SKU: …", "Model #", "EAN"), each in the first element
-/// that shows it, outside the page's chrome and the blocks beside the
-/// product. Codes in a block set aside for its name alone (a disclaimer line,
-/// a tooltip: BestBuy's "SKU: 10124570" under `class=disclaimer`) are the
-/// product's own and fill what is left; those in reviews, questions or other
-/// products' cards are not read.
-fn read_codes(doc: &Doc, v: &mut Visible, beside: &[bool]) {
-    let mut aside: Vec<String> = Vec::new();
-    for (i, &set_aside) in beside.iter().enumerate().take(doc.len()) {
-        let id = i as NodeId;
-        let chars = doc.agg[i].chars;
-        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 80 || in_chrome(doc, id) {
-            continue;
-        }
-        let text = doc.plain_text(id);
-        if !code_pattern().is_match(&text) {
-            continue;
-        }
-        if set_aside {
-            if named_like(doc, id, ASIDE_NAMES, 64) {
-                aside.push(text);
-            }
-            continue;
-        }
-        fill_codes(v, &text);
-        if v.sku.is_some() && v.gtin.is_some() && v.mpn.is_some() {
-            return;
-        }
-    }
-    for text in aside {
-        fill_codes(v, &text);
-    }
-}
-
-/// Fills the empty code slots from the labelled codes of one element's text
-/// (a line may hold several: "Model: ZGM-00026 SKU: 10124570").
-fn fill_codes(v: &mut Visible, text: &str) {
-    for c in code_pattern().captures_iter(text) {
-        let (Some(label), Some(value)) = (c.get(1), c.get(2)) else {
-            continue;
-        };
-        let value = value.as_str().trim_end_matches(['.', '/', '-']);
-        if !value.chars().any(|c| c.is_ascii_digit()) || !(3..=40).contains(&value.len()) {
-            continue;
-        }
-        let label = label.as_str().to_lowercase();
-        let slot = if [
-            "upc",
-            "ean",
-            "gtin",
-            "isbn",
-            "jan",
-            "条形码",
-            "條碼",
-            "штрих",
-        ]
-        .iter()
-        .any(|l| label.starts_with(l))
-        {
-            // A number that fails its check digit is not a GTIN.
-            if !gtin_checks(value) {
-                continue;
-            }
-            &mut v.gtin
-        } else if [
-            "mpn",
-            "mfr",
-            "model",
-            "part",
-            "hersteller",
-            "型番",
-            "型号",
-            "型號",
-            "모델명",
-        ]
-        .iter()
-        .any(|l| label.starts_with(l))
-            || (label.starts_with("r") && label.contains("fabricant"))
-        {
-            &mut v.mpn
-        } else {
-            &mut v.sku
-        };
-        if slot.is_none() {
-            *slot = Some(value.to_string());
-        }
-    }
-}
-
-/// Whether a GTIN (EAN-8, UPC-A, EAN-13, GTIN-14; an ISBN-10 is let
-/// through) passes its check digit: digits weighted 3 and 1 from the right
-/// of the payload sum to a multiple of ten with the check digit.
-fn gtin_checks(code: &str) -> bool {
-    let code = code.replace('-', "");
-    // An ISBN-10's check character may be X.
-    if code.len() == 10 && code[..9].bytes().all(|b| b.is_ascii_digit()) {
-        return code.ends_with(|c: char| c.is_ascii_digit() || c == 'X' || c == 'x');
-    }
-    let digits: Vec<u32> = code
-        .chars()
-        .map(|c| c.to_digit(10))
-        .collect::<Option<_>>()
-        .unwrap_or_default();
-    match digits.len() {
-        8 | 12 | 13 | 14 => {
-            let (check, payload) = digits.split_last().map_or((0, &[][..]), |(c, p)| (*c, p));
-            let sum: u32 = payload
-                .iter()
-                .rev()
-                .enumerate()
-                .map(|(i, d)| if i % 2 == 0 { d * 3 } else { *d })
-                .sum();
-            (10 - sum % 10) % 10 == check
-        }
-        _ => false,
-    }
 }
 
 fn breadcrumbs(doc: &Doc) -> Vec<String> {
@@ -913,61 +763,6 @@ mod tests {
             (v.sku.as_deref(), v.mpn.as_deref()),
             (Some("802.758.87"), Some("P1-RC4"))
         );
-    }
-
-    /// Issue 59: codes under labels in more languages, and GTINs checked.
-    #[test]
-    fn codes_under_labels_in_many_languages() {
-        let codes = |line: &str| {
-            let v = visible(&format!("<h1>Item</h1><p>{line}</p>"));
-            (v.sku, v.mpn, v.gtin)
-        };
-        let s = |x: &str| Some(x.to_string());
-        for (line, want) in [
-            ("Artikelnummer: 4711-22", (s("4711-22"), None, None)),
-            ("Herstellernummer: HX-900", (None, s("HX-900"), None)),
-            ("Réf. : 100234", (s("100234"), None, None)),
-            ("Réf. fabricant : RF-77", (None, s("RF-77"), None)),
-            // wcxb-dev 0608 read without its markup.
-            (
-                "Référence interne MART-00001",
-                (s("MART-00001"), None, None),
-            ),
-            ("Referencia interna: ES-0042", (s("ES-0042"), None, None)),
-            ("Código de producto: 55012", (s("55012"), None, None)),
-            ("Codice articolo: IT-3321", (s("IT-3321"), None, None)),
-            ("Product #: 55-1020", (s("55-1020"), None, None)),
-            ("Catalogue number: 123/4567", (s("123/4567"), None, None)),
-            ("Ref: 12345", (s("12345"), None, None)),
-            ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
-            ("货号：A123456", (s("A123456"), None, None)),
-            ("商品编号：100012043978", (s("100012043978"), None, None)),
-            ("Код товара: 310021", (s("310021"), None, None)),
-            ("Артикул: 7-880-12", (s("7-880-12"), None, None)),
-            ("상품번호: 62811", (s("62811"), None, None)),
-            ("Varenummer: 88-120", (s("88-120"), None, None)),
-            ("Tuotenumero: 55120", (s("55120"), None, None)),
-            ("Kód produktu: CZ-4410", (s("CZ-4410"), None, None)),
-            ("Šifra proizvoda: 100234", (s("100234"), None, None)),
-            ("Cikkszám: HU-778", (s("HU-778"), None, None)),
-            ("Ürün kodu: TR1200", (s("TR1200"), None, None)),
-            ("Κωδικός: GR-5510", (s("GR-5510"), None, None)),
-            ("رمز المنتج: 44120", (s("44120"), None, None)),
-            ("מק״ט: 778812", (s("778812"), None, None)),
-            ("Mã sản phẩm: VN-300", (s("VN-300"), None, None)),
-            ("รหัสสินค้า: TH-1001", (s("TH-1001"), None, None)),
-            ("EAN: 4006381333931", (None, None, s("4006381333931"))),
-            ("JANコード：4902370548495", (None, None, s("4902370548495"))),
-        ] {
-            assert_eq!(codes(line), want, "{line}");
-        }
-        // A number that fails its check digit is not a GTIN.
-        assert_eq!(codes("EAN: 4006381333932").2, None);
-        assert!(
-            gtin_checks("036000291452") && gtin_checks("96385074") && gtin_checks("0-306-40615-2")
-        );
-        // Words that begin like a label are not one.
-        assert_eq!(codes("Referenzen 2023 und mehr"), (None, None, None));
     }
 
     #[test]
