@@ -340,7 +340,8 @@ const BRAND_DIRS: &[&str] = &[
 /// value (so "Shop all Acme" or "Brands" are not a brand).
 fn brand_page_link(doc: &Doc, id: NodeId) -> Option<String> {
     let href = doc.attr(id, "href")?;
-    // Most links lead elsewhere: a cheap look before any work.
+    // Most links lead elsewhere: one look at the lower-cased address before
+    // any parsing (only a product page's short links get here).
     let lower = href.to_ascii_lowercase();
     if !BRAND_DIRS.iter().any(|d| lower.contains(d)) {
         return None;

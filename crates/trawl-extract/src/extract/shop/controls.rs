@@ -1,8 +1,8 @@
 //! A shop page's controls: its add-to-cart buttons in the common phrases
 //! of the languages shops write in ("Add to cart", "In den Warenkorb",
-//! "カートに入れる", an auction's "Place bid"). A product page has one buy box; a grid of products has
-//! a button per card. Page typing, the shell test and the product record's
-//! availability read them.
+//! "カートに入れる", an auction's "Place bid"). A product page has one buy
+//! box; a grid of products has a button per card. Page typing, the shell
+//! test and the product record's availability read them.
 
 use super::stock_words::{NOTIFY, OUT};
 use super::visible::in_chrome;
@@ -171,10 +171,10 @@ const BETWEEN_CHARS: usize = 40;
 pub(crate) struct Boxes {
     /// Boxes with an enabled add-to-cart button.
     pub enabled: usize,
-    /// Boxes that cannot be bought from now: a disabled add-to-cart button
-    /// (a theme greys it out until a size is chosen, or when the product is
-    /// sold out), a button saying the product is sold out where "Add to
-    /// cart" was, or one offering a restock notice.
+    /// Boxes nothing can be bought from as the page stands: a disabled
+    /// add-to-cart button (a theme greys it out until a size is chosen, or
+    /// when the product is sold out), a button saying the product is sold
+    /// out where "Add to cart" was, or one offering a restock notice.
     pub greyed: usize,
 }
 
