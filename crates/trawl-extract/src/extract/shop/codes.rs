@@ -1,7 +1,6 @@
 //! Labelled product codes a shopper sees ("SKU: …", "Item #", "Art.-Nr.",
 //! "型番", "EAN"), in the languages shops write in: which slot (SKU, MPN,
-//! GTIN) each label fills, and GTINs checked by their check digit; last, a
-//! code alone in an element named for the SKU (`<span class=sku>`).
+//! GTIN) each label fills, and GTINs checked by their check digit.
 
 use std::sync::OnceLock;
 
@@ -63,8 +62,6 @@ pub(super) fn read(
 ) -> Codes {
     let mut v = Codes::default();
     let mut aside: Vec<String> = Vec::new();
-    // The first code an element named for the SKU shows without a label.
-    let mut unlabelled: Option<String> = None;
     for (i, &set_aside) in beside.iter().enumerate().take(doc.len()) {
         let id = i as NodeId;
         let chars = doc.agg[i].chars;
@@ -73,9 +70,6 @@ pub(super) fn read(
         }
         let text = doc.plain_text(id);
         if !code_pattern().is_match(&text) {
-            if !set_aside && unlabelled.is_none() && names_sku(doc, id) {
-                unlabelled = lone_code(&text);
-            }
             continue;
         }
         if set_aside {
@@ -92,33 +86,7 @@ pub(super) fn read(
     for text in aside {
         fill_codes(&mut v, &text);
     }
-    if v.sku.is_none() {
-        v.sku = unlabelled;
-    }
     v
-}
-
-/// Whether the element's class or id names a SKU (`sku`, `product-sku`,
-/// `product-single__sku`): a theme's slot for the code, often unlabelled.
-fn names_sku(doc: &Doc, id: NodeId) -> bool {
-    let (class, ident) = doc.class_id(id);
-    [class, ident].into_iter().flatten().any(|names| {
-        names.split_ascii_whitespace().any(|t| {
-            let last = t.rsplit(['-', '_']).next().unwrap_or_default();
-            last.eq_ignore_ascii_case("sku")
-        })
-    })
-}
-
-/// A text that is one code: a single token of 3 to 40 letters, digits and
-/// `-_./`, with a digit.
-fn lone_code(text: &str) -> Option<String> {
-    let t = text.trim();
-    let ok = (3..=40).contains(&t.len())
-        && t.bytes().any(|b| b.is_ascii_digit())
-        && t.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/'));
-    ok.then(|| t.to_string())
 }
 
 /// Fills the empty code slots from the labelled codes of one element's text
@@ -213,32 +181,6 @@ mod tests {
         let doc = Doc::parse_str(html);
         let beside = vec![false; doc.len()];
         read(&doc, &beside, &|_| false, &|_| false)
-    }
-
-    /// Issue 59: a theme's SKU slot shown without a label is the SKU; a
-    /// label elsewhere wins, and the slot must hold one code.
-    #[test]
-    fn a_code_alone_in_a_sku_slot_is_the_sku() {
-        let sku = |html: &str| read_all(html).sku;
-        assert_eq!(
-            sku("<h1>Drill</h1><span class=sku>ABC-123</span>").as_deref(),
-            Some("ABC-123")
-        );
-        assert_eq!(
-            sku("<h1>Drill</h1><p class=product-single__sku>DW-20V-77</p>").as_deref(),
-            Some("DW-20V-77")
-        );
-        assert_eq!(
-            sku("<h1>Drill</h1><span class=sku>ABC-123</span><p>SKU: XYZ-9</p>").as_deref(),
-            Some("XYZ-9")
-        );
-        for html in [
-            "<h1>Drill</h1><span class=sku>Select a size</span>",
-            "<h1>Drill</h1><span class=sku>2 left in 3 sizes</span>",
-            "<h1>Drill</h1><span class=skus>ABC-123</span>",
-        ] {
-            assert_eq!(sku(html), None, "{html}");
-        }
     }
 
     /// Issue 59: codes under labels in more languages, and GTINs checked.
