@@ -202,11 +202,7 @@ const THRESHOLD_BEFORE: &[&str] = &[
 /// Whether an amount whose preceding text (lower-cased) is `before` is a
 /// threshold ("Free shipping on orders over $50"), a whole word.
 pub(crate) fn threshold(before: &str) -> bool {
-    let p = before.trim_end_matches([':', '：', ' ']);
-    THRESHOLD_BEFORE.iter().any(|w| {
-        p.strip_suffix(w)
-            .is_some_and(|rest| !rest.ends_with(char::is_alphanumeric) || !w.is_ascii())
-    })
+    labelled("", before, &[], THRESHOLD_BEFORE)
 }
 
 /// Longest text before a price read as its label (bytes).
