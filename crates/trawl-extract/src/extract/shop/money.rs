@@ -206,6 +206,8 @@ const SYMBOLS: &[(&str, Named)] = &[
     ("$", Named::Dollar),
     ("kr.", Named::Krona),
     ("kr", Named::Krona),
+    // Whole kronor in Sweden's shorthand, after the amount: "1 299:-".
+    (":-", Named::Krona),
     ("¥", Named::Yen),
     ("￥", Named::Yen),
 ];
@@ -306,7 +308,8 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
             caps.name("n2"),
             caps.name("post"),
         ) {
-            (Some(s), Some(n), _, _) => (s, n),
+            // ":-" follows an amount, never opens one ("Temp:-5").
+            (Some(s), Some(n), _, _) if s.as_str() != ":-" => (s, n),
             (_, _, Some(n), Some(s)) => (s, n),
             _ => continue,
         };
@@ -482,6 +485,14 @@ mod tests {
         // A word that merely holds the letters is no currency.
         assert!(find_prices("150.000 đồng").is_empty());
         assert!(find_prices("3 RMS units, 2 TLS hops").is_empty());
+        // Sweden's whole kronor: a krona after the amount, never before one.
+        let f = find_prices("1 299:- och 49:-");
+        let got: Vec<_> = f.iter().map(|x| (x.amount.as_str(), x.named)).collect();
+        assert_eq!(
+            got,
+            vec![("1299.00", Named::Krona), ("49.00", Named::Krona)]
+        );
+        assert!(find_prices("Temp:-5, Pris:-20").is_empty());
     }
 
     #[test]
