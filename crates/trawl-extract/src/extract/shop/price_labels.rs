@@ -205,6 +205,78 @@ pub(crate) fn threshold(before: &str) -> bool {
     labelled("", before, &[], THRESHOLD_BEFORE)
 }
 
+/// Labels of a price before tax ("£25.00 ex VAT", "Prix HT", "zzgl.
+/// MwSt.", "cena netto", "税抜"): a business customer's price, printed
+/// beside the price a shopper pays. Read right after the amount or right
+/// before it.
+const NET_OF_TAX: &[&str] = &[
+    "ex vat",
+    "ex. vat",
+    "exc vat",
+    "exc. vat",
+    "excl vat",
+    "excl. vat",
+    "excluding vat",
+    "ex-vat",
+    "+ vat",
+    "+vat",
+    "plus vat",
+    "ex gst",
+    "excl. gst",
+    "+ gst",
+    "excl. tax",
+    "ex tax",
+    "before tax",
+    "exkl. mwst",
+    "exkl. mwst.",
+    "zzgl. mwst",
+    "zzgl. mwst.",
+    "zzgl. ust",
+    "netto",
+    "exkl. moms",
+    "ex. moms",
+    "ex moms",
+    "ekskl. moms",
+    "ekskl. mva",
+    "eks. mva",
+    "ht",
+    "h.t.",
+    "hors taxes",
+    "hors taxe",
+    "excl. btw",
+    "ex. btw",
+    "excl btw",
+    "exclusief btw",
+    "sin iva",
+    "+ iva",
+    "más iva",
+    "iva esclusa",
+    "iva escl.",
+    "bez dph",
+    "bez vat",
+    "без ндс",
+    "税抜",
+    "税別",
+    "未税",
+    "不含税",
+    "부가세 별도",
+    "vat 별도",
+];
+
+/// Whether a price is labelled as before tax: the text right after it
+/// (lower-cased) opens with a label ("ex VAT", "(excl. VAT)", "HT"), or the
+/// text right before it ends with one ("Excl. VAT:", "Prix HT :", "Netto"),
+/// a whole word.
+pub(crate) fn net_of_tax(after: &str, before: &str) -> bool {
+    let after = after.trim_start_matches([' ', '(', '（', '[', '*', '\u{a0}']);
+    let opens = NET_OF_TAX.iter().any(|w| {
+        after
+            .strip_prefix(w)
+            .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric) || !w.is_ascii())
+    });
+    opens || labelled("", before, &[], NET_OF_TAX)
+}
+
 /// Longest text before a price read as its label (bytes).
 const LABEL_BYTES: usize = 80;
 
@@ -222,6 +294,20 @@ mod tests {
         // A whole word: "caravan" does not end with the label "van".
         assert!(!former("€ 49,90", "caravan"));
         assert!(!former("$39.90", "now"));
+    }
+
+    #[test]
+    fn prices_before_tax_are_labelled_after_or_before() {
+        assert!(net_of_tax(" ex vat", ""));
+        assert!(net_of_tax(" (excl. vat)", ""));
+        assert!(net_of_tax(" ht", "prix"));
+        assert!(net_of_tax("", "prix ht :"));
+        assert!(net_of_tax("", "cena netto:"));
+        assert!(net_of_tax("（税抜）", ""));
+        assert!(!net_of_tax(" inc vat", ""));
+        assert!(!net_of_tax(" zzgl. versand", "inkl. mwst."));
+        // Whole words: "html" is no "ht", "anthem" ends in no label.
+        assert!(!net_of_tax(" html", "anthem"));
     }
 
     #[test]

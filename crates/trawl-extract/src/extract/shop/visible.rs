@@ -151,21 +151,22 @@ fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
 }
 
 /// The nearest non-empty text before node `id` and after its subtree
-/// (a few nodes each way): the words around a price box.
-fn around(doc: &Doc, id: NodeId) -> (String, String) {
+/// (a few nodes each way): the words around a price box; and where those
+/// texts are.
+type Around = (String, String, Option<usize>, Option<usize>);
+fn around(doc: &Doc, id: NodeId) -> Around {
     let i = id as usize;
     let end = doc.nodes[i].end as usize;
     let is_text = |j: usize| doc.nodes[j].kind == Kind::Text && doc.nodes[j].chars > 0;
-    let prev = (i.saturating_sub(12)..i)
-        .rev()
-        .find(|&j| is_text(j))
+    let prev_at = (i.saturating_sub(12)..i).rev().find(|&j| is_text(j));
+    let prev = prev_at
         .map(|j| doc.text(j as NodeId).trim().to_lowercase())
         .unwrap_or_default();
-    let next = (end..(end + 12).min(doc.len()))
-        .find(|&j| is_text(j))
+    let next_at = (end..(end + 12).min(doc.len())).find(|&j| is_text(j));
+    let next = next_at
         .map(|j| doc.text(j as NodeId).trim().to_lowercase())
         .unwrap_or_default();
-    (prev, next)
+    (prev, next, prev_at, next_at)
 }
 
 /// Whether the text right after a price makes it a rate or a discount
@@ -266,10 +267,18 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // of every struck price.
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut struck_at: Vec<(u64, String)> = Vec::new();
+    // The box before this one: the text it ends with, or the text right
+    // after it, labels its own price ("£25.00 <small>ex VAT</small>"), not
+    // the next one's.
+    let mut last_box: Option<(usize, usize, Option<usize>)> = None;
     for (id, found, text) in &boxes {
         v.all.extend(found.iter().cloned());
         let lower = text.to_lowercase();
-        let (prev, next) = around(doc, *id);
+        let (prev, next, prev_at, next_at) = around(doc, *id);
+        let prev_own = !prev_at
+            .zip(last_box)
+            .is_some_and(|(j, (from, to, after))| (from..to).contains(&j) || after == Some(j));
+        last_box = Some((*id as usize, doc.nodes[*id as usize].end as usize, next_at));
         let marked = struck_tag(doc, *id, 3) || named_like(doc, *id, STRUCK_NAMES, 3);
         // A box opening with a former price's label strikes that price; a
         // later one after a label of its own is the price now ("Was $50.00
@@ -296,7 +305,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         if apart || inside(doc, *id, &[Tag::A, Tag::Button], 64) {
             continue;
         }
-        let Some(pick) = box_price(found, text, &prev, &next) else {
+        let Some((pick, net)) = box_price(found, text, (&prev, prev_own), &next) else {
             continue;
         };
         let at = before[*id as usize];
@@ -315,7 +324,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         };
         // Another seller's offer or a starting bid is the price only when
         // the page shows no other.
-        let distance = if price_labels::other_offer(&lower, &prev) {
+        // So is a price before tax beside the price a shopper pays.
+        let distance = if price_labels::other_offer(&lower, &prev) || net {
             distance + OTHER_OFFER_PENALTY
         } else {
             distance
@@ -336,28 +346,68 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
 }
 
 /// The price of one small box (`text`, its prices `found`, the text
-/// nodes before and after it): of several, the lower is what is paid now
-/// ("£114.90 £94.90 -17%"); a rate, an add-on or a threshold ("orders
-/// over $50") is never the price.
-fn box_price<'a>(found: &'a [Found], text: &str, prev: &str, next: &str) -> Option<&'a Found> {
-    found
+/// nodes before and after it), and whether it is labelled as before tax:
+/// of several, the lower is what is paid now ("£114.90 £94.90 -17%"), and
+/// one with tax over one without ("£25.00 ex VAT £30.00 inc VAT"); a rate,
+/// an add-on or a threshold ("orders over $50") is never the price.
+fn box_price<'a>(
+    found: &'a [Found],
+    text: &str,
+    (prev, prev_own): (&str, bool),
+    next: &str,
+) -> Option<(&'a Found, bool)> {
+    let priced: Vec<(&Found, bool)> = found
         .iter()
-        .filter(|f| {
+        .enumerate()
+        .filter_map(|(k, f)| {
             let end = (f.at + f.raw.len()).min(text.len());
             let after = text.get(end..).unwrap_or_default();
             let after = if after.trim().is_empty() { next } else { after };
-            let before_text = text.get(..f.at).unwrap_or_default().trim_end();
-            let before_text = if before_text.is_empty() {
-                prev
-            } else {
-                before_text
-            };
-            !is_rate(after)
+            let in_box = text.get(..f.at).unwrap_or_default().trim_end();
+            let before_text = if in_box.is_empty() { prev } else { in_box };
+            let before_lower = before_text.to_lowercase();
+            let price = !is_rate(after)
                 && !before_text.ends_with('+')
                 && !before_text.ends_with("(+")
-                && !price_labels::threshold(&before_text.to_lowercase())
+                && !price_labels::threshold(&before_lower);
+            // The label before a price: the text since the box's last
+            // price when it ends with a colon ("Inc VAT: £30.00 Ex VAT:
+            // £25.00"; without one it follows that price: "£25.00 ex VAT
+            // £30.00"), or the text before the box when no other price box
+            // ends with it.
+            let label = match k.checked_sub(1).map(|j| &found[j]) {
+                Some(last) => {
+                    let since = text.get(last.at + last.raw.len()..f.at).unwrap_or_default();
+                    let since = since.trim_end().to_lowercase();
+                    if since.ends_with([':', '：']) {
+                        since
+                    } else {
+                        String::new()
+                    }
+                }
+                None if in_box.is_empty() && !prev_own => String::new(),
+                None => before_lower.clone(),
+            };
+            // The words after a price up to the next one label it unless
+            // they end with a colon (then they are the next one's).
+            let till = found
+                .get(k + 1)
+                .map_or(after.len(), |g| g.at.saturating_sub(end));
+            let follows = after.get(..till).unwrap_or(after);
+            let follows = if follows.trim_end().ends_with([':', '：']) {
+                String::new()
+            } else {
+                follows.to_lowercase()
+            };
+            let net = price_labels::net_of_tax(&follows, &label);
+            price.then_some((f, net))
         })
-        .min_by(|a, b| {
+        .collect();
+    let with_tax = priced.iter().any(|(_, net)| !net);
+    priced
+        .into_iter()
+        .filter(|(_, net)| !with_tax || !net)
+        .min_by(|(a, _), (b, _)| {
             let x: f64 = a.amount.parse().unwrap_or(f64::MAX);
             let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
             x.total_cmp(&y)
@@ -704,6 +754,45 @@ mod tests {
         }
         let v = visible("<h1>Camera</h1><div>Starting bid: <span>US $10.00</span></div>");
         assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("10.00"));
+    }
+
+    /// Issue 59: a business price before tax, printed before or beside the
+    /// price a shopper pays, gives way to it; alone, it is the price.
+    #[test]
+    fn a_price_before_tax_gives_way_to_the_price_with_it() {
+        for (buy_box, paid) in [
+            (
+                "<p>£25.00 <small>ex VAT</small></p><p>£30.00 <small>inc VAT</small></p>",
+                "30.00",
+            ),
+            ("<p>£25.00 ex VAT £30.00 inc VAT</p>", "30.00"),
+            ("<p>Inc VAT: £30.00 Ex VAT: £25.00</p>", "30.00"),
+            (
+                "<p>Prix HT : <b>25,00 €</b></p><p><b>30,00 €</b> TTC</p>",
+                "30.00",
+            ),
+            (
+                "<div><span>25,00 €</span><span>zzgl. MwSt.</span></div><div>30,00 €</div>",
+                "30.00",
+            ),
+            (
+                "<p>Cena netto: 25,00 zł</p><p>Cena brutto: 30,00 zł</p>",
+                "30.00",
+            ),
+            ("<p>¥2,500（税抜）</p><p>¥2,750（税込）</p>", "2750.00"),
+            ("<p>£25.00 ex VAT</p>", "25.00"),
+            // "Plus shipping" is no tax label.
+            ("<p>25,00 € zzgl. Versand</p><p>Set: 40,00 €</p>", "25.00"),
+        ] {
+            let v = visible(&format!(
+                "<h1>Field Lamp</h1>{buy_box}<p>A lamp for the field.</p>"
+            ));
+            assert_eq!(
+                v.price.map(|p| p.amount).as_deref(),
+                Some(paid),
+                "{buy_box}"
+            );
+        }
     }
 
     /// A recipe's "1 TL" (Teelöffel, a teaspoon) on a German page is no
