@@ -160,6 +160,31 @@ pub(crate) const CART: &[&str] = &[
     "сделать ставку",
 ];
 
+/// Pre-order phrases (lower-cased): the product is for sale before it
+/// ships. Read on a `<button>` or a submit only: a grid's card links a
+/// coming product's page with them as well.
+const PRE_ORDER: &[&str] = &[
+    "pre-order",
+    "preorder",
+    "pre order",
+    "vorbestellen",
+    "jetzt vorbestellen",
+    "précommander",
+    "pré-commander",
+    "preordina",
+    "voorbestellen",
+    "předobjednat",
+    "оформить предзаказ",
+    "предзаказ",
+    "予約する",
+    "予約注文",
+    "预购",
+    "預購",
+    "예약구매",
+    "예약 구매",
+    "예약주문",
+];
+
 /// Most text characters between two buttons of one buy box ("Add to
 /// cart", a quantity, "Buy now"); no digit among them either: two cards of
 /// a grid have a name and a price between their buttons.
@@ -210,19 +235,20 @@ pub(super) fn count(doc: &Doc) -> Boxes {
 }
 
 /// Whether element `i` is a buy box's control, and then whether it is
-/// enabled: an add-to-cart button, enabled or not; a button (or a link
-/// playing one) saying the product is sold out; a `<button>` offering a
-/// restock notice ("Notify me when available": as a link, it is as often a
-/// newsletter's).
+/// enabled: an add-to-cart button, enabled or not, or a pre-order
+/// `<button>`; a button (or a link playing one) saying the product is sold
+/// out; a `<button>` offering a restock notice ("Notify me when available":
+/// as a link, it is as often a newsletter's).
 fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
     if !is_button(doc, i) || doc.agg[i as usize].chars > LINE_CHARS {
         return None;
     }
     let text = line.opening(doc, i);
-    if starts(text, CART) {
+    let own = doc.tag(i) == Tag::Button || doc.name(i) == "input";
+    if starts(text, CART) || own && starts(text, PRE_ORDER) {
         return Some(doc.attr(i, "disabled").is_none());
     }
-    let notice = doc.tag(i) == Tag::Button && starts(text, NOTIFY);
+    let notice = own && starts(text, NOTIFY);
     (notice || starts(text, OUT)).then_some(false)
 }
 

@@ -131,6 +131,18 @@ mod tests {
             ),
             ("Taschenuhr", "120,00 €", "<button>Gebot abgeben</button>"),
             ("腕時計", "12,000円", "<button>入札する</button>"),
+            // A pre-order button: for sale before it ships.
+            (
+                "Cordless Drill 20V",
+                "$129.00",
+                "<button>Pre-order</button>",
+            ),
+            (
+                "Akkuschrauber",
+                "129,00 €",
+                "<button>Jetzt vorbestellen</button>",
+            ),
+            ("ゲーム機", "49,980円", "<button>予約注文</button>"),
         ] {
             let page = Doc::parse_str(&format!(
                 "<header><a href=/>Shop</a></header><h1>{name}</h1>\
@@ -139,6 +151,14 @@ mod tests {
             ));
             assert!(has_buy_box(&page, &OnceLock::new(), u64::MAX), "{name}");
         }
+        // A grid whose one coming product's card links "Pre-Order Now"
+        // (the others "Choose options") is a grid.
+        let grid = Doc::parse_str(
+            "<h1>Dash Cams</h1><div><a href=/a>Cam A</a> <span>$74.00</span>\
+             <a class=button href=/cart?add=1>Pre-Order Now</a></div>\
+             <div><a href=/b>Cam B</a> <span>$64.00</span><a class=button href=/b>Choose options</a></div>",
+        );
+        assert!(!has_buy_box(&grid, &OnceLock::new(), u64::MAX));
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));
