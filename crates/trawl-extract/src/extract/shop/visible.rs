@@ -195,9 +195,15 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     for i in 0..n {
         before[i + 1] = before[i] + u64::from(doc.nodes[i].chars);
     }
+    // A logo drawn as the site header's heading (`<header><h1><a href=/>
+    // Shop</a></h1>`) names the shop, not the product.
+    let logo = |i: NodeId| {
+        in_chrome_apart(doc, i, Some(i))
+            && (i + 1..doc.end(i)).any(|c| matches!(doc.tag(c), Tag::A | Tag::Img))
+    };
     let heads = |tag: Tag, most: usize| -> Vec<NodeId> {
         (0..n as NodeId)
-            .filter(|&i| doc.tag(i) == tag && doc.agg[i as usize].chars > 0)
+            .filter(|&i| doc.tag(i) == tag && doc.agg[i as usize].chars > 0 && !logo(i))
             .take(most)
             .collect()
     };
@@ -679,6 +685,38 @@ mod tests {
         assert_eq!(v.struck, vec!["114.90"]);
         assert_eq!(v.sku.as_deref(), Some("TB-40-01"));
         assert_eq!(v.headings, vec!["Trekking Backpack 40L"]);
+    }
+
+    /// Issue 59: a logo set as the site header's `<h1>` is not the
+    /// product's heading; the product's own `<h1>` or `<h2>` is. A heading
+    /// in the product's own header stays.
+    #[test]
+    fn a_logo_heading_in_the_site_header_is_not_the_product() {
+        for (page, name) in [
+            (
+                "<header><h1 class=logo><a href=/>Shop</a></h1></header>\
+                 <main><h2>Cordless Drill</h2><span>$129.00</span></main>",
+                "Cordless Drill",
+            ),
+            (
+                "<header><h1><a href=/><img src=/logo.png alt=Shop></a></h1></header>\
+                 <main><h1>Cordless Drill</h1><span>$129.00</span></main>",
+                "Cordless Drill",
+            ),
+            (
+                "<main><article><header><h1><a href=/p/1>Cordless Drill</a></h1></header>\
+                 <span>$129.00</span></article></main>",
+                "Cordless Drill",
+            ),
+        ] {
+            let v = visible(page);
+            assert_eq!(v.headings.first().map(String::as_str), Some(name), "{page}");
+            assert_eq!(
+                v.price.map(|p| p.amount).as_deref(),
+                Some("129.00"),
+                "{page}"
+            );
+        }
     }
 
     /// Issue 59: the list price shown first under a label of a former
