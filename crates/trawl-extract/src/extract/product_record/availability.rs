@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::shop::controls::{is_button, starts, LineText, CART, LINE_CHARS};
+use crate::extract::shop::controls::{buys, is_button, starts, LineText, LINE_CHARS};
 use crate::extract::shop::stock_words::{
     BACK, DISCONTINUED, FEW_LEFT, IN, LABELS, LEFT_COUNT, NOTIFY, OUT, PRE,
 };
@@ -143,7 +143,7 @@ pub(super) fn shown(
             }
         }
         notice |= starts(text, NOTIFY);
-        if button && chars <= LINE_CHARS && starts(text, CART) {
+        if button && chars <= LINE_CHARS && buys(doc, i, text) {
             cart = true;
             enabled |= doc.attr(i, "disabled").is_none();
         }

@@ -12,7 +12,7 @@ use crate::html::{Doc, NodeId, Tag};
 pub(crate) const LINE_CHARS: u32 = 40;
 
 /// Add-to-cart phrases (lower-cased).
-pub(crate) const CART: &[&str] = &[
+const CART: &[&str] = &[
     "add to cart",
     "add to basket",
     "add to bag",
@@ -160,6 +160,46 @@ pub(crate) const CART: &[&str] = &[
     "сделать ставку",
 ];
 
+/// One-word buy buttons (lower-cased), read only as a `<button>`'s or a
+/// submit's whole text: "Buy" and "Köp" open other phrases too ("Buy the
+/// sequel"), and a link reading "Kaufen" leaves for another shop.
+/// Not "Bestellen" (it subscribes to a newsletter as often) nor a bare
+/// "Add" or "Ajouter" (a wishlist's form submits one beside "Add to cart").
+const BUY_WORDS: &[&str] = &[
+    "buy",
+    "order now",
+    "jetzt bestellen",
+    "kaufen",
+    "commander",
+    "ordina",
+    "ordina ora",
+    "bestel nu",
+    "köp",
+    "kjøp",
+    "køb",
+    "kup",
+    "zamów",
+    "objednat",
+    "заказать",
+    "購入",
+    "购买",
+    "購買",
+    "구매",
+];
+
+/// A `<button>` or an `<input>` (a submit, once [`is_button`] holds): a
+/// control of the page's own, not a link that may leave it.
+fn own_control(doc: &Doc, i: NodeId) -> bool {
+    doc.tag(i) == Tag::Button || doc.name(i) == "input"
+}
+
+/// Whether control `i`, whose text (lower-cased, from its first letter) is
+/// `text`, asks to buy: an add-to-cart phrase, or a one-word buy button's
+/// whole text on a control of the page's own.
+pub(crate) fn buys(doc: &Doc, i: NodeId, text: &str) -> bool {
+    starts(text, CART) || own_control(doc, i) && BUY_WORDS.contains(&text.trim_end())
+}
+
 /// Pre-order phrases (lower-cased): the product is for sale before it
 /// ships. Read on a `<button>` or a submit only: a grid's card links a
 /// coming product's page with them as well.
@@ -244,8 +284,8 @@ fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
         return None;
     }
     let text = line.opening(doc, i);
-    let own = doc.tag(i) == Tag::Button || doc.name(i) == "input";
-    if starts(text, CART) || own && starts(text, PRE_ORDER) {
+    let own = own_control(doc, i);
+    if buys(doc, i, text) || own && starts(text, PRE_ORDER) {
         return Some(doc.attr(i, "disabled").is_none());
     }
     let notice = own && starts(text, NOTIFY);
@@ -391,11 +431,11 @@ impl LineText {
 }
 
 /// Element `i` is an add-to-cart control, enabled or not: a short button,
-/// submit or link reading one of [`CART`]'s phrases.
+/// submit or link whose text [`buys`].
 fn reads_cart(doc: &Doc, i: NodeId, line: &mut LineText) -> bool {
     is_button(doc, i)
         && doc.agg[i as usize].chars <= LINE_CHARS
-        && starts(line.opening(doc, i), CART)
+        && buys(doc, i, line.opening(doc, i))
 }
 
 pub(crate) fn starts(text: &str, phrases: &[&str]) -> bool {

@@ -143,6 +143,14 @@ mod tests {
                 "<button>Jetzt vorbestellen</button>",
             ),
             ("ゲーム機", "49,980円", "<button>予約注文</button>"),
+            // A one-word buy button, its whole text.
+            ("Cordless Drill 20V", "$129.00", "<button>Buy</button>"),
+            (
+                "Akkuschrauber",
+                "129,00 €",
+                "<button> Jetzt bestellen </button>",
+            ),
+            ("Borrmaskin", "1 299 kr", "<button>Köp</button>"),
         ] {
             let page = Doc::parse_str(&format!(
                 "<header><a href=/>Shop</a></header><h1>{name}</h1>\
@@ -159,6 +167,22 @@ mod tests {
              <div><a href=/b>Cam B</a> <span>$64.00</span><a class=button href=/b>Choose options</a></div>",
         );
         assert!(!has_buy_box(&grid, &OnceLock::new(), u64::MAX));
+        // Such a word opening a longer text is no buy button, nor one on a
+        // link (to another shop).
+        for other in [
+            "<button>Buy the sequel</button>",
+            "<a href=https://books.test/notes>Kaufen</a>",
+        ] {
+            let page = Doc::parse_str(&format!("<h1>Field Notes</h1><span>$12.00</span>{other}"));
+            assert!(!has_buy_box(&page, &OnceLock::new(), u64::MAX), "{other}");
+        }
+        // A wishlist form's "Add" beside "Add to cart" is not a second
+        // buy box (wcxb-dev 4050, typed a collection when it counted).
+        let wish = Doc::parse_str(
+            "<h1>Water Bottle</h1><span>$24.00</span><form><button>Add to Cart</button></form>\
+             <form><input type=submit class=button-wishlist value=Add></form>",
+        );
+        assert!(has_buy_box(&wish, &OnceLock::new(), u64::MAX));
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));
