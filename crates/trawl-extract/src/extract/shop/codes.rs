@@ -28,11 +28,11 @@ fn code_pattern() -> &'static Regex {
             &[
                 r"(?i)(?:^|[^\p{L}])(",
                 // English
-                r"sku|item\s*(?:#|no\.?|number|id)|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
+                r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
                 // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
                 r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
-                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
+                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
                 r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|штрих-?код",
                 // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
@@ -207,6 +207,10 @@ mod tests {
             ("Product #: 55-1020", (s("55-1020"), None, None)),
             ("Catalogue number: 123/4567", (s("123/4567"), None, None)),
             ("Ref: 12345", (s("12345"), None, None)),
+            ("Item Code: 88-1020", (s("88-1020"), None, None)),
+            ("Stock Code: 88-1020", (s("88-1020"), None, None)),
+            ("Cod. prodotto: LT-220", (s("LT-220"), None, None)),
+            ("Referência: BR-5521", (s("BR-5521"), None, None)),
             ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
             ("货号：A123456", (s("A123456"), None, None)),
             ("商品编号：100012043978", (s("100012043978"), None, None)),
