@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::shop::controls::{buys, is_button, starts, LineText, LINE_CHARS};
 use crate::extract::shop::stock_words::{
-    BACK, DISCONTINUED, FEW_LEFT, IN, LABELS, LEFT_COUNT, NOTIFY, OUT, PRE,
+    BACK, DISCONTINUED, FEW_LEFT, IN, LABELS, LEFT_COUNT, NOTIFY, OUT, PRE, SUBJECTS,
 };
 use crate::html::{Doc, NodeId};
 
@@ -67,8 +67,17 @@ impl Availability {
 const NOTICE_CHARS: u32 = 80;
 
 /// A stock line (lower-cased) without its label ("availability: out of
-/// stock" reads "out of stock").
+/// stock" reads "out of stock") or the noun it opens with ("produkt
+/// niedostępny", "item sold out" read "niedostępny", "sold out").
 fn after_label(text: &str) -> &str {
+    let text = after_colon_label(text);
+    SUBJECTS
+        .iter()
+        .find_map(|s| text.strip_prefix(s)?.strip_prefix(' '))
+        .unwrap_or(text)
+}
+
+fn after_colon_label(text: &str) -> &str {
     // The longest label is 15 bytes ("disponibilidade", "verfügbarkeit").
     let Some(colon) = text.find([':', '：']).filter(|&c| c <= 24) else {
         return text;
@@ -265,6 +274,12 @@ mod tests {
                 Availability::BackOrder,
             ),
             ("Discontinued", Availability::Discontinued),
+            // The noun a line opens with.
+            ("Produkt niedostępny", Availability::OutOfStock),
+            ("Produto indisponível", Availability::OutOfStock),
+            ("Item sold out", Availability::OutOfStock),
+            ("Slut i lager", Availability::OutOfStock),
+            ("完売", Availability::OutOfStock),
         ] {
             let html = format!("<h1>Lamp</h1><span>$20.00</span><p>{line}</p>{cart}");
             assert_eq!(avail(&html), Some(want), "{line}");

@@ -89,6 +89,11 @@ pub(crate) const OUT: &[&str] = &[
     "אזל מהמלאי",
     "לא במלאי",
     "ناموجود",
+    "完売",
+    "slut i lager",
+    "tillfälligt slut",
+    "midlertidigt udsolgt",
+    "midlertidig utsolgt",
 ];
 
 /// A stock line saying the product is in stock.
@@ -275,6 +280,29 @@ pub(crate) const BACK: &[&str] = &[
 
 /// A stock line saying the product is no longer made or sold.
 pub(crate) const DISCONTINUED: &[&str] = &["discontinued", "product discontinued"];
+
+/// Nouns a stock line may open with before its phrase ("Product out of
+/// stock", "Produkt niedostępny", "Produto indisponível", "Artikel
+/// ausverkauft"), lower-cased.
+pub(crate) const SUBJECTS: &[&str] = &[
+    "product",
+    "item",
+    "this item",
+    "produkt",
+    "artikel",
+    "produit",
+    "article",
+    "producto",
+    "artículo",
+    "prodotto",
+    "articolo",
+    "produto",
+    "artigo",
+    "товар",
+    "ürün",
+    "商品",
+    "상품",
+];
 
 /// Labels a stock line may open with, lower-cased, before a colon
 /// ("Availability: Out of stock", "Verfügbarkeit: sofort lieferbar").
