@@ -310,7 +310,26 @@ fn opens_like_brand(doc: &Doc, id: NodeId) -> bool {
     };
     let t = doc.text(first).trim();
     let head = t.split([':', '：']).next().unwrap_or(t);
-    is_label(head) || t.starts_with("Visit the ")
+    is_label(head)
+        || STORE_LINKS
+            .iter()
+            .any(|(open, _)| opens_with(t, open.trim_end()))
+}
+
+/// A brand store's link as marketplaces word it, lower-cased: its opening
+/// and its close around the brand ("Visit the Acme Store", "Shop All Acme
+/// Products", "Alle Acme Produkte").
+const STORE_LINKS: &[(&str, &str)] = &[
+    ("visit the ", " store"),
+    ("shop all ", " products"),
+    ("see all ", " products"),
+    ("view all ", " products"),
+    ("alle ", " produkte"),
+];
+
+/// Whether `t` opens with `p` (lower-cased ASCII), any case.
+fn opens_with(t: &str, p: &str) -> bool {
+    t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
 }
 
 /// Path segments under which shops keep their brands' pages
@@ -391,13 +410,20 @@ fn labelled(text: &str) -> Option<String> {
     plausible(value)
 }
 
-/// A marketplace's "Visit the Acme Store" link.
+/// A marketplace's link to a brand's store ("Visit the Acme Store", "Shop
+/// All Acme Products").
 fn store_link(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
     if doc.tag(id) != Tag::A {
         return None;
     }
-    let name = text.strip_prefix("Visit the ")?.strip_suffix(" Store")?;
-    plausible(name)
+    STORE_LINKS.iter().find_map(|(open, close)| {
+        let rest = text.get(open.len()..).filter(|_| opens_with(text, open))?;
+        let cut = rest.len().checked_sub(close.len())?;
+        let tail = rest.get(cut..)?;
+        tail.eq_ignore_ascii_case(close)
+            .then(|| plausible(&rest[..cut]))
+            .flatten()
+    })
 }
 
 /// The heading's first piece when it is a link of its own and more follows
@@ -501,6 +527,21 @@ mod tests {
         assert_eq!(
             brand("<h1>Kettle</h1><a href=/s>Visit the Acme Store</a>").as_deref(),
             Some("Acme")
+        );
+        // A marketplace's other wordings of the brand store's link
+        // (wcxb-dev 0627: "Shop All <!-- -->EVGA<!-- --> Products").
+        for link in [
+            "<a href=/acme/BrandStore><strong>Shop All <!-- -->Acme<!-- --> Products</strong></a>",
+            "<a href=/b>See all Acme products</a>",
+            "<a href=/b>Alle Acme Produkte</a>",
+        ] {
+            let page = format!("<h1>Kettle</h1>{link}");
+            assert_eq!(brand(&page).as_deref(), Some("Acme"), "{link}");
+        }
+        // A category's link is no brand's.
+        assert_eq!(
+            brand("<h1>Kettle</h1><a href=/k>Shop all kitchen</a>"),
+            None
         );
         // A specification row's label in more languages.
         let doc = Doc::parse_str("<h1>Kettle</h1>");
