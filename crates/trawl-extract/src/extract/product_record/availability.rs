@@ -66,18 +66,23 @@ impl Availability {
 /// [`LINE_CHARS`].
 const NOTICE_CHARS: u32 = 80;
 
-/// A stock line (lower-cased) without its label ("availability: out of
-/// stock" reads "out of stock") or the noun it opens with ("produkt
-/// niedostępny", "item sold out" read "niedostępny", "sold out").
-fn after_label(text: &str) -> &str {
-    let text = after_colon_label(text);
+/// A stock line (lower-cased) without the noun it opens with ("produkt
+/// niedostępny", "item sold out" read "niedostępny", "sold out"). The
+/// first byte rules out most nouns before a comparison is called.
+fn past_subject(text: &str) -> &str {
+    let Some(&first) = text.as_bytes().first() else {
+        return text;
+    };
     SUBJECTS
         .iter()
+        .filter(|s| s.as_bytes().first() == Some(&first))
         .find_map(|s| text.strip_prefix(s)?.strip_prefix(' '))
         .unwrap_or(text)
 }
 
-fn after_colon_label(text: &str) -> &str {
+/// A stock line (lower-cased) without its label ("availability: out of
+/// stock" reads "out of stock").
+fn after_label(text: &str) -> &str {
     // The longest label is 15 bytes ("disponibilidade", "verfügbarkeit").
     let Some(colon) = text.find([':', '：']).filter(|&c| c <= 24) else {
         return text;
@@ -132,17 +137,18 @@ pub(super) fn shown(
         let text = after_label(line_text.opening(doc, i));
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
+            let stock = past_subject(text);
             let said = if chars > LINE_CHARS {
                 None
-            } else if starts(text, OUT) && !unset_badge(doc, i) {
+            } else if starts(stock, OUT) && !unset_badge(doc, i) {
                 Some(Availability::OutOfStock)
-            } else if starts(text, PRE) {
+            } else if starts(stock, PRE) {
                 Some(Availability::PreOrder)
-            } else if starts(text, BACK) {
+            } else if starts(stock, BACK) {
                 Some(Availability::BackOrder)
-            } else if starts(text, DISCONTINUED) {
+            } else if starts(stock, DISCONTINUED) {
                 Some(Availability::Discontinued)
-            } else if starts(text, IN) || few_left(text) {
+            } else if starts(stock, IN) || few_left(stock) {
                 Some(Availability::InStock)
             } else {
                 None
