@@ -313,23 +313,31 @@ fn opens_like_brand(doc: &Doc, id: NodeId) -> bool {
     is_label(head)
         || STORE_LINKS
             .iter()
-            .any(|(open, _)| opens_with(t, open.trim_end()))
+            .any(|(open, _)| opens_with(t, open).is_some())
 }
 
-/// A brand store's link as marketplaces word it, lower-cased: its opening
-/// and its close around the brand ("Visit the Acme Store", "Shop All Acme
+/// A brand store's link as marketplaces word it, lower-cased: the words
+/// before and after the brand ("Visit the Acme Store", "Shop All Acme
 /// Products", "Alle Acme Produkte").
 const STORE_LINKS: &[(&str, &str)] = &[
-    ("visit the ", " store"),
-    ("shop all ", " products"),
-    ("see all ", " products"),
-    ("view all ", " products"),
-    ("alle ", " produkte"),
+    ("visit the", "store"),
+    ("shop all", "products"),
+    ("see all", "products"),
+    ("view all", "products"),
+    ("alle", "produkte"),
 ];
 
-/// Whether `t` opens with `p` (lower-cased ASCII), any case.
-fn opens_with(t: &str, p: &str) -> bool {
-    t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
+/// The rest of `t` after the words `p` (lower-cased ASCII) in any case,
+/// when `t` opens with them and they end a word ("All", not "Allen"). The
+/// first byte rules out most texts before a comparison.
+fn opens_with<'t>(t: &'t str, p: &str) -> Option<&'t str> {
+    let first = p.as_bytes().first()?;
+    if !t.as_bytes().first()?.eq_ignore_ascii_case(first) {
+        return None;
+    }
+    let rest = t.get(p.len()..)?;
+    (t[..p.len()].eq_ignore_ascii_case(p) && (rest.is_empty() || rest.starts_with(' ')))
+        .then_some(rest)
 }
 
 /// Path segments under which shops keep their brands' pages
@@ -417,10 +425,10 @@ fn store_link(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
         return None;
     }
     STORE_LINKS.iter().find_map(|(open, close)| {
-        let rest = text.get(open.len()..).filter(|_| opens_with(text, open))?;
-        let cut = rest.len().checked_sub(close.len())?;
+        let rest = opens_with(text, open)?.strip_prefix(' ')?;
+        let cut = rest.len().checked_sub(close.len() + 1)?;
         let tail = rest.get(cut..)?;
-        tail.eq_ignore_ascii_case(close)
+        (tail.starts_with(' ') && tail[1..].eq_ignore_ascii_case(close))
             .then(|| plausible(&rest[..cut]))
             .flatten()
     })
