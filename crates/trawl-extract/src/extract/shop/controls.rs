@@ -197,7 +197,18 @@ fn own_control(doc: &Doc, i: NodeId) -> bool {
 /// `text`, asks to buy: an add-to-cart phrase, or a one-word buy button's
 /// whole text on a control of the page's own.
 pub(crate) fn buys(doc: &Doc, i: NodeId, text: &str) -> bool {
+    let text = past_spinner(text);
     starts(text, CART) || own_control(doc, i) && BUY_WORDS.contains(&text.trim_end())
+}
+
+/// A button's text past the spinner a UI kit puts before its label, with
+/// a screen reader's "Loading..." (Chakra's `chakra-button__spinner`): a
+/// stylesheet hides it until the button is busy.
+fn past_spinner(text: &str) -> &str {
+    ["loading...", "loading…"]
+        .iter()
+        .find_map(|s| text.strip_prefix(s))
+        .map_or(text, str::trim_start)
 }
 
 /// Pre-order phrases (lower-cased): the product is for sale before it

@@ -143,6 +143,13 @@ mod tests {
                 "<button>Jetzt vorbestellen</button>",
             ),
             ("ゲーム機", "49,980円", "<button>予約注文</button>"),
+            // A UI kit's spinner text before the label (wcxb-dev 0607).
+            (
+                "Bonfire 2.0",
+                "$299.99",
+                "<button><div class=chakra-button__spinner><span>Loading...</span></div>\
+                 <span>Add to Cart</span></button>",
+            ),
             // A one-word buy button, its whole text.
             ("Cordless Drill 20V", "$129.00", "<button>Buy</button>"),
             (
