@@ -290,6 +290,14 @@ mod tests {
             let html = format!("<h1>Lamp</h1><span>$20.00</span><p>{line}</p>{cart}");
             assert_eq!(avail(&html), Some(want), "{line}");
         }
+        // A dispatch promise for today, with no cart control to say so
+        // (wcxb-dev 0602 read without its markup).
+        assert_eq!(
+            avail(
+                "<h1>Desk</h1><span>$20.00</span><p>Ships the same day, order by 3pm Central</p>"
+            ),
+            Some(Availability::InStock)
+        );
         // A label of something else is not stripped.
         assert_eq!(
             avail("<h1>Lamp</h1><p>Shipping: Out of stock items ship later</p>"),
