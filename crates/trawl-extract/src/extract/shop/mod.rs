@@ -6,6 +6,7 @@
 //! the same views; each is computed once per page.
 
 pub(crate) mod beside;
+mod box_price;
 mod codes;
 pub(crate) mod controls;
 pub(crate) mod money;

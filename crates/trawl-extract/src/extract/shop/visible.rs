@@ -4,8 +4,12 @@
 //! through, not in a link to another product, a carousel, the reviews or
 //! the page's chrome, not a monthly plan or an add-on), every price the page
 //! shows, labelled codes ("SKU: …", "Item #", "Art.-Nr.", read by `codes`),
-//! breadcrumbs and specification rows.
+//! breadcrumbs and specification rows. This module finds the price boxes;
+//! `box_price` decides which price is paid.
 
+use super::box_price::{
+    around, box_price, buy_box_price, cents_joined, former_then_now, Candidate,
+};
 use super::codes;
 use super::money::{self, find_prices, Found};
 use super::price_labels;
@@ -148,37 +152,6 @@ fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
         let c = class_id_role(doc, n);
         names.iter().any(|p| matches_token(c, p))
     })
-}
-
-/// The nearest non-empty text before node `id` and after its subtree
-/// (a few nodes each way): the words around a price box; and where those
-/// texts are.
-type Around = (String, String, Option<usize>, Option<usize>);
-fn around(doc: &Doc, id: NodeId) -> Around {
-    let i = id as usize;
-    let end = doc.nodes[i].end as usize;
-    let is_text = |j: usize| doc.nodes[j].kind == Kind::Text && doc.nodes[j].chars > 0;
-    let prev_at = (i.saturating_sub(12)..i).rev().find(|&j| is_text(j));
-    let prev = prev_at
-        .map(|j| doc.text(j as NodeId).trim().to_lowercase())
-        .unwrap_or_default();
-    let next_at = (end..(end + 12).min(doc.len())).find(|&j| is_text(j));
-    let next = next_at
-        .map(|j| doc.text(j as NodeId).trim().to_lowercase())
-        .unwrap_or_default();
-    (prev, next, prev_at, next_at)
-}
-
-/// Whether the text right after a price makes it a rate or a discount
-/// ("/month", "per meal", "off").
-fn is_rate(after: &str) -> bool {
-    let a = after.trim_start().to_lowercase();
-    a.starts_with('/')
-        || a.starts_with("per ")
-        || a.starts_with("a month")
-        || a.starts_with("off")
-        || a.starts_with("mo ")
-        || a.starts_with("/mo")
 }
 
 /// Reads the visible page. `beside` marks blocks beside the product
@@ -349,176 +322,6 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
-}
-
-/// The price of one small box (`text`, its prices `found`, the text
-/// nodes before and after it), and whether it is labelled as before tax:
-/// of several, the lower is what is paid now ("£114.90 £94.90 -17%"), and
-/// one with tax over one without ("£25.00 ex VAT £30.00 inc VAT"); a rate,
-/// an add-on or a threshold ("orders over $50") is never the price.
-fn box_price<'a>(
-    found: &'a [Found],
-    text: &str,
-    (prev, prev_own): (&str, bool),
-    next: &str,
-) -> Option<(&'a Found, bool)> {
-    let priced: Vec<(&Found, bool)> = found
-        .iter()
-        .enumerate()
-        .filter_map(|(k, f)| {
-            let end = (f.at + f.raw.len()).min(text.len());
-            let after = text.get(end..).unwrap_or_default();
-            let after = if after.trim().is_empty() { next } else { after };
-            let in_box = text.get(..f.at).unwrap_or_default().trim_end();
-            let before_text = if in_box.is_empty() { prev } else { in_box };
-            let before_lower = before_text.to_lowercase();
-            let price = !is_rate(after)
-                && !before_text.ends_with('+')
-                && !before_text.ends_with("(+")
-                && !price_labels::threshold(&before_lower);
-            // The label before a price: the text since the box's last
-            // price when it ends with a colon ("Inc VAT: £30.00 Ex VAT:
-            // £25.00"; without one it follows that price: "£25.00 ex VAT
-            // £30.00"), or the text before the box when no other price box
-            // ends with it.
-            let label = match k.checked_sub(1).map(|j| &found[j]) {
-                Some(last) => {
-                    let since = text.get(last.at + last.raw.len()..f.at).unwrap_or_default();
-                    let since = since.trim_end().to_lowercase();
-                    if since.ends_with([':', '：']) {
-                        since
-                    } else {
-                        String::new()
-                    }
-                }
-                None if in_box.is_empty() && !prev_own => String::new(),
-                None => before_lower.clone(),
-            };
-            // The words after a price up to the next one label it unless
-            // they end with a colon (then they are the next one's).
-            let till = found
-                .get(k + 1)
-                .map_or(after.len(), |g| g.at.saturating_sub(end));
-            let follows = after.get(..till).unwrap_or(after);
-            let follows = if follows.trim_end().ends_with([':', '：']) {
-                String::new()
-            } else {
-                follows.to_lowercase()
-            };
-            let net = price_labels::net_of_tax(&follows, &label);
-            price.then_some((f, net))
-        })
-        .collect();
-    let with_tax = priced.iter().any(|(_, net)| !net);
-    priced
-        .into_iter()
-        .filter(|(_, net)| !with_tax || !net)
-        .min_by(|(a, _), (b, _)| {
-            let x: f64 = a.amount.parse().unwrap_or(f64::MAX);
-            let y: f64 = b.amount.parse().unwrap_or(f64::MAX);
-            x.total_cmp(&y)
-        })
-}
-
-/// A box's text with the cents a theme sets apart joined back to their
-/// amount (`$35<sup>99</sup>`, `<span>35</span><span>,99</span>`: plain
-/// text puts a space between the pieces, and "$35" was read); None when
-/// there are none.
-fn cents_joined(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
-    let two_digits = |t: &[u8]| t.len() == 2 && t.iter().all(u8::is_ascii_digit);
-    let sup = (id + 1..doc.end(id))
-        .filter(|&i| doc.is_element(i) && doc.name(i) == "sup")
-        .map(|i| doc.plain_text(i))
-        .find(|t| two_digits(t.as_bytes()));
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 1);
-    let mut last = 0;
-    for (i, _) in text.match_indices(' ') {
-        if i == 0 || !b[i - 1].is_ascii_digit() {
-            continue;
-        }
-        let rest = &b[i + 1..];
-        let ends = |n: usize| rest.get(n).is_none_or(|c| !c.is_ascii_digit());
-        let mark = if rest.len() >= 3
-            && matches!(rest[0], b'.' | b',')
-            && two_digits(&rest[1..3])
-            && ends(3)
-        {
-            ""
-        } else if sup
-            .as_deref()
-            .is_some_and(|s| rest.starts_with(s.as_bytes()) && ends(2))
-        {
-            // The amount's own marks are thousands: the other one.
-            let mut number =
-                text[..i].rsplit(|c: char| !c.is_ascii_digit() && c != '.' && c != ',');
-            if number.next().is_some_and(|n| n.contains('.')) {
-                ","
-            } else {
-                "."
-            }
-        } else {
-            continue;
-        };
-        out.push_str(&text[last..i]);
-        out.push_str(mark);
-        last = i + 1;
-    }
-    if last == 0 {
-        return None;
-    }
-    out.push_str(&text[last..]);
-    Some(out)
-}
-
-/// In a box whose text opens with a former price's label, how many of its
-/// prices are former: those before the first price that follows a label of
-/// its own that is not a former one ("Was $50.00 Now $35.00", "UVP 59,99 €
-/// jetzt 39,99 €"). None when every price is former (a range, a list).
-fn former_then_now(found: &[Found], text: &str) -> Option<usize> {
-    (1..found.len()).find(|&k| {
-        let from = found[k - 1].at + found[k - 1].raw.len();
-        let label = text.get(from..found[k].at).unwrap_or_default();
-        let label = label.trim().to_lowercase();
-        label.chars().any(char::is_alphabetic) && !price_labels::former(&label, &label)
-    })
-}
-
-/// A buy-box candidate: distance from the heading, position, the box's
-/// price and the top of the range it opens.
-type Candidate = (u64, u64, Found, Option<Found>);
-
-/// Characters between a price and its struck copy, or a struck price and
-/// the sale price beside it, for them to be one buy box.
-const BESIDE_CHARS: u64 = 80;
-
-/// The buy-box price: the candidate nearest the heading; but when that
-/// amount is shown again struck through right after it, with a lower price
-/// right after the struck copy, the lower one. A theme that prints the regular
-/// price plainly and again struck beside the sale price (one of the two
-/// hidden by a stylesheet we do not apply) sells at the sale price.
-fn buy_box_price(mut candidates: Vec<Candidate>, struck: &[(u64, String)]) -> Option<Candidate> {
-    candidates.sort_by_key(|(d, _, _, _)| *d);
-    let (_, at, nearest, _) = candidates.first()?;
-    let amount = |f: &Found| f.amount.parse::<f64>().unwrap_or(f64::MAX);
-    let near = |a: u64, b: u64| a.abs_diff(b) <= BESIDE_CHARS;
-    // The plain price, then its struck copy, then the sale price: a list
-    // price struck *before* a price paid is the usual "was / now" (a
-    // member's price after them is not the price).
-    let copy = struck
-        .iter()
-        .find(|(s_at, s)| *s == nearest.amount && *s_at > *at && near(*s_at, *at));
-    if let Some((s_at, _)) = copy {
-        let now = amount(nearest);
-        if let Some(sale) = candidates
-            .iter()
-            .skip(1)
-            .find(|(_, c_at, f, _)| amount(f) < now && *c_at > *s_at && near(*c_at, *s_at))
-        {
-            return Some(sale.clone());
-        }
-    }
-    candidates.into_iter().next()
 }
 
 fn breadcrumbs(doc: &Doc) -> Vec<String> {
