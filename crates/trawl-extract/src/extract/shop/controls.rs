@@ -288,8 +288,8 @@ pub(super) fn count(doc: &Doc) -> Boxes {
 /// Whether element `i` is a buy box's control, and then whether it is
 /// enabled: an add-to-cart button, enabled or not, or a pre-order
 /// `<button>`; a button (or a link playing one) saying the product is sold
-/// out; a `<button>` offering a restock notice ("Notify me when available":
-/// as a link, it is as often a newsletter's).
+/// out; a `<button>` or submit offering a restock notice ("Notify me when
+/// available": as a link, it is as often a newsletter's).
 fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
     if !is_button(doc, i) || doc.agg[i as usize].chars > LINE_CHARS {
         return None;
