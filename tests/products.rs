@@ -1,8 +1,9 @@
 //! Product records on the crawl path: generated shops on loopback in four
 //! layouts and locales (JSON-LD in euros with German separators, microdata
 //! only, no structured data at all, and JSON-LD that lies: a sale it
-//! missed and an amount given in the wrong currency), and a sold-out
-//! product with nothing but a restock notice where its button was. Every
+//! missed and an amount given in the wrong currency), a sold-out
+//! product with nothing but a restock notice where its button was, and a
+//! pre-order under a logo's heading with its price before tax first. Every
 //! product page's exported record must carry the price the shopper sees,
 //! normalised, with its currency; a listing page must not get one.
 
@@ -140,6 +141,28 @@ fn cases() -> Vec<Case> {
             currency: "EUR",
             sku: Some("LT-220"),
             availability: Some("out_of_stock"),
+        },
+        // Issue 59: a logo as the site header's <h1>, the price before tax
+        // printed first, a pre-order button, no structured data.
+        Case {
+            path: "/p/drill",
+            body: "<html lang=en-GB><head><title>Cordless Drill 20V | Tool Depot</title></head><body>\
+                   <header><h1 class=logo><a href=/>Tool Depot</a></h1><nav><ul><li><a href=/>Home</a></li>\
+                   <li><a href=/list>Tools</a></li></ul></nav></header>\
+                   <nav class=breadcrumb><ol><li><a href=/>Home</a></li><li><a href=/list>Kitchen</a></li>\
+                   <li>Cordless Drill 20V</li></ol></nav>\
+                   <main><div class=product><div class=summary><h2>Cordless Drill 20V</h2>\
+                   <p class=price-ex>£25.00 <small>ex VAT</small></p><p class=price>£30.00 <small>inc VAT</small></p>\
+                   <p>Item Code: 88-1020</p><p>Pre-order now: ships in March</p><button>Pre-order</button></div>\
+                   <div class=description><h2>Description</h2><p>A brushless drill with two batteries, \
+                   a charger and a case, built for years of daily work on site.</p></div></div></main>\
+                   <footer><p>© 2024 Tool Depot</p></footer></body></html>"
+                .to_string(),
+            name: "Cordless Drill 20V",
+            amount: "30.00",
+            currency: "GBP",
+            sku: Some("88-1020"),
+            availability: Some("pre_order"),
         },
     ]
 }
