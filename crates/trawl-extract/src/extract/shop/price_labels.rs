@@ -1,8 +1,9 @@
 //! The words shops print beside a price that say which price it is: a
 //! former or reference price ("Was", "UVP", "Precio de lista", "通常価格"),
-//! another seller's offer ("Other sellers from", "Weitere Angebote ab") and
-//! an auction's starting bid ("Starting bid", "Startpreis"). The buy box
-//! reads them in the box's own text and in the text just before it; the
+//! another seller's offer ("Other sellers from", "Weitere Angebote ab"), an
+//! auction's starting bid ("Starting bid", "Startpreis"), a threshold
+//! ("orders over $50") and a price before tax ("ex VAT", "Prix HT"). The buy
+//! box reads them in the box's own text and in the text around it; the
 //! words are the common phrases of the languages shops write in, never a
 //! shop's own.
 
