@@ -80,6 +80,24 @@ fn past_subject(text: &str) -> &str {
         .unwrap_or(text)
 }
 
+/// The state a short stock line (lower-cased, past its label and noun)
+/// says, if any; element `i` holds it.
+fn stock_line(doc: &Doc, i: NodeId, stock: &str) -> Option<Availability> {
+    if starts(stock, OUT) && !unset_badge(doc, i) {
+        Some(Availability::OutOfStock)
+    } else if starts(stock, PRE) {
+        Some(Availability::PreOrder)
+    } else if starts(stock, BACK) {
+        Some(Availability::BackOrder)
+    } else if starts(stock, DISCONTINUED) {
+        Some(Availability::Discontinued)
+    } else if starts(stock, IN) || few_left(stock) {
+        Some(Availability::InStock)
+    } else {
+        None
+    }
+}
+
 /// A stock line (lower-cased) without its label ("availability: out of
 /// stock" reads "out of stock").
 fn after_label(text: &str) -> &str {
@@ -137,22 +155,9 @@ pub(super) fn shown(
         let text = after_label(line_text.opening(doc, i));
         let after = anchor.is_some_and(|a| i > a);
         if line.is_none_or(|(was_after, _)| !was_after && after) {
-            let stock = past_subject(text);
-            let said = if chars > LINE_CHARS {
-                None
-            } else if starts(stock, OUT) && !unset_badge(doc, i) {
-                Some(Availability::OutOfStock)
-            } else if starts(stock, PRE) {
-                Some(Availability::PreOrder)
-            } else if starts(stock, BACK) {
-                Some(Availability::BackOrder)
-            } else if starts(stock, DISCONTINUED) {
-                Some(Availability::Discontinued)
-            } else if starts(stock, IN) || few_left(stock) {
-                Some(Availability::InStock)
-            } else {
-                None
-            };
+            let said = (chars <= LINE_CHARS)
+                .then(|| stock_line(doc, i, past_subject(text)))
+                .flatten();
             if let Some(a) = said {
                 line = Some((after, a));
             }

@@ -5,6 +5,8 @@
 //! one nearest the product's heading, or the sale price right after a
 //! struck copy of it. `visible` finds the boxes; this decides between them.
 
+use std::borrow::Cow;
+
 use super::money::Found;
 use super::price_labels;
 use crate::html::{Doc, Kind, NodeId};
@@ -64,23 +66,26 @@ pub(super) fn box_price<'a>(
                 && !before_text.ends_with('+')
                 && !before_text.ends_with("(+")
                 && !price_labels::threshold(&before_lower);
+            if !price {
+                return None;
+            }
             // The label before a price: the text since the box's last
             // price when it ends with a colon ("Inc VAT: £30.00 Ex VAT:
             // £25.00"; without one it follows that price: "£25.00 ex VAT
             // £30.00"), or the text before the box when no other price box
             // ends with it.
-            let label = match k.checked_sub(1).map(|j| &found[j]) {
+            let label: Cow<str> = match k.checked_sub(1).map(|j| &found[j]) {
                 Some(last) => {
                     let since = text.get(last.at + last.raw.len()..f.at).unwrap_or_default();
-                    let since = since.trim_end().to_lowercase();
+                    let since = since.trim_end();
                     if since.ends_with([':', '：']) {
-                        since
+                        Cow::Owned(since.to_lowercase())
                     } else {
-                        String::new()
+                        Cow::Borrowed("")
                     }
                 }
-                None if in_box.is_empty() && !prev_own => String::new(),
-                None => before_lower.clone(),
+                None if in_box.is_empty() && !prev_own => Cow::Borrowed(""),
+                None => Cow::Borrowed(&before_lower),
             };
             // The words after a price up to the next one label it unless
             // they end with a colon (then they are the next one's).
@@ -94,7 +99,7 @@ pub(super) fn box_price<'a>(
                 follows.to_lowercase()
             };
             let net = price_labels::net_of_tax(&follows, &label);
-            price.then_some((f, net))
+            Some((f, net))
         })
         .collect();
     let with_tax = priced.iter().any(|(_, net)| !net);

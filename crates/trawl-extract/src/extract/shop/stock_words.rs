@@ -287,7 +287,8 @@ pub(crate) const BACK: &[&str] = &[
 ];
 
 /// A stock line saying the product is no longer made or sold.
-pub(crate) const DISCONTINUED: &[&str] = &["discontinued", "product discontinued"];
+/// ("Product discontinued" reads past its noun, `SUBJECTS`.)
+pub(crate) const DISCONTINUED: &[&str] = &["discontinued"];
 
 /// Nouns a stock line may open with before its phrase ("Product out of
 /// stock", "Produkt niedostępny", "Produto indisponível", "Artikel
