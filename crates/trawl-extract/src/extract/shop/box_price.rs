@@ -65,7 +65,8 @@ pub(super) fn box_price<'a>(
             let price = !is_rate(after)
                 && !before_text.ends_with('+')
                 && !before_text.ends_with("(+")
-                && !price_labels::threshold(&before_lower);
+                && !price_labels::threshold(&before_lower)
+                && !price_labels::not_the_price(&before_lower);
             if !price {
                 return None;
             }
@@ -127,21 +128,29 @@ pub(super) fn cents_joined(doc: &Doc, id: NodeId, text: &str) -> Option<String> 
     let mut out = String::with_capacity(text.len() + 1);
     let mut last = 0;
     for (i, _) in text.match_indices(' ') {
-        if i == 0 || !b[i - 1].is_ascii_digit() {
+        // "129,<sup>99</sup>": the decimal mark written before the cents.
+        let marked = i >= 2 && matches!(b[i - 1], b'.' | b',') && b[i - 2].is_ascii_digit();
+        if i == 0 || !(b[i - 1].is_ascii_digit() || marked) {
             continue;
         }
         let rest = &b[i + 1..];
         let ends = |n: usize| rest.get(n).is_none_or(|c| !c.is_ascii_digit());
-        let mark = if rest.len() >= 3
+        let sup_follows = || {
+            sup.as_deref()
+                .is_some_and(|s| rest.starts_with(s.as_bytes()) && ends(2))
+        };
+        let mark = if marked {
+            if !sup_follows() {
+                continue;
+            }
+            ""
+        } else if rest.len() >= 3
             && matches!(rest[0], b'.' | b',')
             && two_digits(&rest[1..3])
             && ends(3)
         {
             ""
-        } else if sup
-            .as_deref()
-            .is_some_and(|s| rest.starts_with(s.as_bytes()) && ends(2))
-        {
+        } else if sup_follows() {
             // The amount's own marks are thousands: the other one.
             let mut number =
                 text[..i].rsplit(|c: char| !c.is_ascii_digit() && c != '.' && c != ',');

@@ -18,6 +18,8 @@ const FORMER_OPENING: &[&str] = &[
     "list price",
     "rrp",
     "msrp",
+    "mrp",
+    "m.r.p.",
     "uvp",
     "statt",
     "avant",
@@ -38,6 +40,8 @@ const FORMER_BEFORE: &[&str] = &[
     "rrp",
     "uvp",
     "msrp",
+    "mrp",
+    "m.r.p.",
     "statt",
     "compare at",
     "van",
@@ -206,6 +210,92 @@ pub(crate) fn threshold(before: &str) -> bool {
     labelled("", before, &[], THRESHOLD_BEFORE)
 }
 
+/// Words just before an amount that make it a saving ("Save $30.00", "Sie
+/// sparen 20 €", "立省¥70") or an instalment ("4 payments of $32.25",
+/// "10x de R$ 43,90", "3 rate da 43 €"), never the price.
+const PART_OF_PRICE: &[&str] = &[
+    "save",
+    "you save",
+    "saving",
+    "savings",
+    "payments of",
+    "installments of",
+    "instalments of",
+    "sie sparen",
+    "ersparnis",
+    "raten à",
+    "raten von",
+    "économisez",
+    "vous économisez",
+    "mensualités de",
+    "ahorra",
+    "ahorras",
+    "ahorro",
+    "cuotas de",
+    "risparmi",
+    "risparmio",
+    "rate da",
+    "u bespaart",
+    "bespaar",
+    "oszczędzasz",
+    "rat po",
+    "ušetříte",
+    "parcelas de",
+    "economize",
+    "экономия",
+    "вы экономите",
+    "spar",
+    "du sparar",
+    "立省",
+    "节省",
+    "お得",
+    "절약",
+];
+
+/// Labels of a delivery charge, read only when a colon ends them
+/// ("Shipping: $5.99", "Versandkosten: 4,95 €"): a badge's "Free shipping"
+/// before a price box does not label it.
+const DELIVERY: &[&str] = &[
+    "shipping",
+    "shipping cost",
+    "delivery",
+    "postage",
+    "versand",
+    "versandkosten",
+    "livraison",
+    "frais de port",
+    "envío",
+    "gastos de envío",
+    "spedizione",
+    "verzendkosten",
+    "dostawa",
+    "koszt dostawy",
+    "doprava",
+    "доставка",
+    "送料",
+    "运费",
+    "運費",
+    "배송비",
+];
+
+/// Whether an amount whose preceding text (lower-cased) is `before` is a
+/// saving, an instalment or a delivery charge, not the price.
+pub(crate) fn not_the_price(before: &str) -> bool {
+    if labelled("", before, &[], PART_OF_PRICE) {
+        return true;
+    }
+    // "10x de R$ 43,90": a count of instalments glued to its "x".
+    let instalments = before
+        .trim_end()
+        .strip_suffix("x de")
+        .is_some_and(|rest| rest.ends_with(|c: char| c.is_ascii_digit()));
+    if instalments {
+        return true;
+    }
+    let b = before.trim_end();
+    b.ends_with([':', '：']) && labelled("", b, &[], DELIVERY)
+}
+
 /// Labels of a price before tax ("£25.00 ex VAT", "Prix HT", "zzgl.
 /// MwSt.", "cena netto", "税抜"): a business customer's price, printed
 /// beside the price a shopper pays. Read right after the amount or right
@@ -295,6 +385,21 @@ mod tests {
         // A whole word: "caravan" does not end with the label "van".
         assert!(!former("€ 49,90", "caravan"));
         assert!(!former("$39.90", "now"));
+    }
+
+    #[test]
+    fn savings_instalments_and_delivery_are_not_the_price() {
+        assert!(not_the_price("save"));
+        assert!(not_the_price("pay in 4 installments of"));
+        assert!(not_the_price("10x de"));
+        assert!(not_the_price("sie sparen"));
+        assert!(not_the_price("shipping:"));
+        assert!(not_the_price("versandkosten :"));
+        assert!(not_the_price("立省"));
+        // A badge is no delivery label; a whole word: "spar" is not "caspar".
+        assert!(!not_the_price("free shipping"));
+        assert!(!not_the_price("caspar"));
+        assert!(!not_the_price("price:"));
     }
 
     #[test]

@@ -198,47 +198,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         .lang
         .as_deref()
         .is_some_and(|l| l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("de")));
-    // Price boxes: the smallest elements whose text shows a price.
-    let mut holds = vec![false; n];
-    let mut boxes: Vec<(NodeId, Vec<Found>, String)> = Vec::new();
-    for i in (0..n).rev() {
-        let id = i as NodeId;
-        if doc.nodes[i].kind != Kind::Element || holds[i] {
-            if holds[i] {
-                let p = doc.nodes[i].parent;
-                if p != u32::MAX {
-                    holds[p as usize] = true;
-                }
-            }
-            continue;
-        }
-        let chars = doc.agg[i].chars;
-        if chars == 0 || chars > PRICE_BOX_CHARS {
-            continue;
-        }
-        let mut text = doc.plain_text(id);
-        let mut found = find_prices(&text);
-        if !found.is_empty() {
-            if let Some(joined) = cents_joined(doc, id, &text) {
-                found = find_prices(&joined);
-                text = joined;
-            }
-        }
-        if german {
-            // "1 TL" is a teaspoon (Teelöffel) in German, not a lira.
-            found.retain(|f| !f.raw.ends_with("TL"));
-        }
-        if found.is_empty() {
-            continue;
-        }
-        holds[i] = true;
-        let p = doc.nodes[i].parent;
-        if p != u32::MAX {
-            holds[p as usize] = true;
-        }
-        boxes.push((id, found, text));
-    }
-    boxes.reverse();
+    let boxes = price_boxes(doc, german);
     v.anchor = h1s.first().copied();
     let anchor = h1s.first().map(|&h| before[h as usize]);
     // (distance from the heading, position, the box's price, the top of
@@ -250,7 +210,13 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // after it, labels its own price ("£25.00 <small>ex VAT</small>"), not
     // the next one's.
     let mut last_box: Option<(usize, usize, Option<usize>)> = None;
-    for (id, found, text) in &boxes {
+    for PriceBox {
+        id,
+        found,
+        text,
+        beside_struck,
+    } in &boxes
+    {
         v.all.extend(found.iter().cloned());
         let lower = text.to_lowercase();
         let (prev, next, prev_at, next_at) = around(doc, *id);
@@ -264,7 +230,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         // Now $35.00").
         let was = if marked {
             found.len()
-        } else if price_labels::former(&lower, &prev) {
+        } else if !beside_struck && price_labels::former(&lower, &prev) {
             former_then_now(found, text).unwrap_or(found.len())
         } else {
             0
@@ -322,6 +288,117 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
+}
+
+/// A price box: the smallest element whose text shows a price, its prices
+/// and its text; or an element whose only boxes are struck through, with the
+/// prices it shows beside them ("MRP: <s>₹5,999</s> ₹4,499").
+struct PriceBox {
+    id: NodeId,
+    found: Vec<Found>,
+    text: String,
+    /// The box holds struck boxes: their label ("Was") is theirs.
+    beside_struck: bool,
+}
+
+/// The texts of `id`'s subtree but those of the subtrees `skip` (in
+/// document order), joined with single spaces.
+fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
+    let mut out = String::new();
+    let mut skip = skip.iter().peekable();
+    let mut i = id;
+    while i < doc.end(id) {
+        while skip.next_if(|&&s| s < i).is_some() {}
+        if skip.next_if_eq(&&i).is_some() {
+            i = doc.end(i);
+            continue;
+        }
+        if doc.nodes[i as usize].kind == Kind::Text {
+            let t = doc.text(i).trim();
+            if !t.is_empty() {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(t);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The page's price boxes, in document order.
+fn price_boxes(doc: &Doc, german: bool) -> Vec<PriceBox> {
+    let n = doc.len();
+    // Whether an element holds a box, and one not struck through.
+    let mut holds = vec![false; n];
+    let mut plain = vec![false; n];
+    let mut boxes: Vec<PriceBox> = Vec::new();
+    for i in (0..n).rev() {
+        let id = i as NodeId;
+        if doc.nodes[i].kind != Kind::Element {
+            continue;
+        }
+        let parent = doc.nodes[i].parent as usize;
+        let chars = doc.agg[i].chars;
+        let small = chars > 0 && chars <= PRICE_BOX_CHARS;
+        let beside_struck = holds[i];
+        if beside_struck && (plain[i] || !small) {
+            if parent < n {
+                holds[parent] = true;
+                plain[parent] |= plain[i];
+            }
+            continue;
+        }
+        if !small {
+            continue;
+        }
+        let mut text = if beside_struck {
+            // Without the struck boxes below: their prices and labels are theirs.
+            let end = doc.end(id);
+            let below: Vec<NodeId> = boxes
+                .iter()
+                .rev()
+                .take_while(|b| b.id < end)
+                .map(|b| b.id)
+                .collect();
+            text_without(doc, id, &below)
+        } else {
+            doc.plain_text(id)
+        };
+        let mut found = find_prices(&text);
+        if !found.is_empty() {
+            if let Some(joined) = cents_joined(doc, id, &text) {
+                found = find_prices(&joined);
+                text = joined;
+            }
+        }
+        if german {
+            // "1 TL" is a teaspoon (Teelöffel) in German, not a lira.
+            found.retain(|f| !f.raw.ends_with("TL"));
+        }
+        if found.is_empty() {
+            if beside_struck && parent < n {
+                holds[parent] = true;
+            }
+            continue;
+        }
+        let struck =
+            !beside_struck && (struck_tag(doc, id, 2) || named_like(doc, id, STRUCK_NAMES, 1));
+        holds[i] = true;
+        if parent < n {
+            holds[parent] = true;
+            plain[parent] |= !struck;
+        }
+        boxes.push(PriceBox {
+            id,
+            found,
+            text,
+            beside_struck,
+        });
+    }
+    boxes.reverse();
+    boxes
 }
 
 fn breadcrumbs(doc: &Doc) -> Vec<String> {
@@ -419,6 +496,7 @@ mod tests {
             ),
             ("<span class=price>1.299<sup>00</sup> €</span>", "1299.00"),
             ("<span class=price><b>129</b><b>,95</b> €</span>", "129.95"),
+            ("<span class=price>129,<sup>99</sup> €</span>", "129.99"),
             // A footnote's mark is no cents.
             ("<span class=price>$35<sup>1</sup></span>", "35.00"),
         ] {
@@ -657,6 +735,55 @@ mod tests {
         assert!(v.price.is_none());
         let v = visible(r#"<h1>Sale</h1><div><span>Sale: £114.90 £94.90 -17%</span></div>"#);
         assert_eq!(v.price.unwrap().amount, "94.90");
+    }
+
+    /// Issue 59: a price written as bare text beside a struck one, in the
+    /// same element ("MRP: <s>₹5,999</s> ₹4,499"), is a price box of its own.
+    #[test]
+    fn a_price_beside_a_struck_one_in_the_same_element() {
+        for (html, want) in [
+            (
+                "<div class=price>MRP: <s>₹5,999</s> ₹4,499</div>",
+                Some("4499.00"),
+            ),
+            (
+                "<p class=price><del><span>$129.00</span></del> $99.00</p>",
+                Some("99.00"),
+            ),
+            (
+                "<p class=price>Was: <s>$129.00</s> Now $99.00</p>",
+                Some("99.00"),
+            ),
+            // The rate after the struck price is this price's own.
+            ("<p class=price>$15 <s>$20</s>/month</p>", None),
+        ] {
+            let v = visible(&format!("<h1>Kettle</h1>{html}"));
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), want, "{html}");
+            assert!(!v.struck.is_empty(), "{html}");
+        }
+    }
+
+    /// Issue 59: a saving, an instalment or a delivery charge printed
+    /// between the heading and the price is not the price.
+    #[test]
+    fn savings_instalments_and_delivery_charges_are_not_the_price() {
+        for html in [
+            "<span>Save $30.00</span><span class=price>$99.00</span>",
+            "<p>Pay in 4 installments of $24.75</p><span class=price>$99.00</span>",
+            "<p>Shipping: $5.99</p><span class=price>$99.00</span>",
+            "<p>10x de R$ 9,90</p><span class=price>R$ 99,00</span>",
+            "<span class=price>$99.00 You save $30.00</span>",
+        ] {
+            let v = visible(&format!("<h1>Kettle</h1>{html}"));
+            assert_eq!(
+                v.price.map(|p| p.amount).as_deref(),
+                Some("99.00"),
+                "{html}"
+            );
+        }
+        // A badge saying "Free shipping" before the price is no label.
+        let v = visible("<h1>Kettle</h1><p>Free shipping</p><span class=price>$99.00</span>");
+        assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("99.00"));
     }
 
     #[test]
