@@ -56,6 +56,13 @@ const CART: &[&str] = &[
     "masukkan keranjang",
     "カートに入れる",
     "カートに追加",
+    "カートへ入れる",
+    "カートへ追加",
+    "買い物かごに入れる",
+    "買い物カゴに入れる",
+    "かごに入れる",
+    "カゴに入れる",
+    "ショッピングカートに入れる",
     "今すぐ購入",
     "加入购物车",
     "加入購物車",
@@ -260,6 +267,13 @@ pub(crate) struct Boxes {
 /// now"; a grid of products a button per card), enabled and greyed-out
 /// ones apart.
 pub(super) fn count(doc: &Doc) -> Boxes {
+    count_apart(doc, &[])
+}
+
+/// [`count`], leaving out the controls in blocks `apart` marks (beside the
+/// product: a grid of related products with a button per card); an empty
+/// `apart` marks none.
+pub(super) fn count_apart(doc: &Doc, apart: &[bool]) -> Boxes {
     let mut line = LineText::default();
     let mut boxes = Boxes::default();
     // The last control of each state.
@@ -269,7 +283,7 @@ pub(super) fn count(doc: &Doc) -> Boxes {
             continue;
         };
         // The ancestor walk last: most links are not buy controls.
-        if in_chrome(doc, b) {
+        if apart.get(b as usize).copied().unwrap_or(false) || in_chrome(doc, b) {
             continue;
         }
         let state = usize::from(!enabled);

@@ -43,12 +43,16 @@ pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<(usize, usize)>) -> usi
 /// shown and `within` unbounded, a price the enabled button carries. A page
 /// with one is a product page whatever else it holds.
 pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within: u64) -> bool {
-    let boxes = buy_boxes(doc, counted);
-    let one = match boxes.enabled {
-        0 => boxes.greyed == 1,
+    let one = |b: Boxes| match b.enabled {
+        0 => b.greyed == 1,
         n => n == 1,
     };
-    if !one {
+    let mut boxes = buy_boxes(doc, counted);
+    if boxes.enabled + boxes.greyed > 1 {
+        // A product's related products, each card with its own button.
+        boxes = controls::count_apart(doc, beside::beside(doc));
+    }
+    if !one(boxes) {
         return false;
     }
     let v = visible::read(doc, beside::beside(doc));
@@ -119,6 +123,11 @@ mod tests {
                 "イヤホン",
                 "￥１，２８０",
                 "<button>カートに入れる</button>",
+            ),
+            (
+                "電動ドリル",
+                "3,980円",
+                "<form><input type=submit value=\"買い物かごに入れる\"></form>",
             ),
             ("אוזניות", "₪249.90", "<button>הוספה לסל</button>"),
             ("หูฟังไร้สาย", "฿1,290", "<button>ใส่ตะกร้า</button>"),
@@ -191,6 +200,16 @@ mod tests {
              <form><input type=submit class=button-wishlist value=Add></form>",
         );
         assert!(has_buy_box(&wish, &OnceLock::new(), u64::MAX));
+        // Issue 59: the related products under the product, a button on
+        // each card, are beside it (the page was typed a collection).
+        let cards: String = (0..6)
+            .map(|i| format!("<li><a href=/p/{i}>Lamp {i}</a> <span>$1{i}.00</span><button>Add to cart</button></li>"))
+            .collect();
+        let related = Doc::parse_str(&format!(
+            "<h1>Field Lamp</h1><span>$74.00</span><button>Add to cart</button><p>A lamp.</p>\
+             <section><h2>You may also like</h2><ul>{cards}</ul></section>"
+        ));
+        assert!(has_buy_box(&related, &OnceLock::new(), u64::MAX));
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));

@@ -327,7 +327,14 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
         else {
             continue;
         };
-        let whole = caps.get(0).map_or("", |m| m.as_str());
+        // The match ends with the character after a symbol that follows
+        // its amount (the pattern's boundary): not part of the price.
+        let start = caps.get(0).map_or(0, |m| m.start());
+        let end = match caps.name("post") {
+            Some(post) => post.end(),
+            None => caps.get(0).map_or(start, |m| m.end()),
+        };
+        let whole = &text[start..end];
         out.push(Found {
             raw: whole.trim().to_string(),
             amount,
@@ -438,6 +445,11 @@ mod tests {
                 ("15.49", Named::Sure("EUR")),
             ]
         );
+        // The character after a symbol that follows the amount is not the
+        // price's.
+        let raws: Vec<_> = f.iter().map(|x| x.raw.as_str()).collect();
+        assert_eq!(raws[2], "20 USD");
+        assert_eq!(find_prices("3,980円（税込）")[0].raw, "3,980円");
         assert!(find_prices("Model A4 costs nothing; 300mg in 30ct").is_empty());
         let f = find_prices("السعر ١٬٢٩٩٫٥٠ د.إ شامل الضريبة، ١٢٠ ر.س للشحن; দাম ১২০০ ৳");
         let got: Vec<_> = f.iter().map(|x| (x.amount.as_str(), x.named)).collect();
