@@ -114,11 +114,15 @@ fn fill_codes(v: &mut Codes, text: &str) {
         .iter()
         .any(|l| label.starts_with(l))
         {
-            // A number that fails its check digit is not a GTIN.
+            // A number that fails its check digit is not a GTIN; one
+            // written in groups ("978-3-16-148410-0") is kept as digits.
             if !gtin_checks(value) {
                 continue;
             }
-            &mut v.gtin
+            if v.gtin.is_none() {
+                v.gtin = Some(value.replace('-', ""));
+            }
+            continue;
         } else if [
             "mpn",
             "mfr",
@@ -230,6 +234,7 @@ mod tests {
             ("รหัสสินค้า: TH-1001", (s("TH-1001"), None, None)),
             ("EAN: 4006381333931", (None, None, s("4006381333931"))),
             ("JANコード：4902370548495", (None, None, s("4902370548495"))),
+            ("ISBN: 978-3-16-148410-0", (None, None, s("9783161484100"))),
         ] {
             assert_eq!(codes(line), want, "{line}");
         }
