@@ -28,6 +28,23 @@ fn mark_beside(doc: &Doc) -> Vec<bool> {
     marked
 }
 
+/// Class/id fragments of a bar that repeats the buy box as the shopper
+/// scrolls (`sticky-add-to-cart`, `product-sticky`): a copy, not a second
+/// product.
+const COPY_NAMES: &[&str] = &["sticky"];
+
+/// Everything beside the product ([`beside`]) and the bars that repeat its
+/// buy box ([`COPY_NAMES`]): what a page with several buy boxes leaves out
+/// to find its own. Computed only for such pages.
+pub(crate) fn beside_or_copies(doc: &Doc) -> Vec<bool> {
+    let named = named_any(doc, COPY_NAMES);
+    let mut marked = mark(doc, |id| named[id as usize]);
+    for (m, b) in marked.iter_mut().zip(beside(doc)) {
+        *m |= *b;
+    }
+    marked
+}
+
 /// The page's first `<h1>` with text: the product's name.
 fn first_h1(doc: &Doc) -> Option<NodeId> {
     (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1 && doc.agg[i as usize].chars > 0)

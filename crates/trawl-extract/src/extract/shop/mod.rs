@@ -51,6 +51,13 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
     if boxes.enabled + boxes.greyed > 1 {
         // A product's related products, each card with its own button.
         boxes = controls::count_apart(doc, beside::beside(doc));
+        if boxes.enabled > 1 {
+            // A bar repeating the buy box at the foot of the page.
+            let own = controls::count_apart(doc, &beside::beside_or_copies(doc));
+            if own.enabled > 0 {
+                boxes = own;
+            }
+        }
     }
     if !one(boxes) {
         return false;
@@ -210,6 +217,13 @@ mod tests {
              <section><h2>You may also like</h2><ul>{cards}</ul></section>"
         ));
         assert!(has_buy_box(&related, &OnceLock::new(), u64::MAX));
+        // Issue 59: a bar repeating the buy box as the shopper scrolls is
+        // a copy of it (typed a service before).
+        let sticky = Doc::parse_str(
+            "<h1>Field Lamp</h1><span>$74.00</span><button>Add to cart</button><p>A lamp for the field, made to last.</p>\
+             <div class=sticky-add-to-cart><span>Field Lamp</span> <span>$74.00</span><button>Add to cart</button></div>",
+        );
+        assert!(has_buy_box(&sticky, &OnceLock::new(), u64::MAX));
         // A button but no price by the heading.
         let no_price = Doc::parse_str("<h1>Field Lamp</h1><button>Add to cart</button>");
         assert!(!has_buy_box(&no_price, &OnceLock::new(), u64::MAX));
