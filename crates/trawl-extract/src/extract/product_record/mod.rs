@@ -418,7 +418,7 @@ fn control_price(doc: &Doc, vis: &visible::Visible, beside: &[bool]) -> Option<P
 
 /// The one currency of every price the page shows, if they agree.
 fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Option<String> {
-    let mut codes = vis.all.iter().map(|f| settle(f.named, None, lang));
+    let mut codes = vis.all.iter().filter_map(|f| settle(f.named, None, lang));
     let first = codes.next()?;
     codes.all(|c| c == first).then(|| first.to_string())
 }
@@ -435,7 +435,10 @@ fn pick_price(
         .find_map(|(p, _)| p.price.as_ref().and_then(|x| x.currency));
     let from_visible = |f: &money::Found| Price {
         amount: f.amount.clone(),
-        currency: Some(settle(f.named, declared, lang).to_string()),
+        // An amount shown without its currency is in the page's others'.
+        currency: settle(f.named, declared, lang)
+            .map(str::to_string)
+            .or_else(|| shown_currency(vis, lang)),
         raw: f.raw.clone(),
         source: Source::Visible,
     };
@@ -450,7 +453,7 @@ fn pick_price(
         vis.all
             .iter()
             .find(|f| same_amount(&f.amount, &sp.amount))
-            .map(|f| settle(f.named, None, lang))
+            .and_then(|f| settle(f.named, None, lang))
     });
     let keep = Price {
         amount: sp.amount.clone(),
@@ -515,6 +518,26 @@ mod tests {
             read(&doc, true, None, None).expect("a record").price_max,
             None
         );
+    }
+
+    /// Issue 59: an amount alone under a price's name (its symbol drawn by
+    /// a stylesheet) is the price, in the currency of the page's other
+    /// prices, or in none.
+    #[test]
+    fn an_amount_without_its_currency_takes_the_pages() {
+        for (others, want) in [("", None), ("<li>Cap <b>£12.00</b></li>", Some("GBP"))] {
+            let doc = Doc::parse_str(&format!(
+                "<h1>Field Lamp</h1><span class=product-price>74.00</span><button>Add to cart</button>\
+                 <p>A lamp for the field, made to last for many years of use.</p><ul>{others}</ul>"
+            ));
+            let price = read(&doc, true, None, None)
+                .and_then(|p| p.price)
+                .expect("a price");
+            assert_eq!(
+                (price.amount.as_str(), price.currency.as_deref()),
+                ("74.00", want)
+            );
+        }
     }
 
     /// Issue 59: a range the buy box shows, without markup, in several

@@ -143,6 +143,9 @@ pub(crate) enum Named {
     Krona,
     /// `¥`/`￥`: yen or yuan.
     Yen,
+    /// No symbol at all: an amount alone in an element named for a price,
+    /// whose currency a stylesheet or an icon draws.
+    Unshown,
 }
 
 /// Symbols and words, longest first so "US$" wins over "$".
@@ -214,8 +217,13 @@ const SYMBOLS: &[(&str, Named)] = &[
 
 /// Settles an ambiguous symbol with what the page says of itself: a
 /// currency its structured data declares, then the language/region of its
-/// `<html lang>` ("en-AU" → AUD, "sv" → SEK, "zh" → CNY).
-pub(crate) fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -> &'static str {
+/// `<html lang>` ("en-AU" → AUD, "sv" → SEK, "zh" → CNY). An unshown
+/// currency is the declared one, if any.
+pub(crate) fn settle(
+    named: Named,
+    declared: Option<&str>,
+    lang: Option<&str>,
+) -> Option<&'static str> {
     let lang = lang.unwrap_or("").to_ascii_lowercase();
     let region = lang.split(['-', '_']).nth(1).unwrap_or("");
     let primary = lang.split(['-', '_']).next().unwrap_or("");
@@ -227,7 +235,7 @@ pub(crate) fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -
                 .find(|c| c.eq_ignore_ascii_case(d.trim()))
         })
     };
-    match named {
+    Some(match named {
         Named::Sure(code) => code,
         Named::Dollar => declared_is(&[
             "USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN", "TWD", "ARS", "CLP", "COP",
@@ -251,7 +259,8 @@ pub(crate) fn settle(named: Named, declared: Option<&str>, lang: Option<&str>) -
         Named::Yen => {
             declared_is(&["JPY", "CNY"]).unwrap_or(if primary == "zh" { "CNY" } else { "JPY" })
         }
-    }
+        Named::Unshown => return declared.and_then(code_of),
+    })
 }
 
 /// A price found in a piece of text: the amount as written, normalised, and
@@ -527,11 +536,17 @@ mod tests {
 
     #[test]
     fn ambiguous_symbols_are_settled_by_the_page() {
-        assert_eq!(settle(Named::Dollar, None, Some("en-AU")), "AUD");
-        assert_eq!(settle(Named::Dollar, Some("cad"), Some("en-US")), "CAD");
-        assert_eq!(settle(Named::Dollar, Some("EUR"), None), "USD");
-        assert_eq!(settle(Named::Krona, None, Some("da-DK")), "DKK");
-        assert_eq!(settle(Named::Yen, None, Some("zh-CN")), "CNY");
+        assert_eq!(settle(Named::Dollar, None, Some("en-AU")), Some("AUD"));
+        assert_eq!(
+            settle(Named::Dollar, Some("cad"), Some("en-US")),
+            Some("CAD")
+        );
+        assert_eq!(settle(Named::Dollar, Some("EUR"), None), Some("USD"));
+        assert_eq!(settle(Named::Krona, None, Some("da-DK")), Some("DKK"));
+        assert_eq!(settle(Named::Yen, None, Some("zh-CN")), Some("CNY"));
+        // No symbol shown: the declared currency, or none.
+        assert_eq!(settle(Named::Unshown, Some("eur"), Some("en")), Some("EUR"));
+        assert_eq!(settle(Named::Unshown, None, Some("en")), None);
         assert_eq!(code_of(" eur "), Some("EUR"));
         assert_eq!(code_of("€"), Some("EUR"));
         assert!(same_amount("17.00", "17.0"));

@@ -278,7 +278,15 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         let top = money::range_top(text, pick, found).cloned();
         candidates.push((distance, at, pick.clone(), top));
     }
-    if let Some((distance, _, price, top)) = buy_box_price(candidates, &struck_at) {
+    // An amount whose currency is not shown, nearer the heading than any
+    // price shown with one.
+    let nearest = candidates.iter().map(|c| c.0).min().unwrap_or(u64::MAX);
+    let unshown = v
+        .anchor
+        .and_then(|h| unshown_price(doc, beside, h, &before, nearest));
+    if let Some((distance, price)) = unshown {
+        (v.price, v.price_distance) = (Some(price), distance);
+    } else if let Some((distance, _, price, top)) = buy_box_price(candidates, &struck_at) {
         (v.price, v.price_max, v.price_distance) = (Some(price), top, distance);
     }
     let c = codes::read(doc, beside, &|id| in_chrome(doc, id), &|id| {
@@ -288,6 +296,86 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     v.breadcrumbs = breadcrumbs(doc);
     v.specs = specs(doc, &chrome);
     v
+}
+
+/// Most characters of an amount shown without its currency.
+const UNSHOWN_CHARS: u32 = 16;
+
+/// Nearer the heading `anchor` than `nearer_than` (the nearest price shown
+/// with its currency), an amount alone in an element named for a price
+/// (`<span class="price">129.00</span>`, its symbol drawn by a stylesheet
+/// or an icon), not struck,
+/// not in a link, a button or the blocks beside the product, with its
+/// distance from the heading; the nearest. `before` counts the visible
+/// characters before each node.
+fn unshown_price(
+    doc: &Doc,
+    beside: &[bool],
+    anchor: NodeId,
+    before: &[u64],
+    nearer_than: u64,
+) -> Option<(u64, Found)> {
+    if nearer_than == 0 {
+        return None;
+    }
+    let from = before[anchor as usize];
+    let mut best: Option<(u64, Found)> = None;
+    for id in doc.names_holding("price") {
+        let i = id as usize;
+        let chars = doc.agg[i].chars;
+        if chars == 0 || chars > UNSHOWN_CHARS || beside[i] {
+            continue;
+        }
+        if !matches_token(class_id_role(doc, id), "price")
+            || struck_tag(doc, id, 3)
+            || named_like(doc, id, STRUCK_NAMES, 3)
+            || inside(doc, id, &[Tag::A, Tag::Button], 64)
+        {
+            continue;
+        }
+        let text = doc.plain_text(id);
+        let text = text.trim();
+        let Some(amount) = bare_amount(text) else {
+            continue;
+        };
+        let at = before[i];
+        let distance = match at.checked_sub(from) {
+            Some(d) if d <= AFTER_NAME => d,
+            Some(_) => continue,
+            None if from - at <= BEFORE_NAME => (from - at) * 3,
+            None => continue,
+        };
+        if distance >= nearer_than
+            || best.as_ref().is_some_and(|(d, _)| *d <= distance)
+            || in_chrome_apart(doc, id, Some(anchor))
+        {
+            continue;
+        }
+        let found = Found {
+            raw: text.to_string(),
+            amount,
+            named: money::Named::Unshown,
+            at: 0,
+        };
+        best = Some((distance, found));
+    }
+    best
+}
+
+/// An amount written alone with its cents ("129.00", "1.299,00"), above
+/// zero.
+fn bare_amount(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let cents = b.len() >= 4
+        && b[0].is_ascii_digit()
+        && b[b.len() - 2..].iter().all(u8::is_ascii_digit)
+        && matches!(b[b.len() - 3], b'.' | b',')
+        && b.iter().all(|c| c.is_ascii_digit() || b".,' ".contains(c));
+    if !cents {
+        return None;
+    }
+    let amount = money::parse_amount(text, false)?;
+    (amount.parse::<f64>().ok()? > 0.0).then_some(amount)
 }
 
 /// A price box: the smallest element whose text shows a price, its prices
@@ -761,6 +849,33 @@ mod tests {
             assert_eq!(v.price.map(|p| p.amount).as_deref(), want, "{html}");
             assert!(!v.struck.is_empty(), "{html}");
         }
+    }
+
+    /// Issue 59: an amount alone in an element named for a price, its
+    /// symbol drawn by a stylesheet, is the price when no price with a
+    /// currency is shown by the heading; its currency is unknown.
+    #[test]
+    fn an_amount_alone_under_a_price_name() {
+        let v = visible("<h1>Kettle</h1><span class=product-price>1.299,00</span>");
+        let p = v.price.expect("price");
+        assert_eq!(
+            (p.amount.as_str(), p.named),
+            ("1299.00", money::Named::Unshown)
+        );
+        for other in [
+            // Struck, a count, a price with a currency shown.
+            "<span class=price-old>149.00</span>",
+            "<span class=price>12</span>",
+            "<span class=price>4.5 stars</span>",
+        ] {
+            let v = visible(&format!("<h1>Kettle</h1>{other}"));
+            assert!(v.price.is_none(), "{other}");
+        }
+        // A price shown with its currency nearer the heading wins.
+        let v = visible("<h1>Kettle</h1><b>$129.00</b><p>Steel.</p><span class=price>99.00</span>");
+        assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("129.00"));
+        let v = visible("<h1>Kettle</h1><span class=price>99.00</span><p>Steel.</p><b>$129.00</b>");
+        assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("99.00"));
     }
 
     /// Issue 59: a saving, an instalment or a delivery charge printed
