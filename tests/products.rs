@@ -2,8 +2,9 @@
 //! layouts and locales (JSON-LD in euros with German separators, microdata
 //! only, no structured data at all, and JSON-LD that lies: a sale it
 //! missed and an amount given in the wrong currency), a sold-out
-//! product with nothing but a restock notice where its button was, and a
-//! pre-order under a logo's heading with its price before tax first. Every
+//! product with nothing but a restock notice where its button was, a
+//! pre-order under a logo's heading with its price before tax first, and a
+//! saw priced beside its struck MRP among related products' buttons. Every
 //! product page's exported record must carry the price the shopper sees,
 //! normalised, with its currency; a listing page must not get one.
 
@@ -163,6 +164,35 @@ fn cases() -> Vec<Case> {
             currency: "GBP",
             sku: Some("88-1020"),
             availability: Some("pre_order"),
+        },
+        // Issue 59: a saving printed before the price, the price as bare
+        // text beside the struck MRP, related products with a button each
+        // and a sticky bar repeating the buy box; no structured data. The
+        // session start typed it a service, with no record.
+        Case {
+            path: "/p/saw",
+            body: "<html lang=en-IN><head><title>Circular Saw 1400W | Tool Depot</title></head><body>\
+                   <header><a href=/>Tool Depot</a><nav><ul><li><a href=/>Home</a></li><li>\
+                   <a href=/list>Tools</a></li></ul></nav></header><nav class=breadcrumb><ol><li>\
+                   <a href=/>Home</a></li><li><a href=/list>Kitchen</a></li><li>Circular Saw 1400W</li>\
+                   </ol></nav><main><div class=product><div class=summary><h1>Circular Saw 1400W</h1>\
+                   <span class=badge>Save ₹1,500</span><div class=price>MRP: <s>₹5,999</s> ₹4,499</div>\
+                   <p>Inclusive of all taxes</p><p>Item #CS-1400</p><form><input type=number value=1>\
+                   <button>Add to Cart</button></form></div><div class=description><h2>Description</h2>\
+                   <p>A 1400 W saw with a laser guide and a dust port, built for years of daily work on site.\
+                   </p></div></div><section><h2>You may also like</h2><ul><li><a href=/other/1>Saw blade\
+                   </a> <span>₹499</span> <button>Add to Cart</button></li><li><a href=/other/2>Clamp</a> \
+                   <span>₹299</span> <button>Add to Cart</button></li><li><a href=/other/3>Goggles</a> \
+                   <span>₹199</span> <button>Add to Cart</button></li></ul></section></main>\
+                   <div class=sticky-add-to-cart><span>Circular Saw 1400W</span> <span>₹4,499</span>\
+                   <button>Add to Cart</button></div><footer><p>© 2024 Tool Depot</p></footer></body>\
+                   </html>"
+                .to_string(),
+            name: "Circular Saw 1400W",
+            amount: "4499.00",
+            currency: "INR",
+            sku: Some("CS-1400"),
+            availability: Some("in_stock"),
         },
     ]
 }
