@@ -90,6 +90,11 @@ pub struct Doc {
     /// node: computed by the extractor (`extract::shop::beside`)
     /// the first time a pass asks, then shared by every pass that reads it.
     pub(crate) beside: std::sync::OnceLock<Vec<bool>>,
+    /// A view of the page a later stage computes once and several of its
+    /// passes read (the shop's prices and codes by the product's heading,
+    /// `extract::shop::visible::of`), kept here without this layer naming
+    /// its type.
+    pub(crate) view: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
     /// Every element's class, id and role ([`Doc::class_id_role`]).
     class_names: std::sync::OnceLock<super::class_names::ClassNames>,
     /// The elements carrying structured data, in order ([`Doc::structured`]).
@@ -422,6 +427,7 @@ fn rooted(capacity: usize) -> Doc {
         path_count: 1,
         meta: RawMeta::default(),
         beside: std::sync::OnceLock::new(),
+        view: std::sync::OnceLock::new(),
         class_names: std::sync::OnceLock::new(),
         structured: Vec::new(),
     };

@@ -267,7 +267,7 @@ fn combine(
 ) -> Product {
     let [ld, md, og] = sources;
     let beside = crate::extract::shop::beside::beside(doc);
-    let vis = visible::read(doc, beside);
+    let vis = visible::of(doc);
     let lang = doc.meta.lang.as_deref();
 
     let structured_name = ld.name.as_deref().or(md.name.as_deref());
@@ -287,10 +287,10 @@ fn combine(
             (md, Source::Microdata),
             (og, Source::OpenGraph),
         ],
-        &vis,
+        vis,
         lang,
     )
-    .or_else(|| control_price(doc, &vis, beside));
+    .or_else(|| control_price(doc, vis, beside));
 
     let first = |f: fn(&Partial) -> Option<String>| f(ld).or_else(|| f(md)).or_else(|| f(og));
     let mut images: Vec<String> = Vec::new();
@@ -304,11 +304,11 @@ fn combine(
     let currency = price
         .as_ref()
         .and_then(|p| p.currency.clone())
-        .or_else(|| shown_currency(&vis, lang));
-    let regular_price = regular_price(ld, &vis, price.as_ref());
-    let price_max = price_max(ld, &vis, price.as_ref());
+        .or_else(|| shown_currency(vis, lang));
+    let regular_price = regular_price(ld, vis, price.as_ref());
+    let price_max = price_max(ld, vis, price.as_ref());
     let breadcrumbs = if ld.breadcrumbs.is_empty() {
-        vis.breadcrumbs
+        vis.breadcrumbs.clone()
     } else {
         ld.breadcrumbs.clone()
     };
@@ -340,14 +340,14 @@ fn combine(
                 let chrome = |id: NodeId| beside[id as usize] || visible::in_chrome(doc, id);
                 availability::shown(doc, &chrome, vis.anchor)
             }),
-        sku: shown_sku(doc, first(|p| p.sku.clone()), vis.sku),
-        gtin: first(|p| p.gtin.clone()).or(vis.gtin),
-        mpn: first(|p| p.mpn.clone()).or(vis.mpn),
+        sku: shown_sku(doc, first(|p| p.sku.clone()), vis.sku.clone()),
+        gtin: first(|p| p.gtin.clone()).or_else(|| vis.gtin.clone()),
+        mpn: first(|p| p.mpn.clone()).or_else(|| vis.mpn.clone()),
         brand,
         images,
         breadcrumbs,
         description: first(|p| p.description.clone()),
-        specs: vis.specs,
+        specs: vis.specs.clone(),
         regular_price,
         rating: ld.rating.clone(),
         review_count: ld.review_count,

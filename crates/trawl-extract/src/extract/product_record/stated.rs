@@ -23,8 +23,7 @@ pub fn stated(doc: &Doc) -> Option<Product> {
     let (sp, source) = [(&ld, Source::JsonLd), (&md, Source::Microdata)]
         .into_iter()
         .find_map(|(p, s)| p.price.as_ref().map(|x| (x, s)))?;
-    let beside = crate::extract::shop::beside::beside(doc);
-    let vis = visible::read(doc, beside);
+    let vis = visible::of(doc);
     if !vis.all.iter().any(|f| same_amount(&f.amount, &sp.amount)) {
         return None;
     }

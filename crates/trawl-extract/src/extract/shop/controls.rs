@@ -279,11 +279,14 @@ pub(super) fn count_apart(doc: &Doc, apart: &[bool]) -> Boxes {
     // The last control of each state.
     let mut last: [Option<NodeId>; 2] = [None, None];
     for b in 0..doc.len() as NodeId {
+        if apart.get(b as usize).copied().unwrap_or(false) {
+            continue;
+        }
         let Some(enabled) = buy_control(doc, b, &mut line) else {
             continue;
         };
         // The ancestor walk last: most links are not buy controls.
-        if apart.get(b as usize).copied().unwrap_or(false) || in_chrome(doc, b) {
+        if in_chrome(doc, b) {
             continue;
         }
         let state = usize::from(!enabled);

@@ -62,7 +62,7 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
     if !one(boxes) {
         return false;
     }
-    let v = visible::read(doc, beside::beside(doc));
+    let v = visible::of(doc);
     if v.price.is_some() {
         return v.price_distance <= within;
     }

@@ -13,6 +13,8 @@ use super::box_price::{
 use super::codes;
 use super::money::{self, find_prices, Found};
 use super::price_labels;
+use std::sync::OnceLock;
+
 use crate::extract::noise::{class_id_role, matches_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -152,6 +154,18 @@ fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
         let c = class_id_role(doc, n);
         names.iter().any(|p| matches_token(c, p))
     })
+}
+
+/// The visible page, read once per page ([`read`] with the blocks beside
+/// the product marked) and shared by typing's buy-box test and the product
+/// record.
+pub(crate) fn of(doc: &Doc) -> &Visible {
+    static NONE: OnceLock<Visible> = OnceLock::new();
+    let view = doc
+        .view
+        .get_or_init(|| Box::new(read(doc, super::beside::beside(doc))));
+    view.downcast_ref::<Visible>()
+        .unwrap_or_else(|| NONE.get_or_init(Visible::default))
 }
 
 /// Reads the visible page. `beside` marks blocks beside the product
@@ -415,19 +429,37 @@ fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
     out
 }
 
+/// Whether `text` holds a digit of any script (a price's amount).
+fn has_digit(text: &str) -> bool {
+    if text.is_ascii() {
+        text.bytes().any(|b| b.is_ascii_digit())
+    } else {
+        text.chars().any(char::is_numeric)
+    }
+}
+
 /// The page's price boxes, in document order.
 fn price_boxes(doc: &Doc, german: bool) -> Vec<PriceBox> {
     let n = doc.len();
     // Whether an element holds a box, and one not struck through.
     let mut holds = vec![false; n];
     let mut plain = vec![false; n];
+    // Whether a subtree's text holds a digit: no price without one, and
+    // most small elements (menu items, labels) have none.
+    let mut digit = vec![false; n];
     let mut boxes: Vec<PriceBox> = Vec::new();
     for i in (0..n).rev() {
         let id = i as NodeId;
+        let parent = doc.nodes[i].parent as usize;
+        if digit[i] && parent < n {
+            digit[parent] = true;
+        }
         if doc.nodes[i].kind != Kind::Element {
+            if doc.nodes[i].kind == Kind::Text && parent < n && has_digit(doc.text(id)) {
+                digit[parent] = true;
+            }
             continue;
         }
-        let parent = doc.nodes[i].parent as usize;
         let chars = doc.agg[i].chars;
         let small = chars > 0 && chars <= PRICE_BOX_CHARS;
         let beside_struck = holds[i];
@@ -438,7 +470,7 @@ fn price_boxes(doc: &Doc, german: bool) -> Vec<PriceBox> {
             }
             continue;
         }
-        if !small {
+        if !small || !digit[i] {
             continue;
         }
         let mut text = if beside_struck {
