@@ -15,6 +15,7 @@ mod brand;
 pub(crate) mod jsonld;
 pub(crate) mod microdata;
 mod own_shop;
+mod price;
 mod record;
 mod stated;
 
@@ -23,10 +24,10 @@ pub(crate) use record::Partial;
 pub use record::{Price, Product, Source, Variant};
 pub use stated::stated;
 
-use crate::extract::shop::money::{self, same_amount, settle, Named};
 pub(crate) use crate::extract::shop::visible::clean;
 use crate::extract::shop::visible::{self, in_text};
 use crate::html::{Doc, NodeId};
+use price::{control_price, pick_price, price_max, regular_price, shown_currency};
 
 fn tokens(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric())
@@ -353,139 +354,6 @@ fn combine(
         review_count: ld.review_count,
         variants: ld.variants.clone(),
     }
-}
-
-/// The top of the range whose low end is the price paid: the structured
-/// one, else the one the buy box shows ("$10.00 – $20.00", "30,000원~
-/// 50,000원") when the price paid is its low end.
-fn price_max(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> Option<Price> {
-    let paid = paid?;
-    let low: f64 = paid.amount.parse().ok()?;
-    if paid.source == Source::JsonLd {
-        if let Some(high) = ld.high_price.as_ref() {
-            return (high.amount.parse::<f64>().ok()? > low).then(|| high.beside(paid));
-        }
-    }
-    let shown_low = vis
-        .price
-        .as_ref()
-        .filter(|f| same_amount(&f.amount, &paid.amount))?;
-    let top = vis.price_max.as_ref()?;
-    (shown_low.named == top.named).then(|| Price {
-        amount: top.amount.clone(),
-        currency: paid.currency.clone(),
-        raw: top.raw.clone(),
-        source: Source::Visible,
-    })
-}
-
-/// The regular price: the structured list price, else the first price
-/// shown struck through that is above the one paid (and not ten times it:
-/// a bundle's, a plan's). Only when there is a price paid, below it.
-fn regular_price(ld: &Partial, vis: &visible::Visible, paid: Option<&Price>) -> Option<Price> {
-    let paid = paid?;
-    let now: f64 = paid.amount.parse().ok()?;
-    let above = |amount: &str| {
-        amount
-            .parse::<f64>()
-            .is_ok_and(|a| a > now && a < now * 10.0)
-    };
-    if let Some(lp) = ld.list_price.as_ref().filter(|lp| above(&lp.amount)) {
-        return Some(lp.beside(paid));
-    }
-    let struck = vis.struck.iter().find(|a| above(a))?;
-    Some(Price {
-        amount: struck.clone(),
-        currency: paid.currency.clone(),
-        raw: struck.clone(),
-        source: Source::Visible,
-    })
-}
-
-/// Without any other price, the one the product's add-to-cart control
-/// carries in an attribute, on a page with a product heading.
-fn control_price(doc: &Doc, vis: &visible::Visible, beside: &[bool]) -> Option<Price> {
-    vis.anchor?;
-    let chrome = |id: NodeId| visible::in_chrome(doc, id) || beside[id as usize];
-    let c = crate::extract::shop::controls::cart_price(doc, &chrome)?;
-    Some(Price {
-        amount: c.amount,
-        currency: c.currency.map(str::to_string),
-        raw: c.raw,
-        source: Source::Control,
-    })
-}
-
-/// The one currency of every price the page shows, if they agree.
-fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Option<String> {
-    let mut codes = vis.all.iter().filter_map(|f| settle(f.named, None, lang));
-    let first = codes.next()?;
-    codes.all(|c| c == first).then(|| first.to_string())
-}
-
-/// The price: the most trusted structured price unless the page contradicts
-/// it, else the buy box.
-fn pick_price(
-    sources: &[(&Partial, Source)],
-    vis: &visible::Visible,
-    lang: Option<&str>,
-) -> Option<Price> {
-    let declared = sources
-        .iter()
-        .find_map(|(p, _)| p.price.as_ref().and_then(|x| x.currency));
-    let from_visible = |f: &money::Found| Price {
-        amount: f.amount.clone(),
-        // An amount shown without its currency is in the page's others'.
-        currency: settle(f.named, declared, lang)
-            .map(str::to_string)
-            .or_else(|| shown_currency(vis, lang)),
-        raw: f.raw.clone(),
-        source: Source::Visible,
-    };
-    let structured = sources
-        .iter()
-        .find_map(|(p, s)| p.price.as_ref().map(|x| (x, *s)));
-    let Some((sp, source)) = structured else {
-        return vis.price.as_ref().map(from_visible);
-    };
-    let currency = sp.currency.or_else(|| {
-        // Structured amount without a currency: the one the page shows beside it.
-        vis.all
-            .iter()
-            .find(|f| same_amount(&f.amount, &sp.amount))
-            .and_then(|f| settle(f.named, None, lang))
-    });
-    let keep = Price {
-        amount: sp.amount.clone(),
-        currency: currency.map(str::to_string),
-        raw: sp.raw.clone(),
-        source,
-    };
-    let Some(buy) = vis.price.as_ref() else {
-        return Some(keep);
-    };
-    if same_amount(&buy.amount, &sp.amount) {
-        return Some(keep);
-    }
-    // A sale the markup missed: the structured amount is the struck one.
-    let struck = vis.struck.iter().any(|a| same_amount(a, &sp.amount));
-    // Markup that names the wrong currency: the page shows the structured
-    // amount only under another currency.
-    let shown: Vec<&money::Found> = vis
-        .all
-        .iter()
-        .filter(|f| same_amount(&f.amount, &sp.amount))
-        .collect();
-    let other_currency = !shown.is_empty()
-        && sp.currency.is_some()
-        && shown.iter().all(|f| match f.named {
-            Named::Sure(c) => Some(c) != sp.currency,
-            _ => false,
-        });
-    if struck || other_currency {
-        return Some(from_visible(buy));
-    }
-    Some(keep)
 }
 
 #[cfg(test)]

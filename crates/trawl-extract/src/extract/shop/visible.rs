@@ -4,19 +4,20 @@
 //! through, not in a link to another product, a carousel, the reviews or
 //! the page's chrome, not a monthly plan or an add-on), every price the page
 //! shows, labelled codes ("SKU: …", "Item #", "Art.-Nr.", read by `codes`),
-//! breadcrumbs and specification rows. This module finds the price boxes;
+//! breadcrumbs and specification rows. `price_boxes` finds the price boxes;
 //! `box_price` decides which price is paid.
 
-use super::box_price::{
-    around, box_price, buy_box_price, cents_joined, former_then_now, Candidate,
-};
+use super::box_price::{around, box_price, buy_box_price, former_then_now, Candidate};
 use super::codes;
-use super::money::{self, find_prices, Found};
+use super::money::{self, Found};
+use super::price_boxes::{
+    inside, named_like, price_boxes, struck_tag, up_to, PriceBox, STRUCK_NAMES,
+};
 use super::price_labels;
 use std::sync::OnceLock;
 
 use crate::extract::noise::{class_id_role, matches_token};
-use crate::html::{Doc, Kind, NodeId, Tag};
+use crate::html::{Doc, NodeId, Tag};
 
 /// Whitespace folded, entities a CMS double-escaped undone.
 pub(crate) fn clean(s: &str) -> String {
@@ -91,8 +92,6 @@ fn in_chrome_apart(doc: &Doc, id: NodeId, anchor: Option<NodeId>) -> bool {
     up_to(doc, id, 64, |n| CHROME.contains(&doc.tag(n)) && !holds(n))
 }
 
-/// Longest element text read as one price label ("Sale price $29.95").
-const PRICE_BOX_CHARS: u32 = 40;
 /// How far (visible characters) after the name the buy box may be.
 const AFTER_NAME: u64 = 3000;
 /// How far before the name (layouts that put the price above it).
@@ -102,59 +101,6 @@ const BEFORE_NAME: u64 = 400;
 const OTHER_OFFER_PENALTY: u64 = 4 * (AFTER_NAME + BEFORE_NAME * 3);
 /// Most specification rows kept.
 const MAX_SPECS: usize = 100;
-
-/// Class/id fragments of a former or reference price.
-const STRUCK_NAMES: &[&str] = &[
-    "compare",
-    "was",
-    "old-price",
-    "oldprice",
-    "price-old",
-    "strike",
-    "crossed",
-    "original-price",
-    "price-original",
-    "list-price",
-    "listprice",
-    "msrp",
-    "rrp",
-    "price-before",
-    "line-through",
-];
-
-/// Whether the node or one of its `up` nearest ancestors satisfies `test`.
-fn up_to(doc: &Doc, id: NodeId, up: usize, test: impl Fn(NodeId) -> bool) -> bool {
-    let mut cur = id;
-    for _ in 0..=up {
-        if test(cur) {
-            return true;
-        }
-        let parent = doc.nodes[cur as usize].parent;
-        if parent == u32::MAX {
-            return false;
-        }
-        cur = parent;
-    }
-    false
-}
-
-fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
-    up_to(doc, id, up, |n| tags.contains(&doc.tag(n)))
-}
-
-/// Inside `<del>`, `<s>` or `<strike>` (within `up` levels).
-fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
-    up_to(doc, id, up, |n| {
-        matches!(doc.name(n), "del" | "s" | "strike")
-    })
-}
-
-fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
-    up_to(doc, id, up, |n| {
-        let c = class_id_role(doc, n);
-        names.iter().any(|p| matches_token(c, p))
-    })
-}
 
 /// The visible page, read once per page ([`read`] with the blocks beside
 /// the product marked) and shared by typing's buy-box test and the product
@@ -390,135 +336,6 @@ fn bare_amount(text: &str) -> Option<String> {
     }
     let amount = money::parse_amount(text, false)?;
     (amount.parse::<f64>().ok()? > 0.0).then_some(amount)
-}
-
-/// A price box: the smallest element whose text shows a price, its prices
-/// and its text; or an element whose only boxes are struck through, with the
-/// prices it shows beside them ("MRP: <s>₹5,999</s> ₹4,499").
-struct PriceBox {
-    id: NodeId,
-    found: Vec<Found>,
-    text: String,
-    /// The box holds struck boxes: their label ("Was") is theirs.
-    beside_struck: bool,
-}
-
-/// The texts of `id`'s subtree but those of the subtrees `skip` (in
-/// document order), joined with single spaces.
-fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
-    let mut out = String::new();
-    let mut skip = skip.iter().peekable();
-    let mut i = id;
-    while i < doc.end(id) {
-        while skip.next_if(|&&s| s < i).is_some() {}
-        if skip.next_if_eq(&&i).is_some() {
-            i = doc.end(i);
-            continue;
-        }
-        if doc.nodes[i as usize].kind == Kind::Text {
-            let t = doc.text(i).trim();
-            if !t.is_empty() {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(t);
-            }
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Whether `text` holds a digit of any script (a price's amount).
-fn has_digit(text: &str) -> bool {
-    if text.is_ascii() {
-        text.bytes().any(|b| b.is_ascii_digit())
-    } else {
-        text.chars().any(char::is_numeric)
-    }
-}
-
-/// The page's price boxes, in document order.
-fn price_boxes(doc: &Doc, german: bool) -> Vec<PriceBox> {
-    let n = doc.len();
-    // Whether an element holds a box, and one not struck through.
-    let mut holds = vec![false; n];
-    let mut plain = vec![false; n];
-    // Whether a subtree's text holds a digit: no price without one, and
-    // most small elements (menu items, labels) have none.
-    let mut digit = vec![false; n];
-    let mut boxes: Vec<PriceBox> = Vec::new();
-    for i in (0..n).rev() {
-        let id = i as NodeId;
-        let parent = doc.nodes[i].parent as usize;
-        if digit[i] && parent < n {
-            digit[parent] = true;
-        }
-        if doc.nodes[i].kind != Kind::Element {
-            if doc.nodes[i].kind == Kind::Text && parent < n && has_digit(doc.text(id)) {
-                digit[parent] = true;
-            }
-            continue;
-        }
-        let chars = doc.agg[i].chars;
-        let small = chars > 0 && chars <= PRICE_BOX_CHARS;
-        let beside_struck = holds[i];
-        if beside_struck && (plain[i] || !small) {
-            if parent < n {
-                holds[parent] = true;
-                plain[parent] |= plain[i];
-            }
-            continue;
-        }
-        if !small || !digit[i] {
-            continue;
-        }
-        let mut text = if beside_struck {
-            // Without the struck boxes below: their prices and labels are theirs.
-            let end = doc.end(id);
-            let below: Vec<NodeId> = boxes
-                .iter()
-                .rev()
-                .take_while(|b| b.id < end)
-                .map(|b| b.id)
-                .collect();
-            text_without(doc, id, &below)
-        } else {
-            doc.plain_text(id)
-        };
-        let mut found = find_prices(&text);
-        if !found.is_empty() {
-            if let Some(joined) = cents_joined(doc, id, &text) {
-                found = find_prices(&joined);
-                text = joined;
-            }
-        }
-        if german {
-            // "1 TL" is a teaspoon (Teelöffel) in German, not a lira.
-            found.retain(|f| !f.raw.ends_with("TL"));
-        }
-        if found.is_empty() {
-            if beside_struck && parent < n {
-                holds[parent] = true;
-            }
-            continue;
-        }
-        let struck =
-            !beside_struck && (struck_tag(doc, id, 2) || named_like(doc, id, STRUCK_NAMES, 1));
-        holds[i] = true;
-        if parent < n {
-            holds[parent] = true;
-            plain[parent] |= !struck;
-        }
-        boxes.push(PriceBox {
-            id,
-            found,
-            text,
-            beside_struck,
-        });
-    }
-    boxes.reverse();
-    boxes
 }
 
 fn breadcrumbs(doc: &Doc) -> Vec<String> {

@@ -1,0 +1,195 @@
+//! Where a page shows prices: the smallest elements whose text holds one
+//! (a price box), an element that shows a price as bare text beside a
+//! struck one, and the marks of a struck or former price (`<del>`, a class
+//! such as `old-price`). `visible` reads the boxes by the product's heading;
+//! `box_price` decides which of a box's prices is paid.
+
+use super::box_price::cents_joined;
+use super::money::{find_prices, Found};
+use crate::extract::noise::{class_id_role, matches_token};
+use crate::html::{Doc, Kind, NodeId, Tag};
+
+/// Longest element text read as one price label ("Sale price $29.95").
+pub(super) const PRICE_BOX_CHARS: u32 = 40;
+
+/// Class/id fragments of a former or reference price.
+pub(super) const STRUCK_NAMES: &[&str] = &[
+    "compare",
+    "was",
+    "old-price",
+    "oldprice",
+    "price-old",
+    "strike",
+    "crossed",
+    "original-price",
+    "price-original",
+    "list-price",
+    "listprice",
+    "msrp",
+    "rrp",
+    "price-before",
+    "line-through",
+];
+
+/// Whether the node or one of its `up` nearest ancestors satisfies `test`.
+pub(super) fn up_to(doc: &Doc, id: NodeId, up: usize, test: impl Fn(NodeId) -> bool) -> bool {
+    let mut cur = id;
+    for _ in 0..=up {
+        if test(cur) {
+            return true;
+        }
+        let parent = doc.nodes[cur as usize].parent;
+        if parent == u32::MAX {
+            return false;
+        }
+        cur = parent;
+    }
+    false
+}
+
+pub(super) fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
+    up_to(doc, id, up, |n| tags.contains(&doc.tag(n)))
+}
+
+/// Inside `<del>`, `<s>` or `<strike>` (within `up` levels).
+pub(super) fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
+    up_to(doc, id, up, |n| {
+        matches!(doc.name(n), "del" | "s" | "strike")
+    })
+}
+
+pub(super) fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
+    up_to(doc, id, up, |n| {
+        let c = class_id_role(doc, n);
+        names.iter().any(|p| matches_token(c, p))
+    })
+}
+
+/// A price box: the smallest element whose text shows a price, its prices
+/// and its text; or an element whose only boxes are struck through, with the
+/// prices it shows beside them ("MRP: <s>₹5,999</s> ₹4,499").
+pub(super) struct PriceBox {
+    pub(super) id: NodeId,
+    pub(super) found: Vec<Found>,
+    pub(super) text: String,
+    /// The box holds struck boxes: their label ("Was") is theirs.
+    pub(super) beside_struck: bool,
+}
+
+/// The texts of `id`'s subtree but those of the subtrees `skip` (in
+/// document order), joined with single spaces.
+fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
+    let mut out = String::new();
+    let mut skip = skip.iter().peekable();
+    let mut i = id;
+    while i < doc.end(id) {
+        while skip.next_if(|&&s| s < i).is_some() {}
+        if skip.next_if_eq(&&i).is_some() {
+            i = doc.end(i);
+            continue;
+        }
+        if doc.nodes[i as usize].kind == Kind::Text {
+            let t = doc.text(i).trim();
+            if !t.is_empty() {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(t);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether `text` holds a digit of any script (a price's amount).
+fn has_digit(text: &str) -> bool {
+    if text.is_ascii() {
+        text.bytes().any(|b| b.is_ascii_digit())
+    } else {
+        text.chars().any(char::is_numeric)
+    }
+}
+
+/// The page's price boxes, in document order.
+pub(super) fn price_boxes(doc: &Doc, german: bool) -> Vec<PriceBox> {
+    let n = doc.len();
+    // Whether an element holds a box, and one not struck through.
+    let mut holds = vec![false; n];
+    let mut plain = vec![false; n];
+    // Whether a subtree's text holds a digit: no price without one, and
+    // most small elements (menu items, labels) have none.
+    let mut digit = vec![false; n];
+    let mut boxes: Vec<PriceBox> = Vec::new();
+    for i in (0..n).rev() {
+        let id = i as NodeId;
+        let parent = doc.nodes[i].parent as usize;
+        if digit[i] && parent < n {
+            digit[parent] = true;
+        }
+        if doc.nodes[i].kind != Kind::Element {
+            if doc.nodes[i].kind == Kind::Text && parent < n && has_digit(doc.text(id)) {
+                digit[parent] = true;
+            }
+            continue;
+        }
+        let chars = doc.agg[i].chars;
+        let small = chars > 0 && chars <= PRICE_BOX_CHARS;
+        let beside_struck = holds[i];
+        if beside_struck && (plain[i] || !small) {
+            if parent < n {
+                holds[parent] = true;
+                plain[parent] |= plain[i];
+            }
+            continue;
+        }
+        if !small || !digit[i] {
+            continue;
+        }
+        let mut text = if beside_struck {
+            // Without the struck boxes below: their prices and labels are theirs.
+            let end = doc.end(id);
+            let below: Vec<NodeId> = boxes
+                .iter()
+                .rev()
+                .take_while(|b| b.id < end)
+                .map(|b| b.id)
+                .collect();
+            text_without(doc, id, &below)
+        } else {
+            doc.plain_text(id)
+        };
+        let mut found = find_prices(&text);
+        if !found.is_empty() {
+            if let Some(joined) = cents_joined(doc, id, &text) {
+                found = find_prices(&joined);
+                text = joined;
+            }
+        }
+        if german {
+            // "1 TL" is a teaspoon (Teelöffel) in German, not a lira.
+            found.retain(|f| !f.raw.ends_with("TL"));
+        }
+        if found.is_empty() {
+            if beside_struck && parent < n {
+                holds[parent] = true;
+            }
+            continue;
+        }
+        let struck =
+            !beside_struck && (struck_tag(doc, id, 2) || named_like(doc, id, STRUCK_NAMES, 1));
+        holds[i] = true;
+        if parent < n {
+            holds[parent] = true;
+            plain[parent] |= !struck;
+        }
+        boxes.push(PriceBox {
+            id,
+            found,
+            text,
+            beside_struck,
+        });
+    }
+    boxes.reverse();
+    boxes
+}
