@@ -38,8 +38,9 @@ pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<(usize, usize)>) -> usi
 
 /// A buy box: one add-to-cart button outside the page's chrome (enabled,
 /// or on a page with no enabled one, greyed out: a disabled button, "Sold
-/// out" where the button was, "Notify me when available"), and a price
-/// shown by the product's heading (not struck through, not in a link or a
+/// out" where the button was, "Notify me when available"; on a page with
+/// several, the one left past the blocks beside the product and a sticky
+/// bar repeating it), and a price shown by the product's heading (not struck through, not in a link or a
 /// carousel), at most `within` visible characters from it, or with no price
 /// shown and `within` unbounded, a price the enabled button carries. A page
 /// with one is a product page whatever else it holds.
