@@ -264,10 +264,9 @@ const UNSHOWN_CHARS: u32 = 16;
 /// Nearer the heading `anchor` than `nearer_than` (the nearest price shown
 /// with its currency), an amount alone in an element named for a price
 /// (`<span class="price">129.00</span>`, its symbol drawn by a stylesheet
-/// or an icon), not struck,
-/// not in a link, a button or the blocks beside the product, with its
-/// distance from the heading; the nearest. `before` counts the visible
-/// characters before each node.
+/// or an icon), not struck, not in a link, a button or the blocks beside
+/// the product, with its distance from the heading; the nearest. `before`
+/// counts the visible characters before each node.
 fn unshown_price(
     doc: &Doc,
     beside: &[bool],
