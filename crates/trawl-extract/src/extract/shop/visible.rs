@@ -700,8 +700,8 @@ mod tests {
     }
 
     /// Issue 59: an amount alone in an element named for a price, its
-    /// symbol drawn by a stylesheet, is the price when no price with a
-    /// currency is shown by the heading; its currency is unknown.
+    /// symbol drawn by a stylesheet, is the price when it is nearer the
+    /// heading than any price shown with a currency; its currency is unknown.
     #[test]
     fn an_amount_alone_under_a_price_name() {
         let v = visible("<h1>Kettle</h1><span class=product-price>1.299,00</span>");
@@ -711,7 +711,7 @@ mod tests {
             ("1299.00", money::Named::Unshown)
         );
         for other in [
-            // Struck, a count, a price with a currency shown.
+            // Struck, a count, a rating.
             "<span class=price-old>149.00</span>",
             "<span class=price>12</span>",
             "<span class=price>4.5 stars</span>",
