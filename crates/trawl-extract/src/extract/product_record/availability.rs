@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::shop::controls::{buys, is_button, starts, LineText, LINE_CHARS};
 use crate::extract::shop::stock_words::{
-    BACK, DISCONTINUED, FEW_LEFT, IN, LABELS, LEFT_COUNT, NOTIFY, OUT, PRE, SUBJECTS,
+    BACK, DISCONTINUED, FEW_LEFT, IN_PHRASES, LABELS, LEFT_COUNT, NOTIFY_PHRASES, OUT_PHRASES, PRE,
+    SUBJECTS,
 };
 use crate::html::{Doc, NodeId};
 
@@ -83,7 +84,7 @@ fn past_subject(text: &str) -> &str {
 /// The state a short stock line (lower-cased, past its label and noun)
 /// says, if any; element `i` holds it.
 fn stock_line(doc: &Doc, i: NodeId, stock: &str) -> Option<Availability> {
-    if starts(stock, OUT) && !unset_badge(doc, i) {
+    if OUT_PHRASES.starts(stock) && !unset_badge(doc, i) {
         Some(Availability::OutOfStock)
     } else if starts(stock, PRE) {
         Some(Availability::PreOrder)
@@ -91,7 +92,7 @@ fn stock_line(doc: &Doc, i: NodeId, stock: &str) -> Option<Availability> {
         Some(Availability::BackOrder)
     } else if starts(stock, DISCONTINUED) {
         Some(Availability::Discontinued)
-    } else if starts(stock, IN) || few_left(stock) {
+    } else if IN_PHRASES.starts(stock) || few_left(stock) {
         Some(Availability::InStock)
     } else {
         None
@@ -162,7 +163,7 @@ pub(super) fn shown(
                 line = Some((after, a));
             }
         }
-        notice |= starts(text, NOTIFY);
+        notice |= NOTIFY_PHRASES.starts(text);
         if button && chars <= LINE_CHARS && buys(doc, i, text) {
             cart = true;
             enabled |= doc.attr(i, "disabled").is_none();

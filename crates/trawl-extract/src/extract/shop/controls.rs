@@ -4,12 +4,19 @@
 //! box; a grid of products has a button per card. Page typing, the shell
 //! test and the product record's availability read them.
 
-use super::stock_words::{NOTIFY, OUT};
+use std::sync::LazyLock;
+
+pub(crate) use super::phrases::starts;
+use super::phrases::Phrases;
+use super::stock_words::{NOTIFY_PHRASES, OUT_PHRASES};
 use super::visible::in_chrome;
 use crate::html::{Doc, NodeId, Tag};
 
 /// Longest element text read as a stock line or a button.
 pub(crate) const LINE_CHARS: u32 = 40;
+
+/// [`CART`], indexed by first byte: every short link is read against it.
+static CART_PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases::new(CART));
 
 /// Add-to-cart phrases (lower-cased).
 const CART: &[&str] = &[
@@ -205,7 +212,7 @@ fn own_control(doc: &Doc, i: NodeId) -> bool {
 /// whole text on a control of the page's own.
 pub(crate) fn buys(doc: &Doc, i: NodeId, text: &str) -> bool {
     let text = past_spinner(text);
-    starts(text, CART) || own_control(doc, i) && BUY_WORDS.contains(&text.trim_end())
+    CART_PHRASES.starts(text) || own_control(doc, i) && BUY_WORDS.contains(&text.trim_end())
 }
 
 /// A button's text past the spinner a UI kit puts before its label, with
@@ -316,8 +323,8 @@ fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
     if buys(doc, i, text) || own && starts(text, PRE_ORDER) {
         return Some(doc.attr(i, "disabled").is_none());
     }
-    let notice = own && starts(text, NOTIFY);
-    (notice || starts(text, OUT)).then_some(false)
+    let notice = own && NOTIFY_PHRASES.starts(text);
+    (notice || OUT_PHRASES.starts(text)).then_some(false)
 }
 
 /// Attributes that hold a control's price (`data-price="74.90"`).
@@ -464,17 +471,6 @@ fn reads_cart(doc: &Doc, i: NodeId, line: &mut LineText) -> bool {
     is_button(doc, i)
         && doc.agg[i as usize].chars <= LINE_CHARS
         && buys(doc, i, line.opening(doc, i))
-}
-
-pub(crate) fn starts(text: &str, phrases: &[&str]) -> bool {
-    // The first byte rules out most phrases before a comparison is called.
-    let first = text.as_bytes().first();
-    phrases.iter().any(|p| {
-        p.as_bytes().first() == first
-            && text
-                .strip_prefix(p)
-                .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric) || !p.is_ascii())
-    })
 }
 
 /// Nodes inside a control searched for the image it shows.

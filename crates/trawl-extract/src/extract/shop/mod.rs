@@ -10,6 +10,7 @@ mod box_price;
 mod codes;
 pub(crate) mod controls;
 pub(crate) mod money;
+mod phrases;
 mod price_boxes;
 pub(crate) mod price_labels;
 pub(crate) mod stock_words;

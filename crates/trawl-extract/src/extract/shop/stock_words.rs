@@ -5,6 +5,17 @@
 //! cart" was). Lower-cased; each starts a short element, never a sentence's
 //! middle.
 
+use std::sync::LazyLock;
+
+use super::phrases::Phrases;
+
+/// [`OUT`], indexed by first byte.
+pub(crate) static OUT_PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases::new(OUT));
+/// [`IN`], indexed by first byte.
+pub(crate) static IN_PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases::new(IN));
+/// [`NOTIFY`], indexed by first byte.
+pub(crate) static NOTIFY_PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases::new(NOTIFY));
+
 /// A stock line saying the product cannot be bought now.
 pub(crate) const OUT: &[&str] = &[
     "out of stock",
