@@ -236,16 +236,31 @@ fn breadcrumbs(objs: &[Map<String, Value>]) -> Vec<String> {
     crumbs.into_iter().map(|(_, n)| n).collect()
 }
 
-/// Reads the page's main product from its JSON-LD blocks. The main product
-/// is the first product object; a group without its own offer takes the
-/// first variant's (`hasVariant`, or a later product object carrying an offer).
+/// Reads the page's main product from its JSON-LD blocks: the first
+/// product object. A group without its own offer takes the first variant's
+/// (`hasVariant`, or a later product object carrying an offer).
 pub(crate) fn read(json_ld: &[String]) -> Partial {
+    read_on(json_ld, &|_| true)
+}
+
+/// [`read`] on a page that names its product: when the first product
+/// object's name is not the page's (`names_page`) and a later one's is, the
+/// later one is the main product (a page listing an accessory or a bundle's
+/// parts before the product it sells).
+pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> Partial {
     let objs = objects(json_ld);
     let mut p = Partial {
         breadcrumbs: breadcrumbs(&objs),
         ..Partial::default()
     };
-    let products: Vec<&Map<String, Value>> = objs.iter().filter(|o| is_product(o)).collect();
+    let mut products: Vec<&Map<String, Value>> = objs.iter().filter(|o| is_product(o)).collect();
+    let named = |o: &Map<String, Value>| get(o, &["name"]).is_some_and(|n| names_page(&n));
+    if products.len() > 1 && !named(products[0]) {
+        if let Some(at) = products.iter().position(|o| named(o)) {
+            let main = products.remove(at);
+            products.insert(0, main);
+        }
+    }
     let Some(main) = products.first() else {
         return p;
     };
@@ -355,6 +370,24 @@ mod tests {
         assert_eq!(p.gtin.as_deref(), Some("851552005025"));
         assert_eq!(p.brand.as_deref(), Some("Death Wish"));
         assert_eq!(p.images, vec!["https://x/a.jpg", "https://x/b.jpg"]);
+    }
+
+    /// Issue 59: a page listing an accessory's product object before the
+    /// one it sells read the accessory's code and price.
+    #[test]
+    fn the_product_the_page_names_is_the_main_one() {
+        let ld = [r#"[{"@type":"Product","name":"Battery Pack","sku":"BP1",
+            "offers":{"@type":"Offer","price":"49.00","priceCurrency":"USD"}},
+            {"@type":"Product","name":"Cordless Drill 20V","sku":"DR20",
+            "offers":{"@type":"Offer","price":"129.00","priceCurrency":"USD"}}]"#
+            .to_string()];
+        let page = |n: &str| "cordless drill 20v | shop".contains(&n.to_lowercase());
+        let p = read_on(&ld, &page);
+        assert_eq!(p.sku.as_deref(), Some("DR20"));
+        assert_eq!(p.price.map(|x| x.amount), Some("129.00".to_string()));
+        // A page naming neither (or both) keeps the first.
+        assert_eq!(read_on(&ld, &|_| false).sku.as_deref(), Some("BP1"));
+        assert_eq!(read(&ld).sku.as_deref(), Some("BP1"));
     }
 
     #[test]

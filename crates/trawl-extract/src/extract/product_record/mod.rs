@@ -25,8 +25,11 @@ pub use record::{Price, Product, Source, Variant};
 pub use stated::stated;
 
 pub(crate) use crate::extract::shop::visible::clean;
+
+use std::cell::OnceCell;
+
 use crate::extract::shop::visible::{self, in_text};
-use crate::html::{Doc, NodeId};
+use crate::html::{Doc, NodeId, Tag};
 use price::{control_price, pick_price, price_max, regular_price, shown_currency};
 
 fn tokens(s: &str) -> Vec<String> {
@@ -183,6 +186,54 @@ fn shown_sku(doc: &Doc, structured: Option<String>, shown: Option<String>) -> Op
     }
 }
 
+/// A GTIN written in groups ("978-3-16-148410-0", "4 006381 333931") as
+/// its digits, as the page's labelled codes are read; any other code as it
+/// is.
+fn gtin_digits(code: String) -> String {
+    let digits: String = code.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
+    let b = digits.as_bytes();
+    let gtin = [8, 12, 13, 14].contains(&b.len()) && b.iter().all(u8::is_ascii_digit);
+    // An ISBN-10's check character may be X.
+    let isbn10 = b.len() == 10
+        && b[..9].iter().all(u8::is_ascii_digit)
+        && (b[9].is_ascii_digit() || b[9] == b'X' || b[9] == b'x');
+    if gtin || isbn10 {
+        digits
+    } else {
+        code
+    }
+}
+
+/// Whether a structured product's name is the one page `doc` sells: its
+/// letters and digits (three or more) are in the page's `og:title`, its
+/// `<title>` or its first `<h1>`. The page's names are read once, at the
+/// first call.
+pub(super) fn names_page(doc: &Doc) -> impl Fn(&str) -> bool + '_ {
+    let names: OnceCell<Vec<String>> = OnceCell::new();
+    move |name| {
+        let n = brand::spell(&[name]);
+        if n.chars().count() < 3 {
+            return false;
+        }
+        names
+            .get_or_init(|| {
+                let og = doc.meta.metas.iter().find(|(k, _)| k == "og:title");
+                let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
+                [
+                    og.map(|(_, v)| v.clone()),
+                    doc.meta.title.clone(),
+                    h1.map(|i| doc.plain_text(i)),
+                ]
+                .into_iter()
+                .flatten()
+                .map(|t| brand::spell(&[&t]))
+                .collect()
+            })
+            .iter()
+            .any(|t| t.contains(&n))
+    }
+}
+
 /// Which of a page's sources a record is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -226,7 +277,7 @@ pub fn read_from(
             .iter()
             .any(|j| j.contains("roduct") || j.contains("ffer") || j.contains("rice"));
     let ld = if maybe_product {
-        jsonld::read(&doc.meta.json_ld)
+        jsonld::read_on(&doc.meta.json_ld, &names_page(doc))
     } else {
         Partial::default()
     };
@@ -342,7 +393,9 @@ fn combine(
                 availability::shown(doc, &chrome, vis.anchor)
             }),
         sku: shown_sku(doc, first(|p| p.sku.clone()), vis.sku.clone()),
-        gtin: first(|p| p.gtin.clone()).or_else(|| vis.gtin.clone()),
+        gtin: first(|p| p.gtin.clone())
+            .map(gtin_digits)
+            .or_else(|| vis.gtin.clone()),
         mpn: first(|p| p.mpn.clone()).or_else(|| vis.mpn.clone()),
         brand,
         images,
@@ -759,6 +812,30 @@ mod tests {
              <main><h2>Kettle</h2><p>A kettle.</p></main>",
         );
         assert_eq!(logo.price, None, "the site's header is chrome");
+    }
+
+    /// Issue 59: an ISBN in JSON-LD written with hyphens kept them, where
+    /// the same code under a visible label is read as digits.
+    #[test]
+    fn a_grouped_gtin_is_its_digits() {
+        assert_eq!(gtin_digits("978-3-16-148410-0".into()), "9783161484100");
+        assert_eq!(gtin_digits("4 006381 333931".into()), "4006381333931");
+        assert_eq!(gtin_digits("0-306-40615-X".into()), "030640615X");
+        assert_eq!(gtin_digits("DR-20".into()), "DR-20");
+        assert_eq!(gtin_digits("978-3-16".into()), "978-3-16");
+        assert_eq!(gtin_digits("ĉ-12345678".into()), "ĉ-12345678");
+    }
+
+    #[test]
+    fn names_page_reads_title_and_heading() {
+        let doc = Doc::parse_str(
+            "<title>Shop | Cordless Drill 20V</title><h1>Drill &amp; Driver Kit</h1><p>x</p>",
+        );
+        let names = names_page(&doc);
+        assert!(names("Cordless Drill 20V"));
+        assert!(names("Drill & Driver kit"));
+        assert!(!names("Battery Pack"));
+        assert!(!names("Dr"));
     }
 
     #[test]
