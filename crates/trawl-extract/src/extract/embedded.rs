@@ -43,7 +43,7 @@ pub(crate) fn state_text(doc: &Doc) -> Option<(String, String)> {
     }
     if best.is_none() {
         for json in &doc.meta.json_ld {
-            if let Ok(v) = serde_json::from_str::<Value>(json) {
+            if let Some(v) = crate::extract::json_ld::value(json) {
                 if let Some(body) = article_body(&v, 0) {
                     consider(&mut best, "json-ld", body);
                 }

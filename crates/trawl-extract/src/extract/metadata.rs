@@ -35,25 +35,11 @@ pub(crate) struct Meta {
     pub cart_buttons: std::sync::OnceLock<(usize, usize)>,
 }
 
-/// One JSON-LD block's JSON. Sites leave raw line breaks and tabs inside
-/// its strings, which JSON forbids: they are read as spaces.
-pub(crate) fn json_ld_value(block: &str) -> Option<Value> {
-    let block = block.trim();
-    if !block.contains(char::is_control) {
-        return serde_json::from_str(block).ok();
-    }
-    let cleaned: String = block
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    serde_json::from_str(&cleaned).ok()
-}
-
 /// Flattens JSON-LD documents (arrays, `@graph`) into their objects.
 pub(crate) fn ld_objects(doc: &Doc) -> Vec<Value> {
     let mut out = Vec::new();
     for raw in &doc.meta.json_ld {
-        let Some(v) = json_ld_value(raw) else {
+        let Some(v) = crate::extract::json_ld::value(raw) else {
             continue;
         };
         let mut stack = vec![v];

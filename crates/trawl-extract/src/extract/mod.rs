@@ -19,6 +19,7 @@ pub(crate) mod dates;
 pub(crate) mod embedded;
 #[cfg(test)]
 mod invariants;
+pub(crate) mod json_ld;
 mod list_records;
 pub(crate) mod local_time;
 pub(crate) mod metadata;

@@ -702,6 +702,11 @@ mod tests {
                 "{wrapped}"
             );
         }
+        // Regression: a type with parameters was not JSON-LD.
+        let doc = Doc::parse_str(
+            "<script type=\"application/ld+json; charset=utf-8\">{\"a\":1}</script>",
+        );
+        assert_eq!(doc.meta.json_ld, vec![r#"{"a":1}"#.to_string()]);
     }
 
     #[test]

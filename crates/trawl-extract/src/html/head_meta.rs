@@ -108,8 +108,11 @@ pub(super) fn collect_meta(
             meta.title = Some(child_text(nodes, id).into_owned());
         }
         "script"
-            if get("type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) =>
+            if get("type").is_some_and(|t| {
+                // With or without parameters ("; charset=utf-8").
+                let media = t.split(';').next().unwrap_or(t);
+                media.trim().eq_ignore_ascii_case("application/ld+json")
+            }) =>
         {
             meta.json_ld
                 .push(unwrap_json_ld(&child_text(nodes, id)).to_string());

@@ -49,7 +49,7 @@ fn is_product(o: &Map<String, Value>) -> bool {
 fn objects(json_ld: &[String]) -> Vec<Map<String, Value>> {
     let mut out = Vec::new();
     for block in json_ld {
-        let Some(v) = crate::extract::metadata::json_ld_value(block) else {
+        let Some(v) = crate::extract::json_ld::repaired(block) else {
             continue;
         };
         let mut stack = vec![v];
@@ -60,13 +60,29 @@ fn objects(json_ld: &[String]) -> Vec<Map<String, Value>> {
                     if let Some(g) = m.remove("@graph") {
                         stack.push(g);
                     }
-                    out.push(m);
+                    out.push(offered(m));
                 }
                 _ => {}
             }
         }
     }
     out
+}
+
+/// An offer naming its product (`itemOffered`) as that product holding
+/// the offer, when the product lists no offers of its own; any other
+/// object as it is.
+fn offered(mut m: Map<String, Value>) -> Map<String, Value> {
+    let is_offer = types(&m).iter().any(|t| t == "offer");
+    let mut product = match m.get("itemOffered") {
+        Some(Value::Object(p)) if is_offer && is_product(p) && !p.contains_key("offers") => {
+            p.clone()
+        }
+        _ => return m,
+    };
+    m.remove("itemOffered");
+    product.insert("offers".to_string(), Value::Object(m));
+    product
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -148,16 +164,55 @@ fn offer_price(o: &Map<String, Value>) -> Option<StructuredPrice> {
         .or_else(|| o.get("lowPrice"))
         .and_then(text)
         .filter(|s| s.chars().any(|c| c.is_ascii_digit()));
-    if let Some(raw) = raw {
-        return StructuredPrice::parse(raw, currency);
+    let stated = raw.and_then(|raw| StructuredPrice::parse(raw, currency));
+    // A zero beside a priced specification is a placeholder.
+    if stated.as_ref().is_some_and(|p| !is_zero(p)) {
+        return stated;
     }
     // priceSpecification: a list price is the "was".
-    let current = price_specs(o).into_iter().find(|s| !is_list_price(s))?;
-    let mut p = offer_price(current)?;
+    let specified = price_specs(o)
+        .into_iter()
+        .find(|s| !is_list_price(s))
+        .and_then(offer_price)
+        .filter(|p| stated.is_none() || !is_zero(p));
+    let Some(mut p) = specified else {
+        return stated;
+    };
     if p.currency.is_none() {
         p.currency = currency;
     }
     Some(p)
+}
+
+/// A price of nothing ("0", "0.00").
+fn is_zero(p: &StructuredPrice) -> bool {
+    p.amount.bytes().all(|b| matches!(b, b'0' | b'.' | b','))
+}
+
+/// An offer of a used, refurbished or damaged item (`itemCondition`).
+fn second_hand(o: &Map<String, Value>) -> bool {
+    get(o, &["itemCondition"]).is_some_and(|c| {
+        let c = c.to_ascii_lowercase();
+        ["used", "refurbished", "damaged"]
+            .iter()
+            .any(|w| c.contains(w))
+    })
+}
+
+/// A code without the scheme some shops write before it (`productID`'s
+/// "sku:DR20", "isbn:9783161484100").
+fn unprefixed(code: String) -> String {
+    match code.split_once(':') {
+        Some((scheme, rest))
+            if !rest.trim().is_empty()
+                && ["sku", "mpn", "isbn", "gtin", "ean", "upc"]
+                    .iter()
+                    .any(|s| scheme.trim().eq_ignore_ascii_case(s)) =>
+        {
+            rest.trim().to_string()
+        }
+        _ => code,
+    }
 }
 
 /// An offer's `priceSpecification`s: one object or several.
@@ -266,7 +321,7 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
     };
     p.found = true;
     p.name = get(main, &["name"]);
-    p.sku = get(main, &["sku", "productID"]);
+    p.sku = get(main, &["sku", "productID"]).map(unprefixed);
     p.mpn = get(main, &["mpn"]);
     p.gtin = get(
         main,
@@ -305,7 +360,10 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
         .chain(variants)
         .chain(products.iter().skip(1).copied());
     for holder in holders {
-        let Some((offer, price)) = offers(holder)
+        // A new item's offer before a used or refurbished one's.
+        let mut held = offers(holder);
+        held.sort_by_key(|o| second_hand(o));
+        let Some((offer, price)) = held
             .into_iter()
             .find_map(|o| offer_price(o).map(|pr| (o, pr)))
         else {
@@ -388,6 +446,36 @@ mod tests {
         // A page naming neither (or both) keeps the first.
         assert_eq!(read_on(&ld, &|_| false).sku.as_deref(), Some("BP1"));
         assert_eq!(read(&ld).sku.as_deref(), Some("BP1"));
+    }
+
+    /// Issue 59: shapes of JSON-LD shops publish that gave no product or
+    /// the wrong offer.
+    #[test]
+    fn offers_shops_write_otherwise() {
+        // A top-level offer naming its product.
+        let p = one(r#"{"@type":"Offer","price":"129.00","priceCurrency":"USD",
+            "itemOffered":{"@type":"Product","name":"Drill","sku":"DR20"}}"#);
+        assert_eq!(p.sku.as_deref(), Some("DR20"));
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("129.00"));
+        // A zero price beside a priced specification.
+        let p = one(
+            r#"{"@type":"Product","name":"Drill","offers":{"@type":"Offer","price":"0",
+            "priceSpecification":{"@type":"PriceSpecification","price":"129.00"}}}"#,
+        );
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("129.00"));
+        // A zero price alone is the price (a free app).
+        let p = one(r#"{"@type":"SoftwareApplication","name":"App","offers":{"price":"0"}}"#);
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("0.00"));
+        // A used item's offer listed first.
+        let p = one(r#"{"@type":"Product","name":"Drill","offers":[
+            {"@type":"Offer","price":"89.00","itemCondition":"https://schema.org/UsedCondition"},
+            {"@type":"Offer","price":"129.00","itemCondition":"https://schema.org/NewCondition"}]}"#);
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("129.00"));
+        // A scheme before the code; a trailing comma.
+        let p = one(r#"{"@type":"Product","name":"Drill","productID":"sku:DR20",}"#);
+        assert_eq!(p.sku.as_deref(), Some("DR20"));
+        let p = one(r#"{"@type":"Product","name":"Drill","productID":"isbn"}"#);
+        assert_eq!(p.sku.as_deref(), Some("isbn"));
     }
 
     #[test]

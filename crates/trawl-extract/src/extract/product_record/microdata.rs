@@ -55,6 +55,26 @@ fn product_scope(doc: &Doc, id: NodeId) -> bool {
         })
 }
 
+/// How many item levels up from a property another product's item is
+/// looked for.
+const ITEM_DEPTH: usize = 64;
+
+/// Whether property `id` sits in a product item nested inside item
+/// `scope` (its offers and brand are items too, and are read).
+fn in_other_product(doc: &Doc, scope: NodeId, id: NodeId) -> bool {
+    let mut at = doc.nodes[id as usize].parent;
+    for _ in 0..ITEM_DEPTH {
+        if at == scope || at as usize >= doc.len() {
+            return false;
+        }
+        if product_scope(doc, at) {
+            return true;
+        }
+        at = doc.nodes[at as usize].parent;
+    }
+    false
+}
+
 /// Reads the first Product item of the page's microdata or RDFa, then the
 /// loose properties (`<meta itemprop>` in the body, OpenGraph product tags).
 pub(crate) fn read(doc: &Doc) -> Partial {
@@ -70,6 +90,11 @@ pub(crate) fn read(doc: &Doc) -> Partial {
         let end = doc.nodes[scope as usize].end;
         for &id in structured[at + 1..].iter().take_while(|&&id| id < end) {
             let Some(name) = prop(doc, id) else { continue };
+            // Another product's item inside this one (a related product,
+            // a bundle's part) speaks of that product.
+            if in_other_product(doc, scope, id) {
+                continue;
+            }
             let set = |slot: &mut Option<String>| {
                 if slot.is_none() {
                     *slot = value(doc, id);
@@ -124,6 +149,15 @@ pub(crate) fn read(doc: &Doc) -> Partial {
     }
     if p.sku.is_none() {
         p.sku = meta(&["sku"]);
+    }
+    if p.gtin.is_none() {
+        p.gtin = meta(&["gtin13", "gtin", "gtin12", "gtin14", "gtin8", "isbn"]);
+    }
+    if p.mpn.is_none() {
+        p.mpn = meta(&["mpn"]);
+    }
+    if p.brand.is_none() {
+        p.brand = meta(&["brand"]);
     }
     if p.availability.is_none() {
         p.availability = meta(&["availability"]).and_then(|a| Availability::parse(&a));
@@ -194,6 +228,29 @@ mod tests {
             (price.amount.as_str(), price.currency),
             ("168.00", Some("USD"))
         );
+    }
+
+    /// Issue 59: a related product's item inside the product's own gave
+    /// the product its SKU; body metas' GTIN, MPN and brand were not read.
+    #[test]
+    fn a_nested_products_properties_are_its_own() {
+        let doc = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Drill</h1>
+              <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+                <span itemprop="price" content="129.00">$129.00</span></div>
+              <div itemprop="isRelatedTo" itemscope itemtype="https://schema.org/Product">
+                <span itemprop="name">Battery</span><span itemprop="sku">BP1</span>
+                <span itemprop="mpn">M-1</span></div>
+              <meta itemprop="gtin13" content="4006381333931"><meta itemprop="brand" content="Acme">
+            </div>"#,
+        );
+        let p = read(&doc);
+        assert_eq!(p.name.as_deref(), Some("Drill"));
+        assert_eq!(p.sku, None);
+        assert_eq!(p.mpn, None);
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("129.00"));
+        assert_eq!(p.gtin.as_deref(), Some("4006381333931"));
+        assert_eq!(p.brand.as_deref(), Some("Acme"));
     }
 
     #[test]

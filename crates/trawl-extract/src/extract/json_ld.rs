@@ -1,0 +1,127 @@
+//! One JSON-LD block's JSON, as browsers' and search engines' readers take
+//! it: shops and CMSs publish blocks that JSON forbids (raw line breaks in
+//! strings, a comma before a closing bracket, the whole block HTML-escaped),
+//! and a strict parse loses the page's product. Metadata reads its blocks
+//! through [`value`], the product record through [`repaired`].
+
+use serde_json::Value;
+
+/// Largest block repaired after a strict parse fails (bytes): the repair
+/// copies the block once.
+const MAX_REPAIRED: usize = 1 << 20;
+
+/// The block's JSON: parsed as it is, else with control characters read
+/// as spaces.
+pub(crate) fn value(block: &str) -> Option<Value> {
+    parsed(block).ok()
+}
+
+/// [`value`], else, when the block is not too large, with trailing commas
+/// dropped and, when it holds no quote but `&quot;`, its HTML entities
+/// decoded. The product record reads its blocks so; page metadata does
+/// not, as a site-wide block it then read (an `Organization` whose
+/// `sameAs` list ends in a comma) moved an article's page type.
+pub(crate) fn repaired(block: &str) -> Option<Value> {
+    let cleaned = match parsed(block) {
+        Ok(v) => return Some(v),
+        Err(cleaned) => cleaned,
+    };
+    if cleaned.len() > MAX_REPAIRED {
+        return None;
+    }
+    let unescaped;
+    let text = if !cleaned.contains('"') && cleaned.contains("&quot;") {
+        unescaped = cleaned
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        &unescaped
+    } else {
+        &cleaned
+    };
+    serde_json::from_str(&without_trailing_commas(text)).ok()
+}
+
+/// The block parsed as it is or with control characters read as spaces;
+/// on failure, the block with control characters so replaced.
+fn parsed(block: &str) -> Result<Value, String> {
+    let block = block.trim();
+    if !block.contains(char::is_control) {
+        if let Ok(v) = serde_json::from_str(block) {
+            return Ok(v);
+        }
+    }
+    let cleaned: String = block
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    serde_json::from_str(&cleaned).map_err(|_| cleaned)
+}
+
+/// `text` with every comma outside strings that only whitespace separates
+/// from a closing `}` or `]` left out.
+fn without_trailing_commas(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut kept = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' => {
+                let next = bytes[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
+                if matches!(next, Some(b'}' | b']')) {
+                    // Commas are ASCII: both cuts fall on char boundaries.
+                    out.push_str(&text[kept..i]);
+                    kept = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&text[kept..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_json_forbids_are_read() {
+        let v = |s: &str| repaired(s).map(|v| v.to_string());
+        assert_eq!(v(r#"{"a":1}"#).as_deref(), Some(r#"{"a":1}"#));
+        // A raw line break inside a string.
+        assert_eq!(v("{\"a\":\"x\ny\"}").as_deref(), Some(r#"{"a":"x y"}"#));
+        // Trailing commas, in objects and arrays; commas inside strings kept.
+        assert_eq!(
+            v(r#"{"a":[1,2,],"b":"x, }",}"#).as_deref(),
+            Some(r#"{"a":[1,2],"b":"x, }"}"#)
+        );
+        assert_eq!(
+            v(r#"{"a":"q\",", "b":1 , }"#).as_deref(),
+            Some(r#"{"a":"q\",","b":1}"#)
+        );
+        // A block written HTML-escaped.
+        assert_eq!(
+            v("{&quot;name&quot;:&quot;Tom &amp; Jerry&quot;}").as_deref(),
+            Some(r#"{"name":"Tom & Jerry"}"#)
+        );
+        assert_eq!(v("{not json"), None);
+        // Page metadata keeps to JSON (and raw line breaks).
+        assert!(value(r#"{"a":[1,2,]}"#).is_none());
+        assert!(value("{\"a\":\"x\ny\"}").is_some());
+        assert_eq!(v("[1,,]"), None);
+    }
+}
