@@ -54,9 +54,12 @@ fn code_pattern() -> &'static Regex {
 /// a tooltip: BestBuy's "SKU: 10124570" under `class=disclaimer`) are the
 /// product's own and fill what is left; those in reviews, questions or other
 /// products' cards are not read.
+/// `digit` says which nodes' text holds a digit: an element without one
+/// shows no code.
 pub(super) fn read(
     doc: &Doc,
     beside: &[bool],
+    digit: &[bool],
     chrome: &dyn Fn(NodeId) -> bool,
     kept_aside: &dyn Fn(NodeId) -> bool,
 ) -> Codes {
@@ -65,7 +68,12 @@ pub(super) fn read(
     for (i, &set_aside) in beside.iter().enumerate().take(doc.len()) {
         let id = i as NodeId;
         let chars = doc.agg[i].chars;
-        if doc.nodes[i].kind != Kind::Element || chars == 0 || chars > 80 || chrome(id) {
+        if doc.nodes[i].kind != Kind::Element
+            || chars == 0
+            || chars > 80
+            || !digit.get(i).copied().unwrap_or(true)
+            || chrome(id)
+        {
             continue;
         }
         let text = doc.plain_text(id);
@@ -184,7 +192,8 @@ mod tests {
     fn read_all(html: &str) -> Codes {
         let doc = Doc::parse_str(html);
         let beside = vec![false; doc.len()];
-        read(&doc, &beside, &|_| false, &|_| false)
+        let digit = super::super::price_boxes::digits(&doc);
+        read(&doc, &beside, &digit, &|_| false, &|_| false)
     }
 
     /// Issue 59: codes under labels in more languages, and GTINs checked.

@@ -111,26 +111,38 @@ fn has_digit(text: &str) -> bool {
     }
 }
 
-/// The page's price boxes, in document order.
-pub(super) fn price_boxes(doc: &Doc, german: bool) -> Vec<PriceBox> {
+/// Whether each node's text holds a digit of any script: no price or
+/// code without one, and most small elements (menu items, labels) have
+/// none.
+pub(super) fn digits(doc: &Doc) -> Vec<bool> {
     let n = doc.len();
-    // Whether an element holds a box, and one not struck through.
-    let mut holds = vec![false; n];
-    let mut plain = vec![false; n];
-    // Whether a subtree's text holds a digit: no price without one, and
-    // most small elements (menu items, labels) have none.
     let mut digit = vec![false; n];
-    let mut boxes: Vec<PriceBox> = Vec::new();
     for i in (0..n).rev() {
-        let id = i as NodeId;
         let parent = doc.nodes[i].parent as usize;
         if digit[i] && parent < n {
             digit[parent] = true;
         }
-        if doc.nodes[i].kind != Kind::Element {
-            if doc.nodes[i].kind == Kind::Text && parent < n && has_digit(doc.text(id)) {
+        if doc.nodes[i].kind == Kind::Text && has_digit(doc.text(i as NodeId)) {
+            digit[i] = true;
+            if parent < n {
                 digit[parent] = true;
             }
+        }
+    }
+    digit
+}
+
+/// The page's price boxes, in document order; `digit` is [`digits`].
+pub(super) fn price_boxes(doc: &Doc, german: bool, digit: &[bool]) -> Vec<PriceBox> {
+    let n = doc.len();
+    // Whether an element holds a box, and one not struck through.
+    let mut holds = vec![false; n];
+    let mut plain = vec![false; n];
+    let mut boxes: Vec<PriceBox> = Vec::new();
+    for i in (0..n).rev() {
+        let id = i as NodeId;
+        let parent = doc.nodes[i].parent as usize;
+        if doc.nodes[i].kind != Kind::Element {
             continue;
         }
         let chars = doc.agg[i].chars;

@@ -158,7 +158,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         .lang
         .as_deref()
         .is_some_and(|l| l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("de")));
-    let boxes = price_boxes(doc, german);
+    let digit = super::price_boxes::digits(doc);
+    let boxes = price_boxes(doc, german, &digit);
     v.anchor = h1s.first().copied();
     let anchor = h1s.first().map(|&h| before[h as usize]);
     // (distance from the heading, position, the box's price, the top of
@@ -249,7 +250,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     } else if let Some((distance, _, price, top)) = buy_box_price(candidates, &struck_at) {
         (v.price, v.price_max, v.price_distance) = (Some(price), top, distance);
     }
-    let c = codes::read(doc, beside, &|id| in_chrome(doc, id), &|id| {
+    let c = codes::read(doc, beside, &digit, &|id| in_chrome(doc, id), &|id| {
         named_like(doc, id, codes::ASIDE_NAMES, 64)
     });
     (v.sku, v.gtin, v.mpn) = (c.sku, c.gtin, c.mpn);
