@@ -163,6 +163,7 @@ pub(crate) fn read(doc: &Doc) -> Partial {
         p.availability = meta(&["availability"]).and_then(|a| Availability::parse(&a));
     }
     p.price = amount.and_then(|raw| StructuredPrice::parse(raw, currency));
+    p.currency = currency;
     p.found |= p.price.is_some();
     p
 }

@@ -446,9 +446,17 @@ mod tests {
     /// prices, or in none.
     #[test]
     fn an_amount_without_its_currency_takes_the_pages() {
-        for (others, want) in [("", None), ("<li>Cap <b>£12.00</b></li>", Some("GBP"))] {
+        // A `priceCurrency` whose price a script fills in states it, before
+        // the currency of other products' prices.
+        let stated = r#"<div itemscope itemtype="https://schema.org/Offer">\
+            <meta itemprop="priceCurrency" content="EUR"></div>"#;
+        for (markup, others, want) in [
+            ("", "", None),
+            ("", "<li>Cap <b>£12.00</b></li>", Some("GBP")),
+            (stated, "<li>Cap <b>£12.00</b></li>", Some("EUR")),
+        ] {
             let doc = Doc::parse_str(&format!(
-                "<h1>Field Lamp</h1><span class=product-price>74.00</span><button>Add to cart</button>\
+                "<h1>Field Lamp</h1>{markup}<span class=product-price>74.00</span><button>Add to cart</button>\
                  <p>A lamp for the field, made to last for many years of use.</p><ul>{others}</ul>"
             ));
             let price = read(&doc, true, None, None)

@@ -94,7 +94,8 @@ pub(super) fn pick_price(
 ) -> Option<Price> {
     let declared = sources
         .iter()
-        .find_map(|(p, _)| p.price.as_ref().and_then(|x| x.currency));
+        .find_map(|(p, _)| p.price.as_ref().and_then(|x| x.currency))
+        .or_else(|| sources.iter().find_map(|(p, _)| p.currency));
     let from_visible = |f: &money::Found| Price {
         amount: f.amount.clone(),
         // An amount shown without its currency is in the page's others'.

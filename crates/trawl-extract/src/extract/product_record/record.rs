@@ -131,6 +131,9 @@ pub(crate) struct Partial {
     pub found: bool,
     pub name: Option<String>,
     pub price: Option<StructuredPrice>,
+    /// The currency the source states, with a price or without one (a
+    /// `priceCurrency` whose price a script fills in).
+    pub currency: Option<&'static str>,
     pub availability: Option<Availability>,
     pub sku: Option<String>,
     pub gtin: Option<String>,
