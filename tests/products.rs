@@ -194,6 +194,35 @@ fn cases() -> Vec<Case> {
             sku: Some("CS-1400"),
             availability: Some("in_stock"),
         },
+        // Issue 59: JSON-LD typed with a charset, ending its objects with
+        // commas, listing an accessory before the product the page sells,
+        // a used offer before the new one. The session start read the
+        // accessory's code and price, or none at all.
+        Case {
+            path: "/p/cordless",
+            body: "<html lang=en><head><title>Cordless Drill 20V | Tool Depot</title>\
+                   <script type=\"application/ld+json; charset=utf-8\">[{\"@type\":\"Product\",\
+                   \"name\":\"Battery Pack\",\"sku\":\"BP1\",\"offers\":{\"@type\":\"Offer\",\
+                   \"price\":\"49.00\",\"priceCurrency\":\"USD\"},},{\"@type\":\"Product\",\
+                   \"name\":\"Cordless Drill 20V\",\"productID\":\"sku:DR20\",\"offers\":[\
+                   {\"@type\":\"Offer\",\"price\":\"89.00\",\"priceCurrency\":\"USD\",\
+                   \"itemCondition\":\"https://schema.org/UsedCondition\"},{\"@type\":\"Offer\",\
+                   \"price\":\"129.00\",\"priceCurrency\":\"USD\",\
+                   \"availability\":\"https://schema.org/InStock\"},],},]</script></head><body>\
+                   <header><a href=/>Tool Depot</a></header><nav class=breadcrumb><ol><li>\
+                   <a href=/>Home</a></li><li><a href=/list>Kitchen</a></li><li>Cordless Drill 20V\
+                   </li></ol></nav><main><h1>Cordless Drill 20V</h1>\
+                   <span class=price>$129.00</span> <span>Used from $89.00</span>\
+                   <button>Add to Cart</button><p>A drill for years of daily work, with two speeds \
+                   and a light.</p><section><h2>Fits</h2><p>Battery Pack, $49.00</p></section></main>\
+                   </body></html>"
+                .to_string(),
+            name: "Cordless Drill 20V",
+            amount: "129.00",
+            currency: "USD",
+            sku: Some("DR20"),
+            availability: Some("in_stock"),
+        },
     ]
 }
 
