@@ -354,6 +354,8 @@ mod tests {
             ("متوفر", InStock),
             ("אזל מהמלאי", OutOfStock),
             ("缺貨", OutOfStock),
+            ("Εξαντλημένο", OutOfStock),
+            ("Nedostupné", OutOfStock),
         ] {
             let html = format!("<h1>Lamp</h1><p>{line}</p>");
             assert_eq!(avail(&html), Some(want), "{line}");
