@@ -129,7 +129,7 @@ const CODES: &[&str] = &[
     "DKK", "ISK", "PLN", "CZK", "HUF", "RON", "BGN", "HRK", "RUB", "UAH", "TRY", "BRL", "MXN",
     "ARS", "CLP", "COP", "PEN", "ZAR", "KRW", "HKD", "TWD", "SGD", "MYR", "IDR", "THB", "VND",
     "PHP", "ILS", "AED", "SAR", "QAR", "KWD", "EGP", "NGN", "KES", "PKR", "BDT", "KZT", "RSD",
-    "BYN", "GEL", "AZN", "MAD", "LKR", "OMR", "BHD", "JOD",
+    "BYN", "GEL", "AZN", "MAD", "LKR", "NPR", "OMR", "BHD", "JOD",
 ];
 
 /// A currency the text names or implies, and how sure that is.
@@ -143,6 +143,8 @@ pub(crate) enum Named {
     Krona,
     /// `¥`/`￥`: yen or yuan.
     Yen,
+    /// `Rs`: Indian, Pakistani, Sri Lankan or Nepalese rupee.
+    Rupee,
     /// No symbol at all: an amount alone in an element named for a price,
     /// whose currency a stylesheet or an icon draws.
     Unshown,
@@ -204,8 +206,8 @@ const SYMBOLS: &[(&str, Named)] = &[
     ("руб", Named::Sure("RUB")),
     ("元", Named::Sure("CNY")),
     ("円", Named::Sure("JPY")),
-    ("Rs.", Named::Sure("INR")),
-    ("Rs", Named::Sure("INR")),
+    ("Rs.", Named::Rupee),
+    ("Rs", Named::Rupee),
     ("$", Named::Dollar),
     ("kr.", Named::Krona),
     ("kr", Named::Krona),
@@ -248,6 +250,9 @@ pub(crate) fn settle(
             "sg" => "SGD",
             "mx" => "MXN",
             "tw" => "TWD",
+            "ar" => "ARS",
+            "cl" => "CLP",
+            "co" => "COP",
             _ => "USD",
         }),
         Named::Krona => declared_is(&["SEK", "NOK", "DKK", "ISK"]).unwrap_or(match primary {
@@ -259,6 +264,12 @@ pub(crate) fn settle(
         Named::Yen => {
             declared_is(&["JPY", "CNY"]).unwrap_or(if primary == "zh" { "CNY" } else { "JPY" })
         }
+        Named::Rupee => declared_is(&["INR", "PKR", "LKR", "NPR"]).unwrap_or(match region {
+            "pk" => "PKR",
+            "lk" => "LKR",
+            "np" => "NPR",
+            _ => "INR",
+        }),
         Named::Unshown => return declared.and_then(code_of),
     })
 }
@@ -287,7 +298,8 @@ fn price_pattern() -> &'static Regex {
         // Symbol before or after a number; a word boundary keeps "kr" out of
         // "krone" and codes out of longer words.
         // (`\d` is any script's digit; Arabic and fullwidth separators too.)
-        let num = r"\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?";
+        // Indian grouping first: lakhs and crores in pairs ("₹1,29,999").
+        let num = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?";
         Regex::new(&format!(
             r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})\s?(?P<post>{sym})(?:[^\p{{L}}]|$))"
         ))
@@ -544,6 +556,23 @@ mod tests {
         assert_eq!(settle(Named::Dollar, Some("EUR"), None), Some("USD"));
         assert_eq!(settle(Named::Krona, None, Some("da-DK")), Some("DKK"));
         assert_eq!(settle(Named::Yen, None, Some("zh-CN")), Some("CNY"));
+        // Issue 59: a Latin American "$" is the country's peso; "Rs" is
+        // the rupee of the page's region.
+        assert_eq!(settle(Named::Dollar, None, Some("es-CL")), Some("CLP"));
+        assert_eq!(settle(Named::Dollar, None, Some("es-AR")), Some("ARS"));
+        assert_eq!(settle(Named::Dollar, None, Some("es-CO")), Some("COP"));
+        assert_eq!(settle(Named::Rupee, None, Some("en-PK")), Some("PKR"));
+        assert_eq!(settle(Named::Rupee, None, Some("en")), Some("INR"));
+        assert_eq!(settle(Named::Rupee, Some("LKR"), None), Some("LKR"));
+        // Issue 59: lakhs and crores are grouped in pairs.
+        for (text, want) in [
+            ("₹1,29,999", "129999.00"),
+            ("Rs. 12,34,567.50", "1234567.50"),
+            ("₹ 1,299", "1299.00"),
+        ] {
+            let f = find_prices(text);
+            assert_eq!(f.first().map(|p| p.amount.as_str()), Some(want), "{text}");
+        }
         // No symbol shown: the declared currency, or none.
         assert_eq!(settle(Named::Unshown, Some("eur"), Some("en")), Some("EUR"));
         assert_eq!(settle(Named::Unshown, None, Some("en")), None);
