@@ -3,12 +3,15 @@
 //! `priceSpecification`, `@graph`, nested and repeated offers, brands and
 //! images in any of their shapes, and `BreadcrumbList`.
 
+use std::cell::OnceCell;
+
 use serde_json::{Map, Value};
 
 use super::availability::Availability;
 use super::record::{Partial, StructuredPrice};
 use crate::extract::shop::money::code_of;
 use crate::extract::shop::visible::clean;
+use crate::html::{Doc, NodeId, Tag};
 
 /// Types that describe a product for sale.
 const PRODUCT_TYPES: &[&str] = &[
@@ -401,6 +404,36 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
     p
 }
 
+/// Whether a structured product's name is the one page `doc` sells: its
+/// letters and digits (three or more) are in the page's `og:title`, its
+/// `<title>` or its first `<h1>`. The page's names are read once, at the
+/// first call.
+pub(super) fn names_page(doc: &Doc) -> impl Fn(&str) -> bool + '_ {
+    let names: OnceCell<Vec<String>> = OnceCell::new();
+    move |name| {
+        let n = super::brand::spell(&[name]);
+        if n.chars().count() < 3 {
+            return false;
+        }
+        names
+            .get_or_init(|| {
+                let og = doc.meta.metas.iter().find(|(k, _)| k == "og:title");
+                let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
+                [
+                    og.map(|(_, v)| v.clone()),
+                    doc.meta.title.clone(),
+                    h1.map(|i| doc.plain_text(i)),
+                ]
+                .into_iter()
+                .flatten()
+                .map(|t| super::brand::spell(&[&t]))
+                .collect()
+            })
+            .iter()
+            .any(|t| t.contains(&n))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +461,18 @@ mod tests {
         assert_eq!(p.gtin.as_deref(), Some("851552005025"));
         assert_eq!(p.brand.as_deref(), Some("Death Wish"));
         assert_eq!(p.images, vec!["https://x/a.jpg", "https://x/b.jpg"]);
+    }
+
+    #[test]
+    fn names_page_reads_title_and_heading() {
+        let doc = Doc::parse_str(
+            "<title>Shop | Cordless Drill 20V</title><h1>Drill &amp; Driver Kit</h1><p>x</p>",
+        );
+        let names = names_page(&doc);
+        assert!(names("Cordless Drill 20V"));
+        assert!(names("Drill & Driver kit"));
+        assert!(!names("Battery Pack"));
+        assert!(!names("Dr"));
     }
 
     /// Issue 59: a page listing an accessory's product object before the

@@ -26,10 +26,8 @@ pub use stated::stated;
 
 pub(crate) use crate::extract::shop::visible::clean;
 
-use std::cell::OnceCell;
-
 use crate::extract::shop::visible::{self, in_text};
-use crate::html::{Doc, NodeId, Tag};
+use crate::html::{Doc, NodeId};
 use price::{control_price, pick_price, price_max, regular_price, shown_currency};
 
 fn tokens(s: &str) -> Vec<String> {
@@ -204,36 +202,6 @@ fn gtin_digits(code: String) -> String {
     }
 }
 
-/// Whether a structured product's name is the one page `doc` sells: its
-/// letters and digits (three or more) are in the page's `og:title`, its
-/// `<title>` or its first `<h1>`. The page's names are read once, at the
-/// first call.
-pub(super) fn names_page(doc: &Doc) -> impl Fn(&str) -> bool + '_ {
-    let names: OnceCell<Vec<String>> = OnceCell::new();
-    move |name| {
-        let n = brand::spell(&[name]);
-        if n.chars().count() < 3 {
-            return false;
-        }
-        names
-            .get_or_init(|| {
-                let og = doc.meta.metas.iter().find(|(k, _)| k == "og:title");
-                let h1 = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
-                [
-                    og.map(|(_, v)| v.clone()),
-                    doc.meta.title.clone(),
-                    h1.map(|i| doc.plain_text(i)),
-                ]
-                .into_iter()
-                .flatten()
-                .map(|t| brand::spell(&[&t]))
-                .collect()
-            })
-            .iter()
-            .any(|t| t.contains(&n))
-    }
-}
-
 /// Which of a page's sources a record is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -277,7 +245,7 @@ pub fn read_from(
             .iter()
             .any(|j| j.contains("roduct") || j.contains("ffer") || j.contains("rice"));
     let ld = if maybe_product {
-        jsonld::read_on(&doc.meta.json_ld, &names_page(doc))
+        jsonld::read_on(&doc.meta.json_ld, &jsonld::names_page(doc))
     } else {
         Partial::default()
     };
@@ -832,18 +800,6 @@ mod tests {
         assert_eq!(gtin_digits("DR-20".into()), "DR-20");
         assert_eq!(gtin_digits("978-3-16".into()), "978-3-16");
         assert_eq!(gtin_digits("ĉ-12345678".into()), "ĉ-12345678");
-    }
-
-    #[test]
-    fn names_page_reads_title_and_heading() {
-        let doc = Doc::parse_str(
-            "<title>Shop | Cordless Drill 20V</title><h1>Drill &amp; Driver Kit</h1><p>x</p>",
-        );
-        let names = names_page(&doc);
-        assert!(names("Cordless Drill 20V"));
-        assert!(names("Drill & Driver kit"));
-        assert!(!names("Battery Pack"));
-        assert!(!names("Dr"));
     }
 
     #[test]
