@@ -365,7 +365,7 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
     for holder in holders {
         // A new item's offer before a used or refurbished one's.
         let mut held = offers(holder);
-        held.sort_by_key(|o| second_hand(o));
+        held.sort_by_cached_key(|o| second_hand(o));
         let Some((offer, price)) = held
             .into_iter()
             .find_map(|o| offer_price(o).map(|pr| (o, pr)))

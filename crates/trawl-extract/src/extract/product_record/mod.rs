@@ -25,7 +25,6 @@ pub use record::{Price, Product, Source, Variant};
 pub use stated::stated;
 
 pub(crate) use crate::extract::shop::visible::clean;
-
 use crate::extract::shop::visible::{self, in_text};
 use crate::html::{Doc, NodeId};
 use price::{control_price, pick_price, price_max, regular_price, shown_currency};
