@@ -4,6 +4,8 @@
 //! and a strict parse loses the page's product. Metadata reads its blocks
 //! through [`value`], the product record through [`repaired`].
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// Largest block repaired after a strict parse fails (bytes): the repair
@@ -29,35 +31,34 @@ pub(crate) fn repaired(block: &str) -> Option<Value> {
     if cleaned.len() > MAX_REPAIRED {
         return None;
     }
-    let unescaped;
     let text = if !cleaned.contains('"') && cleaned.contains("&quot;") {
-        unescaped = cleaned
-            .replace("&quot;", "\"")
-            .replace("&#39;", "'")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&");
-        &unescaped
+        Cow::Owned(
+            cleaned
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&"),
+        )
     } else {
-        &cleaned
+        cleaned
     };
-    serde_json::from_str(&without_trailing_commas(text)).ok()
+    serde_json::from_str(&without_trailing_commas(&text)).ok()
 }
 
-/// The block parsed as it is or with control characters read as spaces;
-/// on failure, the block with control characters so replaced.
-fn parsed(block: &str) -> Result<Value, String> {
+/// The block parsed as it is or, when it holds control characters, with
+/// them read as spaces; on failure, the text that was parsed (a block
+/// without control characters is parsed once, not copied).
+fn parsed(block: &str) -> Result<Value, Cow<'_, str>> {
     let block = block.trim();
     if !block.contains(char::is_control) {
-        if let Ok(v) = serde_json::from_str(block) {
-            return Ok(v);
-        }
+        return serde_json::from_str(block).map_err(|_| Cow::Borrowed(block));
     }
     let cleaned: String = block
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    serde_json::from_str(&cleaned).map_err(|_| cleaned)
+    serde_json::from_str(&cleaned).map_err(|_| Cow::Owned(cleaned))
 }
 
 /// `text` with every comma outside strings that only whitespace separates
@@ -119,6 +120,10 @@ mod tests {
             Some(r#"{"name":"Tom & Jerry"}"#)
         );
         assert_eq!(v("{not json"), None);
+        // A block past the bound is not copied for repair.
+        let big = format!(r#"{{"a":"{}",}}"#, "x".repeat(MAX_REPAIRED));
+        assert!(repaired(&big).is_none());
+        assert!(repaired(&big.replace(",}", "}")).is_some());
         // Page metadata keeps to JSON (and raw line breaks).
         assert!(value(r#"{"a":[1,2,]}"#).is_none());
         assert!(value("{\"a\":\"x\ny\"}").is_some());

@@ -54,6 +54,7 @@ fn code_pattern() -> &'static Regex {
 /// a tooltip: BestBuy's "SKU: 10124570" under `class=disclaimer`) are the
 /// product's own and fill what is left; those in reviews, questions or other
 /// products' cards are not read.
+///
 /// `digit` says which nodes' text holds a digit: an element without one
 /// shows no code.
 pub(super) fn read(
