@@ -8,6 +8,7 @@ use crate::extract::outbound::Outbound;
 use crate::html::{Agg, Doc, Kind, NodeId, Tag};
 
 mod junk;
+mod languages;
 pub(crate) mod lists;
 mod widgets;
 pub(crate) use junk::scripts_warning;
@@ -710,6 +711,7 @@ pub(crate) fn full(doc: &Doc, profile: Profile, outbound: &Outbound) -> Vec<bool
             vec![false; doc.len()]
         }
     });
+    let pickers = languages::pickers(doc);
     let mut noise = mark(doc, |id| {
         if id == body || id == 0 || doc.tag(id) == Tag::Html {
             return false;
@@ -726,7 +728,8 @@ pub(crate) fn full(doc: &Doc, profile: Profile, outbound: &Outbound) -> Vec<bool
             return true;
         }
         let names = class_id_role(doc, id);
-        let candidate = structural_root(doc, id, false)
+        let candidate = pickers.as_ref().is_some_and(|p| p[id as usize])
+            || structural_root(doc, id, false)
             || (links_are_noise
                 && link_farm(doc, id)
                 && !wraps_main(&bodies, id, node.end)

@@ -548,3 +548,25 @@ fn a_large_block_is_not_read_as_a_heading_widget() {
         .expect("the block");
     assert!(heading_only(&doc, block));
 }
+
+#[test]
+fn a_language_picker_in_the_main_column_is_noise_on_a_list_page() {
+    // Regression (wcxb-dev 2904, 2905, 3010): an encyclopedia's list pages
+    // opened their Markdown with the picker's fifty languages, as items.
+    let picker: String = ["af", "ar", "de", "fr", "ja"]
+        .iter()
+        .map(|l| format!("<li><a href='https://{l}.x.org/wiki/L' hreflang={l}>Lang {l}</a></li>"))
+        .collect();
+    let entries = "<li><a href='/wiki/Ada'>Ada</a> and a few words of its own</li>".repeat(20);
+    let html = format!(
+        "<body><main><h1>List of languages</h1><div class=lang-btn><ul>{picker}</ul></div>\
+         <p>An index of notable programming languages.</p><ul>{entries}</ul></main></body>"
+    );
+    let doc = Doc::parse_str(&html);
+    let listing = Profile {
+        links_are_noise: false,
+        ..Profile::ARTICLE
+    };
+    let kept = unmarked_texts(&doc, &full(&doc, listing)).concat();
+    assert!(kept.contains("Ada") && !kept.contains("Lang de"), "{kept}");
+}
