@@ -21,7 +21,7 @@ use html5ever::{local_name, Attribute, LocalName, QualName};
 use rustc_hash::FxHashMap;
 
 pub(crate) use super::head_meta::RawMeta;
-use super::head_meta::{collect_head, collect_meta};
+use super::head_meta::{collect_head, collect_meta, scoped_meta};
 use super::sink::{Limits, SData, SNode, NONE};
 use super::tag::Tag;
 use super::visibility::invisible_tag;
@@ -493,6 +493,13 @@ fn flatten(mut snodes: Vec<SNode>, names: Vec<QualName>) -> Doc {
                     // inside hidden blocks (microdata `<meta itemprop>`,
                     // JSON-LD in a display:none wrapper).
                     collect_meta(&mut doc.meta, lname, attrs, &snodes, cur);
+                    if let Some(scope) = (lname == "meta")
+                        .then(|| doc.attr(parent, "itemprop"))
+                        .flatten()
+                    {
+                        let scope = scope.to_string();
+                        scoped_meta(&mut doc.meta, &scope, attrs);
+                    }
                     if lname == "head" || (hidden[cur as usize] && !invisible_tag(lname)) {
                         collect_head(&mut doc.meta, &snodes, &names, cur);
                     }

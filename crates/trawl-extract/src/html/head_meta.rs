@@ -215,6 +215,23 @@ fn is_feed(t: Option<&str>) -> bool {
     })
 }
 
+/// A `<meta itemprop>` inside an element that is itself a property
+/// (`scope`: a microdata brand item holding only `<meta itemprop="name"
+/// content="Acme">`) is also collected as `brand.name`: its bare key no
+/// longer says whose name it is.
+pub(super) fn scoped_meta(meta: &mut RawMeta, scope: &str, attrs: &[Attribute]) {
+    let get = |k: &str| {
+        attrs
+            .iter()
+            .find(|a| &*a.name.local == k)
+            .map(|a| &*a.value)
+    };
+    if let (Some(prop), Some(content)) = (get("itemprop"), get("content")) {
+        let key = format!("{}.{}", scope.trim(), prop.trim()).to_ascii_lowercase();
+        meta.metas.push((key, content.to_string()));
+    }
+}
+
 /// Collects metadata from every element under `<head>` (iteratively).
 pub(super) fn collect_head(meta: &mut RawMeta, nodes: &[SNode], names: &[QualName], head: u32) {
     let mut stack = vec![nodes[head as usize].first];

@@ -169,7 +169,7 @@ pub(super) fn shown(
         b[id as usize]
     };
     // Labelled lines and named elements, the nearest to the heading first.
-    let mut best: Option<(u64, String)> = None;
+    let mut best: Option<(u64, String, NodeId)> = None;
     // Links to brands' pages: (distance, brand).
     let mut links: Vec<(u64, String)> = Vec::new();
     for i in 0..doc.len() {
@@ -213,8 +213,11 @@ pub(super) fn shown(
         if d > NEAR_HEADING {
             continue;
         }
-        if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-            best = Some((d, found));
+        // A list or a table opening with "Brand: Acme" reads on into its
+        // next row; its own row, as near, says only the brand.
+        let inner = |b: &(u64, String, NodeId)| d == b.0 && doc.contains(b.2, id);
+        if best.as_ref().is_none_or(|b| d < b.0 || inner(b)) {
+            best = Some((d, found, id));
         }
     }
     // Links to one brand's page only (a "by Acme" and Acme's logo): a menu
@@ -227,11 +230,11 @@ pub(super) fn shown(
         .filter(|l| one && l.0 <= NEAR_HEADING)
         .min()
     {
-        if best.as_ref().is_none_or(|(bd, _)| link.0 < *bd) {
-            best = Some(link);
+        if best.as_ref().is_none_or(|b| link.0 < b.0) {
+            return Some(link.1);
         }
     }
-    best.map(|(_, b)| b)
+    best.map(|b| b.1)
         .or_else(|| anchor.and_then(|h| heading_link(doc, h)))
 }
 
@@ -505,6 +508,18 @@ mod tests {
              <li><a href=/brand/perrier>Perrier</a></li></ul>",
         ] {
             assert_eq!(brand(html), None, "{html}");
+        }
+    }
+
+    /// Issue 59: a list of labelled lines opening with the brand gave the
+    /// brand and the next line's words ("Acme Peso: 1,2 kg").
+    #[test]
+    fn a_labelled_line_in_a_list_gives_only_its_own_value() {
+        for html in [
+            "<h1>Taladro</h1><ul><li><b>Marca:</b> Acme</li><li><b>Peso:</b> 1,2 kg</li></ul>",
+            "<h1>电钻</h1><ul><li>品牌：Acme</li><li>型号：GSR12</li></ul>",
+        ] {
+            assert_eq!(brand(html).as_deref(), Some("Acme"), "{html}");
         }
     }
 

@@ -100,6 +100,21 @@ fn text(v: &Value) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
+/// A product's brand, else its maker. A reference (`{"@id": "#brand"}`)
+/// is read from the object of the page's graph it names.
+fn brand_of(objs: &[Map<String, Value>], o: &Map<String, Value>) -> Option<String> {
+    ["brand", "manufacturer"].iter().find_map(|k| {
+        let v = o.get(*k)?;
+        text(v).or_else(|| {
+            let id = v.get("@id")?.as_str()?;
+            objs.iter()
+                .find(|x| x.get("@id").and_then(Value::as_str) == Some(id))
+                .and_then(|x| x.get("name"))
+                .and_then(text)
+        })
+    })
+}
+
 fn get(o: &Map<String, Value>, keys: &[&str]) -> Option<String> {
     keys.iter().find_map(|k| o.get(*k).and_then(text))
 }
@@ -330,10 +345,7 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
         main,
         &["gtin13", "gtin", "gtin12", "gtin14", "gtin8", "isbn", "ean"],
     );
-    p.brand = main
-        .get("brand")
-        .or_else(|| main.get("manufacturer"))
-        .and_then(text);
+    p.brand = brand_of(&objs, main);
     p.description = get(main, &["description"]);
     if let Some(v) = main.get("image") {
         images(v, &mut p.images);
@@ -394,10 +406,7 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
             p.mpn = get(offer, &["mpn"]).or_else(|| get(holder, &["mpn"]));
         }
         if p.brand.is_none() {
-            p.brand = holder
-                .get("brand")
-                .or_else(|| holder.get("manufacturer"))
-                .and_then(text);
+            p.brand = brand_of(&objs, holder);
         }
         break;
     }
@@ -553,6 +562,18 @@ mod tests {
         assert_eq!(p.name.as_deref(), Some("Buckle"));
         assert_eq!(p.sku.as_deref(), Some("TXSB06"));
         assert_eq!(p.price.unwrap().amount, "335.00");
+    }
+
+    /// Issue 59: a brand given as a reference into the page's graph was
+    /// not read.
+    #[test]
+    fn a_brand_referenced_by_its_id_is_read_from_the_graph() {
+        let p = read(&[r#"{"@context":"https://schema.org","@graph":[
+            {"@type":"Brand","@id":"https://x.test/#acme","name":"Acme"},
+            {"@type":"Product","name":"Kettle","brand":{"@id":"https://x.test/#acme"},
+             "manufacturer":{"@type":"Organization","name":"Acme Appliances Ltd"}}]}"#
+            .to_string()]);
+        assert_eq!(p.brand.as_deref(), Some("Acme"));
     }
 
     #[test]

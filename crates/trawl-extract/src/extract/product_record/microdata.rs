@@ -36,6 +36,19 @@ fn value(doc: &Doc, id: NodeId) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
+/// A property that names or codes the product (brand, SKU): a link
+/// carrying it (`<a itemprop="brand" href="/brands/acme">Acme</a>`) says
+/// it in its words, not its address.
+fn named_value(doc: &Doc, id: NodeId) -> Option<String> {
+    if doc.tag(id) == Tag::A {
+        let text = clean(&doc.plain_text(id));
+        if !text.is_empty() {
+            return Some(text);
+        }
+    }
+    value(doc, id)
+}
+
 /// Whether the element starts a Product item (microdata `itemtype` or RDFa `typeof`).
 fn product_scope(doc: &Doc, id: NodeId) -> bool {
     doc.attr(id, "itemtype")
@@ -81,6 +94,8 @@ pub(crate) fn read(doc: &Doc) -> Partial {
     let mut p = Partial::default();
     let mut amount: Option<String> = None;
     let mut currency: Option<&'static str> = None;
+    // The maker, the brand when the item names none.
+    let mut maker: Option<String> = None;
     // Only the elements carrying structured data can open an item or name
     // a property.
     let structured = doc.structured();
@@ -97,7 +112,7 @@ pub(crate) fn read(doc: &Doc) -> Partial {
             }
             let set = |slot: &mut Option<String>| {
                 if slot.is_none() {
-                    *slot = value(doc, id);
+                    *slot = named_value(doc, id);
                 }
             };
             match name {
@@ -107,7 +122,7 @@ pub(crate) fn read(doc: &Doc) -> Partial {
                         .rev()
                         .find(|&a| doc.contains(a, id) && doc.attr(a, "itemscope").is_some());
                     if parent_scope.is_none() {
-                        p.name = value(doc, id);
+                        p.name = named_value(doc, id);
                     }
                 }
                 "price" | "lowPrice" if amount.is_none() => {
@@ -120,6 +135,7 @@ pub(crate) fn read(doc: &Doc) -> Partial {
                 "mpn" => set(&mut p.mpn),
                 "gtin13" | "gtin" | "gtin12" | "gtin14" | "gtin8" | "isbn" => set(&mut p.gtin),
                 "brand" => set(&mut p.brand),
+                "manufacturer" => set(&mut maker),
                 "description" => set(&mut p.description),
                 "availability" if p.availability.is_none() => {
                     p.availability = value(doc, id).and_then(|a| Availability::parse(&a))
@@ -157,7 +173,10 @@ pub(crate) fn read(doc: &Doc) -> Partial {
         p.mpn = meta(&["mpn"]);
     }
     if p.brand.is_none() {
-        p.brand = meta(&["brand"]);
+        // A brand item whose name is only a `<meta>` ("brand.name").
+        p.brand = meta(&["brand", "brand.name"])
+            .or(maker)
+            .or_else(|| meta(&["manufacturer", "manufacturer.name"]));
     }
     if p.availability.is_none() {
         p.availability = meta(&["availability"]).and_then(|a| Availability::parse(&a));
@@ -252,6 +271,43 @@ mod tests {
         assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("129.00"));
         assert_eq!(p.gtin.as_deref(), Some("4006381333931"));
         assert_eq!(p.brand.as_deref(), Some("Acme"));
+    }
+
+    /// Issue 59: a brand item whose name is only a `<meta>` gave no brand.
+    #[test]
+    fn a_brand_item_named_by_a_meta_is_read() {
+        let doc = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Drill</h1>
+              <div itemprop="brand" itemscope itemtype="https://schema.org/Brand">
+                <meta itemprop="name" content="Acme"></div>
+              <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+                <meta itemprop="name" content="Drill, new"><span itemprop="price">129.00</span></div>
+            </div>"#,
+        );
+        let p = read(&doc);
+        assert_eq!(p.brand.as_deref(), Some("Acme"));
+        assert_eq!(p.name.as_deref(), Some("Drill"));
+    }
+
+    /// Issue 59: a brand linked to its page gave the link's address; a
+    /// maker named only as `manufacturer` gave no brand.
+    #[test]
+    fn a_linked_brand_is_its_words_and_the_maker_stands_in() {
+        let linked = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Drill</h1>
+              <a itemprop="brand" href="/brands/acme">Acme</a></div>"#,
+        );
+        assert_eq!(read(&linked).brand.as_deref(), Some("Acme"));
+        let maker = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Drill</h1>
+              <span itemprop="manufacturer">Acme</span></div>"#,
+        );
+        assert_eq!(read(&maker).brand.as_deref(), Some("Acme"));
+        let both = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Drill</h1>
+              <span itemprop="manufacturer">Acme Tools Inc.</span><span itemprop="brand">Acme</span></div>"#,
+        );
+        assert_eq!(read(&both).brand.as_deref(), Some("Acme"));
     }
 
     #[test]
