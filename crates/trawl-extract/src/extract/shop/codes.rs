@@ -39,7 +39,7 @@ fn code_pattern() -> &'static Regex {
                 // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
                 r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
                 // Arabic, Hebrew, Indonesian, Vietnamese, Thai, Chinese, Korean, Japanese
-                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|상품코드|製品番号",
+                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|상품코드|製品番号|商品番号",
                 r")\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
             ]
             .concat(),
@@ -95,7 +95,66 @@ pub(super) fn read(
     for text in aside {
         fill_codes(&mut v, &text);
     }
+    if v.sku.is_none() {
+        v.sku = unlabelled_sku(doc, beside, digit, chrome);
+    }
     v
+}
+
+/// A SKU shown without a label: the one code in an element named for it
+/// (`<span class="product-sku">DR-1200</span>`), outside the chrome and
+/// the blocks beside the product. Two different codes (a grid of products,
+/// each with its own) say nothing. A SKU attribute (`data-sku`) is not
+/// read: a shop's "buy with" widget carries its own service's code in it
+/// (wcxb-dev 2990, 3026).
+fn unlabelled_sku(
+    doc: &Doc,
+    beside: &[bool],
+    digit: &[bool],
+    chrome: &dyn Fn(NodeId) -> bool,
+) -> Option<String> {
+    let mut named: Option<String> = None;
+    for i in 0..doc.len().min(beside.len()) {
+        let chars = doc.agg[i].chars;
+        if doc.nodes[i].kind != Kind::Element
+            || beside[i]
+            || !(3..=40).contains(&chars)
+            || !digit.get(i).copied().unwrap_or(true)
+        {
+            continue;
+        }
+        let id = i as NodeId;
+        let (class, ident) = doc.class_id(id);
+        if !class.is_some_and(names_sku) && !ident.is_some_and(names_sku) {
+            continue;
+        }
+        let text = doc.plain_text(id);
+        let text = text.trim();
+        if is_code(text) && !chrome(id) {
+            if named.as_deref().is_some_and(|b| b != text) {
+                return None;
+            }
+            named.get_or_insert_with(|| text.to_string());
+        }
+    }
+    named
+}
+
+/// Whether class or id names a SKU: a name that is "sku" or ends in it
+/// (`sku`, `product-sku`, `product__sku`, `productSku`).
+fn names_sku(names: &str) -> bool {
+    names.split_whitespace().any(|n| {
+        let n = n.as_bytes();
+        n.len() >= 3 && n[n.len() - 3..].eq_ignore_ascii_case(b"sku")
+    })
+}
+
+/// One code: 3–40 letters, digits and `-_./`, a digit among them.
+fn is_code(s: &str) -> bool {
+    (3..=40).contains(&s.len())
+        && s.bytes().any(|b| b.is_ascii_digit())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/'))
 }
 
 /// Fills the empty code slots from the labelled codes of one element's text
@@ -195,6 +254,26 @@ mod tests {
         let beside = vec![false; doc.len()];
         let digit = super::super::price_boxes::digits(&doc);
         read(&doc, &beside, &digit, &|_| false, &|_| false)
+    }
+
+    /// Issue 59: a SKU shown without a label, in an element named for it
+    /// by its element's name; two different ones say nothing.
+    #[test]
+    fn an_unlabelled_sku_named_by_its_element_or_attribute() {
+        let sku = |html: &str| read_all(html).sku;
+        assert_eq!(
+            sku("<h1>Drill</h1><span class=product-sku>DR-1200</span>").as_deref(),
+            Some("DR-1200")
+        );
+        assert_eq!(sku("<h1>Drill</h1><span class=sku>In stock</span>"), None);
+        assert_eq!(
+            sku("<span class=sku>A-100</span><span class=sku>B-200</span>"),
+            None
+        );
+        assert_eq!(
+            read_all("<p>商品番号：DR-1200</p>").sku.as_deref(),
+            Some("DR-1200")
+        );
     }
 
     /// Issue 59: codes under labels in more languages, and GTINs checked.
