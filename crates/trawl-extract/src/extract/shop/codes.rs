@@ -114,10 +114,10 @@ fn unlabelled_sku(
     chrome: &dyn Fn(NodeId) -> bool,
 ) -> Option<String> {
     let mut named: Option<String> = None;
-    for i in 0..doc.len().min(beside.len()) {
+    for (i, &set_aside) in beside.iter().enumerate().take(doc.len()) {
         let chars = doc.agg[i].chars;
         if doc.nodes[i].kind != Kind::Element
-            || beside[i]
+            || set_aside
             || !(3..=40).contains(&chars)
             || !digit.get(i).copied().unwrap_or(true)
         {
