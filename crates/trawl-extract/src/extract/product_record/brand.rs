@@ -189,6 +189,14 @@ pub(super) fn shown(
             }
         }
         if chars == 0 {
+            // A block named for the brand showing only its logo
+            // (`<div class="manufacturer"><a><img alt="Fender"></a></div>`).
+            if let Some(found) = logo_alt(doc, id) {
+                if !in_chrome(doc, id) && !beside(id) {
+                    let d = anchor.map_or(0, |a| offset(id).abs_diff(offset(a)));
+                    links.push((d, found));
+                }
+            }
             continue;
         }
         let (class, ident) = doc.class_id(id);
@@ -412,6 +420,49 @@ fn brand_page_link(doc: &Doc, id: NodeId) -> Option<String> {
         .flatten()
 }
 
+/// Most elements of a block showing a brand's logo (the block, a link,
+/// a picture and its sources).
+const LOGO_BLOCK_TAGS: u32 = 5;
+
+/// The brand a block named for it (`class="manufacturer"`) shows as its
+/// one picture's `alt`, when the block has no words of its own.
+fn logo_alt(doc: &Doc, id: NodeId) -> Option<String> {
+    let tags = doc.agg[id as usize].tags;
+    if !(2..=LOGO_BLOCK_TAGS).contains(&tags) {
+        return None;
+    }
+    let (class, ident) = doc.class_id(id);
+    if !class.is_some_and(names_brand) && !ident.is_some_and(names_brand) {
+        return None;
+    }
+    let end = doc.nodes[id as usize].end;
+    // The logo links to the brand's page: a site's own logo links home or
+    // nowhere (Bootstrap's `navbar .brand`).
+    let to_page = (id..end).any(|i| {
+        doc.tag(i) == Tag::A
+            && doc.attr(i, "href").is_some_and(|h| {
+                let h = h.trim();
+                !h.is_empty()
+                    && h != "/"
+                    && !h.starts_with(['#', '?'])
+                    && !h.starts_with("javascript:")
+            })
+    });
+    if !to_page {
+        return None;
+    }
+    let mut imgs = (id + 1..end).filter(|&i| doc.tag(i) == Tag::Img);
+    let (Some(img), None) = (imgs.next(), imgs.next()) else {
+        return None;
+    };
+    let alt = doc.attr(img, "alt")?.trim();
+    let alt = alt
+        .strip_suffix(" logo")
+        .or_else(|| alt.strip_suffix(" Logo"))
+        .unwrap_or(alt);
+    plausible(alt)
+}
+
 /// "Brand: Acme" in one short element.
 fn labelled(text: &str) -> Option<String> {
     let (label, value) = text.split_once([':', '：'])?;
@@ -520,6 +571,25 @@ mod tests {
             "<h1>电钻</h1><ul><li>品牌：Acme</li><li>型号：GSR12</li></ul>",
         ] {
             assert_eq!(brand(html).as_deref(), Some("Acme"), "{html}");
+        }
+    }
+
+    /// Issue 59: a block named for the maker showing only its logo (wcxb-dev
+    /// 2947, 2985 read without their markup gave the shop's own name).
+    #[test]
+    fn a_named_block_showing_a_logo_gives_the_brand() {
+        let html = "<h1>Player II Strat</h1><div class=manufacturer><a href=fender.html>\
+                    <img src=/l/fender.gif alt=Fender></a></div><p>£675</p>";
+        assert_eq!(brand(html).as_deref(), Some("Fender"));
+        let two =
+            "<h1>Strat</h1><div class=brand><a href=/f><img alt=Fender><img alt=Squier></a></div>";
+        assert_eq!(brand(two), None);
+        // A site's logo, linking home or nowhere, is not the product's brand.
+        for site in [
+            "<a class=brand data-toggle=collapse><img src=/logo.png alt='LV CC'></a>",
+            "<div class=brand><a href=/><img src=/logo.png alt='LV CC'></a></div>",
+        ] {
+            assert_eq!(brand(&format!("<h1>Villa</h1>{site}")), None, "{site}");
         }
     }
 
