@@ -18,6 +18,8 @@
 //! title that opens with the site's name and then a separator ("Acme |
 //! Kettle") is the site's, not the product's.
 
+use std::sync::OnceLock;
+
 use crate::extract::shop::visible::{clean, in_chrome};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -88,15 +90,64 @@ const NEAR_HEADING: u64 = 600;
 
 fn is_label(label: &str) -> bool {
     // The longest label is 31 bytes ("العلامة التجارية"): most texts stop here.
-    if label.trim().len() > 32 {
+    let l = label.trim();
+    if l.len() > 32 {
         return false;
     }
-    let l = label
-        .trim()
-        .trim_end_matches([':', '：'])
-        .trim()
-        .to_lowercase();
-    LABELS.contains(&l.as_str())
+    let l = l.trim_end_matches([':', '：']).trim_end();
+    let labels = labels();
+    // Most texts open with a byte no label opens with.
+    if !l
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| labels.first_bytes[usize::from(b.to_ascii_lowercase())])
+    {
+        return false;
+    }
+    if l.is_ascii() {
+        // Lower-cased on the stack: no string is built for most texts.
+        let mut buf = [0u8; 32];
+        let low = &mut buf[..l.len()];
+        low.copy_from_slice(l.as_bytes());
+        low.make_ascii_lowercase();
+        std::str::from_utf8(low).is_ok_and(|low| labels.sorted.binary_search(&low).is_ok())
+    } else {
+        labels
+            .sorted
+            .binary_search(&l.to_lowercase().as_str())
+            .is_ok()
+    }
+}
+
+/// [`LABELS`] sorted for a binary search, and the bytes they open with.
+struct Labels {
+    sorted: Vec<&'static str>,
+    first_bytes: [bool; 256],
+}
+
+fn labels() -> &'static Labels {
+    static LABELS_READ: OnceLock<Labels> = OnceLock::new();
+    LABELS_READ.get_or_init(|| {
+        let mut sorted = LABELS.to_vec();
+        sorted.sort_unstable();
+        let mut first_bytes = [false; 256];
+        for l in &sorted {
+            if let Some(&b) = l.as_bytes().first() {
+                first_bytes[usize::from(b)] = true;
+                // A capital opening a label in a script with case (`Б`,
+                // `Č`) differs from the lower-case letter in its lead byte
+                // only within the same two-byte block.
+                if b >= 0xC0 {
+                    first_bytes[usize::from(b) - 1] = true;
+                    first_bytes[usize::from(b) + 1] = true;
+                }
+            }
+        }
+        Labels {
+            sorted,
+            first_bytes,
+        }
+    })
 }
 
 /// A brand-like value: short, a few words, some letters.
@@ -320,11 +371,26 @@ fn opens_like_brand(doc: &Doc, id: NodeId) -> bool {
         return false;
     };
     let t = doc.text(first).trim();
-    let head = t.split([':', '：']).next().unwrap_or(t);
-    is_label(head)
+    is_label(before_colon(t))
         || STORE_LINKS
             .iter()
             .any(|(open, _)| opens_with(t, open).is_some())
+}
+
+/// `t` up to its first colon (`:` or `：`). A label is at most 32 bytes,
+/// so only the first bytes are searched: a longer text is no label
+/// whatever follows.
+fn before_colon(t: &str) -> &str {
+    let window = &t.as_bytes()[..t.len().min(40)];
+    let mut from = 0;
+    // `：` is EF BC 9A in UTF-8.
+    while let Some(at) = memchr::memchr2(b':', 0xEF, &window[from..]).map(|i| from + i) {
+        if window[at] == b':' || window[at..].starts_with("：".as_bytes()) {
+            return &t[..at];
+        }
+        from = at + 1;
+    }
+    t
 }
 
 /// A brand store's link as marketplaces word it, lower-cased: the words
@@ -372,18 +438,30 @@ const BRAND_DIRS: &[&str] = &[
     "manufacturers",
 ];
 
+/// Finds any of [`BRAND_DIRS`] in an address, case-blind, in one pass (the
+/// plural forms hold the singular ones).
+fn brand_dir_finder() -> &'static aho_corasick::AhoCorasick {
+    static FINDER: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    FINDER.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(BRAND_DIRS)
+            .unwrap_or_else(|e| panic!("brand directories: {e}"))
+    })
+}
+
 /// A link to the brand's page (`<a href="/brands/acme">Acme</a>`, "by
 /// Acme", or the brand's logo `<img alt="Acme">`): its path has a brands
 /// segment, and the link's words spell the segment after it or the `q`
 /// value (so "Shop all Acme" or "Brands" are not a brand).
 fn brand_page_link(doc: &Doc, id: NodeId) -> Option<String> {
     let href = doc.attr(id, "href")?;
-    // Most links lead elsewhere: one look at the lower-cased address before
-    // any parsing (only a product page's short links get here).
-    let lower = href.to_ascii_lowercase();
-    if !BRAND_DIRS.iter().any(|d| lower.contains(d)) {
+    // Most links lead elsewhere: one case-blind pass over the address
+    // before any parsing (only a product page's short links get here).
+    if !brand_dir_finder().is_match(href) {
         return None;
     }
+    let lower = href.to_ascii_lowercase();
     let (path, query) = lower.split_once('?').unwrap_or((&lower, ""));
     let path = path.split('#').next().unwrap_or(path);
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -590,6 +668,19 @@ mod tests {
             "<div class=brand><a href=/><img src=/logo.png alt='LV CC'></a></div>",
         ] {
             assert_eq!(brand(&format!("<h1>Villa</h1>{site}")), None, "{site}");
+        }
+    }
+
+    #[test]
+    fn a_label_is_read_up_to_either_colon() {
+        assert_eq!(before_colon("Brand: Acme"), "Brand");
+        assert_eq!(before_colon("品牌：Acme"), "品牌");
+        assert_eq!(before_colon("ブランド Acme"), "ブランド Acme");
+        assert!(is_label(before_colon("MARKE : Acme")) && is_label("Производитель:"));
+        assert!(!is_label(before_colon("Brandneu: der Kessel")));
+        // Every label, as written and in capitals, is one.
+        for l in LABELS {
+            assert!(is_label(l) && is_label(&l.to_uppercase()), "{l}");
         }
     }
 
