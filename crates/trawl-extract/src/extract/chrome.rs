@@ -115,6 +115,19 @@ pub(crate) fn date_headings(doc: &Doc, sel: &Selection) -> Vec<String> {
     }
 }
 
+/// The texts of the selection's headings of at most
+/// [`SHORT_HEADING_CHARS`] characters.
+pub(crate) fn short_headings(doc: &Doc, sel: &Selection) -> Vec<String> {
+    (0..doc.len() as NodeId)
+        .filter(|&h| doc.tag(h).is_heading() && doc.agg[h as usize].chars <= SHORT_HEADING_CHARS)
+        .filter(|&h| sel.get(h) || (h + 1..doc.end(h)).any(|k| sel.get(k)))
+        .map(|h| doc.plain_text(h).trim().to_string())
+        .collect()
+}
+
+/// Most non-whitespace characters of a short heading.
+const SHORT_HEADING_CHARS: u32 = 80;
+
 /// Most non-whitespace characters of a date heading.
 const DATE_HEADING_CHARS: u32 = 40;
 

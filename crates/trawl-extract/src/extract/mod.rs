@@ -409,7 +409,19 @@ pub(crate) fn extract_doc(
         repeats::remove_lines(text, &drop);
     };
     if algorithm == Algorithm::Auto && page_type != PageType::Documentation {
-        let drop = repeats::repeated_lines(&text);
+        // Sections that open alike are an article's or a service page's;
+        // on lists and threads a repeated pair of headings is a card's
+        // (a product's name and model, a poster's name and rank).
+        let sectioned = matches!(page_type, PageType::Article | PageType::Service);
+        let headings = std::cell::OnceCell::new();
+        let is_heading = |line: &str| {
+            sectioned
+                && headings
+                    .get_or_init(|| chrome::short_headings(doc, &sel))
+                    .iter()
+                    .any(|h: &String| h == line.trim())
+        };
+        let drop = repeats::repeated_lines(&text, &is_heading);
         drop_lines(&mut text, drop);
     }
     if algorithm == Algorithm::Auto {

@@ -21,7 +21,11 @@ const MIN_RUN: usize = 2;
 /// The runs of at least [`MIN_RUN`] consecutive lines of `text` that each
 /// repeat an earlier line (words compared, case and punctuation aside;
 /// blank lines do not break a run): one flag per `\n`-separated line.
-pub(crate) fn repeated_lines(text: &str) -> Vec<bool> {
+///
+/// A run of headings only (`is_heading`) stays: a review's "Pros & Cons",
+/// "Pros" over every product it rates are its sections, not a block shown
+/// twice.
+pub(crate) fn repeated_lines(text: &str, is_heading: &dyn Fn(&str) -> bool) -> Vec<bool> {
     let lines: Vec<&str> = text.split('\n').collect();
     // Every line's key written into one buffer (a string per line was an
     // allocation per line of every page).
@@ -64,7 +68,7 @@ pub(crate) fn repeated_lines(text: &str) -> Vec<bool> {
             None => {}
             Some(true) => run.push(i),
             Some(false) => {
-                if run.len() >= MIN_RUN {
+                if run.len() >= MIN_RUN && !sections(&run, &keys, is_heading, &lines) {
                     for &k in &run {
                         drop[k] = true;
                     }
@@ -74,6 +78,22 @@ pub(crate) fn repeated_lines(text: &str) -> Vec<bool> {
         }
     }
     drop
+}
+
+/// Whether a run of repeated lines (`run`, indexes into `lines` and their
+/// `keys`) is headings only, each different: sections opening alike
+/// ("Pros & Cons", "Pros"), not one name shown twice on a card.
+fn sections(
+    run: &[usize],
+    keys: &[&str],
+    is_heading: &dyn Fn(&str) -> bool,
+    lines: &[&str],
+) -> bool {
+    let distinct = run
+        .iter()
+        .enumerate()
+        .all(|(n, &k)| run[..n].iter().all(|&j| keys[j] != keys[k]));
+    distinct && run.iter().all(|&k| is_heading(lines[k]))
 }
 
 /// A paragraph of prose written out at least this many times back to back
@@ -187,9 +207,26 @@ mod tests {
 
     fn dropped(text: &str) -> String {
         let mut t = text.to_string();
-        let drop = repeated_lines(&t);
+        let drop = repeated_lines(&t, &|l| l.starts_with("## "));
         remove_lines(&mut t, &drop);
         t
+    }
+
+    #[test]
+    fn a_run_of_repeated_headings_stays() {
+        // Regression (wcxb-dev 0056): every mover's "Pros & Cons" and
+        // "Pros" went after the first.
+        let text = "## Pros & Cons
+## Pros
+Fast.
+
+## Pros & Cons
+## Pros
+Cheap.";
+        assert_eq!(dropped(text), text);
+        // One name shown twice on a card is a repeat.
+        let text = "## Mocha\n\nA card.\n\n## Mocha\n\n## Mocha\n\nEnd.";
+        assert_eq!(dropped(text), "## Mocha\n\nA card.\n\nEnd.");
     }
 
     #[test]
