@@ -27,8 +27,11 @@ fn code_pattern() -> &'static Regex {
         Regex::new(
             &[
                 r"(?i)(?:^|[^\p{L}])(",
+                // Barcode labels that open like a longer one ("Código EAN"
+                // is not "Código"), and a maker's number that holds "Artikelnummer"
+                r"c[óo]digo\s+(?:ean|de\s+barras)|code\s+ean|codice\s+ean|kod\s+ean|ean[\s-]*code|barcode|streckkod|hersteller-?\s*artikel-?\s*nummer|",
                 // English
-                r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model\s*(?:#|no\.?|number)?|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
+                r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model(?:lo|l|o|nummer|nr\.?)?\s*(?:#|no\.?|number)?|mod[èe]le|модель|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
                 // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
                 r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
@@ -178,9 +181,13 @@ fn fill_codes(v: &mut Codes, text: &str) {
             "条形码",
             "條碼",
             "штрих",
+            "barcode",
+            "streckkod",
         ]
         .iter()
         .any(|l| label.starts_with(l))
+            || label.ends_with("ean")
+            || label.ends_with("barras")
         {
             // A number that fails its check digit is not a GTIN; one
             // written in groups ("978-3-16-148410-0") is kept as digits.
@@ -195,6 +202,8 @@ fn fill_codes(v: &mut Codes, text: &str) {
             "mpn",
             "mfr",
             "model",
+            "modèle",
+            "модель",
             "part",
             "hersteller",
             "型番",
@@ -324,6 +333,22 @@ mod tests {
             ("EAN: 4006381333931", (None, None, s("4006381333931"))),
             ("JANコード：4902370548495", (None, None, s("4902370548495"))),
             ("ISBN: 978-3-16-148410-0", (None, None, s("9783161484100"))),
+            ("Modell: GSR12V-15", (None, s("GSR12V-15"), None)),
+            ("Modèle : GSR12V-15", (None, s("GSR12V-15"), None)),
+            ("Modelo: GSR12V-15", (None, s("GSR12V-15"), None)),
+            ("Modello: GSR12V-15", (None, s("GSR12V-15"), None)),
+            ("Modelnummer: GSR12V-15", (None, s("GSR12V-15"), None)),
+            ("Модель: GSR12V-15", (None, s("GSR12V-15"), None)),
+            (
+                "Hersteller-Artikelnummer: 06019F6000",
+                (None, s("06019F6000"), None),
+            ),
+            ("EAN-Code: 4059952513591", (None, None, s("4059952513591"))),
+            ("Code EAN : 4059952513591", (None, None, s("4059952513591"))),
+            (
+                "Código de barras: 4059952513591",
+                (None, None, s("4059952513591")),
+            ),
         ] {
             assert_eq!(codes(line), want, "{line}");
         }
