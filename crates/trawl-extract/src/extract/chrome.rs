@@ -99,10 +99,7 @@ fn dates() -> &'static Regex {
 /// when the selection holds at least [`MIN_DATE_HEADINGS`] of them.
 pub(crate) fn date_headings(doc: &Doc, sel: &Selection) -> Vec<String> {
     let re = dates();
-    let dates: Vec<String> = (0..doc.len() as NodeId)
-        .filter(|&h| doc.tag(h).is_heading() && doc.agg[h as usize].chars <= DATE_HEADING_CHARS)
-        .filter(|&h| sel.get(h) || (h + 1..doc.end(h)).any(|k| sel.get(k)))
-        .map(|h| doc.plain_text(h).trim().to_string())
+    let dates: Vec<String> = selected_headings(doc, sel, DATE_HEADING_CHARS)
         .filter(|t| {
             let t = t.trim_matches(|c: char| !c.is_alphanumeric());
             re.is_match(t)
@@ -118,11 +115,20 @@ pub(crate) fn date_headings(doc: &Doc, sel: &Selection) -> Vec<String> {
 /// The texts of the selection's headings of at most
 /// [`SHORT_HEADING_CHARS`] characters.
 pub(crate) fn short_headings(doc: &Doc, sel: &Selection) -> Vec<String> {
+    selected_headings(doc, sel, SHORT_HEADING_CHARS).collect()
+}
+
+/// The texts of the headings of at most `max_chars` characters that the
+/// selection keeps, or keeps part of.
+fn selected_headings<'d>(
+    doc: &'d Doc,
+    sel: &'d Selection,
+    max_chars: u32,
+) -> impl Iterator<Item = String> + 'd {
     (0..doc.len() as NodeId)
-        .filter(|&h| doc.tag(h).is_heading() && doc.agg[h as usize].chars <= SHORT_HEADING_CHARS)
+        .filter(move |&h| doc.tag(h).is_heading() && doc.agg[h as usize].chars <= max_chars)
         .filter(|&h| sel.get(h) || (h + 1..doc.end(h)).any(|k| sel.get(k)))
         .map(|h| doc.plain_text(h).trim().to_string())
-        .collect()
 }
 
 /// Most non-whitespace characters of a short heading.

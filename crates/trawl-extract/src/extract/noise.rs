@@ -116,7 +116,7 @@ pub(crate) fn named_any(doc: &Doc, words: &[&str]) -> Vec<bool> {
     for id in words.iter().flat_map(|w| doc.names_holding(w)) {
         if !out[id as usize] {
             let names = class_id_role(doc, id);
-            out[id as usize] = words.iter().any(|w| matches_token(names, w));
+            out[id as usize] = matches_any_token(names, words);
         }
     }
     out
@@ -287,6 +287,27 @@ pub(crate) fn matches_token(names: &str, pat: &str) -> bool {
     let mut word_start = true;
     for (at, &b) in bytes.iter().enumerate() {
         if word_start && b == first && bytes[at..].starts_with(pat) {
+            return true;
+        }
+        word_start = matches!(b, b' ' | b'-' | b'_');
+    }
+    false
+}
+
+/// One of `pats` occurs in `names` at a word boundary, as [`matches_token`]
+/// reads one; the names are read once, not once per pattern.
+pub(crate) fn matches_any_token(names: &str, pats: &[&str]) -> bool {
+    let bytes = names.as_bytes();
+    if !bytes.is_empty() && pats.iter().any(|p| p.is_empty()) {
+        return true;
+    }
+    let mut word_start = true;
+    for (at, &b) in bytes.iter().enumerate() {
+        if word_start
+            && pats
+                .iter()
+                .any(|p| p.as_bytes().first() == Some(&b) && bytes[at..].starts_with(p.as_bytes()))
+        {
             return true;
         }
         word_start = matches!(b, b' ' | b'-' | b'_');

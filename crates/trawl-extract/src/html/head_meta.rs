@@ -67,6 +67,14 @@ const LOADER_CALLS: [&str; 8] = [
 /// Embedded state larger than this is not kept (bytes).
 const MAX_STATE_BYTES: usize = 8 << 20;
 
+/// An attribute's value, from the parser's list.
+fn attr<'a>(attrs: &'a [Attribute], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| &*a.name.local == name)
+        .map(|a| &*a.value)
+}
+
 pub(super) fn collect_meta(
     meta: &mut RawMeta,
     name: &str,
@@ -74,12 +82,7 @@ pub(super) fn collect_meta(
     nodes: &[SNode],
     id: u32,
 ) {
-    let get = |k: &str| {
-        attrs
-            .iter()
-            .find(|a| &*a.name.local == k)
-            .map(|a| &*a.value)
-    };
+    let get = |k: &str| attr(attrs, k);
     match name {
         "meta" => {
             let key = get("property")
@@ -220,13 +223,7 @@ fn is_feed(t: Option<&str>) -> bool {
 /// content="Acme">`) is also collected as `brand.name`: its bare key no
 /// longer says whose name it is.
 pub(super) fn scoped_meta(meta: &mut RawMeta, scope: &str, attrs: &[Attribute]) {
-    let get = |k: &str| {
-        attrs
-            .iter()
-            .find(|a| &*a.name.local == k)
-            .map(|a| &*a.value)
-    };
-    if let (Some(prop), Some(content)) = (get("itemprop"), get("content")) {
+    if let (Some(prop), Some(content)) = (attr(attrs, "itemprop"), attr(attrs, "content")) {
         let key = format!("{}.{}", scope.trim(), prop.trim()).to_ascii_lowercase();
         meta.metas.push((key, content.to_string()));
     }

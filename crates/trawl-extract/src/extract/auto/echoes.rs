@@ -76,9 +76,7 @@ pub(crate) fn drop(doc: &Doc, owner: &[NodeId], sel: &mut Selection, region: Nod
 
 fn named_standfirst(doc: &Doc, id: NodeId) -> bool {
     let names = crate::extract::noise::class_id_role(doc, id);
-    STANDFIRST_NAMES
-        .iter()
-        .any(|n| crate::extract::noise::matches_token(names, n))
+    crate::extract::noise::matches_any_token(names, STANDFIRST_NAMES)
 }
 
 /// The selected text nodes of `from..to` that hold characters.

@@ -570,3 +570,21 @@ fn a_language_picker_in_the_main_column_is_noise_on_a_list_page() {
     let kept = unmarked_texts(&doc, &full(&doc, listing)).concat();
     assert!(kept.contains("Ada") && !kept.contains("Lang de"), "{kept}");
 }
+
+/// The one-pass reading answers as the pattern-by-pattern one does.
+#[test]
+fn matches_any_token_reads_as_matches_token() {
+    let pats = ["compare", "was", "old-price", "msrp"];
+    for names in [
+        "",
+        "price price--old ",
+        "was-price",
+        "item_compare-at",
+        "oldprice x",
+        "swas",
+    ] {
+        let by_each = pats.iter().any(|p| matches_token(names, p));
+        assert_eq!(matches_any_token(names, &pats), by_each, "{names}");
+        assert_eq!(matches_any_token(names, &[""]), matches_token(names, ""));
+    }
+}

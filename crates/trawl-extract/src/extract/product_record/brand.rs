@@ -131,16 +131,13 @@ fn labels() -> &'static Labels {
         let mut sorted = LABELS.to_vec();
         sorted.sort_unstable();
         let mut first_bytes = [false; 256];
+        // A label as listed and in capitals (`Б`, `Č` may open it).
         for l in &sorted {
-            if let Some(&b) = l.as_bytes().first() {
-                first_bytes[usize::from(b)] = true;
-                // A capital opening a label in a script with case (`Б`,
-                // `Č`) differs from the lower-case letter in its lead byte
-                // only within the same two-byte block.
-                if b >= 0xC0 {
-                    first_bytes[usize::from(b) - 1] = true;
-                    first_bytes[usize::from(b) + 1] = true;
-                }
+            for b in [l.as_bytes().first(), l.to_uppercase().as_bytes().first()]
+                .into_iter()
+                .flatten()
+            {
+                first_bytes[usize::from(*b)] = true;
             }
         }
         Labels {

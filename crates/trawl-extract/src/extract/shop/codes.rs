@@ -168,7 +168,7 @@ fn fill_codes(v: &mut Codes, text: &str) {
             continue;
         };
         let value = value.as_str().trim_end_matches(['.', '/', '-']);
-        if !value.chars().any(|c| c.is_ascii_digit()) || !(3..=40).contains(&value.len()) {
+        if !is_code(value) {
             continue;
         }
         let label = label.as_str().to_lowercase();

@@ -6,7 +6,7 @@
 
 use super::box_price::cents_joined;
 use super::money::{find_prices, Found};
-use crate::extract::noise::class_id_role;
+use crate::extract::noise::{class_id_role, matches_any_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Longest element text read as one price label ("Sale price $29.95").
@@ -59,26 +59,9 @@ pub(super) fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
 }
 
 pub(super) fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
-    up_to(doc, id, up, |n| any_token(class_id_role(doc, n), names))
-}
-
-/// Whether one of `pats` opens a word of `names`, as `noise::matches_token`
-/// reads one: the names are read once, not once per pattern (a price box's
-/// four nearest ancestors are each read against fifteen patterns).
-fn any_token(names: &str, pats: &[&str]) -> bool {
-    let bytes = names.as_bytes();
-    let mut word_start = true;
-    for (at, &b) in bytes.iter().enumerate() {
-        if word_start
-            && pats
-                .iter()
-                .any(|p| p.as_bytes().first() == Some(&b) && bytes[at..].starts_with(p.as_bytes()))
-        {
-            return true;
-        }
-        word_start = matches!(b, b' ' | b'-' | b'_');
-    }
-    false
+    up_to(doc, id, up, |n| {
+        matches_any_token(class_id_role(doc, n), names)
+    })
 }
 
 /// A price box: the smallest element whose text shows a price, its prices
@@ -220,27 +203,4 @@ pub(super) fn price_boxes(doc: &Doc, german: bool, digit: &[bool]) -> Vec<PriceB
     }
     boxes.reverse();
     boxes
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The one-pass reading answers as the pattern-by-pattern one does.
-    #[test]
-    fn any_token_reads_as_matches_token() {
-        for names in [
-            "",
-            "price price--old ",
-            "was-price",
-            "item_compare-at",
-            "oldprice x",
-            "swas",
-        ] {
-            let by_each = STRUCK_NAMES
-                .iter()
-                .any(|p| crate::extract::noise::matches_token(names, p));
-            assert_eq!(any_token(names, STRUCK_NAMES), by_each, "{names}");
-        }
-    }
 }
