@@ -400,6 +400,7 @@ fn select_as(doc: &Doc, page_type: PageType, title: Option<&str>) -> Selection {
         owner: &owner,
         region,
         title,
+        article: page_type == PageType::Article,
     };
     for (on, pass) in TRIMS {
         if on.runs(page_type, &profile) {
@@ -459,6 +460,8 @@ struct Trim<'a> {
     owner: &'a [NodeId],
     region: NodeId,
     title: Option<&'a str>,
+    /// The page is an article: its headline may reword the title.
+    article: bool,
 }
 
 /// A pass that trims the selection.
@@ -489,7 +492,7 @@ const TRIMS: &[(On, TrimPass)] = &[
     }),
     (On::All, |t, sel| {
         if let Some(title) = t.title {
-            headline::drop_title_heading(t.doc, sel, t.region, title);
+            headline::drop_title_heading(t.doc, sel, t.region, title, t.article);
         }
     }),
     (On::Articles, |t, sel| {
