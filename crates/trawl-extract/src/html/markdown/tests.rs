@@ -97,6 +97,30 @@ fn lists_keep_order_and_nesting() {
 }
 
 #[test]
+fn a_list_of_cards_is_written_as_their_blocks() {
+    // Regression (wcxb-dev 0203, 2913: 865 and 25 items the truths write as
+    // paragraphs): each item a picture, a heading and a summary.
+    let card = |n: u32| {
+        format!("<li><img src='/p{n}.jpg' alt='Pic {n}'><h3>Story {n}</h3><p>What story {n} says.</p></li>")
+    };
+    assert_eq!(
+        md(&format!("<ul>{}{}</ul>", card(1), card(2))),
+        "![Pic 1](https://ex.test/p1.jpg)\n\nStory 1\n\nWhat story 1 says.\n\n\
+         ![Pic 2](https://ex.test/p2.jpg)\n\nStory 2\n\nWhat story 2 says."
+    );
+    // Steps shown with screenshots keep their numbers; lines parted by a
+    // break and a quote inside an item are one block of it.
+    assert_eq!(
+        md("<ol><li><p>Click.</p><img src='/s.png' alt='S'></li><li>Save.</li></ol>"),
+        "1. Click.\n\n   ![S](https://ex.test/s.png)\n2. Save."
+    );
+    assert_eq!(
+        md("<ul><li>Line<br>next</li><li>Said<blockquote>this</blockquote></li></ul>"),
+        "- Line\\\n  next\n- Said\n\n  > this"
+    );
+}
+
+#[test]
 fn tables_expand_spans_and_escape_cells() {
     let t = md("<table><tr><th>A</th><th align=right>B</th></tr>\
                 <tr><td colspan=2>x | y</td></tr>\
