@@ -88,7 +88,7 @@ const MAX_WORDS: usize = 5;
 /// How far (visible characters) from the heading a named element may be.
 const NEAR_HEADING: u64 = 600;
 
-fn is_label(label: &str) -> bool {
+pub(super) fn is_label(label: &str) -> bool {
     // The longest label is 31 bytes ("العلامة التجارية"): most texts stop here.
     let l = label.trim();
     if l.len() > 32 {
@@ -148,7 +148,7 @@ fn labels() -> &'static Labels {
 }
 
 /// A brand-like value: short, a few words, some letters.
-fn plausible(value: &str) -> Option<String> {
+pub(super) fn plausible(value: &str) -> Option<String> {
     let v = value.trim().trim_start_matches([':', '：']).trim();
     let ok = !v.is_empty()
         && v.chars().count() <= MAX_CHARS

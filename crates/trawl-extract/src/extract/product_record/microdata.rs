@@ -214,7 +214,7 @@ pub(crate) fn read_opengraph(doc: &Doc) -> Partial {
     p.found |= p.price.is_some();
     p.availability =
         meta(&["product:availability", "og:availability"]).and_then(|a| Availability::parse(&a));
-    p.brand = meta(&["product:brand", "og:brand"]);
+    p.brand = meta(&["product:brand", "og:brand"]).or_else(|| twitter_brand(doc));
     p.sku = meta(&["product:retailer_item_id", "product:sku"]);
     p.gtin = meta(&["product:upc", "product:ean", "product:isbn", "product:gtin"]);
     p.images = meta(&["og:image", "og:image:url", "og:image:secure_url"])
@@ -223,9 +223,45 @@ pub(crate) fn read_opengraph(doc: &Doc) -> Partial {
     p
 }
 
+/// The brand a shop gives in its Twitter card's label and data pairs
+/// (`twitter:label1` "Brand", `twitter:data1` "Bosch"), as Shopify and
+/// WooCommerce themes write them.
+fn twitter_brand(doc: &Doc) -> Option<String> {
+    let get = |key: &str| {
+        doc.meta
+            .metas
+            .iter()
+            .find(|(name, v)| name == key && !v.trim().is_empty())
+            .map(|(_, v)| v.as_str())
+    };
+    (1..=4).find_map(|n| {
+        let label = get(&format!("twitter:label{n}"))?;
+        if !super::brand::is_label(label) {
+            return None;
+        }
+        get(&format!("twitter:data{n}")).and_then(super::brand::plausible)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_twitter_cards_brand_label() {
+        let doc = Doc::parse_str(
+            r#"<head><meta name="twitter:label1" content="Price">
+              <meta name="twitter:data1" content="$12">
+              <meta name="twitter:label2" content="Marke:">
+              <meta name="twitter:data2" content="Bosch"></head>"#,
+        );
+        assert_eq!(read_opengraph(&doc).brand.as_deref(), Some("Bosch"));
+        let doc = Doc::parse_str(
+            r#"<head><meta name="twitter:label1" content="Written by">
+              <meta name="twitter:data1" content="Ann Lee"></head>"#,
+        );
+        assert_eq!(read_opengraph(&doc).brand, None);
+    }
 
     #[test]
     fn microdata_item() {
