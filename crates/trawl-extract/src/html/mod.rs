@@ -15,6 +15,7 @@ mod sink;
 pub(crate) mod tag;
 mod tokenize;
 mod visibility;
+mod whitespace;
 
 pub use dom::Doc;
 pub(crate) use dom::NodeId;
