@@ -67,7 +67,8 @@ fn headings_rank_within_the_page() {
     // (regression, wcxb-dev 2934: sixty reviews' titles written as items).
     let card = md("<ul><li><article><h3><a href=/r/1>The best arms</a></h3>\
         <p>We tested a dozen.</p></article></li></ul>");
-    assert!(card.starts_with("- # The best arms\n"), "{card}");
+    // (One item of blocks is a wrapper: written as its blocks.)
+    assert!(card.starts_with("# The best arms\n"), "{card}");
     // An item holding sections of its own keeps them as headings
     // (regression, wcxb-dev 4601: each ranked review's name, "Product
     // Specs" and "What we like" were items' lines).
@@ -107,6 +108,11 @@ fn a_list_of_cards_is_written_as_their_blocks() {
         md(&format!("<ul>{}{}</ul>", card(1), card(2))),
         "![Pic 1](https://ex.test/p1.jpg)\n\nStory 1\n\nWhat story 1 says.\n\n\
          ![Pic 2](https://ex.test/p2.jpg)\n\nStory 2\n\nWhat story 2 says."
+    );
+    // A list of one item holding blocks is a wrapper.
+    assert_eq!(
+        md("<ul><li><h3>Story</h3><p>What it says.</p></li></ul>"),
+        "Story\n\nWhat it says."
     );
     // Steps shown with screenshots keep their numbers; lines parted by a
     // break and a quote inside an item are one block of it.

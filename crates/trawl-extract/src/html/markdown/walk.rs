@@ -715,10 +715,10 @@ fn is_cell(tag: Tag) -> bool {
 
 /// Whether a list's items are cards, not items: half of them or more hold
 /// two blocks or more of their own (a picture, a heading, a summary), two
-/// items at least, which the reviewed truths write as blocks (wcxb-dev's
-/// truths write 1 such item in 7 as an item, 6 as paragraphs or not at
-/// all). Lines parted by a `<br>`, a quote or a list inside the item are
-/// not blocks of its own.
+/// items at least unless the list has one, which the reviewed truths write
+/// as blocks (wcxb-dev's truths write 1 such item in 7 as an item, 6 as
+/// paragraphs or not at all). Lines parted by a `<br>`, a quote or a list
+/// inside the item are not blocks of its own.
 fn cards(units: &[Unit], spans: &[(usize, usize, usize)]) -> bool {
     let card = |from: usize, to: usize, marker: usize| {
         units
@@ -731,7 +731,8 @@ fn cards(units: &[Unit], spans: &[(usize, usize, usize)]) -> bool {
         .iter()
         .filter(|&&(from, to, m)| card(from, to, m))
         .count();
-    multi >= 2 && 2 * multi >= spans.len()
+    // One item of blocks is a wrapper; of two items, both must be cards.
+    multi > 0 && multi >= spans.len().min(2) && 2 * multi >= spans.len()
 }
 
 /// A heading tag's level.
