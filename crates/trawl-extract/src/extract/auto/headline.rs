@@ -44,17 +44,18 @@ pub(super) fn drop_title_heading(
     }
 }
 
-/// Share of the shorter side's words the headline and the page title must
-/// have in common for the headline to be the title reworded ("The Best
-/// Telescopes (My Top 5)" under the title "Best Telescopes (2026): Top 5
-/// Picks").
-const REWORDED_SHARE: f64 = 0.6;
-/// ... and of the longer side's: a dek of thirty words that repeats the
-/// title's five is not the title.
-const LONGER_SHARE: f64 = 0.4;
+/// Share of the words of the longer of the headline and the page title
+/// that the other must hold for the headline to be the title reworded
+/// ("The Best Telescopes for Beginners (My Top 5)" under "Best Telescopes
+/// for Beginners (2026) Top 5 Picks"). Swept on wcxb-dev's heading F1:
+/// 0.4 gave 0.633, 0.65 gives 0.616; under 0.63 a kicker and headline
+/// reworded in the title went from multilingual-dev (de-0005), whose truth
+/// keeps them, and one trafilatura-eval snippet went.
+const REWORDED_SHARE: f64 = 0.65;
 
-/// Whether `heading` words the page title over: most of the words of the
-/// shorter of the two are in the other.
+/// Whether `heading` words the page title over: most words of the longer
+/// of the two are in the other (a dek of thirty words that repeats the
+/// title's five is not the title).
 fn rewords(heading: &str, title: &str) -> bool {
     let words = |s: &str| -> Vec<String> {
         let mut w: Vec<String> = s
@@ -67,12 +68,11 @@ fn rewords(heading: &str, title: &str) -> bool {
         w
     };
     let (h, t) = (words(heading), words(title));
-    let (shorter, longer) = (h.len().min(t.len()), h.len().max(t.len()));
-    if shorter < 3 {
+    if h.len().min(t.len()) < 3 {
         return false;
     }
     let common = h.iter().filter(|w| t.binary_search(w).is_ok()).count() as f64;
-    common >= REWORDED_SHARE * shorter as f64 && common >= LONGER_SHARE * longer as f64
+    common >= REWORDED_SHARE * h.len().max(t.len()) as f64
 }
 
 /// Most text an article region may hold before its `<h1>` for that text to
@@ -126,7 +126,7 @@ mod tests {
     fn an_articles_headline_that_rewords_the_title_goes() {
         // Regression (wcxb-dev 4146, 0002): the headline words the page
         // title over; kept as `#`, it shifted every section heading's rank
-        // against the reviewed truths (heading F1 0.600 -> 0.633).
+        // against the reviewed truths (heading F1 0.600 -> 0.616).
         let title = "Best Astrophotography Telescope for Beginners (2026) Top 5 Budget Picks";
         let heading = "The Best Astrophotography Telescope for Beginners (My Top 5)";
         let t = text(PageType::Article, heading, title);
@@ -150,10 +150,16 @@ mod tests {
     }
 
     #[test]
-    fn rewording_needs_most_words_of_both_sides() {
+    fn rewording_needs_most_words_of_the_longer_side() {
         assert!(rewords(
-            "Top 10 Health and Nutrition Trends to Watch",
-            "Health And Nutrition Trends For 2026"
+            "The Best Astrophotography Telescope for Beginners (My Top 5)",
+            "Best Astrophotography Telescope for Beginners (2026) Top 5 Budget Picks"
+        ));
+        // A kicker over the headline: the title names only the headline's
+        // words (multilingual-dev de-0005, whose truth keeps both).
+        assert!(!rewords(
+            "Corona-Lage verschlechtert sich Großbritannien führt Schnelltests ein",
+            "Großbritannien führt Corona-Schnelltests ein"
         ));
         assert!(!rewords(
             "Health trends",
