@@ -7,6 +7,7 @@
 
 use super::availability::Availability;
 use super::record::{Partial, StructuredPrice};
+use crate::extract::metadata::meta_get;
 use crate::extract::shop::money::code_of;
 use crate::extract::shop::visible::clean;
 use crate::html::{Doc, NodeId, Tag};
@@ -227,19 +228,18 @@ pub(crate) fn read_opengraph(doc: &Doc) -> Partial {
 /// (`twitter:label1` "Brand", `twitter:data1` "Bosch"), as Shopify and
 /// WooCommerce themes write them.
 fn twitter_brand(doc: &Doc) -> Option<String> {
-    let get = |key: &str| {
-        doc.meta
-            .metas
-            .iter()
-            .find(|(name, v)| name == key && !v.trim().is_empty())
-            .map(|(_, v)| v.as_str())
-    };
-    (1..=4).find_map(|n| {
-        let label = get(&format!("twitter:label{n}"))?;
+    const PAIRS: [[&str; 2]; 4] = [
+        ["twitter:label1", "twitter:data1"],
+        ["twitter:label2", "twitter:data2"],
+        ["twitter:label3", "twitter:data3"],
+        ["twitter:label4", "twitter:data4"],
+    ];
+    PAIRS.iter().find_map(|[label, data]| {
+        let label = meta_get(doc, &[label])?;
         if !super::brand::is_label(label) {
             return None;
         }
-        get(&format!("twitter:data{n}")).and_then(super::brand::plausible)
+        meta_get(doc, &[data]).and_then(super::brand::plausible)
     })
 }
 

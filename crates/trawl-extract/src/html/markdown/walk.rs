@@ -481,7 +481,10 @@ impl<'a> Walker<'a> {
             .filter(|&s| s < 1_000_000_000)
             .unwrap_or(1);
         let mut first = true;
-        let top = self.containers.is_empty();
+        // A bulleted list at the top may be one of cards (see `cards`); an
+        // ordered list's numbers are the reader's (steps shown with their
+        // screenshots): it stays a list.
+        let may_be_cards = self.containers.is_empty() && !ordered;
         // Per item: its first unit, one past its last, its marker's length.
         let mut spans: Vec<(usize, usize, usize)> = Vec::new();
         // A list in an item follows the item's line (an ordered one only
@@ -506,7 +509,9 @@ impl<'a> Walker<'a> {
                 }
                 let (from, len) = (self.units.len(), marker.len());
                 self.item(child, marker);
-                spans.push((from, self.units.len(), len));
+                if may_be_cards {
+                    spans.push((from, self.units.len(), len));
+                }
                 first = false;
             } else {
                 // Content between items (a stray nested list, text): a
@@ -518,9 +523,7 @@ impl<'a> Walker<'a> {
             }
         }
         self.flush();
-        // An ordered list's numbers are the reader's (steps shown with their
-        // screenshots): it stays a list.
-        if top && !ordered && cards(&self.units, &spans) {
+        if may_be_cards && cards(&self.units, &spans) {
             self.unlist(&spans);
         }
     }
