@@ -421,7 +421,12 @@ pub(crate) fn extract_doc(
                     .iter()
                     .any(|h: &String| h == line.trim())
         };
-        let drop = repeats::repeated_lines(&text, &is_heading);
+        let code = std::cell::OnceCell::new();
+        let is_code = |line: &str| {
+            code.get_or_init(|| repeats::code_lines(doc, &sel))
+                .contains(line.trim())
+        };
+        let drop = repeats::repeated_lines(&text, &is_heading, &is_code);
         drop_lines(&mut text, drop);
     }
     if algorithm == Algorithm::Auto {

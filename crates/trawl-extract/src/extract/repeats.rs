@@ -10,8 +10,13 @@
 //! summaries went too (documentation −1.1 / −0.8 / −0.6). Dropping repeats
 //! only in runs of 2 / 3 lines (blocks shown twice): +4.2 / +3.6, documentation
 //! −0.7 / −0.5. Runs of two it is; documentation pages keep their repeats.
+//! Code keeps its repeats: a program's lines come back in the next version
+//! of the program (an answer's second listing that reuses the first's
+//! imports and helpers), and a listing is verbatim or it is wrong.
 
 use rustc_hash::FxHashSet;
+
+use crate::html::{Doc, Kind, Selection, Tag};
 
 /// A repeat is dropped when it is one of a run of at least this many
 /// consecutive repeated lines: a block shown twice, not a sentence a text
@@ -24,8 +29,12 @@ const MIN_RUN: usize = 2;
 ///
 /// A run of headings only (`is_heading`) stays: a review's "Pros & Cons",
 /// "Pros" over every product it rates are its sections, not a block shown
-/// twice.
-pub(crate) fn repeated_lines(text: &str, is_heading: &dyn Fn(&str) -> bool) -> Vec<bool> {
+/// twice. A line of code (`is_code`) stays wherever it stands.
+pub(crate) fn repeated_lines(
+    text: &str,
+    is_heading: &dyn Fn(&str) -> bool,
+    is_code: &dyn Fn(&str) -> bool,
+) -> Vec<bool> {
     let lines: Vec<&str> = text.split('\n').collect();
     // Every line's key written into one buffer (a string per line was an
     // allocation per line of every page).
@@ -70,7 +79,7 @@ pub(crate) fn repeated_lines(text: &str, is_heading: &dyn Fn(&str) -> bool) -> V
             Some(false) => {
                 if run.len() >= MIN_RUN && !sections(&run, &keys, is_heading, &lines) {
                     for &k in &run {
-                        drop[k] = true;
+                        drop[k] = !is_code(lines[k]);
                     }
                 }
                 run.clear();
@@ -78,6 +87,33 @@ pub(crate) fn repeated_lines(text: &str, is_heading: &dyn Fn(&str) -> bool) -> V
         }
     }
     drop
+}
+
+/// The lines of the code blocks (`<pre>`) the selection keeps, trimmed: a
+/// line of the rendered text that is one of them is code.
+pub(crate) fn code_lines(doc: &Doc, sel: &Selection) -> FxHashSet<String> {
+    let mut code = String::new();
+    let mut last = None;
+    for i in 0..doc.len() {
+        let node = &doc.nodes[i];
+        if !node.pre {
+            continue;
+        }
+        // A new block: a `<pre>` opens, or something outside one stood
+        // between this text and the last.
+        if node.tag == Tag::Pre || last.is_some_and(|l| l + 1 != i) {
+            code.push('\n');
+        }
+        last = Some(i);
+        if node.kind == Kind::Text && sel.get(i as u32) {
+            code.push_str(doc.text(i as u32));
+        }
+    }
+    code.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Whether a run of repeated lines (`run`, indexes into `lines` and their
@@ -207,7 +243,7 @@ mod tests {
 
     fn dropped(text: &str) -> String {
         let mut t = text.to_string();
-        let drop = repeated_lines(&t, &|l| l.starts_with("## "));
+        let drop = repeated_lines(&t, &|l| l.starts_with("## "), &|_| false);
         remove_lines(&mut t, &drop);
         t
     }
@@ -261,5 +297,43 @@ Cheap.";
         let text = "Press Enter.\nType the radius.\nPress Enter.\n\nDone.\n\n\n";
         assert_eq!(dropped(text), text);
         assert_eq!(dropped(""), "");
+    }
+
+    #[test]
+    fn a_programs_lines_stay_in_its_next_listing() {
+        // Regression (wcxb-dev 4310): an answer's second listing reuses the
+        // first's imports and helpers; as a run of repeated lines they went,
+        // and the listing was printed with holes.
+        let first = "import asyncio\nimport time\n\ndef sleep():\n    time.sleep(1)";
+        let second =
+            "import asyncio\nimport time\n\nasync def sleep():\n    await asyncio.sleep(1)";
+        let para = "<p>Here is the program again, with the sleep made asynchronous so that \
+                    both tasks share the one event loop and finish sooner.</p>";
+        let html = format!(
+            "<html><body><article>{para}<pre><code>{first}</code></pre>{para}\
+             <pre><code>{second}</code></pre>{para}</article></body></html>"
+        );
+        let ex = crate::extract(html.as_bytes(), &crate::Options::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ex.text.matches("import time").count(), 2, "{}", ex.text);
+        assert_eq!(
+            ex.markdown.matches("import asyncio").count(),
+            2,
+            "{}",
+            ex.markdown
+        );
+        // The lines of the kept code blocks, and nothing else.
+        let doc = Doc::parse_str(&html);
+        let sel = Selection::subtree(&doc, 0);
+        let lines = code_lines(&doc, &sel);
+        assert!(lines.contains("time.sleep(1)") && lines.contains("async def sleep():"));
+        assert!(!lines.iter().any(|l| l.contains("Here is the program")));
+        // Two blocks back to back do not run into one line.
+        let doc = Doc::parse_str("<pre>a = 1</pre><pre>b = 2</pre>");
+        let lines = code_lines(&doc, &Selection::subtree(&doc, 0));
+        assert!(
+            lines.contains("a = 1") && lines.contains("b = 2"),
+            "{lines:?}"
+        );
     }
 }
