@@ -541,4 +541,30 @@ mod tests {
         );
         assert_eq!(absolute("/p1", None, None), "/p1");
     }
+
+    /// Regression (wcxb-dev 4403): a highlighter's `<span class="token
+    /// comment">` inside a code block was taken for a comment section, and
+    /// the listing lost its comments.
+    #[test]
+    fn a_code_blocks_highlighted_comments_stay() {
+        let para = "<p>The effect runs after every render, and the comment in the listing \
+                    says which lifecycle methods it stands in for.</p>";
+        let html = format!(
+            "<html><body><article>{para}<pre><code><span class=\"token comment\">\
+             // Similar to componentDidMount</span>\nuseEffect(() =&gt; {{}});</code></pre>\
+             {para}</article></body></html>"
+        );
+        let ex = crate::extract(html.as_bytes(), &crate::Options::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            ex.text.contains("// Similar to componentDidMount"),
+            "{}",
+            ex.text
+        );
+        assert!(
+            ex.markdown.contains("// Similar to componentDidMount"),
+            "{}",
+            ex.markdown
+        );
+    }
 }

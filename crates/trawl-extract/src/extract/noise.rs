@@ -704,6 +704,11 @@ pub(crate) fn full(doc: &Doc, profile: Profile, outbound: &Outbound) -> Vec<bool
         {
             return false;
         }
+        // Inside a code block the classes are a highlighter's tokens
+        // ("token comment", "hljs-meta"), not the page's furniture.
+        if node.pre && node.tag != Tag::Pre {
+            return false;
+        }
         if scripts_warning(doc, id) || is_dialog(doc, id) {
             // Noise even when it is all the page has.
             return true;
