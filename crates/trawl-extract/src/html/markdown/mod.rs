@@ -11,6 +11,7 @@
 //! those lines, so the Markdown says what the text says, no more.
 
 mod inline;
+mod outline;
 mod table;
 mod unit;
 mod walk;
@@ -131,10 +132,16 @@ impl Markdown {
         let mut last_para = None;
         let mut last_table = None;
         let mut last: Option<&Unit> = None;
-        for u in self.units.iter().filter(|u| u.keep && !u.md.is_empty()) {
+        let kept: Vec<&Unit> = self
+            .units
+            .iter()
+            .filter(|u| u.keep && !u.md.is_empty())
+            .collect();
+        let headings = outline::bold_headings(&kept);
+        for (i, &u) in kept.iter().enumerate() {
             let table = u.table.as_ref().map(|(t, _)| *t);
             let mut join = u.join;
-            if join == Join::Hard && last_para != Some(u.para) {
+            if join == Join::Hard && (last_para != Some(u.para) || i > 0 && headings[i - 1]) {
                 join = Join::Blank;
             }
             // A table starts, and ends, with a blank line (a line after a
@@ -161,7 +168,17 @@ impl Markdown {
                     }
                 }
             }
-            for (i, line) in u.md.split('\n').enumerate() {
+            let heading = headings[i].then(|| outline::bold_line(&u.md)).flatten();
+            if let Some(text) = heading {
+                // A closing `#` would be read as the heading's closing
+                // sequence.
+                out.push_str("# ");
+                match text.strip_suffix('#') {
+                    Some(head) => out.extend([head, "\\#"]),
+                    None => out.push_str(text),
+                }
+            }
+            for (i, line) in u.md.split('\n').enumerate().filter(|_| heading.is_none()) {
                 if i > 0 {
                     out.push('\n');
                 }

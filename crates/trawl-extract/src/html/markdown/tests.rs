@@ -14,7 +14,7 @@ fn md_of(html: &str, url: Option<&str>, images: bool) -> String {
     markdown(&doc, &sel, &opts).finish()
 }
 
-fn md(html: &str) -> String {
+pub(super) fn md(html: &str) -> String {
     md_of(html, Some("https://ex.test/a/b.html"), true)
 }
 
