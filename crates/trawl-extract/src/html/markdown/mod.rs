@@ -172,6 +172,7 @@ impl Markdown {
             if let Some(text) = heading {
                 // A closing `#` would be read as the heading's closing
                 // sequence.
+                out.push_str(&u.first);
                 out.push_str("# ");
                 match text.strip_suffix('#') {
                     Some(head) => out.extend([head, "\\#"]),

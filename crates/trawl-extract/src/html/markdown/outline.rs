@@ -19,7 +19,8 @@ const MAX_WORDS: usize = 12;
 /// For each of `units` (the kept ones, in order): is it a bold line that
 /// heads the text after its line break? None is when any unit is a
 /// heading. Written as `#`: the top rank, as the walk writes a page's
-/// highest headings.
+/// highest headings. Inside a quote (old pages indent their body with
+/// `<blockquote>`) too, not inside a list item.
 pub(super) fn bold_headings(units: &[&Unit]) -> Vec<bool> {
     let mut out = vec![false; units.len()];
     if units.iter().any(|u| u.md.starts_with('#')) {
@@ -32,7 +33,7 @@ pub(super) fn bold_headings(units: &[&Unit]) -> Vec<bool> {
             .is_some_and(|n| n.join == Join::Hard && n.para == u.para);
         out[i] = starts_block
             && runs_into_next
-            && u.first.is_empty()
+            && u.first.split("> ").all(str::is_empty)
             && u.table.is_none()
             && !u.code
             && bold_line(&u.md).is_some();
@@ -93,5 +94,16 @@ mod tests {
     #[test]
     fn a_closing_hash_stays_text() {
         assert_eq!(md("<p><b>Issue #</b><br>Text.</p>"), "# Issue \\#\n\nText.");
+    }
+
+    #[test]
+    fn a_quoted_layout_keeps_its_bold_headings() {
+        // CleanEval 623: an old page indents its whole body with
+        // `<blockquote>`.
+        let html = "<blockquote><p><b>Introduction</b><br>Text of it.</p></blockquote>";
+        assert_eq!(md(html), "> # Introduction\n>\n> Text of it.");
+        // Not inside a list item: there a heading is the item's text.
+        let html = "<ul><li><p>One</p><p><b>Note</b><br>Text.</p></li><li>Two</li></ul>";
+        assert!(!md(html).contains('#'), "{}", md(html));
     }
 }
