@@ -68,6 +68,7 @@ impl Markdown {
                     para,
                     table: None,
                     code: false,
+                    large: false,
                     keep: true,
                 });
                 join = Join::Hard;
@@ -168,7 +169,7 @@ impl Markdown {
                     }
                 }
             }
-            let heading = headings[i].then(|| outline::bold_line(&u.md)).flatten();
+            let heading = headings[i].then(|| outline::heading_text(&u.md)).flatten();
             if let Some(text) = heading {
                 // A closing `#` would be read as the heading's closing
                 // sequence.

@@ -5,7 +5,12 @@
 //! whose main content has a heading element, bold lines stay emphasis: its
 //! author gave the outline.
 //!
-//! Measured: CleanEval heading F1 0.278 -> 0.304 (0.302 outside quotes). A
+//! Pages of that age set a heading's line in large type instead
+//! (`<font size="+2">Introduction</font>`); a short line all in large type
+//! is a heading too, unless large type is the page's body type.
+//!
+//! Measured: CleanEval heading F1 0.278 -> 0.304 (0.302 outside quotes),
+//! 0.325 with large type; wcxb-dev's records unchanged by large type. A
 //! bold line ending in a colon counts (without it, 0.300). A bold paragraph of its
 //! own (`<p><strong>…</strong></p>`) was tried too: CleanEval 0.372, but
 //! wcxb-dev's reviewed truths write those as bold text, never as headings
@@ -17,37 +22,50 @@ use super::unit::{Join, Unit};
 /// Most words of a bold line read as a heading.
 const MAX_WORDS: usize = 12;
 
-/// For each of `units` (the kept ones, in order): is it a bold line that
-/// heads the text after its line break? None is when any unit is a
-/// heading. Written as `#`: the top rank, as the walk writes a page's
-/// highest headings. Inside a quote (old pages indent their body with
-/// `<blockquote>`) too, not inside a list item.
+/// For each of `units` (the kept ones, in order): is it a heading the
+/// page marks without heading elements? A bold line that heads the text
+/// after its line break, or a short line in large type when large type is
+/// not the page's body type (less than half its letters). None is when
+/// any unit is a heading. Written as `#`: the top rank, as the walk
+/// writes a page's highest headings. Inside a quote (old pages indent
+/// their body with `<blockquote>`) too, not inside a list item.
 pub(super) fn bold_headings(units: &[&Unit]) -> Vec<bool> {
     let mut out = vec![false; units.len()];
     if units.iter().any(|u| u.md.starts_with('#')) {
         return out;
     }
+    let letters: usize = units.iter().map(|u| u.key.len()).sum();
+    let large: usize = units.iter().filter(|u| u.large).map(|u| u.key.len()).sum();
+    let large_heads = 2 * large < letters;
     for (i, u) in units.iter().enumerate() {
         let starts_block = i == 0 || u.join == Join::Blank || units[i - 1].para != u.para;
         let runs_into_next = units
             .get(i + 1)
             .is_some_and(|n| n.join == Join::Hard && n.para == u.para);
+        let marked = (u.large && large_heads) || (runs_into_next && all_bold(&u.md).is_some());
         out[i] = starts_block
-            && runs_into_next
+            && marked
+            && i + 1 < units.len()
             && u.first.split("> ").all(str::is_empty)
             && u.table.is_none()
             && !u.code
-            && bold_line(&u.md).is_some();
+            && heading_text(&u.md).is_some();
     }
     out
 }
 
-/// The text of a line that is all bold and reads as a title: a few words,
-/// not a sentence (no closing full stop, comma or semicolon), not a link
-/// or a picture (a forum's "Threaded mode", a logo beside a name).
-pub(super) fn bold_line(md: &str) -> Option<&str> {
+/// The text inside a line that is all bold.
+fn all_bold(md: &str) -> Option<&str> {
     let inner = md.strip_prefix("**")?.strip_suffix("**")?;
-    if inner.contains("**") || inner.contains("](") || inner.trim().is_empty() {
+    (!inner.contains("**")).then_some(inner)
+}
+
+/// The text of a line that reads as a title (its bold taken off): a few
+/// words, not a sentence (no closing full stop, comma or semicolon), not a
+/// link or a picture (a forum's "Threaded mode", a logo beside a name).
+pub(super) fn heading_text(md: &str) -> Option<&str> {
+    let inner = all_bold(md).unwrap_or(md);
+    if inner.contains("](") || inner.trim().is_empty() {
         return None;
     }
     let words = inner.split_whitespace().count();
@@ -106,5 +124,29 @@ mod tests {
         // Not inside a list item: there a heading is the item's text.
         let html = "<ul><li><p>One</p><p><b>Note</b><br>Text.</p></li><li>Two</li></ul>";
         assert!(!md(html).contains('#'), "{}", md(html));
+    }
+
+    #[test]
+    fn a_short_line_in_large_type_heads_its_section() {
+        // Regression (CleanEval 623): an old page's sections are short
+        // lines set with `<font size=+2>`, its body in the default size.
+        let html = "<p><font size=\"+2\"><b>Introduction</b></font></p>\
+                    <p>Penguins live in the southern hemisphere and we study them.</p>\
+                    <p><font size=4>Resources</font></p><p>Books and films about them.</p>";
+        assert_eq!(
+            md(html),
+            "# Introduction\n\nPenguins live in the southern hemisphere and we study \
+             them.\n\n# Resources\n\nBooks and films about them."
+        );
+        // Large type as the page's body type marks nothing; nor does the
+        // default size, or a long line.
+        for html in [
+            "<font size=+1><p>Intro</p><p>Penguins live in the south.</p></font>",
+            "<p><font size=3>Intro</font></p><p>Penguins live in the south.</p>",
+            "<p><font size=+1>One two three four five six seven eight nine ten eleven \
+             twelve thirteen</font></p><p>Penguins live in the south, and more.</p>",
+        ] {
+            assert!(!md(html).contains('#'), "{html}: {}", md(html));
+        }
     }
 }

@@ -39,5 +39,8 @@ pub(crate) struct Unit {
     pub(crate) table: Option<(u32, String)>,
     /// A fenced code block: its lines are dropped one by one.
     pub(crate) code: bool,
+    /// All its words are set in large type (`<font size="+1">`): an old
+    /// page's heading.
+    pub(crate) large: bool,
     pub(crate) keep: bool,
 }

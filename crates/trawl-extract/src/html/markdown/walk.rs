@@ -58,6 +58,34 @@ pub(super) struct Walker<'a> {
     in_block_link: bool,
     nesting: usize,
     units: Vec<Unit>,
+    /// Per node: set in large type (under `<font size="+1">` and the like);
+    /// empty when the page sets none.
+    large_type: Vec<bool>,
+    /// Characters of the current paragraph, and how many of them are in
+    /// large type.
+    run_chars: u32,
+    run_large: u32,
+}
+
+/// Per node: inside an element that sets large type (`<font size="+1">`
+/// to `+4`, or `size` 4 to 7; 3 is the default); empty when none does.
+fn large_type(doc: &Doc) -> Vec<bool> {
+    let mut large = Vec::new();
+    for i in 0..doc.len() as NodeId {
+        if doc.tag(i) != Tag::Inline || doc.name(i) != "font" {
+            continue;
+        }
+        let size = doc.attr(i, "size").unwrap_or("").trim();
+        let big = match size.strip_prefix('+') {
+            Some(up) => matches!(up, "1" | "2" | "3" | "4"),
+            None => matches!(size, "4" | "5" | "6" | "7"),
+        };
+        if big {
+            large.resize(doc.len(), false);
+            large[i as usize..doc.end(i) as usize].fill(true);
+        }
+    }
+    large
 }
 
 /// Walks the whole document.
@@ -134,6 +162,9 @@ impl<'a> Walker<'a> {
             in_block_link: false,
             nesting: 0,
             units: Vec::new(),
+            large_type: large_type(doc),
+            run_chars: 0,
+            run_large: 0,
         }
     }
 
@@ -190,15 +221,18 @@ impl<'a> Walker<'a> {
             para: self.para,
             table,
             code: false,
+            large: self.run_chars > 0 && self.run_large == self.run_chars,
             keep: true,
         });
         self.join = Join::Blank;
+        (self.run_chars, self.run_large) = (0, 0);
     }
 
     /// Ends the current paragraph.
     fn flush(&mut self) {
         if self.run.is_blank() {
             self.run.take();
+            (self.run_chars, self.run_large) = (0, 0);
             return;
         }
         let (md, key) = self.run.take();
@@ -243,6 +277,10 @@ impl<'a> Walker<'a> {
                 self.run.text(text);
                 if node.chars > 0 {
                     self.last_text = id;
+                    self.run_chars += node.chars;
+                    if self.large_type.get(id as usize) == Some(&true) {
+                        self.run_large += node.chars;
+                    }
                 }
             }
             return;
