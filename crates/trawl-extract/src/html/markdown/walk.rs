@@ -80,7 +80,9 @@ fn large_type(doc: &Doc) -> Vec<bool> {
             Some(up) => matches!(up, "1" | "2" | "3" | "4"),
             None => matches!(size, "4" | "5" | "6" | "7"),
         };
-        if big {
+        // Inside a large `<font>` already filled: each node is filled
+        // once, however deep the fonts nest.
+        if big && large.get(i as usize) != Some(&true) {
             large.resize(doc.len(), false);
             large[i as usize..doc.end(i) as usize].fill(true);
         }
