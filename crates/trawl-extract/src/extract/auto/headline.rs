@@ -7,8 +7,9 @@ use super::article_body;
 use crate::html::{Doc, NodeId, Selection, Tag};
 
 /// The title is reported in its own field: drop the region's first heading
-/// when it repeats the page title, or, on an article (`reworded`), when it
-/// words the title over. Off articles a reworded first heading is the
+/// when it repeats the page title, or, on an article (`article`), when it
+/// words the title over; on an article an `<h1>` that is the title printed
+/// again goes wherever it stands. Off articles a reworded first heading is the
 /// page's own (wcxb-dev's truths keep it on listings, manuals and shops:
 /// with the first version's shares on every type their heading F1 fell by
 /// 0.005 to 0.016).
@@ -17,7 +18,7 @@ pub(super) fn drop_title_heading(
     sel: &mut Selection,
     region: NodeId,
     title: &str,
-    reworded: bool,
+    article: bool,
 ) {
     let key = article_body::comparable(title);
     if key.len() < 4 {
@@ -39,10 +40,10 @@ pub(super) fn drop_title_heading(
     let shown = doc.plain_text(h);
     let heading = article_body::comparable(&shown);
     let same = heading.len() >= 4 && (key.contains(&heading) || heading.contains(&key));
-    if !text_before && (same || (reworded && rewords(&shown, title))) {
+    if !text_before && (same || (article && rewords(&shown, title))) {
         sel.exclude(doc, h);
     }
-    if reworded {
+    if article {
         drop_repeated_title(doc, sel, region, &key);
     }
 }

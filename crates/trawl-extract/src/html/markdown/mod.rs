@@ -138,7 +138,7 @@ impl Markdown {
             .iter()
             .filter(|u| u.keep && !u.md.is_empty())
             .collect();
-        let headings = outline::bold_headings(&kept);
+        let headings = outline::implied_headings(&kept);
         for (i, &u) in kept.iter().enumerate() {
             let table = u.table.as_ref().map(|(t, _)| *t);
             let mut join = u.join;

@@ -1,5 +1,5 @@
-//! Bold lines that head a page without headings. Older pages, and pages
-//! written in a rich-text box, mark their sections with a bold line and a
+//! Bold or large lines that head a page without headings. Older pages, and
+//! pages written in a rich-text box, mark their sections with a bold line and a
 //! line break (`<p><b>The case for loyalty</b><br>Then they…`) rather than
 //! an `<h2>`; CleanEval's annotators mark those lines as headings. On a page
 //! whose main content has a heading element, bold lines stay emphasis: its
@@ -11,11 +11,11 @@
 //!
 //! Measured: CleanEval heading F1 0.278 -> 0.304 (0.302 outside quotes),
 //! 0.325 with large type; wcxb-dev's records unchanged by large type. A
-//! bold line ending in a colon counts (without it, 0.300). A bold paragraph of its
-//! own (`<p><strong>…</strong></p>`) was tried too: CleanEval 0.372, but
-//! wcxb-dev's reviewed truths write those as bold text, never as headings
-//! (heading F1 0.619 -> 0.616 over 36 pages), so only the line that runs
-//! into its section by a `<br>` counts.
+//! bold line ending in a colon counts (without it, 0.300). A bold
+//! paragraph of its own (`<p><strong>…</strong></p>`) was tried too:
+//! CleanEval 0.372, but wcxb-dev's reviewed truths write those as bold
+//! text, never as headings (heading F1 0.619 -> 0.616 over 36 pages), so
+//! only the line that runs into its section by a `<br>` counts.
 
 use super::unit::{Join, Unit};
 
@@ -29,7 +29,7 @@ const MAX_WORDS: usize = 12;
 /// any unit is a heading. Written as `#`: the top rank, as the walk
 /// writes a page's highest headings. Inside a quote (old pages indent
 /// their body with `<blockquote>`) too, not inside a list item.
-pub(super) fn bold_headings(units: &[&Unit]) -> Vec<bool> {
+pub(super) fn implied_headings(units: &[&Unit]) -> Vec<bool> {
     let mut out = vec![false; units.len()];
     if units.iter().any(|u| u.md.starts_with('#')) {
         return out;
