@@ -331,12 +331,11 @@ fn double_byte(bytes: &[u8]) -> Option<&'static Encoding> {
 /// base letters with NFKC, leaving all other text untouched.
 pub(crate) fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
     let is_form = |c: char| matches!(c, '\u{FB50}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFE}');
-    // Both blocks are EF AD..B7 and EF B9..BB in UTF-8: a byte search rules
-    // most pages out (fullwidth punctuation, EF BC/BD, is common in CJK text).
+    // Both blocks are three-byte sequences led by EF: a byte search finds
+    // them without decoding the text (a page with a stray U+FEFF, EF BB BF,
+    // was decoded character by character: 1% of a run).
     let bytes = text.as_bytes();
-    let maybe = memchr::memchr_iter(0xEF, bytes)
-        .any(|p| bytes.get(p + 1).is_some_and(|b| (0xAD..=0xBB).contains(b)));
-    if !maybe || !text.chars().any(is_form) {
+    if !memchr::memchr_iter(0xEF, bytes).any(|p| form_at(bytes, p)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -348,6 +347,22 @@ pub(crate) fn fold_presentation_forms(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether the three bytes at `p` (a lead byte EF of valid UTF-8) encode
+/// an Arabic presentation form: U+FB50–U+FDFF is EF AD 90 to EF B7 BF,
+/// U+FE70–U+FEFE is EF B9 B0 to EF BB BE.
+fn form_at(bytes: &[u8], p: usize) -> bool {
+    let (Some(&b1), Some(&b2)) = (bytes.get(p + 1), bytes.get(p + 2)) else {
+        return false;
+    };
+    match b1 {
+        0xAD => b2 >= 0x90,
+        0xAE..=0xB7 | 0xBA => true,
+        0xB9 => b2 >= 0xB0,
+        0xBB => b2 <= 0xBE,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -535,6 +550,22 @@ mod tests {
         assert!(matches!(
             decode(b"  \n ", None, None),
             Err(ExtractError::Empty)
+        ));
+    }
+
+    #[test]
+    fn the_byte_test_finds_exactly_the_presentation_forms() {
+        // Every character UTF-8 writes with a lead byte EF (U+F000–U+FFFF).
+        for c in '\u{F000}'..='\u{FFFF}' {
+            let mut buf = [0u8; 4];
+            let s = c.encode_utf8(&mut buf);
+            let form = matches!(c, '\u{FB50}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFE}');
+            assert_eq!(form_at(s.as_bytes(), 0), form, "{:X}", c as u32);
+        }
+        // A stray byte-order mark is not a form: the text is returned as is.
+        assert!(matches!(
+            fold_presentation_forms("\u{FEFF}a\u{FF01}"),
+            Cow::Borrowed(_)
         ));
     }
 
