@@ -24,6 +24,7 @@ pub(crate) use record::Partial;
 pub use record::{Price, Product, Source, Variant};
 pub use stated::stated;
 
+use crate::extract::shop::money::Place;
 pub(crate) use crate::extract::shop::visible::clean;
 use crate::extract::shop::visible::{self, in_text};
 use crate::html::{Doc, NodeId};
@@ -287,7 +288,7 @@ fn combine(
     let [ld, md, og] = sources;
     let beside = crate::extract::shop::beside::beside(doc);
     let vis = visible::of(doc);
-    let lang = doc.meta.lang.as_deref();
+    let place = Place::of(doc.meta.lang.as_deref(), url);
 
     let structured_name = ld.name.as_deref().or(md.name.as_deref());
     let og_title = doc
@@ -307,7 +308,7 @@ fn combine(
             (og, Source::OpenGraph),
         ],
         vis,
-        lang,
+        &place,
     )
     .or_else(|| control_price(doc, vis, beside));
 
@@ -323,7 +324,7 @@ fn combine(
     let currency = price
         .as_ref()
         .and_then(|p| p.currency.clone())
-        .or_else(|| shown_currency(vis, lang));
+        .or_else(|| shown_currency(vis, &place));
     let regular_price = regular_price(ld, vis, price.as_ref());
     let price_max = price_max(ld, vis, price.as_ref());
     let breadcrumbs = if ld.breadcrumbs.is_empty() {

@@ -5,7 +5,7 @@
 //! prices the page shows.
 
 use super::record::{Partial, Price, Source};
-use crate::extract::shop::money::{self, same_amount, settle, Named};
+use crate::extract::shop::money::{self, same_amount, settle, Named, Place};
 use crate::extract::shop::visible;
 use crate::html::{Doc, NodeId};
 
@@ -79,8 +79,8 @@ pub(super) fn control_price(doc: &Doc, vis: &visible::Visible, beside: &[bool]) 
 }
 
 /// The one currency of every price the page shows, if they agree.
-pub(super) fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Option<String> {
-    let mut codes = vis.all.iter().filter_map(|f| settle(f.named, None, lang));
+pub(super) fn shown_currency(vis: &visible::Visible, place: &Place) -> Option<String> {
+    let mut codes = vis.all.iter().filter_map(|f| settle(f.named, None, place));
     let first = codes.next()?;
     codes.all(|c| c == first).then(|| first.to_string())
 }
@@ -90,7 +90,7 @@ pub(super) fn shown_currency(vis: &visible::Visible, lang: Option<&str>) -> Opti
 pub(super) fn pick_price(
     sources: &[(&Partial, Source)],
     vis: &visible::Visible,
-    lang: Option<&str>,
+    place: &Place,
 ) -> Option<Price> {
     let declared = sources
         .iter()
@@ -99,9 +99,9 @@ pub(super) fn pick_price(
     let from_visible = |f: &money::Found| Price {
         amount: f.amount.clone(),
         // An amount shown without its currency is in the page's others'.
-        currency: settle(f.named, declared, lang)
+        currency: settle(f.named, declared, place)
             .map(str::to_string)
-            .or_else(|| shown_currency(vis, lang)),
+            .or_else(|| shown_currency(vis, place)),
         raw: f.raw.clone(),
         source: Source::Visible,
     };
@@ -116,7 +116,7 @@ pub(super) fn pick_price(
         vis.all
             .iter()
             .find(|f| same_amount(&f.amount, &sp.amount))
-            .and_then(|f| settle(f.named, None, lang))
+            .and_then(|f| settle(f.named, None, place))
     });
     let keep = Price {
         amount: sp.amount.clone(),

@@ -217,18 +217,54 @@ const SYMBOLS: &[(&str, Named)] = &[
     ("￥", Named::Yen),
 ];
 
+/// Where a page says it is: the language and region of its `<html lang>`,
+/// the region else read from its address's country-code domain
+/// (`shop.com.au`), as a reader takes a bare "$" on an Australian shop.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Place {
+    primary: String,
+    region: String,
+}
+
+impl Place {
+    /// The place of a page with `<html lang>` `lang` at `url`.
+    pub(crate) fn of(lang: Option<&str>, url: Option<&str>) -> Place {
+        let lang = lang.unwrap_or("").trim().to_ascii_lowercase();
+        let mut parts = lang.split(['-', '_']);
+        let primary = parts.next().unwrap_or("").to_string();
+        let region = match parts.next() {
+            Some(r) if !r.is_empty() => r.to_string(),
+            _ => url.and_then(country_domain).unwrap_or_default(),
+        };
+        Place { primary, region }
+    }
+}
+
+/// The country code an address's host ends in (`www.shop.com.au` → "au"),
+/// when it names a country. Codes sold as generic names (`.co`, `.io`,
+/// `.tv`, `.me`, …) name none.
+fn country_domain(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.trim_end_matches('.');
+    let tld = host.rsplit('.').next()?;
+    const GENERIC: [&str; 14] = [
+        "co", "io", "tv", "me", "ai", "ly", "fm", "gg", "to", "cc", "ws", "la", "nu", "sh",
+    ];
+    let country = tld.len() == 2
+        && host.len() > 3
+        && tld.bytes().all(|b| b.is_ascii_alphabetic())
+        && !GENERIC.iter().any(|g| tld.eq_ignore_ascii_case(g));
+    country.then(|| tld.to_ascii_lowercase())
+}
+
 /// Settles an ambiguous symbol with what the page says of itself: a
-/// currency its structured data declares, then the language/region of its
-/// `<html lang>` ("en-AU" → AUD, "sv" → SEK, "zh" → CNY). An unshown
-/// currency is the declared one, if any.
-pub(crate) fn settle(
-    named: Named,
-    declared: Option<&str>,
-    lang: Option<&str>,
-) -> Option<&'static str> {
-    let lang = lang.unwrap_or("").to_ascii_lowercase();
-    let region = lang.split(['-', '_']).nth(1).unwrap_or("");
-    let primary = lang.split(['-', '_']).next().unwrap_or("");
+/// currency its structured data declares, then its [`Place`] ("en-AU" or
+/// `.com.au` → AUD, "sv" → SEK, "zh" → CNY). An unshown currency is the
+/// declared one, if any.
+pub(crate) fn settle(named: Named, declared: Option<&str>, place: &Place) -> Option<&'static str> {
+    let (primary, region) = (place.primary.as_str(), place.region.as_str());
     let declared_is = |codes: &[&'static str]| {
         declared.and_then(|d| {
             codes
@@ -255,14 +291,20 @@ pub(crate) fn settle(
             "co" => "COP",
             _ => "USD",
         }),
-        Named::Krona => declared_is(&["SEK", "NOK", "DKK", "ISK"]).unwrap_or(match primary {
-            "nb" | "nn" | "no" => "NOK",
-            "da" => "DKK",
-            "is" => "ISK",
-            _ => "SEK",
-        }),
+        Named::Krona => {
+            declared_is(&["SEK", "NOK", "DKK", "ISK"]).unwrap_or(match (primary, region) {
+                ("nb" | "nn" | "no", _) | (_, "no") => "NOK",
+                ("da", _) | (_, "dk") => "DKK",
+                ("is", _) | (_, "is") => "ISK",
+                _ => "SEK",
+            })
+        }
         Named::Yen => {
-            declared_is(&["JPY", "CNY"]).unwrap_or(if primary == "zh" { "CNY" } else { "JPY" })
+            declared_is(&["JPY", "CNY"]).unwrap_or(if primary == "zh" || region == "cn" {
+                "CNY"
+            } else {
+                "JPY"
+            })
         }
         Named::Rupee => declared_is(&["INR", "PKR", "LKR", "NPR"]).unwrap_or(match region {
             "pk" => "PKR",
@@ -548,22 +590,79 @@ mod tests {
 
     #[test]
     fn ambiguous_symbols_are_settled_by_the_page() {
-        assert_eq!(settle(Named::Dollar, None, Some("en-AU")), Some("AUD"));
         assert_eq!(
-            settle(Named::Dollar, Some("cad"), Some("en-US")),
+            settle(Named::Dollar, None, &Place::of(Some("en-AU"), None)),
+            Some("AUD")
+        );
+        assert_eq!(
+            settle(Named::Dollar, Some("cad"), &Place::of(Some("en-US"), None)),
             Some("CAD")
         );
-        assert_eq!(settle(Named::Dollar, Some("EUR"), None), Some("USD"));
-        assert_eq!(settle(Named::Krona, None, Some("da-DK")), Some("DKK"));
-        assert_eq!(settle(Named::Yen, None, Some("zh-CN")), Some("CNY"));
+        assert_eq!(
+            settle(Named::Dollar, Some("EUR"), &Place::of(None, None)),
+            Some("USD")
+        );
+        assert_eq!(
+            settle(Named::Krona, None, &Place::of(Some("da-DK"), None)),
+            Some("DKK")
+        );
+        assert_eq!(
+            settle(Named::Yen, None, &Place::of(Some("zh-CN"), None)),
+            Some("CNY")
+        );
         // Issue 59: a Latin American "$" is the country's peso; "Rs" is
         // the rupee of the page's region.
-        assert_eq!(settle(Named::Dollar, None, Some("es-CL")), Some("CLP"));
-        assert_eq!(settle(Named::Dollar, None, Some("es-AR")), Some("ARS"));
-        assert_eq!(settle(Named::Dollar, None, Some("es-CO")), Some("COP"));
-        assert_eq!(settle(Named::Rupee, None, Some("en-PK")), Some("PKR"));
-        assert_eq!(settle(Named::Rupee, None, Some("en")), Some("INR"));
-        assert_eq!(settle(Named::Rupee, Some("LKR"), None), Some("LKR"));
+        assert_eq!(
+            settle(Named::Dollar, None, &Place::of(Some("es-CL"), None)),
+            Some("CLP")
+        );
+        assert_eq!(
+            settle(Named::Dollar, None, &Place::of(Some("es-AR"), None)),
+            Some("ARS")
+        );
+        assert_eq!(
+            settle(Named::Dollar, None, &Place::of(Some("es-CO"), None)),
+            Some("COP")
+        );
+        assert_eq!(
+            settle(Named::Rupee, None, &Place::of(Some("en-PK"), None)),
+            Some("PKR")
+        );
+        assert_eq!(
+            settle(Named::Rupee, None, &Place::of(Some("en"), None)),
+            Some("INR")
+        );
+        assert_eq!(
+            settle(Named::Rupee, Some("LKR"), &Place::of(None, None)),
+            Some("LKR")
+        );
+        // Issue 59: without a region in `<html lang>`, the address's
+        // country domain settles it; a region the page names wins.
+        let at = |lang, url| Place::of(lang, Some(url));
+        let dollar = |p: &Place| settle(Named::Dollar, None, p);
+        assert_eq!(
+            dollar(&at(Some("en"), "https://www.shop.com.au/p/1")),
+            Some("AUD")
+        );
+        assert_eq!(dollar(&at(None, "https://shop.ca:8443/p")), Some("CAD"));
+        assert_eq!(
+            dollar(&at(Some("en-US"), "https://shop.com.au/p")),
+            Some("USD")
+        );
+        assert_eq!(dollar(&at(Some("en"), "https://shop.co/p")), Some("USD"));
+        assert_eq!(
+            dollar(&at(Some("en"), "http://127.0.0.2:8080/p")),
+            Some("USD")
+        );
+        let krona = |p: &Place| settle(Named::Krona, None, p);
+        assert_eq!(
+            krona(&at(Some("en"), "https://butikk.no/vare")),
+            Some("NOK")
+        );
+        assert_eq!(krona(&at(None, "https://shop.dk/")), Some("DKK"));
+        assert_eq!(krona(&at(Some("sv"), "https://shop.com/")), Some("SEK"));
+        let yen = settle(Named::Yen, None, &at(None, "https://shop.cn/item"));
+        assert_eq!(yen, Some("CNY"));
         // Issue 59: lakhs and crores are grouped in pairs.
         for (text, want) in [
             ("₹1,29,999", "129999.00"),
@@ -574,8 +673,14 @@ mod tests {
             assert_eq!(f.first().map(|p| p.amount.as_str()), Some(want), "{text}");
         }
         // No symbol shown: the declared currency, or none.
-        assert_eq!(settle(Named::Unshown, Some("eur"), Some("en")), Some("EUR"));
-        assert_eq!(settle(Named::Unshown, None, Some("en")), None);
+        assert_eq!(
+            settle(Named::Unshown, Some("eur"), &Place::of(Some("en"), None)),
+            Some("EUR")
+        );
+        assert_eq!(
+            settle(Named::Unshown, None, &Place::of(Some("en"), None)),
+            None
+        );
         assert_eq!(code_of(" eur "), Some("EUR"));
         assert_eq!(code_of("€"), Some("EUR"));
         assert!(same_amount("17.00", "17.0"));
