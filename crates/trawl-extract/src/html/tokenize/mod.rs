@@ -33,6 +33,7 @@ use bytes::{is_space, skip_spaces, utf8_len};
 mod bytes;
 mod char_ref;
 mod doctype;
+mod names;
 mod raw;
 #[cfg(test)]
 mod tests;
@@ -109,7 +110,7 @@ impl Attrs {
         if name.is_empty() {
             return;
         }
-        let name = LocalName::from(name);
+        let name = names::atom(name);
         let known = match &mut self.seen {
             Some(seen) => !seen.insert(name.clone()),
             None => self.list.iter().any(|a| a.name.local == name),
@@ -356,7 +357,7 @@ impl<S: TokenSink> Tok<'_, S> {
             return;
         };
         let name = lowered(self.src.get(start..i).unwrap_or(""));
-        let name = LocalName::from(&*name);
+        let name = names::atom(&name);
         self.pos = i + 1;
         let after = match next {
             b'/' => After::Slash,
