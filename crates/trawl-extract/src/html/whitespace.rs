@@ -37,6 +37,14 @@ pub(super) fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
             }
         };
         if is_space {
+            // One plain space between two words stays in the run: it is
+            // what collapsing writes there, and a sentence is copied in
+            // one go rather than word by word.
+            let next = bytes.get(i + 1).copied().unwrap_or(b' ');
+            if b == b' ' && i > run && next.wrapping_sub(0x21) < 0x5e {
+                i += 1;
+                continue;
+            }
             if i > run {
                 push_run(buf, &raw[run..i], &mut space);
             }
@@ -103,8 +111,31 @@ mod tests {
             "~tilde\x7fdel!bang \x21\x7e\x20end",
             "Eight+by+eight_words_run_past_the_word boundary\x7fand\u{e9}t\u{e9} long_ascii_tail!",
             "abcdefgh\x20ijklmnop\tqrstuvwx\x1fyz012345\x7e\x7f\u{a0}ABCDEFGHIJ",
+            "one space between words, then  two, then a\tb c\u{a0}d e",
         ] {
             let (mut a, mut b) = ("x".to_string(), "x".to_string());
+            assert_eq!(
+                push_collapsed(&mut a, raw),
+                by_chars(&mut b, raw),
+                "{raw:?}"
+            );
+            assert_eq!(a, b, "{raw:?}");
+        }
+        // Every string of up to five characters over words, spaces and
+        // non-ASCII letters and spaces.
+        let alphabet = ['a', ' ', '\t', '\u{e9}', '\u{a0}', '!'];
+        let mut raws = vec![String::new()];
+        let mut last = raws.clone();
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|r| alphabet.iter().map(move |c| format!("{r}{c}")))
+                .collect();
+            raws.extend(last.iter().cloned());
+        }
+        assert_eq!(raws.len(), 1 + 6 + 36 + 216 + 1296 + 7776);
+        for raw in &raws {
+            let (mut a, mut b) = (String::new(), String::new());
             assert_eq!(
                 push_collapsed(&mut a, raw),
                 by_chars(&mut b, raw),
