@@ -433,6 +433,12 @@ pub(crate) fn extract_doc(
         let mut drop = chrome::label_lines(&text);
         if drop.iter().any(|&d| d) {
             chrome::keep_headings(&text, &mut drop, &chrome::date_headings(doc, &sel));
+            // A code line is never a label ("filter {" in a listing): code
+            // is kept verbatim.
+            let code = repeats::code_lines(doc, &sel);
+            for (d, line) in drop.iter_mut().zip(text.split('\n')) {
+                *d &= !code.contains(line.trim());
+            }
         }
         drop_lines(&mut text, drop);
     }
@@ -566,5 +572,21 @@ mod tests {
             "{}",
             ex.markdown
         );
+    }
+
+    /// Regression (wcxb-dev 0686): a code line that reads as an interface
+    /// label ("filter {") was dropped as one, and the listing had a hole.
+    #[test]
+    fn a_code_line_like_a_label_stays() {
+        let para = "<p>The data source below looks the volume up by its id, with one \
+                    filter block naming the field and the value it must hold.</p>";
+        let html = format!(
+            "<html><body><article>{para}<pre><code>data \"aws_ebs_volume\" \"example\" {{\n  \
+             filter {{\n    name = \"volume-id\"\n  }}\n}}</code></pre>{para}</article></body></html>"
+        );
+        let ex = crate::extract(html.as_bytes(), &crate::Options::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(ex.text.contains("\n  filter {\n"), "{}", ex.text);
+        assert!(ex.markdown.contains("\n  filter {\n"), "{}", ex.markdown);
     }
 }
