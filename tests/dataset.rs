@@ -247,7 +247,7 @@ fn shown_product_fields_floor_wcxb_dev() {
     let floors = [
         ("name", 0.75),
         ("price", 0.85),
-        ("currency", 0.97),
+        ("currency", 0.99),
         ("availability", 0.77),
         ("sku", 0.79),
         ("mpn", 0.70),
