@@ -402,6 +402,13 @@ pub(crate) fn extract_doc(
         html::markdown::markdown(doc, &sel, &opts)
     });
     // Lines the text loses after rendering, and the Markdown with them.
+    // The selection's code lines, read once for both passes below: code is
+    // kept verbatim, never dropped as a repeat or a label.
+    let code = std::cell::OnceCell::new();
+    let is_code = |line: &str| {
+        code.get_or_init(|| repeats::code_lines(doc, &sel))
+            .contains(line.trim())
+    };
     let mut drop_lines = |text: &mut String, drop: Vec<bool>| {
         if let Some(md) = md.as_mut() {
             md.drop_like(text, &drop);
@@ -421,11 +428,6 @@ pub(crate) fn extract_doc(
                     .iter()
                     .any(|h: &String| h == line.trim())
         };
-        let code = std::cell::OnceCell::new();
-        let is_code = |line: &str| {
-            code.get_or_init(|| repeats::code_lines(doc, &sel))
-                .contains(line.trim())
-        };
         let drop = repeats::repeated_lines(&text, &is_heading, &is_code);
         drop_lines(&mut text, drop);
     }
@@ -433,11 +435,9 @@ pub(crate) fn extract_doc(
         let mut drop = chrome::label_lines(&text);
         if drop.iter().any(|&d| d) {
             chrome::keep_headings(&text, &mut drop, &chrome::date_headings(doc, &sel));
-            // A code line is never a label ("filter {" in a listing): code
-            // is kept verbatim.
-            let code = repeats::code_lines(doc, &sel);
+            // A code line is never a label ("filter {" in a listing).
             for (d, line) in drop.iter_mut().zip(text.split('\n')) {
-                *d &= !code.contains(line.trim());
+                *d &= !is_code(line);
             }
         }
         drop_lines(&mut text, drop);

@@ -40,8 +40,12 @@ pub(super) fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
             // One plain space between two words stays in the run: it is
             // what collapsing writes there, and a sentence is copied in
             // one go rather than word by word.
-            let next = bytes.get(i + 1).copied().unwrap_or(b' ');
-            if b == b' ' && i > run && next.wrapping_sub(0x21) < 0x5e {
+            let word_next = || {
+                bytes
+                    .get(i + 1)
+                    .is_some_and(|n| n.wrapping_sub(0x21) < 0x5e)
+            };
+            if b == b' ' && i > run && word_next() {
                 i += 1;
                 continue;
             }

@@ -248,12 +248,12 @@ fn country_domain(url: &str) -> Option<String> {
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
     let host = host.split(':').next()?.trim_end_matches('.');
-    let tld = host.rsplit('.').next()?;
+    let (name, tld) = host.rsplit_once('.')?;
     const GENERIC: [&str; 14] = [
         "co", "io", "tv", "me", "ai", "ly", "fm", "gg", "to", "cc", "ws", "la", "nu", "sh",
     ];
-    let country = tld.len() == 2
-        && host.len() > 3
+    let country = !name.is_empty()
+        && tld.len() == 2
         && tld.bytes().all(|b| b.is_ascii_alphabetic())
         && !GENERIC.iter().any(|g| tld.eq_ignore_ascii_case(g));
     country.then(|| tld.to_ascii_lowercase())
