@@ -195,6 +195,36 @@ print(json.dumps({
 }))
 "#;
 
+/// Regression: a scrape that reached the API before the daemon had opened
+/// its store was refused 503 "the crawl is starting"; it now waits for the
+/// store within its own deadline. The test holds the store's lock for a
+/// moment (the daemon waits up to 2 s for a busy lock), so the scrape
+/// arrives while the store is not open yet.
+#[test]
+fn a_scrape_sent_as_the_daemon_starts_waits_for_its_store() {
+    let elsewhere = Host::start("127.0.0.175", |_, _| html(&story("Elsewhere", &[])));
+    let host = shop("127.0.0.174", elsewhere.url("/x"));
+    let (dir, port, cfg, seeds) = daemon_files("scrape-early", Some(&host), "sitemaps = false");
+    let held = trawl_crawl::store::Store::open(&dir.join("storage"), 1 << 20).expect("store");
+    let _daemon = start(&cfg, &seeds, Some(TOKEN));
+    wait_until("the port", Duration::from_secs(20), || {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(800));
+        drop(held);
+    });
+    let (code, rec) = scrape(
+        port,
+        "/scrape",
+        serde_json::json!({"url": host.url("/early")}),
+    );
+    assert_eq!(code, 200, "{rec}");
+    assert_eq!(rec["metadata"]["title"], "Page early", "{rec}");
+    release.join().expect("lock released");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn firecrawls_python_client_scrapes_through_the_daemon() {
     let Some(python) = python_with(&["firecrawl"]) else {

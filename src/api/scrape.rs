@@ -57,15 +57,25 @@ enum Pages<'a> {
 }
 
 impl Pages<'_> {
-    fn open(api: &Api) -> Result<Pages<'_>, Refusal> {
-        match api.cluster() {
-            Some(_) => Ok(Pages::Cluster(api)),
-            None => api.observer.store().map(Pages::Local).ok_or_else(|| {
-                Refusal(
+    /// The pages to read, waiting up to `wait` for the daemon's store: it
+    /// is not open yet the moment the API answers at startup, nor between
+    /// sessions while a failed store is reopened.
+    async fn open(api: &Api, wait: Duration) -> Result<Pages<'_>, Refusal> {
+        if api.cluster().is_some() {
+            return Ok(Pages::Cluster(api));
+        }
+        let start = Instant::now();
+        loop {
+            if let Some(store) = api.observer.store() {
+                return Ok(Pages::Local(store));
+            }
+            if start.elapsed() >= wait {
+                return Err(Refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    "the crawl is starting".into(),
-                )
-            }),
+                    "the crawl's store is not open (starting, or reopening after a failure)".into(),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 
@@ -127,7 +137,10 @@ pub(super) async fn scrape(api: &Api, ask: &Ask) -> Result<Scraped, Response> {
         .timeout_ms
         .map_or(Duration::from_secs(60), Duration::from_millis)
         .min(max);
-    let mut pages = Pages::open(api).map_err(IntoResponse::into_response)?;
+    let start = Instant::now();
+    let mut pages = Pages::open(api, wait)
+        .await
+        .map_err(IntoResponse::into_response)?;
     let poll = match pages {
         Pages::Local(_) => Duration::from_millis(50),
         Pages::Cluster(_) => Duration::from_millis(250),
@@ -139,7 +152,6 @@ pub(super) async fn scrape(api: &Api, ask: &Ask) -> Result<Scraped, Response> {
             .await
             .map_err(refuse)?;
     }
-    let start = Instant::now();
     let mut url = seed.url;
     let mut hops = 0;
     loop {
