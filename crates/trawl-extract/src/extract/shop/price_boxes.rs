@@ -51,11 +51,22 @@ pub(super) fn inside(doc: &Doc, id: NodeId, tags: &[Tag], up: usize) -> bool {
     up_to(doc, id, up, |n| tags.contains(&doc.tag(n)))
 }
 
-/// Inside `<del>`, `<s>` or `<strike>` (within `up` levels).
+/// Inside `<del>`, `<s>` or `<strike>`, or an element whose own `style`
+/// strikes it through (`text-decoration: line-through`, OpenCart's former
+/// price), within `up` levels.
 pub(super) fn struck_tag(doc: &Doc, id: NodeId, up: usize) -> bool {
     up_to(doc, id, up, |n| {
         matches!(doc.name(n), "del" | "s" | "strike")
+            || doc.attr(n, "style").is_some_and(styled_struck)
     })
+}
+
+/// Whether an inline style strikes its text through.
+fn styled_struck(style: &str) -> bool {
+    style
+        .as_bytes()
+        .windows(b"line-through".len())
+        .any(|w| w.eq_ignore_ascii_case(b"line-through"))
 }
 
 pub(super) fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {

@@ -505,6 +505,29 @@ mod tests {
         assert_eq!(v.headings, vec!["Trekking Backpack 40L"]);
     }
 
+    /// Issue 59: a former price struck through by its inline style
+    /// (OpenCart's theme: `<span style="text-decoration: line-through;">`
+    /// above the price in an `<h2>`) is struck, not paid.
+    #[test]
+    fn a_price_struck_by_its_style_is_not_paid() {
+        for style in [
+            "text-decoration: line-through;",
+            "TEXT-DECORATION:LINE-THROUGH",
+            "color:#999;text-decoration-line:line-through",
+        ] {
+            let v = visible(&format!(
+                r#"<h1>Canon EOS 5D</h1><ul><li><span style="{style}">$122.00</span></li>
+                <li><h2>$98.00</h2></li><li>Ex Tax: $80.00</li></ul>"#
+            ));
+            assert_eq!(
+                v.price.map(|p| p.amount).as_deref(),
+                Some("98.00"),
+                "{style}"
+            );
+            assert_eq!(v.struck, vec!["122.00"], "{style}");
+        }
+    }
+
     /// Issue 59: a logo set as the site header's `<h1>` is not the
     /// product's heading; the product's own `<h1>` or `<h2>` is. A heading
     /// in the product's own header stays.
