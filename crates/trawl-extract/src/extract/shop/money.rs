@@ -433,9 +433,17 @@ pub(crate) fn range_top<'a>(text: &str, low: &Found, found: &'a [Found]) -> Opti
         .filter(|c| "-–—~〜～".contains(*c));
     let between = text.get(end..next.at)?;
     let join = format!("{}{between}", mark.map(String::from).unwrap_or_default());
-    let join = join.trim().to_lowercase();
-    let above = next.amount.parse::<f64>().ok()? > low.amount.parse::<f64>().ok()?;
-    (above && RANGE_JOINS.contains(&join.as_str())).then_some(next)
+    joins_range(low, &join, next).then_some(next)
+}
+
+/// Whether `join` (the text between two prices) joins `low` to a `high`
+/// above it as the ends of one range.
+pub(crate) fn joins_range(low: &Found, join: &str, high: &Found) -> bool {
+    let above = match (high.amount.parse::<f64>(), low.amount.parse::<f64>()) {
+        (Ok(h), Ok(l)) => h > l,
+        _ => false,
+    };
+    above && RANGE_JOINS.contains(&join.trim().to_lowercase().as_str())
 }
 
 /// A currency code from structured data ("usd", " EUR "), or a symbol there.

@@ -5,7 +5,7 @@
 //! `box_price` decides which of a box's prices is paid.
 
 use super::box_price::cents_joined;
-use super::money::{find_prices, Found};
+use super::money::{find_prices, joins_range, Found};
 use crate::extract::noise::{class_id_role, matches_any_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -110,6 +110,41 @@ fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
         i += 1;
     }
     out
+}
+
+/// Most visible characters between the two ends of a range shown in two
+/// elements ("£20.00 – £35.00").
+const RANGE_GAP_CHARS: u64 = 6;
+
+/// The top of a range whose low end `low` is the last price of `boxes[k]`
+/// and whose top is the first price of the next box, the two joined by a
+/// dash or a word of range in the text between them (WooCommerce's
+/// variable product: `<span class=amount>£20.00</span> &ndash; <span
+/// class=amount>£35.00</span>`). `before` counts the visible characters
+/// before each node.
+pub(super) fn range_top_beside<'a>(
+    doc: &Doc,
+    boxes: &'a [PriceBox],
+    k: usize,
+    low: &Found,
+    before: &[u64],
+) -> Option<&'a Found> {
+    let this = boxes.get(k)?;
+    let next = boxes.get(k + 1)?;
+    if this.found.last().map(|f| f.at) != Some(low.at) {
+        return None;
+    }
+    let end = doc.end(this.id);
+    let gap = before.get(next.id as usize)? - before.get(end as usize)?;
+    if next.id < end || gap > RANGE_GAP_CHARS {
+        return None;
+    }
+    let between: String = (end..next.id)
+        .filter(|&i| doc.nodes[i as usize].kind == Kind::Text)
+        .map(|i| doc.text(i))
+        .collect();
+    let high = next.found.first()?;
+    joins_range(low, &between, high).then_some(high)
 }
 
 /// Whether `text` holds a digit of any script (a price's amount).

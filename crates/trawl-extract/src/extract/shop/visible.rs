@@ -11,7 +11,7 @@ use super::box_price::{around, box_price, buy_box_price, former_then_now, Candid
 use super::codes;
 use super::money::{self, Found};
 use super::price_boxes::{
-    inside, named_like, price_boxes, struck_tag, up_to, PriceBox, STRUCK_NAMES,
+    inside, named_like, price_boxes, range_top_beside, struck_tag, up_to, PriceBox, STRUCK_NAMES,
 };
 use super::price_labels;
 use std::sync::OnceLock;
@@ -171,13 +171,13 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // after it, labels its own price ("£25.00 <small>ex VAT</small>"), not
     // the next one's.
     let mut last_box: Option<(usize, usize, Option<usize>)> = None;
-    for PriceBox {
-        id,
-        found,
-        text,
-        beside_struck,
-    } in &boxes
-    {
+    for (k, b) in boxes.iter().enumerate() {
+        let PriceBox {
+            id,
+            found,
+            text,
+            beside_struck,
+        } = b;
         v.all.extend(found.iter().cloned());
         let lower = text.to_lowercase();
         let (prev, next, prev_at, next_at) = around(doc, *id);
@@ -236,7 +236,9 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         } else {
             distance
         };
-        let top = money::range_top(text, pick, found).cloned();
+        let top = money::range_top(text, pick, found)
+            .or_else(|| range_top_beside(doc, &boxes, k, pick, &before))
+            .cloned();
         candidates.push((distance, at, pick.clone(), top));
     }
     // An amount whose currency is not shown, nearer the heading than any
@@ -526,6 +528,36 @@ mod tests {
             );
             assert_eq!(v.struck, vec!["122.00"], "{style}");
         }
+    }
+
+    /// Issue 59: a range whose two ends are elements of their own, joined
+    /// by a dash between them (WooCommerce's variable product), keeps its
+    /// top as `price_max`; two prices apart, or falling, are no range.
+    #[test]
+    fn a_range_across_two_elements_keeps_its_top() {
+        let amount = |a: &str| format!("<span class=amount><bdi>&pound;{a}</bdi></span>");
+        for (between, want) in [
+            (" &ndash; ", Some("35.00")),
+            (" - ", Some("35.00")),
+            (" to ", Some("35.00")),
+            (" ", None),
+            (" or from ", None),
+        ] {
+            let html = format!(
+                "<h1>Steel Bottle</h1><p class=price>{}{between}{}</p>",
+                amount("20.00"),
+                amount("35.00")
+            );
+            let v = visible(&html);
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("20.00"), "{html}");
+            assert_eq!(v.price_max.map(|p| p.amount).as_deref(), want, "{html}");
+        }
+        let v = visible(&format!(
+            "<h1>Steel Bottle</h1><p class=price>{} &ndash; {}</p>",
+            amount("35.00"),
+            amount("20.00")
+        ));
+        assert_eq!(v.price_max, None);
     }
 
     /// Issue 59: a logo set as the site header's `<h1>` is not the
