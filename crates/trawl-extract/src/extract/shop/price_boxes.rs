@@ -112,6 +112,60 @@ fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
     out
 }
 
+/// Class/id fragments of a shop's "regular" price: the price paid when no
+/// other is shown, the former one beside a current price.
+const REGULAR_NAMES: &[&str] = &["regular"];
+/// Class/id fragments of the price paid now, beside a regular one.
+const CURRENT_NAMES: &[&str] = &[
+    "current",
+    "sale",
+    "special",
+    "final",
+    "price-new",
+    "new-price",
+];
+/// Boxes read on each side of a regular price for its current one.
+const CURRENT_NEAR_BOXES: usize = 3;
+/// Levels up from each box to the container they share.
+const SHARED_LEVELS: usize = 4;
+
+/// Which of `boxes` are a regular price beside a current one in the same
+/// container (PrestaShop: `<span class=regular-price>32,00 €</span>` and
+/// `<div class=current-price>24,50 €</div>`, the first struck by a
+/// stylesheet): former prices. A regular price alone is the price (a card's
+/// `regular-price`), and so is a box named both (BigCommerce's `current-price
+/// regular-price`).
+pub(super) fn regular_beside_current(doc: &Doc, boxes: &[PriceBox]) -> Vec<bool> {
+    let named = |id: NodeId, names: &[&str]| named_like(doc, id, names, 2);
+    let current: Vec<bool> = boxes
+        .iter()
+        .map(|b| named(b.id, CURRENT_NAMES) && !named(b.id, REGULAR_NAMES))
+        .collect();
+    let ancestors = |id: NodeId| {
+        let mut up = Vec::with_capacity(SHARED_LEVELS);
+        let mut cur = doc.nodes[id as usize].parent;
+        while cur != u32::MAX && up.len() < SHARED_LEVELS {
+            up.push(cur);
+            cur = doc.nodes[cur as usize].parent;
+        }
+        up
+    };
+    boxes
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            if current[k] || !named(b.id, REGULAR_NAMES) {
+                return false;
+            }
+            let mine = ancestors(b.id);
+            let near =
+                k.saturating_sub(CURRENT_NEAR_BOXES)..(k + CURRENT_NEAR_BOXES + 1).min(boxes.len());
+            near.filter(|&j| j != k && current[j])
+                .any(|j| ancestors(boxes[j].id).iter().any(|a| mine.contains(a)))
+        })
+        .collect()
+}
+
 /// Most visible characters between the two ends of a range shown in two
 /// elements ("£20.00 – £35.00").
 const RANGE_GAP_CHARS: u64 = 6;

@@ -11,7 +11,8 @@ use super::box_price::{around, box_price, buy_box_price, former_then_now, Candid
 use super::codes;
 use super::money::{self, Found};
 use super::price_boxes::{
-    inside, named_like, price_boxes, range_top_beside, struck_tag, up_to, PriceBox, STRUCK_NAMES,
+    inside, named_like, price_boxes, range_top_beside, regular_beside_current, struck_tag, up_to,
+    PriceBox, STRUCK_NAMES,
 };
 use super::price_labels;
 use std::sync::OnceLock;
@@ -171,6 +172,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // after it, labels its own price ("£25.00 <small>ex VAT</small>"), not
     // the next one's.
     let mut last_box: Option<(usize, usize, Option<usize>)> = None;
+    let regular_former = regular_beside_current(doc, &boxes);
     for (k, b) in boxes.iter().enumerate() {
         let PriceBox {
             id,
@@ -185,7 +187,8 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             .zip(last_box)
             .is_some_and(|(j, (from, to, after))| (from..to).contains(&j) || after == Some(j));
         last_box = Some((*id as usize, doc.nodes[*id as usize].end as usize, next_at));
-        let marked = struck_tag(doc, *id, 3) || named_like(doc, *id, STRUCK_NAMES, 3);
+        let marked =
+            struck_tag(doc, *id, 3) || named_like(doc, *id, STRUCK_NAMES, 3) || regular_former[k];
         // A box opening with a former price's label strikes that price; a
         // later one after a label of its own is the price now ("Was $50.00
         // Now $35.00").
@@ -549,7 +552,11 @@ mod tests {
                 amount("35.00")
             );
             let v = visible(&html);
-            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some("20.00"), "{html}");
+            assert_eq!(
+                v.price.map(|p| p.amount).as_deref(),
+                Some("20.00"),
+                "{html}"
+            );
             assert_eq!(v.price_max.map(|p| p.amount).as_deref(), want, "{html}");
         }
         let v = visible(&format!(
@@ -558,6 +565,25 @@ mod tests {
             amount("20.00")
         ));
         assert_eq!(v.price_max, None);
+    }
+
+    /// Issue 59: a regular price beside a current one in the same block
+    /// (PrestaShop) is the former price; alone, or named current too, it
+    /// is the price.
+    #[test]
+    fn a_regular_price_beside_a_current_one_is_former() {
+        for (html, want) in [
+            (
+                "<div class=prices><span class=regular-price>32,00 €</span>\
+                 <div class=current-price><span>24,50 €</span></div></div>",
+                "24.50",
+            ),
+            ("<div><span class=regular-price>32,00 €</span></div>", "32.00"),
+            ("<div class='current-price regular-price'>32,00 €</div>", "32.00"),
+        ] {
+            let v = visible(&format!("<h1>Gourde inox</h1>{html}"));
+            assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(want), "{html}");
+        }
     }
 
     /// Issue 59: a logo set as the site header's `<h1>` is not the
