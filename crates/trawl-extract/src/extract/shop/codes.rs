@@ -32,8 +32,8 @@ fn code_pattern() -> &'static Regex {
                 r"c[óo]digo\s+(?:ean|de\s+barras)|code\s+ean|codice\s+ean|kod\s+ean|ean[\s-]*code|barcode|streckkod|hersteller-?\s*artikel-?\s*nummer|",
                 // English
                 r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model(?:lo|l|o|nummer|nr\.?)?\s*(?:#|no\.?|number)?|mod[èe]le|модель|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
-                // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Herstellernummer, Kod produktu
-                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|productcode|kod\s+produktu|nr\s+katalogowy",
+                // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Produktnummer (Shopware's), Herstellernummer, Kod produktu
+                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
                 r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
@@ -295,6 +295,9 @@ mod tests {
         let s = |x: &str| Some(x.to_string());
         for (line, want) in [
             ("Artikelnummer: 4711-22", (s("4711-22"), None, None)),
+            ("Produktnummer: SW10041", (s("SW10041"), None, None)),
+            ("Produkt-Nr.: SW10041", (s("SW10041"), None, None)),
+            ("Productnummer: NL-2041", (s("NL-2041"), None, None)),
             ("Herstellernummer: HX-900", (None, s("HX-900"), None)),
             ("Réf. : 100234", (s("100234"), None, None)),
             ("Réf. fabricant : RF-77", (None, s("RF-77"), None)),
