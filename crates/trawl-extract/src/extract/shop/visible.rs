@@ -578,8 +578,14 @@ mod tests {
                  <div class=current-price><span>24,50 €</span></div></div>",
                 "24.50",
             ),
-            ("<div><span class=regular-price>32,00 €</span></div>", "32.00"),
-            ("<div class='current-price regular-price'>32,00 €</div>", "32.00"),
+            (
+                "<div><span class=regular-price>32,00 €</span></div>",
+                "32.00",
+            ),
+            (
+                "<div class='current-price regular-price'>32,00 €</div>",
+                "32.00",
+            ),
         ] {
             let v = visible(&format!("<h1>Gourde inox</h1>{html}"));
             assert_eq!(v.price.map(|p| p.amount).as_deref(), Some(want), "{html}");
