@@ -143,6 +143,19 @@ impl Tag {
         )
     }
 
+    /// A heading's level, 1 for `<h1>` to 6 for `<h6>`.
+    pub fn heading_level(self) -> Option<u8> {
+        Some(match self {
+            Tag::H1 => 1,
+            Tag::H2 => 2,
+            Tag::H3 => 3,
+            Tag::H4 => 4,
+            Tag::H5 => 5,
+            Tag::H6 => 6,
+            _ => return None,
+        })
+    }
+
     /// Elements that start a new paragraph (blank line) in rendered text.
     pub fn is_paragraph_block(self) -> bool {
         matches!(

@@ -780,15 +780,7 @@ fn cards(units: &[Unit], spans: &[(usize, usize, usize)]) -> bool {
 
 /// A heading tag's level.
 fn level(tag: Tag) -> Option<usize> {
-    Some(match tag {
-        Tag::H1 => 1,
-        Tag::H2 => 2,
-        Tag::H3 => 3,
-        Tag::H4 => 4,
-        Tag::H5 => 5,
-        Tag::H6 => 6,
-        _ => return None,
-    })
+    tag.heading_level().map(usize::from)
 }
 
 /// Where an image is: its `src`, or the lazy loader's attribute when the
