@@ -124,6 +124,17 @@ fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
         3,
         "{list}"
     );
+    // What the kill took inside sled's last flush interval is replayed
+    // from its block after the restart (regression: CI killed the restarted
+    // daemon before the replay and /x's outcome was missing).
+    wait_until(
+        "the guard's outcome for /x after the restart",
+        Duration::from_secs(30),
+        || {
+            endpoint_get(port, "/export?outcomes=1")
+                .is_some_and(|(_, b)| String::from_utf8_lossy(&b).contains(&x))
+        },
+    );
     drop(daemon);
     assert!(!fetched("/d"), "a URL's links are not followed");
     assert!(other.paths().is_empty(), "guarded: {:?}", other.paths());
