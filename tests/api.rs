@@ -77,13 +77,14 @@ fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
     assert_eq!(json(&body)["added"], 2, "{body}");
     wait_until("/c", Duration::from_secs(30), || fetched("/c"));
     let x = other.url("/x");
+    let x_exported = || {
+        endpoint_get(port, "/export?outcomes=1")
+            .is_some_and(|(_, b)| String::from_utf8_lossy(&b).contains(&x))
+    };
     wait_until(
         "the guard's outcome for /x",
         Duration::from_secs(30),
-        || {
-            endpoint_get(port, "/export?outcomes=1")
-                .is_some_and(|(_, b)| String::from_utf8_lossy(&b).contains(&x))
-        },
+        x_exported,
     );
     let again = send(
         port,
@@ -130,10 +131,7 @@ fn seeds_and_urls_added_through_the_api_are_crawled_and_kept() {
     wait_until(
         "the guard's outcome for /x after the restart",
         Duration::from_secs(30),
-        || {
-            endpoint_get(port, "/export?outcomes=1")
-                .is_some_and(|(_, b)| String::from_utf8_lossy(&b).contains(&x))
-        },
+        x_exported,
     );
     drop(daemon);
     assert!(!fetched("/d"), "a URL's links are not followed");
