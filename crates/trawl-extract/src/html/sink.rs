@@ -461,8 +461,7 @@ pub(super) fn build_with(
         limits: limits.clone(),
     };
     if fast && super::tokenize::usable(html) {
-        let html = super::tokenize::normalize_newlines(html);
-        super::tokenize::run(&html, &guard, |g| g.stop.get().is_some());
+        super::tokenize::run(html, &guard, |g| g.stop.get().is_some());
         return finish(&guard, limits);
     }
     let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());

@@ -44,17 +44,20 @@ pub(super) fn usable(html: &str) -> bool {
     html.len() < u32::MAX as usize && memchr::memchr(0, html.as_bytes()).is_none()
 }
 
-/// Newlines as the tokenizer sees them: CRLF and lone CR become LF.
-pub(super) fn normalize_newlines(html: &str) -> Cow<'_, str> {
+/// The input as the tokenizer reads it, in one tendril: a leading U+FEFF
+/// dropped, CRLF and lone CR become LF. Written straight into the tendril,
+/// whose buffer the tokens then share: one copy of the page, not two.
+fn normalized(html: &str) -> StrTendril {
+    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     let Some(first) = memchr::memchr(b'\r', html.as_bytes()) else {
-        return Cow::Borrowed(html);
+        return StrTendril::from_slice(html);
     };
-    let mut out = String::with_capacity(html.len());
+    let mut out = StrTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
     let mut rest = html;
     let mut k = first;
     loop {
-        out.push_str(&rest[..k]);
-        out.push('\n');
+        out.push_slice(&rest[..k]);
+        out.push_char('\n');
         rest = &rest[k + 1..];
         if let Some(tail) = rest.strip_prefix('\n') {
             rest = tail;
@@ -64,8 +67,8 @@ pub(super) fn normalize_newlines(html: &str) -> Cow<'_, str> {
             None => break,
         }
     }
-    out.push_str(rest);
-    Cow::Owned(out)
+    out.push_slice(rest);
+    out
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -134,7 +137,7 @@ struct Tok<'a, S: TokenSink> {
     /// The input once more, as one tendril: text runs and attribute values
     /// are handed on as slices of it, sharing its buffer, not each copied
     /// into an allocation of its own.
-    whole: StrTendril,
+    whole: &'a StrTendril,
     b: &'a [u8],
     pos: usize,
     sink: &'a S,
@@ -146,14 +149,14 @@ struct Tok<'a, S: TokenSink> {
     attr_buf: Vec<Attribute>,
 }
 
-/// Tokenizes `html` (newlines normalized, no NUL: see [`usable`]) into `sink`,
-/// then ends it.
+/// Tokenizes `html` (no NUL: see [`usable`]) into `sink`, then ends it.
 /// `stop` is asked between constructs whether the sink gave up (limits).
 pub(super) fn run<S: TokenSink>(html: &str, sink: &S, stop: impl Fn(&S) -> bool) {
-    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+    let whole = normalized(html);
+    let html: &str = &whole;
     let mut t = Tok {
         src: html,
-        whole: StrTendril::from_slice(html),
+        whole: &whole,
         b: html.as_bytes(),
         pos: 0,
         sink,
