@@ -224,9 +224,19 @@ impl Doc {
     /// asked for.
     fn names(&self) -> &super::class_names::ClassNames {
         self.class_names.get_or_init(|| {
+            // One look at each attribute, not one scan per name.
             super::class_names::ClassNames::build(self.nodes.len(), |i| {
-                let (class, ident) = self.class_id(i as NodeId);
-                [class, ident, self.attr(i as NodeId, "role")]
+                let mut parts = [None; 3];
+                for a in &self.nodes[i].attrs {
+                    let at = match a.name.local {
+                        local_name!("class") => 0,
+                        local_name!("id") => 1,
+                        local_name!("role") => 2,
+                        _ => continue,
+                    };
+                    parts[at] = Some(a.value.as_ref());
+                }
+                parts
             })
         })
     }

@@ -78,14 +78,30 @@ fn streamed_boundary(attrs: &[Attribute]) -> bool {
 fn may_hide(classes: &str) -> bool {
     let b = classes.as_bytes();
     let at = |i: usize, frag: &[u8]| b.get(i..i + frag.len()) == Some(frag);
-    (0..b.len()).any(|i| match b[i] {
-        b'h' | b'H' => at(i + 1, b"id"),
-        b'n' => at(i + 1, b"one"),
-        b'i' => at(i + 1, b"nvisible"),
-        b's' => at(i + 1, b"r-only") || at(i + 1, b"creen") || at(i + 1, b"how-for"),
-        _ => false,
+    // A fragment's first byte, looked up in a table: most bytes are none,
+    // and a table is cheaper than a `match` per byte (0.5% of a run).
+    (0..b.len()).any(|i| {
+        FRAGMENT_START[usize::from(b[i])]
+            && match b[i] {
+                b'h' | b'H' => at(i + 1, b"id"),
+                b'n' => at(i + 1, b"one"),
+                b'i' => at(i + 1, b"nvisible"),
+                b's' => at(i + 1, b"r-only") || at(i + 1, b"creen") || at(i + 1, b"how-for"),
+                _ => false,
+            }
     })
 }
+
+/// The bytes a hiding fragment starts with ([`may_hide`]).
+const FRAGMENT_START: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'h' as usize] = true;
+    t[b'H' as usize] = true;
+    t[b'n' as usize] = true;
+    t[b'i' as usize] = true;
+    t[b's' as usize] = true;
+    t
+};
 
 /// Whether a class list hides the element on a desktop screen (1280 px, the
 /// width readers and annotators see). Display utilities apply by breakpoint,
