@@ -170,11 +170,10 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
         .collect();
     let mut best: Option<(Credit, Vec<String>)> = None;
     for (k, &id) in texts.iter().enumerate() {
-        // Most texts hold no label's first character.
-        if !doc
-            .text(id)
-            .contains(['作', '执', '记', '责', '编', '撰', '文', '报'])
-        {
+        // Most texts hold no label's first character, and most are ASCII
+        // (checked a block at a time, before a search character by character).
+        let t = doc.text(id);
+        if t.is_ascii() || !t.contains(['作', '执', '记', '责', '编', '撰', '文', '报']) {
             continue;
         }
         let text = doc

@@ -132,6 +132,9 @@ impl Attrs {
     }
 }
 
+/// The longest tendril stored inline (tendril's `MAX_INLINE_LEN`).
+const INLINE: usize = 8;
+
 struct Tok<'a, S: TokenSink> {
     src: &'a str,
     /// The input once more, as one tendril: text runs and attribute values
@@ -195,6 +198,11 @@ impl<S: TokenSink> Tok<'_, S> {
             return StrTendril::new();
         }
         let copy = || StrTendril::from_slice(self.src.get(from..to).unwrap_or(""));
+        // A tendril this short is stored inline either way: copying it
+        // skips the shared slice's UTF-8 check at both ends.
+        if to - from <= INLINE {
+            return copy();
+        }
         // `usable` keeps the input under u32::MAX bytes.
         let (Ok(at), Ok(len)) = (u32::try_from(from), u32::try_from(to - from)) else {
             return copy();
