@@ -220,6 +220,21 @@ fn push_words(line: &str, key: &mut String) {
     // tables.
     let start = key.len();
     let mut gap = false;
+    if line.is_ascii() {
+        // Byte by byte: no character to decode.
+        for &b in line.as_bytes() {
+            if !b.is_ascii_alphanumeric() {
+                gap = true;
+                continue;
+            }
+            if gap && key.len() > start {
+                key.push(' ');
+            }
+            gap = false;
+            key.push(char::from(b.to_ascii_lowercase()));
+        }
+        return;
+    }
     for c in line.chars() {
         if !c.is_alphanumeric() {
             gap = true;
