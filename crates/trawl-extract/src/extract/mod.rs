@@ -357,12 +357,38 @@ pub(crate) fn parse_bytes(
 /// and search indexes compare in: a page may spell "য়" as one code point or
 /// two, "é" as e and an accent.
 fn nfc(text: String) -> String {
-    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
-    if is_nfc_quick(text.chars()) == IsNormalized::Yes {
+    use unicode_normalization::UnicodeNormalization;
+    if quick_nfc(&text) {
         text
     } else {
         text.nfc().collect()
     }
+}
+
+/// Unicode's NFC quick check answering yes, run over the non-ASCII runs
+/// alone: an ASCII character is in NFC and resets the check's state, so the
+/// runs between them answer for the whole text (the bytes of the rest are
+/// skipped, not decoded).
+fn quick_nfc(text: &str) -> bool {
+    use unicode_normalization::{is_nfc_quick, IsNormalized};
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(off) = b
+        .get(i..)
+        .and_then(|r| r.iter().position(|c| !c.is_ascii()))
+    {
+        let from = i + off;
+        let to = b[from..]
+            .iter()
+            .position(u8::is_ascii)
+            .map_or(b.len(), |k| from + k);
+        let run = text.get(from..to).unwrap_or("");
+        if is_nfc_quick(run.chars()) != IsNormalized::Yes {
+            return false;
+        }
+        i = to;
+    }
+    true
 }
 
 /// `href` resolved against the page's `<base href>` and its URL, as a
@@ -516,6 +542,28 @@ pub(crate) fn extract_doc(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_check_over_non_ascii_runs_answers_as_over_the_whole_text() {
+        use unicode_normalization::{is_nfc_quick, IsNormalized};
+        for t in [
+            "",
+            "plain words",
+            "café au lait",
+            "cafe\u{301}",
+            "a\u{301}\u{300} x",
+            "a\u{323}\u{301}",
+            "a\u{301}\u{323}",
+            "\u{1100}\u{1161} 한국어",
+            "Ω and \u{2126}",
+            "x \u{301}",
+            "«guillemets» and ’quotes’",
+        ] {
+            let whole = is_nfc_quick(t.chars()) == IsNormalized::Yes;
+            assert_eq!(quick_nfc(t), whole, "{t:?}");
+        }
+        assert_eq!(nfc("cafe\u{301}".to_string()), "café");
+    }
 
     #[test]
     fn algorithm_names_round_trip() {
