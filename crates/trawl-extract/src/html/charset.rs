@@ -202,7 +202,7 @@ pub(crate) fn decode<'a>(
             // non-ASCII character.
             Some((enc, _)) if enc != UTF_8 && reads_as_utf8(bytes) => (UTF_8, "detected"),
             // A UTF-8 label on bytes that are not UTF-8 is a lie; detect instead.
-            Some((enc, src)) if enc != UTF_8 || std::str::from_utf8(bytes).is_ok() => (enc, src),
+            Some((enc, src)) if enc != UTF_8 || valid_utf8(bytes) => (enc, src),
             _ => (detect(bytes, tld), "detected"),
         }
     };
@@ -260,8 +260,14 @@ fn reads_as_utf8(bytes: &[u8]) -> bool {
     (multi >= 1 && invalid == 0) || (multi >= 8 && invalid * 20 <= multi)
 }
 
+/// Whether a page's bytes are UTF-8 throughout (SIMD: the whole page is
+/// checked, which `std::str::from_utf8` did at a third of the speed).
+fn valid_utf8(bytes: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok()
+}
+
 fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
-    if std::str::from_utf8(bytes).is_ok() {
+    if valid_utf8(bytes) {
         return UTF_8;
     }
     // UTF-8 with a few broken bytes (a cut body, one bad paste) is still
