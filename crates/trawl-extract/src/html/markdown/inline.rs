@@ -154,6 +154,22 @@ impl Inline {
     /// and holds no byte that needs escaping: each word after one space, the
     /// key in one go, as [`Inline::word`] would.
     fn plain_rest(&mut self, rest: &str) {
+        // Text as the document holds it is collapsed already (single plain
+        // spaces): then it is written as it is, in one go.
+        let b = rest.as_bytes();
+        let collapsed = !b.iter().any(|&c| is_html_space_byte(c) && c != b' ')
+            && memchr::memmem::find(b, b"  ").is_none();
+        if collapsed {
+            match rest.strip_suffix(' ') {
+                Some(body) => {
+                    self.md.push_str(body);
+                    self.space();
+                }
+                None => self.md.push_str(rest),
+            }
+            push_key(&mut self.key, rest);
+            return;
+        }
         // Space bytes are ASCII: a slice between them is whole characters.
         let mut start = 0;
         for (i, b) in rest.bytes().enumerate() {
