@@ -27,6 +27,11 @@ pub(super) fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
         let b = bytes[i];
         let (len, is_space) = if b.is_ascii() {
             (1, matches!(b, b' ' | b'\t'..=b'\r'))
+        } else if !matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF) {
+            // Every space this reads (Unicode's White_Space, U+200B,
+            // U+FEFF) opens with one of those bytes: a letter of another
+            // script is stepped over by its first byte, not decoded.
+            (utf8_len(b), false)
         } else {
             match raw[i..].chars().next() {
                 Some(c) => (
@@ -69,6 +74,15 @@ pub(super) fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
 }
 
 /// A run of non-space characters, after the pending space if any.
+/// The length of the UTF-8 sequence a (non-ASCII) first byte opens.
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
 fn push_run(buf: &mut String, run: &str, space: &mut bool) {
     if *space {
         buf.push(' ');
@@ -80,6 +94,22 @@ fn push_run(buf: &mut String, run: &str, space: &mut bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_space_beyond_ascii_opens_with_a_byte_the_fast_path_decodes() {
+        for c in ('\u{80}'..=char::MAX)
+            .filter(|&c| c.is_whitespace() || c == '\u{200b}' || c == '\u{feff}')
+        {
+            let mut b = [0; 4];
+            let first = c.encode_utf8(&mut b).as_bytes()[0];
+            assert!(matches!(first, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF), "{c:?}");
+            assert_eq!(utf8_len(first), c.len_utf8());
+        }
+        for c in ['\u{e9}', '\u{416}', '\u{65e5}', '\u{1f600}'] {
+            let mut b = [0; 4];
+            assert_eq!(utf8_len(c.encode_utf8(&mut b).as_bytes()[0]), c.len_utf8());
+        }
+    }
 
     #[test]
     fn collapsing_runs_matches_a_push_per_character() {
