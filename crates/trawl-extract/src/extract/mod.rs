@@ -373,10 +373,7 @@ fn quick_nfc(text: &str) -> bool {
     use unicode_normalization::{is_nfc_quick, IsNormalized};
     let b = text.as_bytes();
     let mut i = 0;
-    while let Some(off) = b
-        .get(i..)
-        .and_then(|r| r.iter().position(|c| !c.is_ascii()))
-    {
+    while let Some(off) = b.get(i..).and_then(first_non_ascii) {
         let from = i + off;
         let to = b[from..]
             .iter()
@@ -389,6 +386,21 @@ fn quick_nfc(text: &str) -> bool {
         i = to;
     }
     true
+}
+
+/// Where the first non-ASCII byte is: eight bytes tested at a time.
+fn first_non_ascii(b: &[u8]) -> Option<usize> {
+    let mut chunks = b.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = <[u8; 8]>::try_from(chunk).map_or(u64::MAX, u64::from_le_bytes);
+        if word & 0x8080_8080_8080_8080 != 0 {
+            return chunk.iter().position(|c| !c.is_ascii()).map(|p| at + p);
+        }
+        at += 8;
+    }
+    let rest = chunks.remainder();
+    rest.iter().position(|c| !c.is_ascii()).map(|p| at + p)
 }
 
 /// `href` resolved against the page's `<base href>` and its URL, as a
@@ -563,6 +575,17 @@ mod tests {
             assert_eq!(quick_nfc(t), whole, "{t:?}");
         }
         assert_eq!(nfc("cafe\u{301}".to_string()), "café");
+        for t in [
+            "",
+            "abc",
+            "abcdefgh",
+            "abcdefghé",
+            "é",
+            "abcdefgh12345678x\u{e9}y",
+        ] {
+            let want = t.bytes().position(|c| !c.is_ascii());
+            assert_eq!(first_non_ascii(t.as_bytes()), want, "{t:?}");
+        }
     }
 
     #[test]
