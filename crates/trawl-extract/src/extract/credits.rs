@@ -176,11 +176,7 @@ pub(crate) fn credited(doc: &Doc) -> Option<String> {
         if t.is_ascii() || !t.contains(['作', '执', '记', '责', '编', '撰', '文', '报']) {
             continue;
         }
-        let text = doc
-            .text(id)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = t.split_whitespace().collect::<Vec<_>>().join(" ");
         if best.as_ref().is_none_or(|(b, _)| *b > Credit::Reporter) {
             if let Some(names) = reported(&text) {
                 best = Some((Credit::Reporter, names));

@@ -216,26 +216,20 @@ pub(super) fn remove_lines(text: &mut String, drop: &[bool]) {
 /// spaces.
 fn push_words(line: &str, key: &mut String) {
     // One pass over the characters (this runs for every line of every
-    // page); ASCII, most of what pages hold, is lowered without the Unicode
-    // tables.
+    // page); an ASCII line, most of what pages hold, is read byte by byte
+    // (no character to decode) and lowered without the Unicode tables.
+    if line.is_ascii() {
+        push_word_chars(line.bytes().map(char::from), key);
+    } else {
+        push_word_chars(line.chars(), key);
+    }
+}
+
+/// [`push_words`] over a line's characters.
+fn push_word_chars(chars: impl Iterator<Item = char>, key: &mut String) {
     let start = key.len();
     let mut gap = false;
-    if line.is_ascii() {
-        // Byte by byte: no character to decode.
-        for &b in line.as_bytes() {
-            if !b.is_ascii_alphanumeric() {
-                gap = true;
-                continue;
-            }
-            if gap && key.len() > start {
-                key.push(' ');
-            }
-            gap = false;
-            key.push(char::from(b.to_ascii_lowercase()));
-        }
-        return;
-    }
-    for c in line.chars() {
+    for c in chars {
         if !c.is_alphanumeric() {
             gap = true;
             continue;

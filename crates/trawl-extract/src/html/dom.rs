@@ -195,16 +195,24 @@ impl Doc {
 
     /// `class` and `id` of an element, joined, for boilerplate pattern tests.
     pub fn class_id(&self, id: NodeId) -> (Option<&str>, Option<&str>) {
-        let mut class = None;
-        let mut ident = None;
-        for a in &self.nodes[id as usize].attrs {
-            if a.name.local == local_name!("class") {
-                class = Some(a.value.as_ref());
-            } else if a.name.local == local_name!("id") {
-                ident = Some(a.value.as_ref());
-            }
-        }
+        let [class, ident, _] = self.class_id_role_attrs(id);
         (class, ident)
+    }
+
+    /// `class`, `id` and `role` of an element, in one look at each of its
+    /// attributes.
+    fn class_id_role_attrs(&self, id: NodeId) -> [Option<&str>; 3] {
+        let mut parts = [None; 3];
+        for a in &self.nodes[id as usize].attrs {
+            let at = match a.name.local {
+                local_name!("class") => 0,
+                local_name!("id") => 1,
+                local_name!("role") => 2,
+                _ => continue,
+            };
+            parts[at] = Some(a.value.as_ref());
+        }
+        parts
     }
 
     /// An element's class, id and role, lower-cased and space separated;
@@ -224,19 +232,8 @@ impl Doc {
     /// asked for.
     fn names(&self) -> &super::class_names::ClassNames {
         self.class_names.get_or_init(|| {
-            // One look at each attribute, not one scan per name.
             super::class_names::ClassNames::build(self.nodes.len(), |i| {
-                let mut parts = [None; 3];
-                for a in &self.nodes[i].attrs {
-                    let at = match a.name.local {
-                        local_name!("class") => 0,
-                        local_name!("id") => 1,
-                        local_name!("role") => 2,
-                        _ => continue,
-                    };
-                    parts[at] = Some(a.value.as_ref());
-                }
-                parts
+                self.class_id_role_attrs(i as NodeId)
             })
         })
     }

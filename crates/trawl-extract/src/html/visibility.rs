@@ -92,7 +92,8 @@ fn may_hide(classes: &str) -> bool {
     })
 }
 
-/// The bytes a hiding fragment starts with ([`may_hide`]).
+/// The bytes a hiding fragment starts with: the first bytes of
+/// [`may_hide`]'s `match` arms (a fragment added there is added here).
 const FRAGMENT_START: [bool; 256] = {
     let mut t = [false; 256];
     t[b'h' as usize] = true;

@@ -73,7 +73,6 @@ pub(super) fn push_collapsed(buf: &mut String, raw: &str) -> u32 {
     chars
 }
 
-/// A run of non-space characters, after the pending space if any.
 /// The length of the UTF-8 sequence a (non-ASCII) first byte opens.
 fn utf8_len(first: u8) -> usize {
     match first {
@@ -83,6 +82,7 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
+/// A run of non-space characters, after the pending space if any.
 fn push_run(buf: &mut String, run: &str, space: &mut bool) {
     if *space {
         buf.push(' ');
