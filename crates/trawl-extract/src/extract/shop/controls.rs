@@ -490,15 +490,20 @@ fn image_alt(doc: &Doc, i: NodeId) -> Option<&str> {
 
 /// A button, a submit input, or a link or element playing one.
 pub(crate) fn is_button(doc: &Doc, i: NodeId) -> bool {
-    doc.tag(i) == Tag::Button
-        || doc.name(i) == "input"
-            && doc.attr(i, "type").is_some_and(|t| {
+    // Asked of every node of the page: the tag first, the attributes last.
+    match doc.tag(i) {
+        Tag::Button | Tag::A => true,
+        Tag::Input
+            if doc.attr(i, "type").is_some_and(|t| {
                 t.eq_ignore_ascii_case("submit")
                     || t.eq_ignore_ascii_case("button")
                     || t.eq_ignore_ascii_case("image")
-            })
-        || doc.attr(i, "role") == Some("button")
-        || doc.tag(i) == Tag::A
+            }) =>
+        {
+            true
+        }
+        _ => doc.role(i) == Some("button"),
+    }
 }
 
 #[cfg(test)]
