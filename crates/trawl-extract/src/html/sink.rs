@@ -313,31 +313,44 @@ impl TreeSink for Sink {
 // ---------------------------------------------------------------------------
 // The guard between tokenizer and tree builder.
 
+// Names are matched as interned atoms (one integer compare each): every
+// start tag asks both.
 fn is_void(name: &LocalName) -> bool {
     matches!(
-        name.as_ref(),
-        "area"
-            | "base"
-            | "br"
-            | "col"
-            | "embed"
-            | "hr"
-            | "img"
-            | "input"
-            | "link"
-            | "meta"
-            | "source"
-            | "track"
-            | "wbr"
-            | "param"
-            | "keygen"
+        *name,
+        local_name!("area")
+            | local_name!("base")
+            | local_name!("br")
+            | local_name!("col")
+            | local_name!("embed")
+            | local_name!("hr")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("source")
+            | local_name!("track")
+            | local_name!("wbr")
+            | local_name!("param")
+            | local_name!("keygen")
     )
 }
 
 fn implicitly_closed(name: &LocalName) -> bool {
     matches!(
-        name.as_ref(),
-        "p" | "li" | "dt" | "dd" | "option" | "optgroup" | "td" | "th" | "tr" | "rb" | "rt" | "rp"
+        *name,
+        local_name!("p")
+            | local_name!("li")
+            | local_name!("dt")
+            | local_name!("dd")
+            | local_name!("option")
+            | local_name!("optgroup")
+            | local_name!("td")
+            | local_name!("th")
+            | local_name!("tr")
+            | local_name!("rb")
+            | local_name!("rt")
+            | local_name!("rp")
     )
 }
 
@@ -399,7 +412,11 @@ impl<S: TokenSink> TokenSink for Guard<S> {
                 }
                 TagKind::EndTag => {
                     let mut dropped = self.dropped.borrow_mut();
-                    if let Some(count) = dropped.get_mut(&tag.name) {
+                    // Nearly every page drops nothing: no hash per end tag then.
+                    if let Some(count) = (!dropped.is_empty())
+                        .then(|| dropped.get_mut(&tag.name))
+                        .flatten()
+                    {
                         if *count > 0 {
                             *count -= 1;
                             return TokenSinkResult::Continue;
