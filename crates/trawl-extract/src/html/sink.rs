@@ -412,11 +412,7 @@ impl<S: TokenSink> TokenSink for Guard<S> {
                 }
                 TagKind::EndTag => {
                     let mut dropped = self.dropped.borrow_mut();
-                    // Nearly every page drops nothing: no hash per end tag then.
-                    if let Some(count) = (!dropped.is_empty())
-                        .then(|| dropped.get_mut(&tag.name))
-                        .flatten()
-                    {
+                    if let Some(count) = dropped.get_mut(&tag.name) {
                         if *count > 0 {
                             *count -= 1;
                             return TokenSinkResult::Continue;
