@@ -193,7 +193,8 @@ pub(super) fn extract(
                     line: (!is_warc).then_some(at),
                     record: &rec,
                 };
-                writeln!(out, "{}", serde_json::to_string(&line)?)
+                serde_json::to_writer(&mut *out, &line)?;
+                out.write_all(b"\n")
             }
             Format::Text => write_human(out, name, &rec, true),
             Format::Chunks(budget) => write_chunks(out, path, &rec, budget),

@@ -204,11 +204,14 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
         },
         |out, path, rec| match format {
             Format::Json => {
-                let line = serde_json::to_string(&JsonRecord {
+                // Straight into the buffered output: a `String` per record,
+                // grown by doubling, then copied out, cost a copy per growth.
+                let rec = JsonRecord {
                     source: path,
                     record: &rec,
-                })?;
-                writeln!(out, "{line}")
+                };
+                serde_json::to_writer(&mut *out, &rec)?;
+                out.write_all(b"\n")
             }
             Format::Text => write_human(out, path, &rec, many),
             Format::Markdown | Format::Html => write_content(out, path, &rec, format, many),
