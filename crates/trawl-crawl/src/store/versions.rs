@@ -58,7 +58,7 @@ impl Store {
             batch.insert(key(V, &old.to_be_bytes()), &next.to_be_bytes());
         }
         rec.seq = next;
-        batch.insert(key(R, &next.to_be_bytes()), records::seal(&encode(&rec)));
+        batch.insert(key(R, &next.to_be_bytes()), records::seal_value(&rec));
         Ok(next)
     }
 
