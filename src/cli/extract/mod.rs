@@ -206,11 +206,11 @@ pub(super) fn extract(args: ExtractArgs, config: &Config) -> Result<i32> {
             Format::Json => {
                 // Straight into the buffered output: a `String` per record,
                 // grown by doubling, then copied out, cost a copy per growth.
-                let rec = JsonRecord {
+                let line = JsonRecord {
                     source: path,
                     record: &rec,
                 };
-                serde_json::to_writer(&mut *out, &rec)?;
+                serde_json::to_writer(&mut *out, &line)?;
                 out.write_all(b"\n")
             }
             Format::Text => write_human(out, path, &rec, many),

@@ -199,15 +199,11 @@ impl Doc {
         (class, ident)
     }
 
-    /// An element's `role`: its attributes' names compared as interned atoms
-    /// (one integer each), not letter by letter as [`Doc::attr`] must. Asked
-    /// of every node when buy buttons are counted.
+    /// An element's `role`, read as [`Doc::class_id_role_attrs`] reads it
+    /// (names compared as interned atoms, not letter by letter as
+    /// [`Doc::attr`] must). Asked of every node when buy buttons are counted.
     pub(crate) fn role(&self, id: NodeId) -> Option<&str> {
-        self.nodes[id as usize]
-            .attrs
-            .iter()
-            .find(|a| a.name.local == local_name!("role"))
-            .map(|a| a.value.as_ref())
+        self.class_id_role_attrs(id)[2]
     }
 
     /// `class`, `id` and `role` of an element, in one look at each of its
