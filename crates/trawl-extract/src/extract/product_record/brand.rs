@@ -538,13 +538,14 @@ fn logo_alt(doc: &Doc, id: NodeId) -> Option<String> {
     plausible(alt)
 }
 
-/// "Brand: Acme" in one short element.
+/// "Brand: Acme" in one short element, up to a bar that opens the line's
+/// next label ("Thương hiệu: Acme | Mã sản phẩm: …").
 fn labelled(text: &str) -> Option<String> {
     let (label, value) = text.split_once([':', '：'])?;
     if !is_label(label) {
         return None;
     }
-    plausible(value)
+    plausible(value.split(['|', '｜']).next().unwrap_or(value))
 }
 
 /// A marketplace's link to a brand's store ("Visit the Acme Store", "Shop

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use super::money::Found;
 use super::price_labels;
+use crate::extract::noise::matches_any_token;
 use crate::html::{Doc, Kind, NodeId};
 
 /// The nearest non-empty text before node `id` and after its subtree
@@ -114,14 +115,22 @@ pub(super) fn box_price<'a>(
         })
 }
 
+/// Class/id words of an element holding a price's cents apart (Mercado
+/// Libre's `andes-money-amount__cents`, `price-fraction`): a `<sup>` drawn
+/// by a stylesheet.
+const CENTS_NAMES: &[&str] = &["cents", "fraction", "decimal"];
+
 /// A box's text with the cents a theme sets apart joined back to their
-/// amount (`$35<sup>99</sup>`, `<span>35</span><span>,99</span>`: plain
-/// text puts a space between the pieces, and "$35" was read); None when
-/// there are none.
+/// amount (`$35<sup>99</sup>`, `<span>35</span><span>,99</span>`, a span
+/// named for the cents: plain text puts a space between the pieces, and
+/// "$35" was read); None when there are none.
 pub(super) fn cents_joined(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
     let two_digits = |t: &[u8]| t.len() == 2 && t.iter().all(u8::is_ascii_digit);
     let sup = (id + 1..doc.end(id))
-        .filter(|&i| doc.is_element(i) && doc.name(i) == "sup")
+        .filter(|&i| {
+            doc.is_element(i)
+                && (doc.name(i) == "sup" || matches_any_token(doc.class_id_role(i), CENTS_NAMES))
+        })
         .map(|i| doc.plain_text(i))
         .find(|t| two_digits(t.as_bytes()));
     let b = text.as_bytes();

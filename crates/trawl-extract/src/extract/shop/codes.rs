@@ -37,13 +37,14 @@ fn code_pattern() -> &'static Regex {
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
                 r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
-                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|штрих-?код",
+                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|код\s*:|штрих-?код",
                 // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
                 // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
-                r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
+                r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|kod\s+producenta|k[óo]d\s+v[ýy]robc[eu]|k[óo]d\s*:|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
                 // Arabic, Hebrew, Indonesian, Vietnamese, Thai, Chinese, Korean, Japanese
-                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|상품코드|製品番号|商品番号",
-                r")\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
+                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|자체상품코드|상품코드|製品番号|商品番号",
+                // A label in brackets after the shop's own ("رمز المنتج (SKU):")
+                r")\)?\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
             ]
             .concat(),
         )
@@ -214,6 +215,9 @@ fn fill_codes(v: &mut Codes, text: &str) {
         .iter()
         .any(|l| label.starts_with(l))
             || (label.starts_with("r") && label.contains("fabricant"))
+            || label.contains("producent")
+            || label.contains("výrobc")
+            || label.contains("vyrobc")
         {
             &mut v.mpn
         } else {
@@ -352,9 +356,24 @@ mod tests {
                 "Código de barras: 4059952513591",
                 (None, None, s("4059952513591")),
             ),
+            // A bare "Code:" (Shoptet's Czech, Ukrainian and Russian
+            // shops), a Korean shop's own code, a Polish maker's code, an
+            // English label in brackets after the shop's own.
+            ("Kód: HR-0042", (s("HR-0042"), None, None)),
+            ("Код: 354711", (s("354711"), None, None)),
+            ("자체상품코드 LS-BG-01", (s("LS-BG-01"), None, None)),
+            (
+                "Kod producenta: ECAM22.110.B",
+                (None, s("ECAM22.110.B"), None),
+            ),
+            ("Kód výrobce: ECAM22.110.B", (None, s("ECAM22.110.B"), None)),
+            ("رمز المنتج (SKU): OUD-250", (s("OUD-250"), None, None)),
         ] {
             assert_eq!(codes(line), want, "{line}");
         }
+        // A code word not followed by its colon is no label ("Kod
+        // rabatowy" is a coupon's).
+        assert_eq!(codes("Kod rabatowy SUMMER10"), (None, None, None));
         // A number that fails its check digit is not a GTIN.
         assert_eq!(codes("EAN: 4006381333932").2, None);
         assert!(

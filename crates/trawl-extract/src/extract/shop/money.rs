@@ -199,6 +199,11 @@ const SYMBOLS: &[(&str, Named)] = &[
     ("د.ك", Named::Sure("KWD")),
     ("บาท", Named::Sure("THB")),
     ("zł", Named::Sure("PLN")),
+    // East Africa's shillings (not Peru's "S/": "SAP S/4HANA").
+    ("KSh", Named::Sure("KES")),
+    ("Ksh", Named::Sure("KES")),
+    ("USh", Named::Sure("UGX")),
+    ("TSh", Named::Sure("TZS")),
     ("Kč", Named::Sure("CZK")),
     ("Ft", Named::Sure("HUF")),
     ("lei", Named::Sure("RON")),

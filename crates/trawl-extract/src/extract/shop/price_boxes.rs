@@ -16,9 +16,9 @@ pub(super) const PRICE_BOX_CHARS: u32 = 40;
 pub(super) const STRUCK_NAMES: &[&str] = &[
     "compare",
     "was",
-    "old-price",
-    "oldprice",
-    "price-old",
+    // `old-price`, `oldPrice`, nopCommerce's `old-product-price`, BEM's
+    // `price--old` and `price-box__old`.
+    "old",
     "strike",
     "crossed",
     "original-price",
@@ -114,7 +114,8 @@ fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
 
 /// Class/id fragments of a shop's "regular" price: the price paid when no
 /// other is shown, the former one beside a current price.
-const REGULAR_NAMES: &[&str] = &["regular"];
+/// Shoptet's `price-standard` beside its `price-final` is one.
+const REGULAR_NAMES: &[&str] = &["regular", "standard"];
 /// Class/id fragments of the price paid now, beside a regular one.
 const CURRENT_NAMES: &[&str] = &[
     "current",
