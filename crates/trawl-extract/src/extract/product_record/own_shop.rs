@@ -12,11 +12,9 @@
 //! to its brands ("Shop by Brand", "Marken") or a maker's line under the
 //! heading ("By Acme").
 
-use std::sync::OnceLock;
-
 use super::brand::spell;
 use crate::extract::metadata::{host_label, meta_get};
-use crate::extract::shop::cart_buttons;
+use crate::extract::shop::own_cart_buttons;
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Separators between a title's product part and the shop's signature.
@@ -106,13 +104,14 @@ pub(super) fn brand(
     sites: &[String],
     page: Page,
 ) -> Option<String> {
-    // A product page that sells: a buy-box price by its heading or an
-    // enabled add-to-cart control outside its chrome (a recipe or a service
-    // whose markup holds a product does not sign with a maker's name).
+    // A product page that sells: a buy-box price by its heading or one
+    // enabled buy box outside its chrome and its related products (a
+    // recipe or a service whose markup holds a product does not sign with
+    // a maker's name; a grid of cards, each with its button, sells many).
     if sites.is_empty() || !page.product {
         return None;
     }
-    if !page.priced && cart_buttons(doc, &OnceLock::new()) == 0 {
+    if !page.priced && own_cart_buttons(doc) != 1 {
         return None;
     }
     let name = title
@@ -281,6 +280,37 @@ mod tests {
                 "{extra}"
             );
         }
+    }
+
+    /// A page with no price by its heading sells when it has one buy box:
+    /// a grid of cards, each with its add-to-cart button, sells many
+    /// (wcxb-dev 0644, a retailer's category page once its buttons, named
+    /// only by their class, were read).
+    #[test]
+    fn an_unpriced_page_sells_by_one_buy_box_not_a_grid() {
+        let page = |cards: usize| {
+            let card = "<div><a href=/p>Grill</a> <span>from 99 €</span>\
+                        <button class=js-add-to-cart></button></div>";
+            Doc::parse_str(&format!(
+                "<html><head><title>Grills — Ghost Wares</title></head><body>\
+                 <h1>Grills</h1>{}</body></html>",
+                card.repeat(cards)
+            ))
+        };
+        let s = sites(&["Ghost Wares", "ghostwares"]);
+        let unpriced = Page {
+            priced: false,
+            ..SHOP
+        };
+        let one = page(1);
+        let title = one.meta.title.clone();
+        assert_eq!(
+            brand(&one, title.as_deref(), None, &s, unpriced).as_deref(),
+            Some("Ghost Wares")
+        );
+        let grid = page(3);
+        let title = grid.meta.title.clone();
+        assert_eq!(brand(&grid, title.as_deref(), None, &s, unpriced), None);
     }
 
     /// A retailer names the maker under the heading (wcxb-dev's Wayfair).

@@ -10,6 +10,7 @@ pub(crate) use super::phrases::starts;
 use super::phrases::Phrases;
 use super::stock_words::{NOTIFY_PHRASES, OUT_PHRASES};
 use super::visible::in_chrome;
+use crate::extract::noise::matches_any_token;
 use crate::html::{Doc, NodeId, Tag};
 
 /// Longest element text read as a stock line or a button.
@@ -61,6 +62,7 @@ const CART: &[&str] = &[
     "mua ngay",
     "beli sekarang",
     "masukkan keranjang",
+    "beli langsung",
     "カートに入れる",
     "カートに追加",
     "カートへ入れる",
@@ -135,6 +137,10 @@ const CART: &[&str] = &[
     "أضف إلى السلة",
     "أضف إلى سلة",
     "أضف للسلة",
+    "أضف الى السلة",
+    "إضافة للسلة",
+    "اضافة للسلة",
+    "اضافة الى السلة",
     "اضف الى السلة",
     "اضف للسلة",
     "إضافة إلى السلة",
@@ -195,6 +201,8 @@ const BUY_WORDS: &[&str] = &[
     "zamów",
     "objednat",
     "заказать",
+    "beli",
+    "keranjang",
     "購入",
     "购买",
     "購買",
@@ -324,7 +332,39 @@ fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
         return Some(doc.attr(i, "disabled").is_none());
     }
     let notice = own && NOTIFY_PHRASES.starts(text);
-    (notice || OUT_PHRASES.starts(text)).then_some(false)
+    if notice || OUT_PHRASES.starts(text) {
+        return Some(false);
+    }
+    named_to_buy(doc, i, own).then(|| doc.attr(i, "disabled").is_none())
+}
+
+/// Class/id words of an add-to-cart control, in the English a shop's theme
+/// is written in whatever language its pages speak (nopCommerce's
+/// `add-to-cart-button`, Magento's `tocart`, WooCommerce's
+/// `add_to_cart_button`).
+const ADD_NAMES: &[&str] = &[
+    "add-to-cart",
+    "add_to_cart",
+    "addtocart",
+    "add-to-basket",
+    "add_to_basket",
+    "addtobasket",
+    "add-to-bag",
+    "add_to_bag",
+    "addtobag",
+    "add-cart",
+    "tocart",
+];
+
+/// Class/id words of a buy-now control, read on a `<button>` or a submit
+/// only: a review's link to a retailer is a `buy-button` too.
+const BUY_NAMES: &[&str] = &["buy-now", "buy_now", "buynow", "buy-button", "btn-buy"];
+
+/// Whether control `i` is named for buying by its class or id: a buy
+/// button whose label is in a language [`CART`] does not hold.
+fn named_to_buy(doc: &Doc, i: NodeId, own: bool) -> bool {
+    let names = doc.class_id_role(i);
+    matches_any_token(names, ADD_NAMES) || own && matches_any_token(names, BUY_NAMES)
 }
 
 /// Attributes that hold a control's price (`data-price="74.90"`).

@@ -9,6 +9,7 @@ pub(crate) mod beside;
 mod box_price;
 mod codes;
 pub(crate) mod controls;
+mod heading;
 pub(crate) mod money;
 mod phrases;
 mod price_boxes;
@@ -35,6 +36,13 @@ pub(crate) fn buy_boxes(doc: &Doc, counted: &OnceLock<(usize, usize)>) -> Boxes 
 /// The buy boxes with an enabled add-to-cart button ([`buy_boxes`]).
 pub(crate) fn cart_buttons(doc: &Doc, counted: &OnceLock<(usize, usize)>) -> usize {
     buy_boxes(doc, counted).enabled
+}
+
+/// The buy boxes with an enabled add-to-cart button once the blocks beside
+/// the product (related products' cards) are set apart: one on a product
+/// page, one per card on a grid.
+pub(crate) fn own_cart_buttons(doc: &Doc) -> usize {
+    controls::count_apart(doc, beside::beside(doc)).enabled
 }
 
 /// A buy box: one add-to-cart button outside the page's chrome (enabled,

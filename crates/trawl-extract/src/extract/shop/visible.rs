@@ -147,6 +147,9 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     if h1s.is_empty() {
         h1s = heads(Tag::H2, 1);
     }
+    if h1s.is_empty() {
+        h1s.extend(super::heading::title_element(doc));
+    }
     for &h in &h1s {
         let text = clean(&doc.plain_text(h));
         if !text.is_empty() && text.chars().count() <= 300 {
