@@ -1,0 +1,245 @@
+//! Product records from shop pages written the way platforms and
+//! marketplaces we had not read print a product (tests/fixtures/shop_themes),
+//! with no structured data, in eleven languages and six scripts (issue 59).
+//! Each page read wrong before the rule it names:
+//!
+//! - a former price named for it by its class (nopCommerce's
+//!   `old-product-price`, BEM's `price-box__old`), or Shoptet's
+//!   `price-standard` beside its `price-final`;
+//! - cents in a span named for them (`andes-money-amount__cents`);
+//! - buy buttons in Arabic and Indonesian, and one in Swahili that only its
+//!   class (`add-to-cart`) names: without them the page was typed a service
+//!   and got no record;
+//! - a marketplace page without a heading element, its name in a `<div>`
+//!   the title opens with;
+//! - codes under "Kód:", "Код:", "자체상품코드", "Kod producenta" and an
+//!   English label in brackets ("رمز المنتج (SKU):");
+//! - a brand row that runs on into the next label after a bar.
+
+use std::path::Path;
+
+use trawl_extract::{extract, Availability, Options, PageType, Product};
+
+fn product(file: &str) -> Product {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/shop_themes")
+        .join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let r = extract(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert_eq!(r.page_type, PageType::Product, "{file}");
+    r.product
+        .unwrap_or_else(|| panic!("{file}: no product record"))
+}
+
+/// What a fixture's record must say; `None` fields are not checked.
+#[derive(Default)]
+struct Want {
+    name: Option<&'static str>,
+    price: Option<(&'static str, &'static str)>,
+    regular: Option<&'static str>,
+    price_max: Option<&'static str>,
+    sku: Option<&'static str>,
+    mpn: Option<&'static str>,
+    brand: Option<&'static str>,
+    in_stock: bool,
+}
+
+fn check(file: &str, want: Want) {
+    let p = product(file);
+    if let Some(name) = want.name {
+        assert_eq!(p.name.as_deref(), Some(name), "{file}: name");
+    }
+    if let Some((amount, currency)) = want.price {
+        let price = p.price.as_ref();
+        assert_eq!(
+            price.map(|x| x.amount.as_str()),
+            Some(amount),
+            "{file}: price"
+        );
+        assert_eq!(p.currency.as_deref(), Some(currency), "{file}: currency");
+    }
+    let amount = |x: &Option<trawl_extract::Price>| x.as_ref().map(|x| x.amount.clone());
+    if let Some(regular) = want.regular {
+        assert_eq!(
+            amount(&p.regular_price).as_deref(),
+            Some(regular),
+            "{file}: regular price"
+        );
+    }
+    if let Some(top) = want.price_max {
+        assert_eq!(
+            amount(&p.price_max).as_deref(),
+            Some(top),
+            "{file}: price_max"
+        );
+    }
+    for (field, got, wanted) in [
+        ("sku", &p.sku, want.sku),
+        ("mpn", &p.mpn, want.mpn),
+        ("brand", &p.brand, want.brand),
+    ] {
+        if let Some(w) = wanted {
+            assert_eq!(got.as_deref(), Some(w), "{file}: {field}");
+        }
+    }
+    if want.in_stock {
+        assert_eq!(
+            p.availability,
+            Some(Availability::InStock),
+            "{file}: availability"
+        );
+    }
+}
+
+#[test]
+fn a_former_price_named_by_its_class_is_not_paid() {
+    check(
+        "nop_en.html",
+        Want {
+            name: Some("Apple MacBook Pro 13-inch"),
+            price: Some(("1800.00", "USD")),
+            regular: Some("1900.00"),
+            sku: Some("AP_MBP_13"),
+            mpn: Some("MBP13-2024"),
+            brand: Some("Apple"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "pl_shop.html",
+        Want {
+            price: Some(("1499.00", "PLN")),
+            regular: Some("1899.00"),
+            sku: Some("1029384"),
+            mpn: Some("ECAM22.110.B"),
+            brand: Some("DeLonghi"),
+            ..Want::default()
+        },
+    );
+    check(
+        "shoptet_cs.html",
+        Want {
+            name: Some("Keramický hrnek Modrý"),
+            price: Some(("299.00", "CZK")),
+            regular: Some("349.00"),
+            sku: Some("HR-0042"),
+            brand: Some("Keramika Novák"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn cents_in_a_span_named_for_them_join_their_amount() {
+    check(
+        "meli_split_es.html",
+        Want {
+            price: Some(("71999.50", "ARS")),
+            regular: Some("89999.00"),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn buy_buttons_in_more_languages_or_named_by_their_class_make_a_product_page() {
+    check(
+        "salla_ar.html",
+        Want {
+            name: Some("عطر العود الملكي"),
+            price: Some(("249.00", "SAR")),
+            sku: Some("OUD-250"),
+            brand: Some("العربية للعود"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "id_shop.html",
+        Want {
+            name: Some("Sepatu Lari Pria Ortuseight Hyperglide"),
+            price: Some(("459000.00", "IDR")),
+            regular: Some("612000.00"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "sw_class.html",
+        Want {
+            name: Some("Kikombe cha Kahawa cha Udongo"),
+            price: Some(("1200.00", "KES")),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn a_page_without_a_heading_is_named_by_the_element_its_title_opens_with() {
+    check(
+        "jd_zh.html",
+        Want {
+            name: Some("小米手环8 NFC版"),
+            price: Some(("269.00", "CNY")),
+            regular: Some("299.00"),
+            sku: Some("100056789012"),
+            brand: Some("小米"),
+            ..Want::default()
+        },
+    );
+    check(
+        "shopee_vi.html",
+        Want {
+            name: Some("Áo thun nam cotton cổ tròn"),
+            price: Some(("89000.00", "VND")),
+            price_max: Some("129000.00"),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn codes_and_brands_under_more_labels() {
+    check(
+        "cafe24_ko.html",
+        Want {
+            price: Some(("39000.00", "KRW")),
+            regular: Some("49000.00"),
+            sku: Some("LS-BG-01"),
+            brand: Some("무지린넨"),
+            ..Want::default()
+        },
+    );
+    check(
+        "ua_uk.html",
+        Want {
+            sku: Some("354711"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    // "Thương hiệu: Lock&Lock | Mã sản phẩm: …", "Brand: Hisense | Similar
+    // products from Hisense": the brand ends at the bar.
+    check(
+        "vi_shop.html",
+        Want {
+            price: Some(("1290000.00", "VND")),
+            sku: Some("EJF351BLK"),
+            brand: Some("Lock&Lock"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "ng_en.html",
+        Want {
+            price: Some(("289500.00", "NGN")),
+            sku: Some("HI025EA1ABCDENAFAMZ"),
+            mpn: Some("43A4H"),
+            brand: Some("Hisense"),
+            ..Want::default()
+        },
+    );
+}
