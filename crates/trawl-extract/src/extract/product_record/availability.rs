@@ -325,6 +325,11 @@ mod tests {
             avail("<h1>Lampe</h1><b>✓ Auf Lager</b>"),
             Some(Availability::InStock)
         );
+        // Hungarian's "not in stock" opens with the word, "in stock" after.
+        assert_eq!(
+            avail("<h1>Lámpa</h1><p>Nincs raktáron</p><button>Kosárba</button>"),
+            Some(Availability::OutOfStock)
+        );
         assert_eq!(
             avail("<h1>ランプ</h1><p>在庫切れ</p>"),
             Some(Availability::OutOfStock)

@@ -329,13 +329,23 @@ fn buy_control(doc: &Doc, i: NodeId, line: &mut LineText) -> Option<bool> {
     let text = line.opening(doc, i);
     let own = own_control(doc, i);
     if buys(doc, i, text) || own && starts(text, PRE_ORDER) {
-        return Some(doc.attr(i, "disabled").is_none());
+        return (!sponsored(doc, i)).then(|| doc.attr(i, "disabled").is_none());
     }
     let notice = own && NOTIFY_PHRASES.starts(text);
     if notice || OUT_PHRASES.starts(text) {
         return Some(false);
     }
-    named_to_buy(doc, i, own).then(|| doc.attr(i, "disabled").is_none())
+    (named_to_buy(doc, i, own) && !sponsored(doc, i)).then(|| doc.attr(i, "disabled").is_none())
+}
+
+/// A link marked `rel="sponsored"`: a review's link to a retailer (the
+/// mark search engines ask of paid links), never the page's own cart.
+fn sponsored(doc: &Doc, i: NodeId) -> bool {
+    doc.tag(i) == Tag::A
+        && doc.attr(i, "rel").is_some_and(|r| {
+            r.split_ascii_whitespace()
+                .any(|t| t.eq_ignore_ascii_case("sponsored"))
+        })
 }
 
 /// Class/id words of an add-to-cart control, in the English a shop's theme
@@ -614,6 +624,40 @@ mod tests {
                 <button data-price="64.90">Add to cart</button>"#
             ),
             None
+        );
+    }
+
+    /// Issue 59: a buy button in a language no phrase list holds is known
+    /// by the English its theme names it with; a review's paid link to a
+    /// retailer is no buy box, whatever it says or is named.
+    #[test]
+    fn a_control_named_to_buy_by_its_class_and_a_sponsored_link() {
+        let boxes = |html: &str| count(&Doc::parse_str(html));
+        let one = Boxes {
+            enabled: 1,
+            greyed: 0,
+        };
+        for html in [
+            "<h1>Kikombe</h1><button class='btn add-to-cart'>Ongeza kwenye kikapu</button>",
+            "<h1>Kikombe</h1><button class='action tocart primary'>Ongeza</button>",
+            "<h1>Kikombe</h1><input type=submit id=buy-now value='Nunua sasa'>",
+            "<h1>Kikombe</h1><a class='product-add-to-cart' href=#>Ongeza</a>",
+        ] {
+            assert_eq!(boxes(html), one, "{html}");
+        }
+        for html in [
+            // "Buy" names only a button: a link so named leaves for a shop.
+            "<h1>Kikombe</h1><a class=buy-button href=/x>Nunua</a>",
+            "<h1>Kikombe</h1><button class=add-to-wishlist>Hifadhi</button>",
+            "<h1>Review</h1><a rel='nofollow sponsored' class=add-to-cart href=/x>View at Shop</a>",
+            "<h1>Review</h1><a rel=sponsored href=/x>Buy now</a>",
+        ] {
+            assert_eq!(boxes(html), Boxes::default(), "{html}");
+        }
+        // A greyed one keeps its state.
+        assert_eq!(
+            boxes("<button class=add-to-cart disabled>Ongeza</button>").greyed,
+            1
         );
     }
 

@@ -73,6 +73,7 @@ pub(crate) const OUT: &[&str] = &[
     "rasprodano",
     "nincs készleten",
     "elfogyott",
+    "nincs raktáron",
     "stoc epuizat",
     "indisponibil",
     "nu este în stoc",
