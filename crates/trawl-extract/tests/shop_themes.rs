@@ -14,7 +14,9 @@
 //!   the title opens with;
 //! - codes under "Kód:", "Код:", "자체상품코드", "Kod producenta" and an
 //!   English label in brackets ("رمز المنتج (SKU):");
-//! - a brand row that runs on into the next label after a bar.
+//! - a brand row that runs on into the next label after a bar;
+//! - a sale drawn for the eye (`aria-hidden`) beside its screen reader's
+//!   twin (WooCommerce): both copies were left out.
 
 use std::path::Path;
 
@@ -126,6 +128,22 @@ fn a_former_price_named_by_its_class_is_not_paid() {
             sku: Some("HR-0042"),
             brand: Some("Keramika Novák"),
             in_stock: true,
+            ..Want::default()
+        },
+    );
+}
+
+/// WooCommerce's sale: each price hidden from screen readers beside its
+/// twin written for them alone; the page had no price and was typed a
+/// listing.
+#[test]
+fn a_sale_drawn_for_the_eye_beside_its_screen_readers_twin() {
+    check(
+        "woocommerce_sale.html",
+        Want {
+            name: Some("Hoodie with Logo"),
+            price: Some(("35.00", "USD")),
+            regular: Some("45.00"),
             ..Want::default()
         },
     );

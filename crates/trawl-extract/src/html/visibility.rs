@@ -256,6 +256,8 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     let mut controlled: FxHashSet<&str> = FxHashSet::default();
     let mut with_id: Vec<(u32, &str)> = Vec::new();
     let mut mains: FxHashSet<u32> = FxHashSet::default();
+    // Hidden from view by a screen reader's class (`sr-only`).
+    let mut readers: FxHashSet<u32> = FxHashSet::default();
     // (node, next child to visit, inside a link)
     let mut stack = vec![(0u32, snodes[0].first, false)];
     while let Some(top) = stack.last_mut() {
@@ -318,6 +320,9 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
                 if aria || from_view {
                     hidden.push((cur, id, aria && !from_view));
                 }
+                if from_view && !aria && for_readers(attrs) {
+                    readers.insert(cur);
+                }
                 if let Some(id) = id {
                     with_id.push((cur, id));
                 }
@@ -346,8 +351,11 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
     let total = text[0];
     for (h, id, aria_only) in hidden {
         // Hidden from screen readers only, over a product's microdata: data
-        // a browser shows.
-        if aria_only && data[h as usize] {
+        // a browser shows; or beside its twin written for screen readers
+        // alone (WooCommerce's `<del aria-hidden="true">$45.00</del><span
+        // class="screen-reader-text">Original price was: $45.00.</span>`):
+        // the eye's copy, which a browser shows.
+        if aria_only && (data[h as usize] || has_reader_twin(snodes, h, &readers, &text)) {
             continue;
         }
         let (t, l) = (text[h as usize], link_text[h as usize]);
@@ -365,6 +373,42 @@ pub(super) fn stays_hidden(snodes: &[SNode], names: &[QualName]) -> Vec<bool> {
         out[h as usize] = !(mask || panel);
     }
     out
+}
+
+/// Class tokens of text written for screen readers alone.
+const READER_CLASSES: &[&str] = &[
+    "sr-only",
+    "screen-reader-text",
+    "screenreader-only",
+    "visually-hidden",
+    "visuallyhidden",
+];
+
+/// Whether an element's class writes it for screen readers alone.
+fn for_readers(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.name.local == local_name!("class")
+            && a.value
+                .split_ascii_whitespace()
+                .any(|t| READER_CLASSES.contains(&t))
+    })
+}
+
+/// Whether the element next to `h` on either side (past blank text) is
+/// text written for screen readers alone.
+fn has_reader_twin(snodes: &[SNode], h: u32, readers: &FxHashSet<u32>, text: &[usize]) -> bool {
+    if readers.is_empty() || text[h as usize] == 0 {
+        return false;
+    }
+    let blank = |n: u32| matches!(&snodes[n as usize].data, SData::Text(t) if t.trim().is_empty());
+    let twin = |mut n: u32, step: fn(&SNode) -> u32| {
+        while n != NONE && blank(n) {
+            n = step(&snodes[n as usize]);
+        }
+        n != NONE && readers.contains(&n) && text[n as usize] > 0
+    };
+    let node = &snodes[h as usize];
+    twin(node.next, |s| s.next) || twin(node.prev, |s| s.prev)
 }
 
 /// How many bytes of `t` are ASCII whitespace. Counted branch-free in
@@ -393,6 +437,26 @@ mod tests {
             let want = t[..len].iter().filter(|b| b.is_ascii_whitespace()).count();
             assert_eq!(spaces(&t[..len]), want, "{len}");
         }
+    }
+
+    /// Issue 59: WooCommerce prints a sale as `<del aria-hidden>` and
+    /// `<ins aria-hidden>`, each followed by its screen reader's twin; both
+    /// copies hidden left the product page without a price.
+    #[test]
+    fn the_eyes_copy_beside_a_screen_readers_twin_is_shown() {
+        let doc = crate::html::Doc::parse_str(
+            r#"<h1>Hoodie</h1><p class=price><del aria-hidden="true">$45.00</del>
+            <span class="screen-reader-text">Original price was: $45.00.</span><ins aria-hidden="true">$35.00</ins><span class="screen-reader-text">Current price is: $35.00.</span></p>
+            <p><span aria-hidden="true">Decoration</span> <span>Shown</span></p>"#,
+        );
+        let text = doc.plain_text(doc.body());
+        assert!(text.contains("$45.00") && text.contains("$35.00"), "{text}");
+        assert!(!text.contains("Current price is"), "{text}");
+        // Without a twin, aria-hidden text stays out.
+        assert!(
+            !text.contains("Decoration") && text.contains("Shown"),
+            "{text}"
+        );
     }
 
     #[test]
