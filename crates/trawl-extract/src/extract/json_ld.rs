@@ -54,11 +54,35 @@ fn parsed(block: &str) -> Result<Value, Cow<'_, str>> {
     if !block.contains(char::is_control) {
         return serde_json::from_str(block).map_err(|_| Cow::Borrowed(block));
     }
-    let cleaned: String = block
+    let cleaned = controls_to_spaces(block);
+    serde_json::from_str(&cleaned).map_err(|_| Cow::Owned(cleaned))
+}
+
+/// `block` with every control character read as a space: byte by byte
+/// when they are all ASCII (line breaks, tabs: a copy, not a string built
+/// a character at a time), else character by character.
+fn controls_to_spaces(block: &str) -> String {
+    // C1 controls (U+0080 to U+009F) are two bytes, C2 80 to C2 9F.
+    let c1 = block
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == 0xC2 && (0x80..=0x9F).contains(&w[1]));
+    if !c1 {
+        let mut bytes = block.as_bytes().to_vec();
+        for b in &mut bytes {
+            if b.is_ascii_control() {
+                *b = b' ';
+            }
+        }
+        // ASCII bytes replaced by ASCII bytes: still UTF-8.
+        if let Ok(s) = String::from_utf8(bytes) {
+            return s;
+        }
+    }
+    block
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    serde_json::from_str(&cleaned).map_err(|_| Cow::Owned(cleaned))
+        .collect()
 }
 
 /// `text` with every comma outside strings that only whitespace separates
@@ -128,5 +152,22 @@ mod tests {
         assert!(value(r#"{"a":[1,2,]}"#).is_none());
         assert!(value("{\"a\":\"x\ny\"}").is_some());
         assert_eq!(v("[1,,]"), None);
+    }
+
+    #[test]
+    fn controls_become_spaces_as_char_by_char_did() {
+        let by_char = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect()
+        };
+        for block in [
+            "{\"a\":\"x\ny\"}",
+            "{\r\n\t\"a\": \"é\u{7f}ü\"}",
+            "{\"a\": \"\u{85}next line\u{9f}\"}\n",
+            "",
+        ] {
+            assert_eq!(controls_to_spaces(block), by_char(block), "{block:?}");
+        }
     }
 }

@@ -601,8 +601,10 @@ fn iso639_1(code: &'static str) -> &'static str {
 /// Language of the extracted text (ISO 639-1 from whatlang), falling back to
 /// the page's `lang` attribute when the text is too short to tell.
 pub(crate) fn language(text: &str, html_lang: Option<&str>) -> Option<String> {
-    let sample: String = text.chars().take(2000).collect();
-    match whatlang::detect(&sample) {
+    // The first 2,000 characters, borrowed (they were copied one by one).
+    let end = text.char_indices().nth(2000).map_or(text.len(), |(i, _)| i);
+    let sample = &text[..end];
+    match whatlang::detect(sample) {
         Some(info) if info.is_reliable() || sample.chars().count() > 200 => {
             Some(iso639_1(info.lang().code()).to_string())
         }

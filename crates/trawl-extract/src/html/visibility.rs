@@ -216,11 +216,10 @@ fn style_hides(style: &str) -> bool {
     }) {
         return false;
     }
-    let compact: String = style
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect();
+    let mut compact = String::with_capacity(style.len());
+    for c in style.chars().filter(|c| !c.is_whitespace()) {
+        compact.extend(c.to_lowercase());
+    }
     compact.contains("display:none") || compact.contains("visibility:hidden")
 }
 

@@ -153,10 +153,21 @@ fn ends_story(doc: &Doc, held: &[u32], root: NodeId, total: u32) -> Option<NodeI
 /// between a JSON-LD body and the page's text (and between a heading and
 /// the page's title, a caption and its picture's `alt`).
 pub(crate) fn comparable(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    // Into a buffer sized once (a filtered iterator grew it by doubling),
+    // byte by byte when the text is ASCII, as most is.
+    let mut out = String::with_capacity(s.len());
+    if s.is_ascii() {
+        out.extend(
+            s.bytes()
+                .filter(u8::is_ascii_alphanumeric)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+    } else {
+        for c in s.chars().filter(|c| c.is_alphanumeric()) {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
 }
 
 /// The `articleBody` string of the page's JSON-LD, if any.
@@ -205,6 +216,27 @@ fn json_ld_end(doc: &Doc, owner: &[NodeId], sel: &Selection, total: u32) -> Opti
 
 #[cfg(test)]
 mod tests {
+    use super::comparable;
+
+    #[test]
+    fn comparable_keeps_letters_and_digits_lower_cased() {
+        let by_char = |s: &str| -> String {
+            s.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        for s in [
+            "Hello, World 42!",
+            "",
+            "Straße İstanbul ÅNGSTRÖM",
+            "東京 2024年",
+            "a\u{a0}B",
+        ] {
+            assert_eq!(comparable(s), by_char(s), "{s}");
+        }
+    }
+
     use crate::extract::auto::select_typed;
     use crate::extract::typing::PageType;
     use crate::html::{render, Doc};
