@@ -11,7 +11,7 @@
 //!   class (`add-to-cart`) names: without them the page was typed a service
 //!   and got no record;
 //! - a marketplace page without a heading element, its name in a `<div>`
-//!   the title opens with;
+//!   the title opens with; a logo drawn as an `<h1>` that links home;
 //! - codes under "Kód:", "Код:", "자체상품코드", "Kod producenta" and an
 //!   English label in brackets ("رمز المنتج (SKU):");
 //! - a brand row that runs on into the next label after a bar;
@@ -213,6 +213,21 @@ fn a_page_without_a_heading_is_named_by_the_element_its_title_opens_with() {
             name: Some("Áo thun nam cotton cổ tròn"),
             price: Some(("89000.00", "VND")),
             price_max: Some("129000.00"),
+            ..Want::default()
+        },
+    );
+}
+
+/// The shop's logo drawn as an `<h1>` linking home, in a `<div>` header:
+/// it named the product.
+#[test]
+fn a_logo_heading_names_the_shop_not_the_product() {
+    check(
+        "logo_h1_div_header.html",
+        Want {
+            name: Some("Teak Bench 120cm"),
+            price: Some(("349.00", "USD")),
+            sku: Some("TB-120"),
             ..Want::default()
         },
     );

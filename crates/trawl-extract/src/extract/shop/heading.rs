@@ -2,7 +2,9 @@
 //! name in a `<div>` (JD's `sku-name`, Shopee's title block) where a shop
 //! theme has an `<h1>`. The page's title still opens with the name, so the
 //! element whose text the title's first part opens stands in for the
-//! heading, and the price by it is read as by any heading.
+//! heading, and the price by it is read as by any heading. And a heading
+//! that is a logo outside any `<header>` (all its text one link home)
+//! names the shop, not the product.
 
 use super::visible::{clean, in_chrome};
 use crate::html::{Doc, Kind, NodeId, Tag};
@@ -79,6 +81,36 @@ fn holds_chrome(doc: &Doc, i: NodeId) -> bool {
         })
 }
 
+/// Whether heading `h` is a logo drawn as a heading outside any `<header>`
+/// (`<div class=header><h1><a href="/">Garden Co</a></h1>`): all its text
+/// is one link to the site's home page. It names the shop, not the
+/// product.
+pub(super) fn links_home(doc: &Doc, h: NodeId) -> bool {
+    let chars = doc.agg[h as usize].chars;
+    (h + 1..doc.end(h)).any(|i| {
+        doc.tag(i) == Tag::A
+            && doc.agg[i as usize].chars == chars
+            && doc.attr(i, "href").is_some_and(home)
+    })
+}
+
+/// Whether `href` leads to a site's home page: `/`, `./`, `index.html`,
+/// or an address with no path.
+fn home(href: &str) -> bool {
+    let h = href.trim();
+    let path = match h.split_once("//") {
+        Some((scheme, rest)) if scheme.is_empty() || scheme.ends_with(':') => {
+            rest.find('/').map_or("", |at| &rest[at + 1..])
+        }
+        _ => h
+            .strip_prefix("./")
+            .or_else(|| h.strip_prefix('/'))
+            .unwrap_or(h),
+    };
+    matches!(path, "" | "index.html" | "index.php" | "index.htm")
+        && !(h.is_empty() || h.starts_with('#'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +147,34 @@ mod tests {
             None
         );
         assert_eq!(named("<title>Top</title><div>Top</div>"), None);
+    }
+
+    #[test]
+    fn a_heading_that_links_home_is_a_logo() {
+        let logo = |html: &str| {
+            let doc = Doc::parse_str(html);
+            let h = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1);
+            h.is_some_and(|h| links_home(&doc, h))
+        };
+        for href in [
+            "/",
+            "./",
+            "index.html",
+            "https://garden.example/",
+            "//garden.example",
+        ] {
+            assert!(
+                logo(&format!("<h1><a href='{href}'>Garden Co</a></h1>")),
+                "{href}"
+            );
+        }
+        for html in [
+            "<h1><a href='/p/teak-bench'>Teak Bench</a></h1>",
+            "<h1><a href='/'>Garden Co</a> Teak Bench</h1>",
+            "<h1><a href='#'>Teak Bench</a></h1>",
+            "<h1>Teak Bench</h1>",
+        ] {
+            assert!(!logo(html), "{html}");
+        }
     }
 }

@@ -132,8 +132,9 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // A logo drawn as the site header's heading (`<header><h1><a href=/>
     // Shop</a></h1>`) names the shop, not the product.
     let logo = |i: NodeId| {
-        in_chrome_apart(doc, i, Some(i))
-            && (i + 1..doc.end(i)).any(|c| matches!(doc.tag(c), Tag::A | Tag::Img))
+        (in_chrome_apart(doc, i, Some(i))
+            && (i + 1..doc.end(i)).any(|c| matches!(doc.tag(c), Tag::A | Tag::Img)))
+            || super::heading::links_home(doc, i)
     };
     let heads = |tag: Tag, most: usize| -> Vec<NodeId> {
         (0..n as NodeId)
