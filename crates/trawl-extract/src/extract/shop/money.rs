@@ -346,9 +346,11 @@ fn price_pattern() -> &'static Regex {
         // "krone" and codes out of longer words.
         // (`\d` is any script's digit; Arabic and fullwidth separators too.)
         // Indian grouping first: lakhs and crores in pairs ("₹1,29,999").
+        // A whole amount may end in ",-" before its symbol ("1.234,- €",
+        // "1.299,- kr.": German, Dutch and Nordic shops).
         let num = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?";
         Regex::new(&format!(
-            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})\s?(?P<post>{sym})(?:[^\p{{L}}]|$))"
+            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})(?:[.,][-–])?\s?(?P<post>{sym})(?:[^\p{{L}}]|$))"
         ))
         .unwrap_or_else(|e| panic!("price pattern: {e}"))
     })
@@ -581,6 +583,15 @@ mod tests {
             vec![("1299.00", Named::Krona), ("49.00", Named::Krona)]
         );
         assert!(find_prices("Temp:-5, Pris:-20").is_empty());
+        // A whole amount's ",-" before the symbol after it.
+        for (text, amount) in [
+            ("1.234,- €", "1234.00"),
+            ("1.299,- kr.", "1299.00"),
+            ("49,– €", "49.00"),
+        ] {
+            let f = find_prices(text);
+            assert_eq!(f.first().map(|x| x.amount.as_str()), Some(amount), "{text}");
+        }
     }
 
     #[test]
