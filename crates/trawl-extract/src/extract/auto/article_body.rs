@@ -153,21 +153,7 @@ fn ends_story(doc: &Doc, held: &[u32], root: NodeId, total: u32) -> Option<NodeI
 /// between a JSON-LD body and the page's text (and between a heading and
 /// the page's title, a caption and its picture's `alt`).
 pub(crate) fn comparable(s: &str) -> String {
-    // Into a buffer sized once (a filtered iterator grew it by doubling),
-    // byte by byte when the text is ASCII, as most is.
-    let mut out = String::with_capacity(s.len());
-    if s.is_ascii() {
-        out.extend(
-            s.bytes()
-                .filter(u8::is_ascii_alphanumeric)
-                .map(|b| char::from(b.to_ascii_lowercase())),
-        );
-    } else {
-        for c in s.chars().filter(|c| c.is_alphanumeric()) {
-            out.extend(c.to_lowercase());
-        }
-    }
-    out
+    crate::html::markdown::key_of(s)
 }
 
 /// The `articleBody` string of the page's JSON-LD, if any.

@@ -469,8 +469,25 @@ pub(crate) fn key_of(text: &str) -> String {
 /// Appends the letters and digits of `text`, lower-cased, to `key`.
 pub(crate) fn push_key(key: &mut String, text: &str) {
     if text.is_ascii() {
-        let kept = text.bytes().filter(u8::is_ascii_alphanumeric);
-        key.extend(kept.map(|b| char::from(b.to_ascii_lowercase())));
+        // Each run of letters and digits copied whole, then lowered in
+        // place: a character pushed at a time cost more than the copy.
+        let start = key.len();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let from = i;
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            // ASCII: every byte is a character boundary.
+            key.push_str(text.get(from..i).unwrap_or(""));
+            while i < b.len() && !b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+        }
+        if let Some(k) = key.get_mut(start..) {
+            k.make_ascii_lowercase();
+        }
         return;
     }
     for c in text.chars() {
