@@ -6,7 +6,6 @@
 //! that is a logo outside any `<header>` (all its text one link home)
 //! names the shop, not the product.
 
-use super::visible::{clean, in_chrome};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
 /// Where a page's title ends the product's name and goes on to its
@@ -30,11 +29,16 @@ fn title_name(title: &str) -> &str {
     title[..cut].trim()
 }
 
-/// The innermost element outside the chrome, not a link nor the `<title>`,
-/// whose text opens with the title's first part (the name in full, or a
-/// name the title shortens), the first such in the page.
-pub(super) fn title_element(doc: &Doc) -> Option<NodeId> {
-    let title = clean(doc.meta.title.as_deref()?);
+/// `s` with its runs of whitespace folded to single spaces, trimmed.
+fn folded(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The innermost element outside the `chrome`, not a link nor the
+/// `<title>`, whose text opens with the title's first part (the name in
+/// full, or a name the title shortens), the first such in the page.
+pub(super) fn title_element(doc: &Doc, chrome: &dyn Fn(NodeId) -> bool) -> Option<NodeId> {
+    let title = folded(doc.meta.title.as_deref()?);
     let name = title_name(&title);
     if name.chars().count() < MIN_NAME_CHARS {
         return None;
@@ -58,10 +62,7 @@ pub(super) fn title_element(doc: &Doc) -> Option<NodeId> {
         {
             continue;
         }
-        if clean(&doc.plain_text(i)).starts_with(name)
-            && !in_chrome(doc, i)
-            && !holds_chrome(doc, i)
-        {
+        if folded(&doc.plain_text(i)).starts_with(name) && !chrome(i) && !holds_chrome(doc, i) {
             found = Some(i);
             end = doc.end(i);
         }
@@ -117,7 +118,17 @@ mod tests {
 
     fn named(html: &str) -> Option<String> {
         let doc = Doc::parse_str(html);
-        title_element(&doc).map(|i| clean(&doc.plain_text(i)))
+        let header = |i: NodeId| {
+            let mut cur = i;
+            while cur != u32::MAX {
+                if doc.tag(cur) == Tag::Header {
+                    return true;
+                }
+                cur = doc.nodes[cur as usize].parent;
+            }
+            false
+        };
+        title_element(&doc, &header).map(|i| folded(&doc.plain_text(i)))
     }
 
     #[test]

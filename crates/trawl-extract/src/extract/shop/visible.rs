@@ -149,7 +149,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
         h1s = heads(Tag::H2, 1);
     }
     if h1s.is_empty() {
-        h1s.extend(super::heading::title_element(doc));
+        h1s.extend(super::heading::title_element(doc, &|i| in_chrome(doc, i)));
     }
     for &h in &h1s {
         let text = clean(&doc.plain_text(h));
