@@ -16,6 +16,7 @@
 
 use rustc_hash::FxHashSet;
 
+use crate::html::markdown::push_ascii_words;
 use crate::html::{Doc, Kind, Selection, Tag};
 
 /// A repeat is dropped when it is one of a run of at least this many
@@ -219,37 +220,9 @@ fn push_words(line: &str, key: &mut String) {
     // page); an ASCII line, most of what pages hold, is read byte by byte
     // (no character to decode) and lowered without the Unicode tables.
     if line.is_ascii() {
-        push_ascii_words(line, key);
+        push_ascii_words(key, line, " ");
     } else {
         push_word_chars(line.chars(), key);
-    }
-}
-
-/// [`push_words`] for an ASCII line: each run of letters and digits copied
-/// whole, then the line's key lowered in place (a character pushed at a
-/// time was most of this pass).
-fn push_ascii_words(line: &str, key: &mut String) {
-    let start = key.len();
-    let b = line.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        while i < b.len() && !b[i].is_ascii_alphanumeric() {
-            i += 1;
-        }
-        let from = i;
-        while i < b.len() && b[i].is_ascii_alphanumeric() {
-            i += 1;
-        }
-        // ASCII: every byte is a character boundary.
-        if let Some(word) = line.get(from..i).filter(|w| !w.is_empty()) {
-            if key.len() > start {
-                key.push(' ');
-            }
-            key.push_str(word);
-        }
-    }
-    if let Some(k) = key.get_mut(start..) {
-        k.make_ascii_lowercase();
     }
 }
 
@@ -289,7 +262,7 @@ mod tests {
             "x",
         ] {
             let (mut fast, mut slow) = (String::from("k"), String::from("k"));
-            push_ascii_words(line, &mut fast);
+            push_ascii_words(&mut fast, line, " ");
             push_word_chars(line.chars(), &mut slow);
             assert_eq!(fast, slow, "{line:?}");
         }

@@ -108,8 +108,7 @@ fn home(href: &str) -> bool {
             .or_else(|| h.strip_prefix('/'))
             .unwrap_or(h),
     };
-    matches!(path, "" | "index.html" | "index.php" | "index.htm")
-        && !(h.is_empty() || h.starts_with('#'))
+    !h.is_empty() && matches!(path, "" | "index.html" | "index.php" | "index.htm")
 }
 
 #[cfg(test)]
@@ -118,16 +117,7 @@ mod tests {
 
     fn named(html: &str) -> Option<String> {
         let doc = Doc::parse_str(html);
-        let header = |i: NodeId| {
-            let mut cur = i;
-            while cur != u32::MAX {
-                if doc.tag(cur) == Tag::Header {
-                    return true;
-                }
-                cur = doc.nodes[cur as usize].parent;
-            }
-            false
-        };
+        let header = |i: NodeId| super::super::price_boxes::inside(&doc, i, &[Tag::Header], 64);
         title_element(&doc, &header).map(|i| folded(&doc.plain_text(i)))
     }
 

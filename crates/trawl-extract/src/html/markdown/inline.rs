@@ -466,28 +466,42 @@ pub(crate) fn key_of(text: &str) -> String {
     key
 }
 
+/// Appends the runs of letters and digits of ASCII `text` to `key`, `sep`
+/// between two, lower-cased: each run copied whole, then the appended part
+/// lowered in place (a character pushed at a time cost more than the copy).
+/// The keys of lines are built so: Markdown's (no separator) and the
+/// repeated-lines pass's (words apart). Inlined into each: with `sep`
+/// known there, the loop is the one each would write.
+#[inline]
+pub(crate) fn push_ascii_words(key: &mut String, text: &str, sep: &str) {
+    let start = key.len();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && !b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let from = i;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        // ASCII: every byte is a character boundary.
+        if let Some(word) = text.get(from..i).filter(|w| !w.is_empty()) {
+            if key.len() > start {
+                key.push_str(sep);
+            }
+            key.push_str(word);
+        }
+    }
+    if let Some(k) = key.get_mut(start..) {
+        k.make_ascii_lowercase();
+    }
+}
+
 /// Appends the letters and digits of `text`, lower-cased, to `key`.
 pub(crate) fn push_key(key: &mut String, text: &str) {
     if text.is_ascii() {
-        // Each run of letters and digits copied whole, then lowered in
-        // place: a character pushed at a time cost more than the copy.
-        let start = key.len();
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            let from = i;
-            while i < b.len() && b[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            // ASCII: every byte is a character boundary.
-            key.push_str(text.get(from..i).unwrap_or(""));
-            while i < b.len() && !b[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-        }
-        if let Some(k) = key.get_mut(start..) {
-            k.make_ascii_lowercase();
-        }
+        push_ascii_words(key, text, "");
         return;
     }
     for c in text.chars() {

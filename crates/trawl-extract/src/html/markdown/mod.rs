@@ -18,8 +18,8 @@ mod walk;
 
 use super::dom::Doc;
 use super::render::Selection;
-pub(crate) use inline::key_of;
 use inline::push_key;
+pub(crate) use inline::{key_of, push_ascii_words};
 pub(crate) use unit::MarkdownOptions;
 use unit::{Join, Unit};
 
