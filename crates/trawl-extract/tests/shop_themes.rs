@@ -16,7 +16,15 @@
 //!   English label in brackets ("رمز المنتج (SKU):");
 //! - a brand row that runs on into the next label after a bar;
 //! - a sale drawn for the eye (`aria-hidden`) beside its screen reader's
-//!   twin (WooCommerce): both copies were left out.
+//!   twin (WooCommerce): both copies were left out;
+//! - a current price whose class says what sits beside it (Shopware's
+//!   `with-list-price`): it was read as a former price, and the page got no
+//!   record; a current and a regular price named in camel case (Zen Cart's
+//!   `productSpecialPrice` beside `normalprice`), Coupang's `origin-price`;
+//! - the rouble's "р." after an amount (Tilda): no record before;
+//! - a price's cents or its decimal mark in elements of their own ("1 099,"
+//!   then "00 zł" read 0.00; "US $12" "." "59" read 12.00);
+//! - "Artikelcode:", "Manufactured by:", a brand in `…__brand-name`.
 
 use std::path::Path;
 
@@ -272,6 +280,94 @@ fn codes_and_brands_under_more_labels() {
             sku: Some("HI025EA1ABCDENAFAMZ"),
             mpn: Some("43A4H"),
             brand: Some("Hisense"),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn a_price_box_named_for_what_it_holds_beside_it_is_the_current_price() {
+    check(
+        "shopware6_de.html",
+        Want {
+            name: Some("Kaffeemühle Handmahlwerk"),
+            price: Some(("49.95", "EUR")),
+            regular: Some("59.95"),
+            sku: Some("SW10042"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "zencart.html",
+        Want {
+            name: Some("Matrox G200 MMS"),
+            price: Some(("269.99", "USD")),
+            regular: Some("299.99"),
+            brand: Some("Matrox"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "coupang_ko.html",
+        Want {
+            price: Some(("229000.00", "KRW")),
+            regular: Some("289300.00"),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn the_roubles_short_form_and_cents_or_marks_set_apart() {
+    check(
+        "tilda_ru.html",
+        Want {
+            name: Some("Свеча ароматическая «Лаванда»"),
+            price: Some(("1500.00", "RUB")),
+            regular: Some("2000.00"),
+            sku: Some("LV-200"),
+            ..Want::default()
+        },
+    );
+    check(
+        "allegro_pl.html",
+        Want {
+            price: Some(("1099.00", "PLN")),
+            ..Want::default()
+        },
+    );
+    check(
+        "ali_en.html",
+        Want {
+            price: Some(("12.59", "USD")),
+            regular: Some("25.18"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn more_code_labels_and_brand_names() {
+    check(
+        "lightspeed_nl.html",
+        Want {
+            price: Some(("39.95", "EUR")),
+            regular: Some("49.95"),
+            sku: Some("SJ-GR-01"),
+            in_stock: true,
+            ..Want::default()
+        },
+    );
+    check(
+        "split_three_spans.html",
+        Want {
+            price: Some(("99.00", "USD")),
+            regular: Some("179.00"),
+            brand: Some("DEWALT"),
+            in_stock: true,
             ..Want::default()
         },
     );

@@ -28,6 +28,7 @@ const LABELS: &[&str] = &[
     "brand",
     "brand name",
     "manufacturer",
+    "manufactured by",
     "maker",
     "marke",
     "hersteller",
@@ -180,7 +181,10 @@ fn names_brand(names: &str) -> bool {
         ]
         .iter()
         .any(|u| t.starts_with(u));
-        matches!(last, "brand" | "vendor" | "manufacturer" | "brandname")
+        // Home Depot's `product-details__brand-name`.
+        (matches!(last, "brand" | "vendor" | "manufacturer" | "brandname")
+            || t.ends_with("brand-name")
+            || t.ends_with("brand_name"))
             && !utility
             && !t.contains("nav")
             && !t.contains("logo")

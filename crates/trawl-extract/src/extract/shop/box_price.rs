@@ -122,8 +122,9 @@ const CENTS_NAMES: &[&str] = &["cents", "fraction", "decimal"];
 
 /// A box's text with the cents a theme sets apart joined back to their
 /// amount (`$35<sup>99</sup>`, `<span>35</span><span>,99</span>`, a span
-/// named for the cents: plain text puts a space between the pieces, and
-/// "$35" was read); None when there are none.
+/// named for the cents, `<span>1 099,</span><span>00</span>`,
+/// `<span>12</span><span>.</span><span>59</span>`: plain text puts a space
+/// between the pieces, and "$35" was read); None when there are none.
 pub(super) fn cents_joined(doc: &Doc, id: NodeId, text: &str) -> Option<String> {
     let two_digits = |t: &[u8]| t.len() == 2 && t.iter().all(u8::is_ascii_digit);
     let sup = (id + 1..doc.end(id))
@@ -149,10 +150,24 @@ pub(super) fn cents_joined(doc: &Doc, id: NodeId, text: &str) -> Option<String> 
                 .is_some_and(|s| rest.starts_with(s.as_bytes()) && ends(2))
         };
         let mark = if marked {
-            if !sup_follows() {
+            // "1 099,<span>00</span> zł": cents in an element of their own
+            // after the mark, whatever the theme names it.
+            let cents_alone = rest.get(..2).is_some_and(two_digits) && ends(2);
+            if !sup_follows() && !cents_alone {
                 continue;
             }
             ""
+        } else if rest.len() >= 4
+            && matches!(rest[0], b'.' | b',')
+            && rest[1] == b' '
+            && two_digits(&rest[2..4])
+            && ends(4)
+        {
+            // "12 . 59": the mark an element of its own too.
+            out.push_str(&text[last..i]);
+            out.push(char::from(rest[0]));
+            last = i + 3;
+            continue;
         } else if rest.len() >= 3
             && matches!(rest[0], b'.' | b',')
             && two_digits(&rest[1..3])
@@ -233,4 +248,43 @@ pub(super) fn buy_box_price(
         }
     }
     candidates.into_iter().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 59: cents or the decimal mark in elements of their own,
+    /// whatever their class: "1 099," then "00" read 0.00 (Allegro), "12"
+    /// "." "59" read 12.00 (AliExpress).
+    #[test]
+    fn cents_and_marks_in_elements_of_their_own() {
+        for (html, want) in [
+            (
+                "<div><span>1 099,</span><span>00</span> <span>zł</span></div>",
+                "1 099,00 zł",
+            ),
+            (
+                "<div><span>US $</span><span>12</span><span>.</span><span>59</span></div>",
+                "US $ 12.59",
+            ),
+        ] {
+            let doc = Doc::parse_str(html);
+            let id = (0..doc.len() as NodeId)
+                .find(|&i| doc.name(i) == "div")
+                .expect("a div");
+            let text = doc.plain_text(id);
+            assert_eq!(
+                cents_joined(&doc, id, &text).as_deref(),
+                Some(want),
+                "{html}"
+            );
+        }
+        // Sizes after a comma are no cents: a third digit follows.
+        let doc = Doc::parse_str("<div><span>10,</span><span>125</span></div>");
+        let id = (0..doc.len() as NodeId)
+            .find(|&i| doc.name(i) == "div")
+            .expect("a div");
+        assert_eq!(cents_joined(&doc, id, &doc.plain_text(id)), None);
+    }
 }

@@ -32,8 +32,8 @@ fn code_pattern() -> &'static Regex {
                 r"c[óo]digo\s+(?:ean|de\s+barras)|code\s+ean|codice\s+ean|kod\s+ean|ean[\s-]*code|barcode|streckkod|hersteller-?\s*artikel-?\s*nummer|",
                 // English
                 r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model(?:lo|l|o|nummer|nr\.?)?\s*(?:#|no\.?|number)?|mod[èe]le|модель|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
-                // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Produktnummer (Shopware's), Herstellernummer, Kod produktu
-                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|kod\s+produktu|nr\s+katalogowy",
+                // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Produktnummer (Shopware's), Herstellernummer, Artikelcode, Kod produktu
+                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|artikelcode|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
                 r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод

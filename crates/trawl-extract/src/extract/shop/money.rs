@@ -209,6 +209,9 @@ const SYMBOLS: &[(&str, Named)] = &[
     ("lei", Named::Sure("RON")),
     ("лв", Named::Sure("BGN")),
     ("руб", Named::Sure("RUB")),
+    // The rouble's short form after an amount ("1 500 р."); see
+    // [`find_prices`] for where it is not one.
+    ("р.", Named::Sure("RUB")),
     ("元", Named::Sure("CNY")),
     ("円", Named::Sure("JPY")),
     ("Rs.", Named::Rupee),
@@ -379,8 +382,10 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
             caps.name("post"),
         ) {
             // ":-" follows an amount, never opens one ("Temp:-5").
-            (Some(s), Some(n), _, _) if s.as_str() != ":-" => (s, n),
-            (_, _, Some(n), Some(s)) => (s, n),
+            // "р." follows an amount too ("р. Волга" is a river).
+            (Some(s), Some(n), _, _) if !matches!(s.as_str(), ":-" | "р.") => (s, n),
+            // "2020 р." is a year in Ukrainian ("рік"), not a price.
+            (_, _, Some(n), Some(s)) if s.as_str() != "р." || !year_like(n.as_str()) => (s, n),
             _ => continue,
         };
         // A letter glued before a symbol word ("Ifrs") or before a number
@@ -413,6 +418,11 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
         });
     }
     out
+}
+
+/// A bare four-digit number that reads as a year (1800–2100).
+fn year_like(n: &str) -> bool {
+    n.len() == 4 && n.parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y))
 }
 
 /// A letter of a script written without spaces between words (Chinese,
@@ -543,6 +553,22 @@ mod tests {
         let d = find_prices("Only $29.95 today");
         assert_eq!(d[0].named, Named::Dollar);
         assert_eq!(d[0].raw, "$29.95");
+    }
+
+    /// Issue 59: the rouble's "р." after an amount is a price; before one
+    /// (a river), or after a year ("у 2020 р.", Ukrainian), it is not.
+    #[test]
+    fn the_roubles_short_form_after_an_amount() {
+        let f = find_prices("Цена: 1 500 р. и 990 р.");
+        let got: Vec<_> = f.iter().map(|x| (x.amount.as_str(), x.named)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("1500.00", Named::Sure("RUB")),
+                ("990.00", Named::Sure("RUB"))
+            ]
+        );
+        assert!(find_prices("у 2020 р. на р. 12 кілометрів").is_empty());
     }
 
     /// Issue 59: currency words and symbols in their own scripts, after

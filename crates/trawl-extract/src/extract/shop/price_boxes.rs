@@ -23,6 +23,9 @@ pub(super) const STRUCK_NAMES: &[&str] = &[
     "crossed",
     "original-price",
     "price-original",
+    "price--original",
+    // Coupang's.
+    "origin-price",
     "list-price",
     "listprice",
     "msrp",
@@ -67,6 +70,19 @@ fn styled_struck(style: &str) -> bool {
         .as_bytes()
         .windows(b"line-through".len())
         .any(|w| w.eq_ignore_ascii_case(b"line-through"))
+}
+
+/// Whether the node or one of its `up` nearest ancestors is named for a
+/// former price ([`STRUCK_NAMES`]). A class token that states what the
+/// element holds beside it (Shopware's `with-list-price`, `has-old-price`)
+/// names the current price's box, not a former price.
+pub(super) fn struck_named(doc: &Doc, id: NodeId, up: usize) -> bool {
+    up_to(doc, id, up, |n| {
+        class_id_role(doc, n)
+            .split(' ')
+            .filter(|t| !(t.starts_with("with-") || t.starts_with("has-")))
+            .any(|t| matches_any_token(t, STRUCK_NAMES))
+    })
 }
 
 pub(super) fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bool {
@@ -115,7 +131,8 @@ fn text_without(doc: &Doc, id: NodeId, skip: &[NodeId]) -> String {
 /// Class/id fragments of a shop's "regular" price: the price paid when no
 /// other is shown, the former one beside a current price.
 /// Shoptet's `price-standard` beside its `price-final` is one.
-const REGULAR_NAMES: &[&str] = &["regular", "standard"];
+/// Zen Cart's `normalprice` beside its `productSpecialPrice` is one.
+const REGULAR_NAMES: &[&str] = &["regular", "standard", "normal"];
 /// Class/id fragments of the price paid now, beside a regular one.
 const CURRENT_NAMES: &[&str] = &[
     "current",
@@ -137,7 +154,15 @@ const SHARED_LEVELS: usize = 4;
 /// `regular-price`), and so is a box named both (BigCommerce's `current-price
 /// regular-price`).
 pub(super) fn regular_beside_current(doc: &Doc, boxes: &[PriceBox]) -> Vec<bool> {
-    let named = |id: NodeId, names: &[&str]| named_like(doc, id, names, 2);
+    let named = |id: NodeId, names: &[&str]| {
+        up_to(doc, id, 2, |n| {
+            let (class, ident) = doc.class_id(n);
+            [class, ident]
+                .into_iter()
+                .flatten()
+                .any(|s| camel_named(s, names))
+        })
+    };
     let current: Vec<bool> = boxes
         .iter()
         .map(|b| named(b.id, CURRENT_NAMES) && !named(b.id, REGULAR_NAMES))
@@ -165,6 +190,25 @@ pub(super) fn regular_beside_current(doc: &Doc, boxes: &[PriceBox]) -> Vec<bool>
                 .any(|j| ancestors(boxes[j].id).iter().any(|a| mine.contains(a)))
         })
         .collect()
+}
+
+/// Whether one of `pats` (lower-case) opens a word of `names` (a class or
+/// id as written): after a space, `-` or `_`, or at a capital that follows
+/// a small letter (`productSpecialPrice`), in any case.
+fn camel_named(names: &str, pats: &[&str]) -> bool {
+    let b = names.as_bytes();
+    (0..b.len())
+        .filter(|&at| {
+            at == 0
+                || matches!(b[at - 1], b' ' | b'-' | b'_')
+                || (b[at].is_ascii_uppercase() && b[at - 1].is_ascii_lowercase())
+        })
+        .any(|at| {
+            pats.iter().any(|p| {
+                b.get(at..at + p.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(p.as_bytes()))
+            })
+        })
 }
 
 /// Most visible characters between the two ends of a range shown in two
@@ -288,8 +332,7 @@ pub(super) fn price_boxes(doc: &Doc, german: bool, digit: &[bool]) -> Vec<PriceB
             }
             continue;
         }
-        let struck =
-            !beside_struck && (struck_tag(doc, id, 2) || named_like(doc, id, STRUCK_NAMES, 1));
+        let struck = !beside_struck && (struck_tag(doc, id, 2) || struck_named(doc, id, 1));
         holds[i] = true;
         if parent < n {
             holds[parent] = true;
@@ -304,4 +347,28 @@ pub(super) fn price_boxes(doc: &Doc, german: bool, digit: &[bool]) -> Vec<PriceB
     }
     boxes.reverse();
     boxes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn price_names_in_camel_case_and_states_beside_them() {
+        assert!(camel_named("productSpecialPrice", &["special"]));
+        assert!(camel_named("normalprice", &["normal"]));
+        assert!(!camel_named("abnormal", &["normal"]));
+        // Shopware's current price says it has a list price beside it.
+        let doc = Doc::parse_str(
+            "<p class='product-detail-price with-list-price'>49,95 €</p>\
+             <span class='list-price-price'>59,95 €</span>",
+        );
+        let at = |name: &str| {
+            (0..doc.len() as NodeId)
+                .find(|&i| doc.name(i) == name)
+                .expect(name)
+        };
+        assert!(!struck_named(&doc, at("p"), 0));
+        assert!(struck_named(&doc, at("span"), 0));
+    }
 }

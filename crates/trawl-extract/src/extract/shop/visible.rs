@@ -11,8 +11,8 @@ use super::box_price::{around, box_price, buy_box_price, former_then_now, Candid
 use super::codes;
 use super::money::{self, Found};
 use super::price_boxes::{
-    inside, named_like, price_boxes, range_top_beside, regular_beside_current, struck_tag, up_to,
-    PriceBox, STRUCK_NAMES,
+    inside, named_like, price_boxes, range_top_beside, regular_beside_current, struck_named,
+    struck_tag, up_to, PriceBox,
 };
 use super::price_labels;
 use std::sync::OnceLock;
@@ -191,8 +191,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
             .zip(last_box)
             .is_some_and(|(j, (from, to, after))| (from..to).contains(&j) || after == Some(j));
         last_box = Some((*id as usize, doc.nodes[*id as usize].end as usize, next_at));
-        let marked =
-            struck_tag(doc, *id, 3) || named_like(doc, *id, STRUCK_NAMES, 3) || regular_former[k];
+        let marked = struck_tag(doc, *id, 3) || struck_named(doc, *id, 3) || regular_former[k];
         // A box opening with a former price's label strikes that price; a
         // later one after a label of its own is the price now ("Was $50.00
         // Now $35.00").
@@ -297,7 +296,7 @@ fn unshown_price(
         }
         if !matches_token(class_id_role(doc, id), "price")
             || struck_tag(doc, id, 3)
-            || named_like(doc, id, STRUCK_NAMES, 3)
+            || struck_named(doc, id, 3)
             || inside(doc, id, &[Tag::A, Tag::Button], 64)
         {
             continue;
