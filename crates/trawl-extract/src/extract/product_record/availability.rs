@@ -95,8 +95,37 @@ fn stock_line(doc: &Doc, i: NodeId, stock: &str) -> Option<Availability> {
     } else if IN_PHRASES.starts(stock) || few_left(stock) {
         Some(Availability::InStock)
     } else {
-        None
+        counted(stock)
     }
+}
+
+/// Words of a unit between a stock count and its phrase ("3 units in
+/// stock", "0 Stück auf Lager").
+const UNITS: &[&str] = &[
+    "items ", "item ", "units ", "unit ", "pcs ", "pcs. ", "pieces ", "stück ", "stk. ", "szt. ",
+    "шт. ", "шт ",
+];
+
+/// A count in stock ("12 in stock", "0 units in stock", "3 disponibles"):
+/// in stock, or out of it when the count is nought.
+fn counted(stock: &str) -> Option<Availability> {
+    let digits = stock.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = stock.get(digits..)?.strip_prefix(' ')?;
+    if digits == 0 {
+        return None;
+    }
+    let rest = UNITS
+        .iter()
+        .find_map(|u| rest.strip_prefix(u))
+        .unwrap_or(rest);
+    if !IN_PHRASES.starts(rest) {
+        return None;
+    }
+    Some(if stock[..digits].bytes().all(|b| b == b'0') {
+        Availability::OutOfStock
+    } else {
+        Availability::InStock
+    })
 }
 
 /// A stock line (lower-cased) without its label ("availability: out of
@@ -406,6 +435,25 @@ mod tests {
 
     /// Issue 59: a restock notice with no enabled "Add to cart" beside it
     /// says out of stock; a line saying few are left says in stock.
+    #[test]
+    fn a_count_in_stock_says_in_or_out() {
+        let line = |t: &str| {
+            avail(&format!(
+                "<h1>Stool</h1><p>{t}</p><button>Add to cart</button>"
+            ))
+        };
+        assert_eq!(line("12 in stock"), Some(Availability::InStock));
+        assert_eq!(
+            line("Availability: 0 in stock"),
+            Some(Availability::OutOfStock)
+        );
+        assert_eq!(line("0 Units in Stock"), Some(Availability::OutOfStock));
+        assert_eq!(line("0 Stück auf Lager"), Some(Availability::OutOfStock));
+        assert_eq!(line("3 pcs. in stock"), Some(Availability::InStock));
+        // A count of something else says nothing; the button does.
+        assert_eq!(line("0 reviews"), Some(Availability::InStock));
+    }
+
     #[test]
     fn a_restock_notice_is_out_of_stock_and_few_left_is_in_stock() {
         use Availability::{InStock, OutOfStock};
