@@ -20,7 +20,8 @@
 //! - a current price whose class says what sits beside it (Shopware's
 //!   `with-list-price`): it was read as a former price, and the page got no
 //!   record; a current and a regular price named in camel case (Zen Cart's
-//!   `productSpecialPrice` beside `normalprice`), Coupang's `origin-price`;
+//!   `productSpecialPrice` beside `normalprice`), Coupang's `origin-price`,
+//!   Trendyol's abbreviated `prc-org`;
 //! - the rouble's "р." after an amount (Tilda): no record before;
 //! - a price's cents or its decimal mark in elements of their own ("1 099,"
 //!   then "00 zł" read 0.00; "US $12" "." "59" read 12.00);
@@ -306,6 +307,15 @@ fn a_price_box_named_for_what_it_holds_beside_it_is_the_current_price() {
             regular: Some("299.99"),
             brand: Some("Matrox"),
             in_stock: true,
+            ..Want::default()
+        },
+    );
+    // Abbreviated: `prc-org` beside `prc-dsc`, in a box `with-org-prc`.
+    check(
+        "trendyol_tr.html",
+        Want {
+            price: Some(("999.00", "TRY")),
+            regular: Some("1299.00"),
             ..Want::default()
         },
     );

@@ -26,6 +26,11 @@ pub(super) const STRUCK_NAMES: &[&str] = &[
     "price--original",
     // Coupang's.
     "origin-price",
+    // Abbreviated: Trendyol's `prc-org` (beside `prc-dsc`), `org-price`.
+    "prc-org",
+    "org-prc",
+    "org-price",
+    "price-org",
     "list-price",
     "listprice",
     "msrp",
