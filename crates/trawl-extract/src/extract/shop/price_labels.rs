@@ -69,6 +69,15 @@ const FORMER_LABELS: &[&str] = &[
     "tidligere pris",
     "normaalihinta",
     "było",
+    "stara cena",
+    "stará cena",
+    "alter preis",
+    "oude prijs",
+    "prezzo precedente",
+    "régi ár",
+    "preț vechi",
+    "стара ціна",
+    "vanha hinta",
     "cena regularna",
     "cena katalogowa",
     "poprzednia cena",
@@ -382,6 +391,9 @@ mod tests {
         assert!(former("90,00 €", "precio de lista:"));
         assert!(former("¥4,980", "通常価格"));
         assert!(former("precio de lista: 90,00 €", ""));
+        // "Old price" in Polish and Ukrainian, before the price's box.
+        assert!(former("1 349,00 zł", "stara cena"));
+        assert!(former("1 349 грн", "стара ціна:"));
         // A whole word: "caravan" does not end with the label "van".
         assert!(!former("€ 49,90", "caravan"));
         assert!(!former("$39.90", "now"));
