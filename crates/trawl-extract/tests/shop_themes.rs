@@ -25,7 +25,9 @@
 //! - the rouble's "р." after an amount (Tilda): no record before;
 //! - a price's cents or its decimal mark in elements of their own ("1 099,"
 //!   then "00 zł" read 0.00; "US $12" "." "59" read 12.00);
-//! - "Artikelcode:", "Manufactured by:", a brand in `…__brand-name`.
+//! - "Artikelcode:", "Manufactured by:", a brand in `…__brand-name`;
+//! - a former price told only by the discount printed beside it ("₹1,299
+//!   ₹2,499 48% off"), in five languages.
 
 use std::path::Path;
 
@@ -381,4 +383,33 @@ fn more_code_labels_and_brand_names() {
             ..Want::default()
         },
     );
+}
+
+/// A former price told by the discount printed beside it, when no class,
+/// tag or label says which price is struck: the higher price less the
+/// percentage is the lower one. Before, the first price shown was the price
+/// (Portuguese, German, Japanese: the list price) and none was former.
+#[test]
+fn a_discount_printed_beside_two_prices_tells_the_former_one() {
+    for (file, price, currency, regular) in [
+        ("discount_flipkart_en.html", "1299.00", "INR", "2499.00"),
+        (
+            "discount_tokopedia_id.html",
+            "1299000.00",
+            "IDR",
+            "1624000.00",
+        ),
+        ("discount_mercado_pt.html", "149.90", "BRL", "199.90"),
+        ("discount_de.html", "59.99", "EUR", "79.99"),
+        ("discount_ja.html", "3486.00", "JPY", "4980.00"),
+    ] {
+        check(
+            file,
+            Want {
+                price: Some((price, currency)),
+                regular: Some(regular),
+                ..Want::default()
+            },
+        );
+    }
 }

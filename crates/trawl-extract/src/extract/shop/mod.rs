@@ -9,6 +9,7 @@ pub(crate) mod beside;
 mod box_price;
 mod codes;
 pub(crate) mod controls;
+mod discount;
 mod heading;
 pub(crate) mod money;
 mod phrases;

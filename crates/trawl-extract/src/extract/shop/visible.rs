@@ -9,10 +9,10 @@
 
 use super::box_price::{around, box_price, buy_box_price, former_then_now, Candidate};
 use super::codes;
+use super::discount::formers_beside;
 use super::money::{self, Found};
 use super::price_boxes::{
-    inside, named_like, price_boxes, range_top_beside, regular_beside_current, struck_named,
-    struck_tag, up_to, PriceBox,
+    inside, named_like, price_boxes, range_top_beside, struck_named, struck_tag, up_to, PriceBox,
 };
 use super::price_labels;
 use std::sync::OnceLock;
@@ -176,7 +176,7 @@ pub(crate) fn read(doc: &Doc, beside: &[bool]) -> Visible {
     // after it, labels its own price ("£25.00 <small>ex VAT</small>"), not
     // the next one's.
     let mut last_box: Option<(usize, usize, Option<usize>)> = None;
-    let regular_former = regular_beside_current(doc, &boxes);
+    let regular_former = formers_beside(doc, &boxes, beside);
     for (k, b) in boxes.iter().enumerate() {
         let PriceBox {
             id,

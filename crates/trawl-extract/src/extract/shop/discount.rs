@@ -1,0 +1,166 @@
+//! A former price told by the discount printed beside it. A theme whose
+//! classes say nothing (generated names, no `<del>`, the strike drawn by a
+//! stylesheet) still prints "₹2,499 ₹1,299 48% off": the higher price less
+//! 48% is the lower one, so the higher is the price before the discount.
+//! The discount is read in the smallest element both prices share, and only
+//! when that element is a price block: small, and with hardly a word beside
+//! the prices and the percentage. A price with a condition of its own
+//! ("Club Price: $24.29 (Save 10%)", "get it for $185.25 (5% off) with
+//! Auto-Replenish") is offered to some, not struck for all: its words leave
+//! the higher price the price.
+
+use super::price_boxes::{regular_beside_current, PriceBox};
+use crate::html::{Doc, NodeId};
+
+/// Boxes read on each side of a price for the discounted one.
+const NEAR_BOXES: usize = 3;
+/// Levels up from each box to the element the two share.
+const SHARED_LEVELS: usize = 4;
+/// Most visible characters of the shared element: a price block.
+const BLOCK_CHARS: u32 = 120;
+/// Most letters in a price block beside its prices ("48% off", "-25 %
+/// Rabatt"): more are labels that say what each price is.
+const BLOCK_LETTERS: usize = 10;
+/// How far (in percentage points) the discount printed may be from the
+/// one the two prices make: shops round it either way.
+const PERCENT_SLACK: f64 = 1.0;
+
+/// Which of `boxes` are former prices by the boxes beside them: a regular
+/// price beside a current one, or a price that the discount printed
+/// beside it brings down to its neighbour's (not in the blocks `beside`
+/// the product).
+pub(super) fn formers_beside(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> {
+    let mut out = regular_beside_current(doc, boxes);
+    for (former, discounted) in out.iter_mut().zip(before_discount(doc, boxes, beside)) {
+        *former |= discounted;
+    }
+    out
+}
+
+/// Which of `boxes` are the price before a discount printed beside them:
+/// a box whose one price, less a percentage shown in the price block it
+/// shares with a nearby box, is that box's one price (in the same currency).
+/// Boxes in the blocks `beside` the product (related products' cards) are
+/// not read.
+fn before_discount(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> {
+    let mut out = vec![false; boxes.len()];
+    let amount = |b: &PriceBox| match b.found.as_slice() {
+        [f] => f.amount.parse::<f64>().ok().filter(|a| *a > 0.0),
+        _ => None,
+    };
+    for (k, high) in boxes.iter().enumerate() {
+        let Some(x) = amount(high) else { continue };
+        if beside.get(high.id as usize).copied().unwrap_or(true) {
+            continue;
+        }
+        let near = k.saturating_sub(NEAR_BOXES)..(k + NEAR_BOXES + 1).min(boxes.len());
+        for j in near.filter(|&j| j != k) {
+            let low = &boxes[j];
+            let Some(y) = amount(low) else { continue };
+            if y >= x || low.found[0].named != high.found[0].named {
+                continue;
+            }
+            let Some(block) = shared(doc, high.id, low.id) else {
+                continue;
+            };
+            let text = doc.plain_text(block);
+            let made = (x - y) / x * 100.0;
+            let shown = percents(&text)
+                .into_iter()
+                .any(|p| (p - made).abs() < PERCENT_SLACK);
+            if shown && few_words(&text, &high.found[0].raw, &low.found[0].raw) {
+                out[k] = true;
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The smallest element holding both `a` and `b`, within
+/// [`SHARED_LEVELS`] of each and of at most [`BLOCK_CHARS`] characters.
+fn shared(doc: &Doc, a: NodeId, b: NodeId) -> Option<NodeId> {
+    let mut up = Vec::with_capacity(SHARED_LEVELS);
+    let mut cur = doc.nodes[a as usize].parent;
+    while cur != u32::MAX && up.len() < SHARED_LEVELS {
+        up.push(cur);
+        cur = doc.nodes[cur as usize].parent;
+    }
+    let mut cur = doc.nodes[b as usize].parent;
+    for _ in 0..SHARED_LEVELS {
+        if cur == u32::MAX {
+            return None;
+        }
+        if up.contains(&cur) {
+            return (doc.agg[cur as usize].chars <= BLOCK_CHARS).then_some(cur);
+        }
+        cur = doc.nodes[cur as usize].parent;
+    }
+    None
+}
+
+/// Whether a block's `text` holds at most [`BLOCK_LETTERS`] letters beside
+/// the two prices (`high` and `low` as written).
+fn few_words(text: &str, high: &str, low: &str) -> bool {
+    let letters = |s: &str| s.chars().filter(|c| c.is_alphabetic()).count();
+    let priced = |raw: &str| text.matches(raw).map(letters).sum::<usize>();
+    letters(text).saturating_sub(priced(high) + priced(low)) <= BLOCK_LETTERS
+}
+
+/// The percentages written in `text` ("48% off", "-12,5 %", "％"), below
+/// 100 and above 0.
+fn percents(text: &str) -> Vec<f64> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices(['%', '％']) {
+        let head = text[..at].trim_end_matches(' ');
+        let number_start = head
+            .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+            .map_or(0, |i| {
+                i + head[i..].chars().next().map_or(1, char::len_utf8)
+            });
+        let number = head[number_start..].trim_start_matches(['.', ',']);
+        if number.is_empty() || number.len() > 5 {
+            continue;
+        }
+        if let Ok(p) = number.replace(',', ".").parse::<f64>() {
+            if p > 0.0 && p < 100.0 {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_in_their_common_forms() {
+        assert_eq!(percents("48% off"), vec![48.0]);
+        assert_eq!(percents("-12,5 % rabatt"), vec![12.5]);
+        assert_eq!(percents("割引 30％"), vec![30.0]);
+        assert_eq!(percents("save 100% and 0%"), Vec::<f64>::new());
+        assert!(percents("no discount").is_empty());
+    }
+
+    #[test]
+    fn a_price_block_has_hardly_a_word_beside_its_prices() {
+        assert!(few_words("₹1,299 ₹2,499 48% off", "₹2,499", "₹1,299"));
+        assert!(few_words(
+            "R$ 199,90 R$ 149,90 25% OFF",
+            "R$ 199,90",
+            "R$ 149,90"
+        ));
+        assert!(!few_words(
+            "Online Price: $26.99 Club Price: $24.29 (Save 10%)",
+            "$26.99",
+            "$24.29"
+        ));
+        assert!(!few_words(
+            "$195.00 get it for $185.25 (5% off) with Auto-Replenish",
+            "$195.00",
+            "$185.25"
+        ));
+    }
+}
