@@ -44,31 +44,42 @@ pub(super) fn formers_beside(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> 
 /// not read.
 fn before_discount(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> {
     let mut out = vec![false; boxes.len()];
-    let amount = |b: &PriceBox| match b.found.as_slice() {
-        [f] => f.amount.parse::<f64>().ok().filter(|a| *a > 0.0),
-        _ => None,
-    };
+    let amounts: Vec<Option<f64>> = boxes
+        .iter()
+        .map(|b| match b.found.as_slice() {
+            [f] if !beside.get(b.id as usize).copied().unwrap_or(true) => {
+                f.amount.parse::<f64>().ok().filter(|a| *a > 0.0)
+            }
+            _ => None,
+        })
+        .collect();
+    // The text of each block read, read once.
+    let mut blocks: Vec<(NodeId, String)> = Vec::new();
     for (k, high) in boxes.iter().enumerate() {
-        let Some(x) = amount(high) else { continue };
-        if beside.get(high.id as usize).copied().unwrap_or(true) {
-            continue;
-        }
+        let Some(x) = amounts[k] else { continue };
         let near = k.saturating_sub(NEAR_BOXES)..(k + NEAR_BOXES + 1).min(boxes.len());
         for j in near.filter(|&j| j != k) {
             let low = &boxes[j];
-            let Some(y) = amount(low) else { continue };
+            let Some(y) = amounts[j] else { continue };
             if y >= x || low.found[0].named != high.found[0].named {
                 continue;
             }
             let Some(block) = shared(doc, high.id, low.id) else {
                 continue;
             };
-            let text = doc.plain_text(block);
+            let at = match blocks.iter().position(|(id, _)| *id == block) {
+                Some(at) => at,
+                None => {
+                    blocks.push((block, doc.plain_text(block)));
+                    blocks.len() - 1
+                }
+            };
+            let text = &blocks[at].1;
             let made = (x - y) / x * 100.0;
-            let shown = percents(&text)
+            let shown = percents(text)
                 .into_iter()
                 .any(|p| (p - made).abs() < PERCENT_SLACK);
-            if shown && few_words(&text, &high.found[0].raw, &low.found[0].raw) {
+            if shown && few_words(text, &high.found[0].raw, &low.found[0].raw) {
                 out[k] = true;
                 break;
             }
@@ -80,10 +91,13 @@ fn before_discount(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> 
 /// The smallest element holding both `a` and `b`, within
 /// [`SHARED_LEVELS`] of each and of at most [`BLOCK_CHARS`] characters.
 fn shared(doc: &Doc, a: NodeId, b: NodeId) -> Option<NodeId> {
-    let mut up = Vec::with_capacity(SHARED_LEVELS);
+    let mut up = [u32::MAX; SHARED_LEVELS];
     let mut cur = doc.nodes[a as usize].parent;
-    while cur != u32::MAX && up.len() < SHARED_LEVELS {
-        up.push(cur);
+    for slot in &mut up {
+        if cur == u32::MAX {
+            break;
+        }
+        *slot = cur;
         cur = doc.nodes[cur as usize].parent;
     }
     let mut cur = doc.nodes[b as usize].parent;
