@@ -99,6 +99,15 @@ pub(super) fn collect_meta(
                 .map(str::to_string);
         }
         "link" => {
+            // Microdata's availability as schema.org writes it: `<link
+            // itemprop="availability" href="https://schema.org/InStock">`,
+            // a loose property as a `<meta itemprop>` is (links are not in
+            // the tree the microdata reader walks).
+            let availability = get("itemprop").is_some_and(|p| p.trim() == "availability");
+            if let Some(href) = get("href").filter(|_| availability) {
+                meta.metas
+                    .push(("availability".to_string(), href.to_string()));
+            }
             if let (Some(rel), Some(href)) = (get("rel"), get("href")) {
                 let rel = rel.to_ascii_lowercase();
                 if rel.split_whitespace().any(|r| r == "alternate") && is_feed(get("type")) {

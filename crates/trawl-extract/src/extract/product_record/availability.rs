@@ -1,6 +1,7 @@
 //! Availability: the states a product can be in (schema.org's
 //! `ItemAvailability`), and the one a page shows rather than declares: a schema.org
-//! availability URL in an attribute outside microdata (`data-stock=…/InStock`), the stock line of its buy box ("In
+//! availability URL in an attribute outside microdata's items (`data-stock=…/InStock`, a
+//! stray `itemprop=availability`), the stock line of its buy box ("In
 //! stock", "Ausverkauft", "在庫切れ"), and last its add-to-cart button. The
 //! words are the common phrases of the languages shops write in; a phrase
 //! starts a short element (a line, a badge, a button), never inside a
@@ -171,11 +172,8 @@ pub(super) fn shown(
         if !doc.is_element(i) {
             continue;
         }
-        if url.is_none() && doc.attr(i, "itemprop").is_none() {
-            url = doc
-                .attr_values(i)
-                .filter(|v| v.contains("schema.org/"))
-                .find_map(Availability::parse);
+        if url.is_none() {
+            url = stated_apart(doc, i);
         }
         let chars = doc.agg[i as usize].chars;
         let button = is_button(doc, i);
@@ -206,6 +204,38 @@ pub(super) fn shown(
     url.or(line.map(|(_, a)| a))
         .or((notice && !enabled).then_some(Availability::OutOfStock))
         .or(cart.then_some(Availability::InStock))
+}
+
+/// A schema.org availability element `i` states outside microdata's items:
+/// a URL in any attribute of an element that is no item's property
+/// (`data-stock=…/InStock`), or the `href` or `content` of an
+/// `itemprop=availability` that no `itemscope` holds (a theme's stray
+/// `<span itemprop=availability content=…/OutOfStock>`, which microdata,
+/// reading items, never sees).
+fn stated_apart(doc: &Doc, i: NodeId) -> Option<Availability> {
+    match doc.attr(i, "itemprop") {
+        None => doc
+            .attr_values(i)
+            .filter(|v| v.contains("schema.org/"))
+            .find_map(Availability::parse),
+        Some(p) if p.trim().eq_ignore_ascii_case("availability") && !in_item(doc, i) => doc
+            .attr(i, "href")
+            .or_else(|| doc.attr(i, "content"))
+            .and_then(Availability::parse),
+        Some(_) => None,
+    }
+}
+
+/// Whether `i` or an ancestor opens a microdata item (`itemscope`).
+fn in_item(doc: &Doc, i: NodeId) -> bool {
+    let mut cur = i;
+    while cur != u32::MAX {
+        if doc.attr(cur, "itemscope").is_some() {
+            return true;
+        }
+        cur = doc.nodes[cur as usize].parent;
+    }
+    false
 }
 
 /// Levels above a badge searched for its block.
@@ -430,6 +460,25 @@ mod tests {
                 r#"<h1>Lamp</h1><div data-stock="https://schema.org/OutOfStock"><button>Add to cart</button></div>"#
             ),
             Some(Availability::OutOfStock)
+        );
+        // Issue 59: a stray microdata property that no item holds.
+        let stray = |attrs: &str| {
+            avail(&format!(
+                "<h1>Lamp</h1><span itemprop=availability {attrs}></span><button>Add to cart</button>"
+            ))
+        };
+        assert_eq!(
+            stray("content=https://schema.org/OutOfStock"),
+            Some(Availability::OutOfStock)
+        );
+        assert_eq!(stray("content=OutOfStock"), Some(Availability::OutOfStock));
+        // Inside an item it is microdata's to read.
+        assert_eq!(
+            avail(
+                "<h1>Lamp</h1><div itemscope><span itemprop=availability \
+                 content=https://schema.org/OutOfStock></span></div><button>Add to cart</button>"
+            ),
+            Some(Availability::InStock)
         );
     }
 

@@ -286,6 +286,21 @@ mod tests {
         );
     }
 
+    /// Issue 59: schema.org's own form of an offer's availability, a
+    /// `<link>` (not in the tree), was not read: the page's "Add to cart"
+    /// said in stock.
+    #[test]
+    fn an_availability_link_is_read() {
+        let doc = Doc::parse_str(
+            r#"<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Drill</h1>
+              <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+                <span itemprop="price" content="99.00">$99.00</span>
+                <link itemprop="availability" href="https://schema.org/OutOfStock" />
+              </div></div>"#,
+        );
+        assert_eq!(read(&doc).availability, Some(Availability::OutOfStock));
+    }
+
     /// Issue 59: a related product's item inside the product's own gave
     /// the product its SKU; body metas' GTIN, MPN and brand were not read.
     #[test]
