@@ -27,7 +27,9 @@
 //!   then "00 zł" read 0.00; "US $12" "." "59" read 12.00);
 //! - "Artikelcode:", "Manufactured by:", a brand in `…__brand-name`;
 //! - a former price told only by the discount printed beside it ("₹1,299
-//!   ₹2,499 48% off"), in five languages.
+//!   ₹2,499 48% off"), in five languages;
+//! - "original price" labels in Vietnamese, Thai, Greek, Hebrew and
+//!   Indonesian, "instead of" ("au lieu de", "místo") after the price paid.
 
 use std::path::Path;
 
@@ -410,6 +412,90 @@ fn a_discount_printed_beside_two_prices_tells_the_former_one() {
                 regular: Some(regular),
                 ..Want::default()
             },
+        );
+    }
+}
+
+/// A page in `lang` whose price block holds `block` (a former price under
+/// its label and the price paid, as the language writes them), its cart
+/// button named by its class.
+fn labelled_page(lang: &str, block: &str) -> Product {
+    let html = format!(
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+         <title>Kettle 1.7 l - Shop</title></head><body><main><h1>Kettle 1.7 l</h1>\
+         {block}<button class=\"add-to-cart\" type=\"submit\">+</button>\
+         <p>A kettle of brushed steel that holds 1.7 litres and boils in three minutes.</p>\
+         </main></body></html>"
+    );
+    let r = extract(html.as_bytes(), &Options::default()).unwrap_or_else(|e| panic!("{lang}: {e}"));
+    assert_eq!(r.page_type, PageType::Product, "{lang}");
+    r.product
+        .unwrap_or_else(|| panic!("{lang}: no product record"))
+}
+
+/// "Original price" in Vietnamese, Thai, Greek, Hebrew, Indonesian, and
+/// "instead of" after the price paid in French and Czech: before, the
+/// former price (the first shown) was the price, or no regular price was
+/// read.
+#[test]
+fn former_price_labels_in_more_languages_and_scripts() {
+    let old_first = |label: &str, old: &str, new: &str| {
+        format!("<div><span>{label}</span> <span>{old}</span></div><div><span>{new}</span></div>")
+    };
+    let instead = |new: &str, word: &str, old: &str| {
+        format!("<div><span>{new}</span> <span>{word} {old}</span></div>")
+    };
+    for (lang, block, price, regular) in [
+        (
+            "vi",
+            old_first("Giá gốc:", "1.590.000₫", "1.290.000₫"),
+            "1290000.00",
+            "1590000.00",
+        ),
+        (
+            "th",
+            old_first("ราคาปกติ", "฿1,590", "฿1,290"),
+            "1290.00",
+            "1590.00",
+        ),
+        (
+            "el",
+            old_first("Αρχική τιμή:", "59,90 €", "49,90 €"),
+            "49.90",
+            "59.90",
+        ),
+        (
+            "he",
+            old_first("מחיר מקורי:", "₪199.00", "₪149.00"),
+            "149.00",
+            "199.00",
+        ),
+        (
+            "id",
+            old_first("Harga coret:", "Rp250.000", "Rp199.000"),
+            "199000.00",
+            "250000.00",
+        ),
+        (
+            "fr",
+            instead("49,90 €", "au lieu de", "59,90 €"),
+            "49.90",
+            "59.90",
+        ),
+        (
+            "cs",
+            instead("499 Kč", "místo", "599 Kč"),
+            "499.00",
+            "599.00",
+        ),
+    ] {
+        let p = labelled_page(lang, &block);
+        let amount = |x: &Option<trawl_extract::Price>| x.as_ref().map(|x| x.amount.clone());
+        assert_eq!(amount(&p.price).as_deref(), Some(price), "{lang}: price");
+        assert_eq!(
+            amount(&p.regular_price).as_deref(),
+            Some(regular),
+            "{lang}: regular price"
         );
     }
 }

@@ -27,6 +27,15 @@ const FORMER_OPENING: &[&str] = &[
     "compare at",
     "prezzo di listino",
     "ordinarie pris",
+    "instead of",
+    "au lieu de",
+    "anstatt",
+    "en lugar de",
+    "em vez de",
+    "zamiast",
+    "místo",
+    "вместо",
+    "замість",
 ];
 
 /// Words just before a price that make it a former price ("Was", "statt").
@@ -45,6 +54,17 @@ const FORMER_BEFORE: &[&str] = &[
     "statt",
     "compare at",
     "van",
+    // "Instead of": "49,90 € au lieu de 59,90 €".
+    "instead of",
+    "au lieu de",
+    "anstatt",
+    "en lugar de",
+    "em vez de",
+    "zamiast",
+    "místo",
+    "i stället för",
+    "вместо",
+    "замість",
 ];
 
 /// A former or reference price's label in other languages, as a box's first
@@ -94,8 +114,35 @@ const FORMER_LABELS: &[&str] = &[
     "定価",
     "通常価格",
     "参考価格",
+    "定價",
+    "建议零售价",
+    "希望小売価格",
     "정가",
     "소비자가",
+    "prix initial",
+    "prix d'origine",
+    "precio original",
+    "preço original",
+    "preço antigo",
+    "ursprünglicher preis",
+    "streichpreis",
+    "oprindelig pris",
+    "opprinnelig pris",
+    "ursprungligt pris",
+    "alkuperäinen hinta",
+    "pôvodná cena",
+    "piyasa fiyatı",
+    "giá gốc",
+    "giá cũ",
+    "giá niêm yết",
+    "harga normal",
+    "harga asli",
+    "harga coret",
+    "harga asal",
+    "ราคาปกติ",
+    "αρχική τιμή",
+    "παλιά τιμή",
+    "מחיר מקורי",
     "السعر الأصلي",
     "السعر القديم",
 ];
@@ -394,6 +441,16 @@ mod tests {
         // "Old price" in Polish and Ukrainian, before the price's box.
         assert!(former("1 349,00 zł", "stara cena"));
         assert!(former("1 349 грн", "стара ціна:"));
+        // "Instead of" before the former price; "original price" in more
+        // languages and scripts.
+        assert!(former("59,90 €", "49,90 € au lieu de"));
+        assert!(former("au lieu de 59,90 €", "49,90 €"));
+        assert!(former("599 kč", "499 kč místo"));
+        assert!(former("1.590.000₫", "giá gốc:"));
+        assert!(former("฿1,290", "ราคาปกติ"));
+        assert!(former("€ 59,90", "αρχική τιμή:"));
+        assert!(former("₪199", "מחיר מקורי"));
+        assert!(former("rp 250.000", "harga coret"));
         // A whole word: "caravan" does not end with the label "van".
         assert!(!former("€ 49,90", "caravan"));
         assert!(!former("$39.90", "now"));
