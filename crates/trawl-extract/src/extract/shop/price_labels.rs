@@ -207,13 +207,25 @@ const OTHER_OFFER: &[&str] = &[
 /// Whether `opening` (the box's text, lower-cased) opens with `w`, or
 /// `before` (the text before the box, lower-cased) ends with it, a whole
 /// word ("van", not "caravan"; scripts without spaces need no boundary).
+/// Each label's first (last) byte is compared before the label: a box is
+/// asked of some hundred labels, most of which differ there.
 fn labelled(opening: &str, before: &str, open: &[&str], end: &[&str]) -> bool {
-    open.iter().any(|w| opening.starts_with(w))
-        || end.iter().any(|w| {
-            let p = before.trim_end_matches([':', '：', ' ']);
-            p.strip_suffix(w)
+    let first = opening.as_bytes().first();
+    if open
+        .iter()
+        .any(|w| w.as_bytes().first() == first && opening.starts_with(w))
+    {
+        return true;
+    }
+    let p = before.trim_end_matches([':', '：', ' ']);
+    let Some(last) = p.as_bytes().last() else {
+        return false;
+    };
+    end.iter().any(|w| {
+        w.as_bytes().last() == Some(last)
+            && p.strip_suffix(w)
                 .is_some_and(|rest| !rest.ends_with(char::is_alphanumeric) || !w.is_ascii())
-        })
+    })
 }
 
 /// A former or reference price: its box opens with such a label, or the
