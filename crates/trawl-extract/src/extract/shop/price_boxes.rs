@@ -168,9 +168,15 @@ pub(super) fn regular_beside_current(doc: &Doc, boxes: &[PriceBox]) -> Vec<bool>
                 .any(|s| camel_named(s, names))
         })
     };
+    // Most pages name no regular price: then none is asked for a current one.
+    let regular: Vec<bool> = boxes.iter().map(|b| named(b.id, REGULAR_NAMES)).collect();
+    if !regular.contains(&true) {
+        return regular;
+    }
     let current: Vec<bool> = boxes
         .iter()
-        .map(|b| named(b.id, CURRENT_NAMES) && !named(b.id, REGULAR_NAMES))
+        .zip(&regular)
+        .map(|(b, &regular)| !regular && named(b.id, CURRENT_NAMES))
         .collect();
     let ancestors = |id: NodeId| {
         let mut up = Vec::with_capacity(SHARED_LEVELS);
@@ -185,7 +191,7 @@ pub(super) fn regular_beside_current(doc: &Doc, boxes: &[PriceBox]) -> Vec<bool>
         .iter()
         .enumerate()
         .map(|(k, b)| {
-            if current[k] || !named(b.id, REGULAR_NAMES) {
+            if current[k] || !regular[k] {
                 return false;
             }
             let mine = ancestors(b.id);
