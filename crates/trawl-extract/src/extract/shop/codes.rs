@@ -70,6 +70,8 @@ pub(super) fn read(
 ) -> Codes {
     let mut v = Codes::default();
     let mut aside: Vec<String> = Vec::new();
+    // One buffer for every element's text: most are read and let go.
+    let mut text = String::new();
     for (i, &set_aside) in beside.iter().enumerate().take(doc.len()) {
         let id = i as NodeId;
         let chars = doc.agg[i].chars;
@@ -81,13 +83,13 @@ pub(super) fn read(
         {
             continue;
         }
-        let text = doc.plain_text(id);
+        doc.plain_text_into(id, &mut text);
         if !code_pattern().is_match(&text) {
             continue;
         }
         if set_aside {
             if kept_aside(id) {
-                aside.push(text);
+                aside.push(text.clone());
             }
             continue;
         }
