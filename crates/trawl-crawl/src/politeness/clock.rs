@@ -148,7 +148,7 @@ mod tests {
     fn turns_are_spaced_and_survive_a_reopen() {
         let dir = tmp("spacing");
         let ms = Duration::from_millis;
-        {
+        let booked = {
             let store = Store::open(&dir, 1 << 20).expect("open");
             let c = Clock::new(store.clone(), true);
             let t0 = Instant::now();
@@ -162,12 +162,17 @@ mod tests {
             );
             assert!(other <= t0 + ms(20), "hosts are independent");
             store.flush_blocking().expect("flush");
-        }
+            b
+        };
         let store = Store::open(&dir, 1 << 20).expect("reopen");
         let c = Clock::new(store, true);
-        let now = Instant::now();
+        // Regression (CI, seventieth session): measured from the reopen,
+        // the bound failed when closing and reopening the store took over
+        // 100 ms on a busy machine. The turn booked before the restart is
+        // what the next one waits behind (less the store's millisecond
+        // rounding).
         assert!(
-            c.book("a.test", ms(300)) >= now + ms(500),
+            c.book("a.test", ms(300)) >= booked + ms(298),
             "the booked second turn holds after a restart"
         );
         let _ = std::fs::remove_dir_all(&dir); // best-effort cleanup
