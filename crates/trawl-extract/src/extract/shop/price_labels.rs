@@ -27,15 +27,6 @@ const FORMER_OPENING: &[&str] = &[
     "compare at",
     "prezzo di listino",
     "ordinarie pris",
-    "instead of",
-    "au lieu de",
-    "anstatt",
-    "en lugar de",
-    "em vez de",
-    "zamiast",
-    "místo",
-    "вместо",
-    "замість",
 ];
 
 /// Words just before a price that make it a former price ("Was", "statt").
@@ -54,7 +45,11 @@ const FORMER_BEFORE: &[&str] = &[
     "statt",
     "compare at",
     "van",
-    // "Instead of": "49,90 € au lieu de 59,90 €".
+];
+
+/// "Instead of", opening a former price's box or just before it ("49,90 €
+/// au lieu de 59,90 €").
+const INSTEAD_OF: &[&str] = &[
     "instead of",
     "au lieu de",
     "anstatt",
@@ -233,6 +228,7 @@ fn labelled(opening: &str, before: &str, open: &[&str], end: &[&str]) -> bool {
 pub(crate) fn former(opening: &str, before: &str) -> bool {
     labelled(opening, before, FORMER_OPENING, FORMER_BEFORE)
         || labelled(opening, before, FORMER_LABELS, FORMER_LABELS)
+        || labelled(opening, before, INSTEAD_OF, INSTEAD_OF)
 }
 
 /// Another seller's offer or an auction's starting bid: the label opens the
