@@ -29,7 +29,9 @@
 //! - a former price told only by the discount printed beside it ("₹1,299
 //!   ₹2,499 48% off"), in five languages;
 //! - "original price" labels in Vietnamese, Thai, Greek, Hebrew and
-//!   Indonesian, "instead of" ("au lieu de", "místo") after the price paid.
+//!   Indonesian, "instead of" ("au lieu de", "místo") after the price paid;
+//! - a price labelled as the sale price ("促销价", "Aktionspreis", "할인가")
+//!   beside a higher one under a plain "Price", in seven languages.
 
 use std::path::Path;
 
@@ -433,6 +435,19 @@ fn labelled_page(lang: &str, block: &str) -> Product {
         .unwrap_or_else(|| panic!("{lang}: no product record"))
 }
 
+/// Checks that the page `labelled_page` makes of `block` pays `price` and
+/// reads `regular` as the price before.
+fn paid_and_former(lang: &str, block: &str, price: &str, regular: &str) {
+    let p = labelled_page(lang, block);
+    let amount = |x: &Option<trawl_extract::Price>| x.as_ref().map(|x| x.amount.clone());
+    assert_eq!(amount(&p.price).as_deref(), Some(price), "{lang}: price");
+    assert_eq!(
+        amount(&p.regular_price).as_deref(),
+        Some(regular),
+        "{lang}: regular price"
+    );
+}
+
 /// "Original price" in Vietnamese, Thai, Greek, Hebrew, Indonesian, and
 /// "instead of" after the price paid in French and Czech: before, the
 /// former price (the first shown) was the price, or no regular price was
@@ -489,13 +504,66 @@ fn former_price_labels_in_more_languages_and_scripts() {
             "599.00",
         ),
     ] {
-        let p = labelled_page(lang, &block);
-        let amount = |x: &Option<trawl_extract::Price>| x.as_ref().map(|x| x.amount.clone());
-        assert_eq!(amount(&p.price).as_deref(), Some(price), "{lang}: price");
-        assert_eq!(
-            amount(&p.regular_price).as_deref(),
-            Some(regular),
-            "{lang}: regular price"
-        );
+        paid_and_former(lang, &block, price, regular);
+    }
+}
+
+/// A price labelled as the sale price beside a higher one under a plain
+/// "Price" label (Taobao's 促销价 beside 价格), in seven languages and
+/// five scripts: before, the first (the price before the sale) was the
+/// price and no regular price was read.
+#[test]
+fn a_sale_price_label_tells_the_price_beside_it_is_former() {
+    let pair = |plain: &str, old: &str, sale: &str, new: &str| {
+        format!(
+            "<div class=\"price-area\"><dl><dt>{plain}</dt><dd>{old}</dd></dl>\
+             <dl><dt>{sale}</dt><dd>{new}</dd></dl></div>"
+        )
+    };
+    for (lang, block, price, regular) in [
+        (
+            "zh-CN",
+            pair("价格", "¥199.00", "促销价", "¥99.00"),
+            "99.00",
+            "199.00",
+        ),
+        (
+            "zh-TW",
+            pair("售價", "NT$1,990", "優惠價", "NT$1,490"),
+            "1490.00",
+            "1990.00",
+        ),
+        (
+            "de",
+            pair("Preis:", "59,00 €", "Aktionspreis:", "39,00 €"),
+            "39.00",
+            "59.00",
+        ),
+        (
+            "ru",
+            pair("Цена:", "5 990 ₽", "Цена со скидкой:", "3 990 ₽"),
+            "3990.00",
+            "5990.00",
+        ),
+        (
+            "ko",
+            pair("판매가", "59,000원", "할인가", "39,000원"),
+            "39000.00",
+            "59000.00",
+        ),
+        (
+            "ja",
+            pair("価格", "¥5,980", "セール価格", "¥3,980"),
+            "3980.00",
+            "5980.00",
+        ),
+        (
+            "en",
+            pair("Price:", "$59.00", "Sale Price:", "$39.00"),
+            "39.00",
+            "59.00",
+        ),
+    ] {
+        paid_and_former(lang, &block, price, regular);
     }
 }

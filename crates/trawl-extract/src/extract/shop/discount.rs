@@ -1,15 +1,19 @@
-//! A former price told by the discount printed beside it. A theme whose
+//! A former price told by what is printed beside it. A theme whose
 //! classes say nothing (generated names, no `<del>`, the strike drawn by a
 //! stylesheet) still prints "₹2,499 ₹1,299 48% off": the higher price less
 //! 48% is the lower one, so the higher is the price before the discount.
-//! The discount is read in the smallest element both prices share, and only
-//! when that element is a price block: small, and with hardly a word beside
-//! the prices and the percentage. A price with a condition of its own
+//! Or it labels the lower price as the sale price and leaves the higher
+//! one under a plain "Price" ("价格 ¥199 促销价 ¥99"). Both are read in
+//! the smallest element the two prices share, and only when that element
+//! is a price block. The discount counts only with hardly a word beside
+//! the prices and the percentage: a price with a condition of its own
 //! ("Club Price: $24.29 (Save 10%)", "get it for $185.25 (5% off) with
 //! Auto-Replenish") is offered to some, not struck for all: its words leave
 //! the higher price the price.
 
+use super::box_price::around;
 use super::price_boxes::{regular_beside_current, PriceBox};
+use super::price_labels;
 use crate::html::{Doc, NodeId};
 
 /// Boxes read on each side of a price for the discounted one.
@@ -26,24 +30,12 @@ const BLOCK_LETTERS: usize = 10;
 const PERCENT_SLACK: f64 = 1.0;
 
 /// Which of `boxes` are former prices by the boxes beside them: a regular
-/// price beside a current one, or a price that the discount printed
-/// beside it brings down to its neighbour's (not in the blocks `beside`
-/// the product).
+/// price beside a current one, a price that the discount printed beside
+/// it brings down to its neighbour's, or a higher price beside one
+/// labelled as the sale price (not in the blocks `beside` the product).
 pub(super) fn formers_beside(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> {
     let mut out = regular_beside_current(doc, boxes);
-    for (former, discounted) in out.iter_mut().zip(before_discount(doc, boxes, beside)) {
-        *former |= discounted;
-    }
-    out
-}
-
-/// Which of `boxes` are the price before a discount printed beside them:
-/// a box whose one price, less a percentage shown in the price block it
-/// shares with a nearby box, is that box's one price (in the same currency).
-/// Boxes in the blocks `beside` the product (related products' cards) are
-/// not read.
-fn before_discount(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> {
-    let mut out = vec![false; boxes.len()];
+    // The one amount of each box (none for a box beside the product).
     let amounts: Vec<Option<f64>> = boxes
         .iter()
         .map(|b| match b.found.as_slice() {
@@ -53,36 +45,93 @@ fn before_discount(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> Vec<bool> 
             _ => None,
         })
         .collect();
+    if amounts.iter().flatten().nth(1).is_none() {
+        return out;
+    }
+    let discounted = before_discount(doc, boxes, &amounts);
+    let sold = above_sale(doc, boxes, &amounts);
+    for (k, former) in out.iter_mut().enumerate() {
+        *former |= discounted[k] || sold[k];
+    }
+    out
+}
+
+/// The pairs of nearby boxes (`k`, `j`) whose one amount `k`'s is higher
+/// than `j`'s, in the same currency, with the price block the two share.
+fn higher_beside<'a>(
+    doc: &'a Doc,
+    boxes: &'a [PriceBox],
+    amounts: &'a [Option<f64>],
+) -> impl Iterator<Item = (usize, usize, NodeId)> + 'a {
+    boxes.iter().enumerate().flat_map(move |(k, high)| {
+        let near = k.saturating_sub(NEAR_BOXES)..(k + NEAR_BOXES + 1).min(boxes.len());
+        near.filter_map(move |j| {
+            let (x, y) = (amounts[k]?, amounts[j]?);
+            let low = &boxes[j];
+            if j == k || y >= x || low.found[0].named != high.found[0].named {
+                return None;
+            }
+            shared(doc, high.id, low.id).map(|block| (k, j, block))
+        })
+    })
+}
+
+/// Which of `boxes` are the price before a discount printed beside them:
+/// a box whose one price, less a percentage shown in the price block it
+/// shares with a nearby box, is that box's one price (in the same currency).
+/// `amounts` holds each box's one amount; boxes in the blocks beside the
+/// product (related products' cards) have none.
+fn before_discount(doc: &Doc, boxes: &[PriceBox], amounts: &[Option<f64>]) -> Vec<bool> {
+    let mut out = vec![false; boxes.len()];
     // The text of each block read, read once.
     let mut blocks: Vec<(NodeId, String)> = Vec::new();
-    for (k, high) in boxes.iter().enumerate() {
-        let Some(x) = amounts[k] else { continue };
-        let near = k.saturating_sub(NEAR_BOXES)..(k + NEAR_BOXES + 1).min(boxes.len());
-        for j in near.filter(|&j| j != k) {
-            let low = &boxes[j];
-            let Some(y) = amounts[j] else { continue };
-            if y >= x || low.found[0].named != high.found[0].named {
-                continue;
+    for (k, j, block) in higher_beside(doc, boxes, amounts) {
+        if out[k] {
+            continue;
+        }
+        let (high, low) = (&boxes[k], &boxes[j]);
+        let (Some(x), Some(y)) = (amounts[k], amounts[j]) else {
+            continue;
+        };
+        let at = match blocks.iter().position(|(id, _)| *id == block) {
+            Some(at) => at,
+            None => {
+                blocks.push((block, doc.plain_text(block)));
+                blocks.len() - 1
             }
-            let Some(block) = shared(doc, high.id, low.id) else {
-                continue;
-            };
-            let at = match blocks.iter().position(|(id, _)| *id == block) {
-                Some(at) => at,
-                None => {
-                    blocks.push((block, doc.plain_text(block)));
-                    blocks.len() - 1
-                }
-            };
-            let text = &blocks[at].1;
-            let made = (x - y) / x * 100.0;
-            let shown = percents(text)
-                .into_iter()
-                .any(|p| (p - made).abs() < PERCENT_SLACK);
-            if shown && few_words(text, &high.found[0].raw, &low.found[0].raw) {
-                out[k] = true;
-                break;
-            }
+        };
+        let text = &blocks[at].1;
+        let made = (x - y) / x * 100.0;
+        let shown = percents(text)
+            .into_iter()
+            .any(|p| (p - made).abs() < PERCENT_SLACK);
+        if shown && few_words(text, &high.found[0].raw, &low.found[0].raw) {
+            out[k] = true;
+        }
+    }
+    out
+}
+
+/// Which of `boxes` are a higher price beside the one labelled as the sale
+/// price, in the price block the two share ("价格 ¥199 促销价 ¥99",
+/// "Preis: 59,00 € Aktionspreis: 39,00 €"): the higher price is the one
+/// before the sale. A box labelled as the sale price itself is never
+/// struck by another.
+fn above_sale(doc: &Doc, boxes: &[PriceBox], amounts: &[Option<f64>]) -> Vec<bool> {
+    let mut out = vec![false; boxes.len()];
+    let sale: Vec<bool> = boxes
+        .iter()
+        .zip(amounts)
+        .map(|(b, a)| {
+            a.is_some() && price_labels::sale(&b.text.to_lowercase(), &around(doc, b.id).0)
+        })
+        .collect();
+    if !sale.contains(&true) {
+        return out;
+    }
+    for (k, j, _) in higher_beside(doc, boxes, amounts) {
+        if sale[j] && !sale[k] {
+            out[k] = true;
         }
     }
     out

@@ -432,6 +432,86 @@ pub(crate) fn net_of_tax(after: &str, before: &str) -> bool {
     opens || labelled("", before, &[], NET_OF_TAX)
 }
 
+/// The label of the price paid in a sale, beside the price without it
+/// ("价格 ¥199 促销价 ¥99", "Preis: 59,00 € Aktionspreis: 39,00 €"): the
+/// common phrases for a sale, promotional, special or discounted price, as a
+/// box's first words or the words before it.
+const SALE_LABELS: &[&str] = &[
+    "sale price",
+    "special price",
+    "offer price",
+    "deal price",
+    "promo price",
+    "promotional price",
+    "discounted price",
+    "price after discount",
+    "aktionspreis",
+    "angebotspreis",
+    "sonderpreis",
+    "prix promo",
+    "prix promotionnel",
+    "prix soldé",
+    "prix réduit",
+    "precio oferta",
+    "precio de oferta",
+    "precio promocional",
+    "precio rebajado",
+    "precio con descuento",
+    "prezzo scontato",
+    "prezzo promozionale",
+    "prezzo in offerta",
+    "preço promocional",
+    "preço com desconto",
+    "actieprijs",
+    "aanbiedingsprijs",
+    "cena promocyjna",
+    "akční cena",
+    "akciová cena",
+    "akciós ár",
+    "preț promoțional",
+    "kampanjpris",
+    "tilbudspris",
+    "tarjoushinta",
+    "indirimli fiyat",
+    "цена со скидкой",
+    "акционная цена",
+    "цена по акции",
+    "ціна зі знижкою",
+    "акційна ціна",
+    "τιμή προσφοράς",
+    "מחיר מבצע",
+    "سعر العرض",
+    "السعر بعد الخصم",
+    "harga promo",
+    "harga diskon",
+    "giá khuyến mãi",
+    "giá ưu đãi",
+    "ราคาพิเศษ",
+    "ราคาโปรโมชั่น",
+    "促销价",
+    "促銷價",
+    "特价",
+    "特價",
+    "优惠价",
+    "優惠價",
+    "活动价",
+    "活動價",
+    "折扣价",
+    "折扣價",
+    "セール価格",
+    "特価",
+    "割引価格",
+    "할인가",
+    "세일가",
+    "특가",
+];
+
+/// The price paid in a sale: its box opens with a sale price's label, or
+/// the text before it ends with one.
+pub(crate) fn sale(opening: &str, before: &str) -> bool {
+    labelled(opening, before, SALE_LABELS, SALE_LABELS)
+}
+
 /// Longest text before a price read as its label (bytes).
 const LABEL_BYTES: usize = 80;
 
@@ -462,6 +542,19 @@ mod tests {
         // A whole word: "caravan" does not end with the label "van".
         assert!(!former("€ 49,90", "caravan"));
         assert!(!former("$39.90", "now"));
+    }
+
+    #[test]
+    fn sale_labels_open_the_box_or_end_the_text_before() {
+        assert!(sale("sale price: $39.00", ""));
+        assert!(sale("39,00 €", "aktionspreis:"));
+        assert!(sale("¥99.00", "促销价"));
+        assert!(sale("39,000원", "할인가"));
+        assert!(sale("3 990 ₽", "цена со скидкой:"));
+        // The plain price's label is none; nor a word that ends like one.
+        assert!(!sale("$59.00", "price:"));
+        assert!(!sale("¥199.00", "价格"));
+        assert!(!sale("$59.00", "presale price"));
     }
 
     #[test]
