@@ -31,7 +31,8 @@
 //! - "original price" labels in Vietnamese, Thai, Greek, Hebrew and
 //!   Indonesian, "instead of" ("au lieu de", "místo") after the price paid;
 //! - a price labelled as the sale price ("促销价", "Aktionspreis", "할인가")
-//!   beside a higher one under a plain "Price", in seven languages.
+//!   beside a higher one under a plain "Price", in seven languages;
+//! - South Africa's rand as a bare "R" ("R1,299", "R 1 299.00").
 
 use std::path::Path;
 
@@ -565,5 +566,26 @@ fn a_sale_price_label_tells_the_price_beside_it_is_former() {
         ),
     ] {
         paid_and_former(lang, &block, price, regular);
+    }
+}
+
+/// South Africa's rand written as a bare "R" before the amount, in the
+/// forms its shops print it: before, no price was read, and the page was
+/// typed a service and got no record.
+#[test]
+fn the_rand_as_a_bare_r() {
+    for (lang, shown, amount) in [
+        ("en-ZA", "R 1 299.00", "1299.00"),
+        ("en", "R1,299", "1299.00"),
+        ("af", "R1 299,95", "1299.95"),
+        ("zu", "R89.95", "89.95"),
+    ] {
+        let p = labelled_page(
+            lang,
+            &format!("<div><span class=\"price\">{shown}</span></div>"),
+        );
+        let price = p.price.as_ref().map(|x| x.amount.as_str());
+        assert_eq!(price, Some(amount), "{lang}: price");
+        assert_eq!(p.currency.as_deref(), Some("ZAR"), "{lang}: currency");
     }
 }

@@ -352,8 +352,12 @@ fn price_pattern() -> &'static Regex {
         // A whole amount may end in ",-" before its symbol ("1.234,- €",
         // "1.299,- kr.": German, Dutch and Nordic shops).
         let num = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?";
+        // South Africa's rand as a bare "R" before the amount, only in a
+        // money's own form: thousands grouped or two decimals ("R1,299",
+        // "R 1 299.00", "R89,95"), so a model ("EOS R5") is none.
+        let rand = r"R\s?(?P<n3>\d{1,3}(?:[, \u{a0}\u{202f}]\d{3})+(?:[.,]\d{2})?|\d+[.,]\d{2})\b";
         Regex::new(&format!(
-            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})(?:[.,][-–])?\s?(?P<post>{sym})(?:[^\p{{L}}]|$))"
+            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})(?:[.,][-–])?\s?(?P<post>{sym})(?:[^\p{{L}}]|$))|(?:{rand})"
         ))
         .unwrap_or_else(|e| panic!("price pattern: {e}"))
     })
@@ -375,7 +379,7 @@ fn named_of(sym: &str) -> Option<Named> {
 pub(crate) fn find_prices(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     for caps in price_pattern().captures_iter(text) {
-        let (sym, num) = match (
+        let (named, num) = match (
             caps.name("pre"),
             caps.name("n1"),
             caps.name("n2"),
@@ -383,10 +387,17 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
         ) {
             // ":-" follows an amount, never opens one ("Temp:-5").
             // "р." follows an amount too ("р. Волга" is a river).
-            (Some(s), Some(n), _, _) if !matches!(s.as_str(), ":-" | "р.") => (s, n),
+            (Some(s), Some(n), _, _) if !matches!(s.as_str(), ":-" | "р.") => {
+                (named_of(s.as_str()), n)
+            }
             // "2020 р." is a year in Ukrainian ("рік"), not a price.
-            (_, _, Some(n), Some(s)) if s.as_str() != "р." || !year_like(n.as_str()) => (s, n),
-            _ => continue,
+            (_, _, Some(n), Some(s)) if s.as_str() != "р." || !year_like(n.as_str()) => {
+                (named_of(s.as_str()), n)
+            }
+            _ => match caps.name("n3") {
+                Some(n) => (Some(Named::Sure("ZAR")), n),
+                None => continue,
+            },
         };
         // A letter glued before a symbol word ("Ifrs") or before a number
         // ("A4") is not a price; scripts written without spaces glue every
@@ -397,9 +408,7 @@ pub(crate) fn find_prices(text: &str) -> Vec<Found> {
         if before.is_some_and(|c| c.is_alphanumeric() && !unspaced(c)) {
             continue;
         }
-        let (Some(named), Some(amount)) =
-            (named_of(sym.as_str()), parse_amount(num.as_str(), false))
-        else {
+        let (Some(named), Some(amount)) = (named, parse_amount(num.as_str(), false)) else {
             continue;
         };
         // The match ends with the character after a symbol that follows
@@ -589,6 +598,11 @@ mod tests {
             ("Fr. 1'234.50", "1234.50", "CHF"),
             ("2 490 ₽", "2490.00", "RUB"),
             ("₦12,500", "12500.00", "NGN"),
+            ("R1,299", "1299.00", "ZAR"),
+            ("R 1 299.00", "1299.00", "ZAR"),
+            ("R89.95", "89.95", "ZAR"),
+            ("R1 299,95", "1299.95", "ZAR"),
+            ("R89,95", "89.95", "ZAR"),
         ] {
             let f = find_prices(text);
             assert_eq!(f.len(), 1, "{text}: {f:?}");
@@ -601,6 +615,9 @@ mod tests {
         // A word that merely holds the letters is no currency.
         assert!(find_prices("150.000 đồng").is_empty());
         assert!(find_prices("3 RMS units, 2 TLS hops").is_empty());
+        // A bare "R" is the rand only before a money's own form.
+        assert!(find_prices("Canon EOS R5, R 2 and R32").is_empty());
+        assert!(find_prices("HR1,299 and FOR1,299").is_empty());
         // Sweden's whole kronor: a krona after the amount, never before one.
         let f = find_prices("1 299:- och 49:-");
         let got: Vec<_> = f.iter().map(|x| (x.amount.as_str(), x.named)).collect();
