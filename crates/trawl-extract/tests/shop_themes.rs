@@ -32,7 +32,9 @@
 //!   Indonesian, "instead of" ("au lieu de", "místo") after the price paid;
 //! - a price labelled as the sale price ("促销价", "Aktionspreis", "할인가")
 //!   beside a higher one under a plain "Price", in seven languages;
-//! - South Africa's rand as a bare "R" ("R1,299", "R 1 299.00").
+//! - South Africa's rand as a bare "R" ("R1,299", "R 1 299.00");
+//! - a stock line ("In stock", "品切れ中") where a script draws the cart
+//!   button: no record before.
 
 use std::path::Path;
 
@@ -588,4 +590,42 @@ fn the_rand_as_a_bare_r() {
         assert_eq!(price, Some(amount), "{lang}: price");
         assert_eq!(p.currency.as_deref(), Some("ZAR"), "{lang}: currency");
     }
+}
+
+/// A page in `lang` with the product's heading, its price and `stock`
+/// where the cart button stands once a script has run.
+fn stock_page(lang: &str, stock: &str) -> trawl_extract::Extracted {
+    let html = format!(
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+         <title>Kettle 1.7 l - Shop</title></head><body><main><h1>Kettle 1.7 l</h1>\
+         <div><span class=\"price\">€59,00</span></div>{stock}<div id=\"cart-root\"></div>\
+         <p>A kettle of brushed steel that holds 1.7 litres and boils in three minutes.</p>\
+         </main></body></html>"
+    );
+    extract(html.as_bytes(), &Options::default()).unwrap_or_else(|e| panic!("{lang}: {e}"))
+}
+
+/// A product page whose cart button a script draws shows its stock line
+/// where the button will be: before, with no control in the page, it was
+/// typed a service and got no record. Two stock lines are a grid's.
+#[test]
+fn a_stock_line_stands_for_a_cart_button_a_script_draws() {
+    use Availability::{InStock, OutOfStock};
+    for (lang, line, want) in [
+        ("en", "In stock", InStock),
+        ("de", "Ausverkauft", OutOfStock),
+        ("ja", "品切れ中", OutOfStock),
+        ("ko", "재고 없음", OutOfStock),
+        ("ru", "В наличии", InStock),
+        ("pt", "Disponível", InStock),
+        ("zh-TW", "現貨供應", InStock),
+        ("th", "พร้อมส่ง", InStock),
+    ] {
+        let r = stock_page(lang, &format!("<p class=\"stock\">{line}</p>"));
+        assert_eq!(r.page_type, PageType::Product, "{lang}");
+        let p = r.product.unwrap_or_else(|| panic!("{lang}: no record"));
+        assert_eq!(p.availability, Some(want), "{lang}: availability");
+    }
+    let grid = stock_page("en", "<p>In stock</p><p>Sold out</p>");
+    assert_ne!(grid.page_type, PageType::Product);
 }

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::shop::controls::{buys, is_button, starts, LineText, LINE_CHARS};
 use crate::extract::shop::stock_words::{
-    BACK, DISCONTINUED, FEW_LEFT, IN_PHRASES, LABELS, LEFT_COUNT, NOTIFY_PHRASES, OUT_PHRASES, PRE,
-    SUBJECTS,
+    after_label, past_subject, BACK, DISCONTINUED, FEW_LEFT, IN_PHRASES, LEFT_COUNT,
+    NOTIFY_PHRASES, OUT_PHRASES, PRE,
 };
 use crate::html::{Doc, NodeId};
 
@@ -68,20 +68,6 @@ impl Availability {
 /// [`LINE_CHARS`].
 const NOTICE_CHARS: u32 = 80;
 
-/// A stock line (lower-cased) without the noun it opens with ("produkt
-/// niedostępny", "item sold out" read "niedostępny", "sold out"). The
-/// first byte rules out most nouns before a comparison is called.
-fn past_subject(text: &str) -> &str {
-    let Some(&first) = text.as_bytes().first() else {
-        return text;
-    };
-    SUBJECTS
-        .iter()
-        .filter(|s| s.as_bytes().first() == Some(&first))
-        .find_map(|s| text.strip_prefix(s)?.strip_prefix(' '))
-        .unwrap_or(text)
-}
-
 /// The state a short stock line (lower-cased, past its label and noun)
 /// says, if any; element `i` holds it.
 fn stock_line(doc: &Doc, i: NodeId, stock: &str) -> Option<Availability> {
@@ -127,20 +113,6 @@ fn counted(stock: &str) -> Option<Availability> {
     } else {
         Availability::InStock
     })
-}
-
-/// A stock line (lower-cased) without its label ("availability: out of
-/// stock" reads "out of stock").
-fn after_label(text: &str) -> &str {
-    // The longest label is 15 bytes ("disponibilidade", "verfügbarkeit").
-    let Some(colon) = text.find([':', '：']).filter(|&c| c <= 24) else {
-        return text;
-    };
-    if !LABELS.contains(&text[..colon].trim()) {
-        return text;
-    }
-    let rest = &text[colon..];
-    rest.trim_start_matches([':', '：']).trim_start()
 }
 
 /// Whether a line (lower-cased) says few are left.
@@ -420,6 +392,21 @@ mod tests {
             ("缺貨", OutOfStock),
             ("Εξαντλημένο", OutOfStock),
             ("Nedostupné", OutOfStock),
+            // Issue 59: more of the common badges.
+            ("品切れ中", OutOfStock),
+            ("无货", OutOfStock),
+            ("재고 없음", OutOfStock),
+            ("일시품절", OutOfStock),
+            ("Tijdelijk uitverkocht", OutOfStock),
+            ("Non disponible", OutOfStock),
+            ("Ei varastossa", OutOfStock),
+            ("Disponível", InStock),
+            ("In magazzino", InStock),
+            ("Na stanie", InStock),
+            ("Saatavilla", InStock),
+            ("現貨供應", InStock),
+            ("재고있음", InStock),
+            ("พร้อมส่ง", InStock),
         ] {
             let html = format!("<h1>Lamp</h1><p>{line}</p>");
             assert_eq!(avail(&html), Some(want), "{line}");

@@ -20,7 +20,7 @@ pub(crate) mod visible;
 
 use std::sync::OnceLock;
 
-use crate::html::Doc;
+use crate::html::{Doc, Kind, NodeId};
 use controls::Boxes;
 
 /// The buy boxes outside the page's chrome, by their add-to-cart buttons'
@@ -72,7 +72,15 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
         }
     }
     if !one(boxes) {
-        return false;
+        // No control at all, a script drawing it: the stock line where it
+        // stands ("In stock", "Ausverkauft"), by a price near the heading.
+        if boxes.enabled + boxes.greyed > 0 {
+            return false;
+        }
+        let v = visible::of(doc);
+        return v.price.is_some()
+            && v.price_distance <= within.min(STOCK_LINE_WITHIN)
+            && v.anchor.is_some_and(|a| one_stock_line(doc, a));
     }
     let v = visible::of(doc);
     if v.price.is_some() {
@@ -84,6 +92,33 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
     within == u64::MAX
         && boxes.enabled == 1
         && controls::cart_price(doc, &|i| visible::in_chrome(doc, i)).is_some()
+}
+
+/// Farthest (visible characters) from the heading the price of a buy box
+/// told only by its stock line may be.
+const STOCK_LINE_WITHIN: u64 = 1000;
+
+/// Whether the page shows one stock line after its heading `anchor`: one
+/// short text saying in or out of stock ([`stock_words::says`]) outside the
+/// chrome. A grid of products shows one per card (those beside a product
+/// count too).
+fn one_stock_line(doc: &Doc, anchor: NodeId) -> bool {
+    let mut lines = 0;
+    for i in anchor + 1..doc.len() as NodeId {
+        let chars = doc.nodes[i as usize].chars;
+        if doc.nodes[i as usize].kind != Kind::Text || chars == 0 || chars > controls::LINE_CHARS {
+            continue;
+        }
+        let line = doc.text(i).trim().to_lowercase();
+        if stock_words::says(&line).is_none() || visible::in_chrome(doc, i) {
+            continue;
+        }
+        lines += 1;
+        if lines > 1 {
+            return false;
+        }
+    }
+    lines == 1
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! The words shops write a product's stock in: "In stock", "Ausverkauft",
 //! "在庫切れ", a restock notice's "Notify me", "Only 3 left". The product
 //! record's availability reads them from stock lines; the buy-box count
-//! reads a sold-out product's controls with them ("Sold out" where "Add to
-//! cart" was). Lower-cased; each starts a short element, never a sentence's
-//! middle.
+//! cart" was), and a page whose cart button a script draws by its one
+//! stock line. Lower-cased; each starts a short element, never a
+//! sentence's middle, past a label ("Availability:") and a noun ("Item").
 
 use std::sync::LazyLock;
 
@@ -110,6 +110,14 @@ pub(crate) const OUT: &[&str] = &[
     "tillfälligt slut",
     "midlertidigt udsolgt",
     "midlertidig utsolgt",
+    "tijdelijk uitverkocht",
+    "ei varastossa",
+    "non disponible",
+    "品切れ",
+    "无货",
+    "無貨",
+    "재고 없음",
+    "일시품절",
 ];
 
 /// A stock line saying the product is in stock.
@@ -170,6 +178,14 @@ pub(crate) const IN: &[&str] = &[
     "متوفر",
     "במלאי",
     "موجود",
+    "disponível",
+    "in magazzino",
+    "na stanie",
+    "saatavilla",
+    "現貨",
+    "有庫存",
+    "재고있음",
+    "พร้อมส่ง",
 ];
 
 /// A stock line saying the product can be ordered before release.
@@ -360,3 +376,43 @@ pub(crate) const LABELS: &[&str] = &[
     "재고",
     "재고 상태",
 ];
+
+/// A stock line (lower-cased) without the noun it opens with ("produkt
+/// niedostępny", "item sold out" read "niedostępny", "sold out"). The
+/// first byte rules out most nouns before a comparison is called.
+pub(crate) fn past_subject(text: &str) -> &str {
+    let Some(&first) = text.as_bytes().first() else {
+        return text;
+    };
+    SUBJECTS
+        .iter()
+        .filter(|s| s.as_bytes().first() == Some(&first))
+        .find_map(|s| text.strip_prefix(s)?.strip_prefix(' '))
+        .unwrap_or(text)
+}
+
+/// A stock line (lower-cased) without its label ("availability: out of
+/// stock" reads "out of stock").
+pub(crate) fn after_label(text: &str) -> &str {
+    // The longest label is 15 bytes ("disponibilidade", "verfügbarkeit").
+    let Some(colon) = text.find([':', '：']).filter(|&c| c <= 24) else {
+        return text;
+    };
+    if !LABELS.contains(&text[..colon].trim()) {
+        return text;
+    }
+    let rest = &text[colon..];
+    rest.trim_start_matches([':', '：']).trim_start()
+}
+
+/// What a short stock line (lower-cased) says plainly: in stock (`true`)
+/// or out of it (`false`), past its label and noun ("availability: in
+/// stock", "produkt niedostępny").
+pub(crate) fn says(line: &str) -> Option<bool> {
+    let line = past_subject(after_label(line));
+    if OUT_PHRASES.starts(line) {
+        Some(false)
+    } else {
+        IN_PHRASES.starts(line).then_some(true)
+    }
+}
