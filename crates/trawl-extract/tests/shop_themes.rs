@@ -34,7 +34,8 @@
 //!   beside a higher one under a plain "Price", in seven languages;
 //! - South Africa's rand as a bare "R" ("R1,299", "R 1 299.00");
 //! - a stock line ("In stock", "品切れ中") where a script draws the cart
-//!   button: no record before.
+//!   button: no record before; so did a price only the Open Graph product
+//!   tags state, beside a cart button.
 
 use std::path::Path;
 
@@ -628,4 +629,34 @@ fn a_stock_line_stands_for_a_cart_button_a_script_draws() {
     }
     let grid = stock_page("en", "<p>In stock</p><p>Sold out</p>");
     assert_ne!(grid.page_type, PageType::Product);
+}
+
+/// A product page whose price only its Open Graph product tags state (a
+/// script writes the shown one), with its cart button, in five languages:
+/// before, with no price shown, it was typed a service and got no record.
+#[test]
+fn an_open_graph_price_and_a_cart_button_make_a_product_page() {
+    for (lang, button, amount, currency) in [
+        ("de", "In den Warenkorb", "59.90", "EUR"),
+        ("fr", "Ajouter au panier", "59.90", "EUR"),
+        ("ja", "カートに入れる", "5980", "JPY"),
+        ("zh-CN", "加入购物车", "199.00", "CNY"),
+        ("es", "Añadir al carrito", "59.90", "EUR"),
+    ] {
+        let html = format!(
+            "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+             <title>Kettle 1.7 l</title>\
+             <meta property=\"product:price:amount\" content=\"{amount}\">\
+             <meta property=\"product:price:currency\" content=\"{currency}\"></head>\
+             <body><main><h1>Kettle 1.7 l</h1><div class=\"price\"></div>\
+             <button type=\"submit\">{button}</button>\
+             <p>A kettle of brushed steel that holds 1.7 litres and boils in three minutes.</p>\
+             </main></body></html>"
+        );
+        let r = extract(html.as_bytes(), &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.page_type, PageType::Product, "{lang}");
+        let p = r.product.unwrap_or_else(|| panic!("{lang}: no record"));
+        assert_eq!(p.currency.as_deref(), Some(currency), "{lang}: currency");
+        assert!(p.price.is_some(), "{lang}: price");
+    }
 }

@@ -87,11 +87,24 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
         return v.price_distance <= within;
     }
     // No price shown (a script writes it): the one the buy box's enabled
-    // control carries (`data-price`), where the distance from the heading
+    // control carries (`data-price`) or the page's Open Graph product tags
+    // state (`product:price:amount`), where the distance from the heading
     // does not matter.
     within == u64::MAX
         && boxes.enabled == 1
-        && controls::cart_price(doc, &|i| visible::in_chrome(doc, i)).is_some()
+        && (meta_price(doc) || controls::cart_price(doc, &|i| visible::in_chrome(doc, i)).is_some())
+}
+
+/// Whether the page's Open Graph product tags state a price above nought.
+fn meta_price(doc: &Doc) -> bool {
+    doc.meta.metas.iter().any(|(k, v)| {
+        matches!(
+            k.as_str(),
+            "product:price:amount" | "product:sale_price:amount" | "og:price:amount"
+        ) && money::parse_amount(v, true)
+            .and_then(|a| a.parse::<f64>().ok())
+            .is_some_and(|a| a > 0.0)
+    })
 }
 
 /// Farthest (visible characters) from the heading the price of a buy box
