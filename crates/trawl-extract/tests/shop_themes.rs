@@ -35,7 +35,8 @@
 //! - South Africa's rand as a bare "R" ("R1,299", "R 1 299.00");
 //! - a stock line ("In stock", "品切れ中") where a script draws the cart
 //!   button: no record before; so did a price only the Open Graph product
-//!   tags state, beside a cart button.
+//!   tags state, beside a cart button;
+//! - an amount without its currency whose cents are raised ("17<sup>99</sup>").
 
 use std::path::Path;
 
@@ -658,5 +659,43 @@ fn an_open_graph_price_and_a_cart_button_make_a_product_page() {
         let p = r.product.unwrap_or_else(|| panic!("{lang}: no record"));
         assert_eq!(p.currency.as_deref(), Some(currency), "{lang}: currency");
         assert!(p.price.is_some(), "{lang}: price");
+    }
+}
+
+/// An amount without its currency in an element named for the price, its
+/// cents set in a `<sup>` (bol's `promo-price`): before, "17 99" was no
+/// amount and the page got no price.
+#[test]
+fn bare_amounts_with_their_cents_raised() {
+    for (lang, block, amount) in [
+        (
+            "nl-NL",
+            "<span class=\"promo-price\">17<sup>99</sup></span>",
+            "17.99",
+        ),
+        (
+            "de-DE",
+            "<span class=\"price\">1.299<sup>00</sup></span>",
+            "1299.00",
+        ),
+        (
+            "fr-FR",
+            "<span class=\"price\">24,<sup>95</sup></span>",
+            "24.95",
+        ),
+        (
+            "pl",
+            "<div class=\"product-price\">349<sup>99</sup></div>",
+            "349.99",
+        ),
+        (
+            "en",
+            "<span class=\"price\">17<sup>99</sup></span>",
+            "17.99",
+        ),
+    ] {
+        let p = labelled_page(lang, block);
+        let price = p.price.as_ref().map(|x| x.amount.as_str());
+        assert_eq!(price, Some(amount), "{lang}: price");
     }
 }

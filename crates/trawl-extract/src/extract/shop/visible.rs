@@ -7,7 +7,9 @@
 //! breadcrumbs and specification rows. `price_boxes` finds the price boxes;
 //! `box_price` decides which price is paid.
 
-use super::box_price::{around, box_price, buy_box_price, former_then_now, Candidate};
+use super::box_price::{
+    around, box_price, buy_box_price, cents_joined, former_then_now, Candidate,
+};
 use super::codes;
 use super::discount::formers_beside;
 use super::money::{self, Found};
@@ -301,7 +303,9 @@ fn unshown_price(
         {
             continue;
         }
+        // Cents set apart are the amount's ("17<sup>99</sup>").
         let text = doc.plain_text(id);
+        let text = cents_joined(doc, id, &text).unwrap_or(text);
         let text = text.trim();
         let Some(amount) = bare_amount(text) else {
             continue;
