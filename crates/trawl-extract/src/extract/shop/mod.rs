@@ -20,7 +20,7 @@ pub(crate) mod visible;
 
 use std::sync::OnceLock;
 
-use crate::html::{Doc, Kind, NodeId};
+use crate::html::{Doc, Kind, NodeId, Tag};
 use controls::Boxes;
 
 /// The buy boxes outside the page's chrome, by their add-to-cart buttons'
@@ -74,13 +74,13 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
     if !one(boxes) {
         // No control at all, a script drawing it: the stock line where it
         // stands ("In stock", "Ausverkauft"), by a price near the heading.
-        if boxes.enabled + boxes.greyed > 0 {
+        // The stock line first: most pages have none, and reading the
+        // prices by the heading is dear.
+        if boxes.enabled + boxes.greyed > 0 || !one_stock_line(doc) {
             return false;
         }
         let v = visible::of(doc);
-        return v.price.is_some()
-            && v.price_distance <= within.min(STOCK_LINE_WITHIN)
-            && v.anchor.is_some_and(|a| one_stock_line(doc, a));
+        return v.price.is_some() && v.price_distance <= within.min(STOCK_LINE_WITHIN);
     }
     let v = visible::of(doc);
     if v.price.is_some() {
@@ -111,18 +111,34 @@ fn meta_price(doc: &Doc) -> bool {
 /// told only by its stock line may be.
 const STOCK_LINE_WITHIN: u64 = 1000;
 
-/// Whether the page shows one stock line after its heading `anchor`: one
+/// Whether the page shows one stock line after its first `<h1>`: one
 /// short text saying in or out of stock ([`stock_words::says`]) outside the
 /// chrome. A grid of products shows one per card (those beside a product
 /// count too).
-fn one_stock_line(doc: &Doc, anchor: NodeId) -> bool {
+fn one_stock_line(doc: &Doc) -> bool {
+    let Some(h1) = (0..doc.len() as NodeId).find(|&i| doc.tag(i) == Tag::H1) else {
+        return false;
+    };
     let mut lines = 0;
-    for i in anchor + 1..doc.len() as NodeId {
+    let mut line = String::new();
+    for i in h1 + 1..doc.len() as NodeId {
         let chars = doc.nodes[i as usize].chars;
         if doc.nodes[i as usize].kind != Kind::Text || chars == 0 || chars > controls::LINE_CHARS {
             continue;
         }
-        let line = doc.text(i).trim().to_lowercase();
+        let text = doc.text(i).trim();
+        // A link's text is no stock line (menus, filters, other products).
+        let parent = doc.nodes[i as usize].parent;
+        if !stock_words::may_say(text) || parent == u32::MAX || doc.tag(parent) == Tag::A {
+            continue;
+        }
+        line.clear();
+        if text.is_ascii() {
+            line.push_str(text);
+            line.make_ascii_lowercase();
+        } else {
+            line.extend(text.chars().flat_map(char::to_lowercase));
+        }
         if stock_words::says(&line).is_none() || visible::in_chrome(doc, i) {
             continue;
         }

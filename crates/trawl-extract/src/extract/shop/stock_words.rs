@@ -395,7 +395,12 @@ pub(crate) fn past_subject(text: &str) -> &str {
 /// stock" reads "out of stock").
 pub(crate) fn after_label(text: &str) -> &str {
     // The longest label is 15 bytes ("disponibilidade", "verfügbarkeit").
-    let Some(colon) = text.find([':', '：']).filter(|&c| c <= 24) else {
+    // Only the first 24 bytes are searched: a label's colon comes there.
+    let Some(colon) = text
+        .char_indices()
+        .take_while(|&(at, _)| at <= 24)
+        .find_map(|(at, c)| matches!(c, ':' | '：').then_some(at))
+    else {
         return text;
     };
     if !LABELS.contains(&text[..colon].trim()) {
@@ -403,6 +408,30 @@ pub(crate) fn after_label(text: &str) -> &str {
     }
     let rest = &text[colon..];
     rest.trim_start_matches([':', '：']).trim_start()
+}
+
+/// The bytes a stock line [`says`] reads may open with, as written (in
+/// either case): the first bytes of the phrases, labels and nouns.
+static OPENING_BYTES: LazyLock<[bool; 256]> = LazyLock::new(|| {
+    let mut at = [false; 256];
+    for p in OUT.iter().chain(IN).chain(LABELS).chain(SUBJECTS) {
+        for b in [p.as_bytes().first(), p.to_uppercase().as_bytes().first()]
+            .into_iter()
+            .flatten()
+        {
+            at[usize::from(*b)] = true;
+        }
+    }
+    at
+});
+
+/// Whether a line as written (trimmed, any case) may be one [`says`]
+/// reads: it opens with a byte a phrase, label or noun opens with. Most
+/// short texts do not, and are not lower-cased.
+pub(crate) fn may_say(line: &str) -> bool {
+    line.as_bytes()
+        .first()
+        .is_some_and(|&b| OPENING_BYTES[usize::from(b)])
 }
 
 /// What a short stock line (lower-cased) says plainly: in stock (`true`)
