@@ -33,11 +33,11 @@ fn code_pattern() -> &'static Regex {
                 // English
                 r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model(?:lo|l|o|nummer|nr\.?)?\s*(?:#|no\.?|number)?|mod[èe]le|модель|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
                 // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Produktnummer (Shopware's), Herstellernummer, Artikelcode, Kod produktu
-                r"|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|artikelcode|kod\s+produktu|nr\s+katalogowy",
+                r"|artikel\s*:|artnr\.?|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|artikelcode|kod\s+produktu|nr\s+katalogowy",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
-                r"|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
+                r"|num[ée]ro\s+d['’]article|n°\s*d['’]article|n[úu]mero\s+de\s+art[íi]culo|numero\s+(?:di\s+)?articolo|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
-                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|код\s*:|штрих-?код",
+                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|номер\s+товара|код\s*:|штрих-?код",
                 // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
                 // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
                 r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|kod\s+producenta|k[óo]d\s+v[ýy]robc[eu]|k[óo]d\s*:|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
@@ -370,12 +370,23 @@ mod tests {
             ),
             ("Kód výrobce: ECAM22.110.B", (None, s("ECAM22.110.B"), None)),
             ("رمز المنتج (SKU): OUD-250", (s("OUD-250"), None, None)),
+            // Issue 59: "article number" in French, Spanish and Italian, a
+            // bare "Artikel:", "номер товара".
+            ("Numéro d'article : 100234", (s("100234"), None, None)),
+            ("N° d'article: FR-0042", (s("FR-0042"), None, None)),
+            ("Número de artículo: ES-9921", (s("ES-9921"), None, None)),
+            ("Numero articolo: IT-5510", (s("IT-5510"), None, None)),
+            ("Artikel: 4711-22", (s("4711-22"), None, None)),
+            ("Artnr: 55120", (s("55120"), None, None)),
+            ("Номер товара: 310021", (s("310021"), None, None)),
         ] {
             assert_eq!(codes(line), want, "{line}");
         }
         // A code word not followed by its colon is no label ("Kod
         // rabatowy" is a coupon's).
         assert_eq!(codes("Kod rabatowy SUMMER10"), (None, None, None));
+        // A style (the maker's, Nike's "Style: FD2722-002") is no SKU.
+        assert_eq!(codes("Style: FD2722-002"), (None, None, None));
         // A number that fails its check digit is not a GTIN.
         assert_eq!(codes("EAN: 4006381333932").2, None);
         assert!(
