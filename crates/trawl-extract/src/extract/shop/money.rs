@@ -355,7 +355,8 @@ fn price_pattern() -> &'static Regex {
         // South Africa's rand as a bare "R" before the amount, only in a
         // money's own form: thousands grouped or two decimals ("R1,299",
         // "R 1 299.00", "R89,95"), so a model ("EOS R5") is none.
-        let rand = r"R\s?(?P<n3>\d{1,3}(?:[, \u{a0}\u{202f}]\d{3})+(?:[.,]\d{2})?|\d+[.,]\d{2})\b";
+        // ASCII digits and an ASCII word boundary keep the branch small.
+        let rand = r"R\s?(?P<n3>[0-9]{1,3}(?:[, \u{a0}\u{202f}][0-9]{3})+(?:[.,][0-9]{2})?|[0-9]+[.,][0-9]{2})(?-u:\b)";
         Regex::new(&format!(
             r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})(?:[.,][-–])?\s?(?P<post>{sym})(?:[^\p{{L}}]|$))|(?:{rand})"
         ))
