@@ -36,7 +36,8 @@
 //! - a stock line ("In stock", "品切れ中") where a script draws the cart
 //!   button: no record before; so did a price only the Open Graph product
 //!   tags state, beside a cart button;
-//! - an amount without its currency whose cents are raised ("17<sup>99</sup>").
+//! - an amount without its currency whose cents are raised ("17<sup>99</sup>"),
+//!   its currency the one its place pays in (`nl-NL`: euros).
 
 use std::path::Path;
 
@@ -664,38 +665,45 @@ fn an_open_graph_price_and_a_cart_button_make_a_product_page() {
 
 /// An amount without its currency in an element named for the price, its
 /// cents set in a `<sup>` (bol's `promo-price`): before, "17 99" was no
-/// amount and the page got no price.
+/// amount and the page got no price. Its currency is the one the page's
+/// place pays in, when the place says so alone (none for a bare "en").
 #[test]
 fn bare_amounts_with_their_cents_raised() {
-    for (lang, block, amount) in [
+    for (lang, block, amount, currency) in [
         (
             "nl-NL",
             "<span class=\"promo-price\">17<sup>99</sup></span>",
             "17.99",
+            Some("EUR"),
         ),
         (
             "de-DE",
             "<span class=\"price\">1.299<sup>00</sup></span>",
             "1299.00",
+            Some("EUR"),
         ),
         (
             "fr-FR",
             "<span class=\"price\">24,<sup>95</sup></span>",
             "24.95",
+            Some("EUR"),
         ),
         (
             "pl",
             "<div class=\"product-price\">349<sup>99</sup></div>",
             "349.99",
+            Some("PLN"),
         ),
         (
             "en",
             "<span class=\"price\">17<sup>99</sup></span>",
             "17.99",
+            None,
         ),
     ] {
         let p = labelled_page(lang, block);
         let price = p.price.as_ref().map(|x| x.amount.as_str());
         assert_eq!(price, Some(amount), "{lang}: price");
+        assert_eq!(p.currency.as_deref(), currency, "{lang}: currency");
     }
 }

@@ -98,10 +98,16 @@ pub(super) fn pick_price(
         .or_else(|| sources.iter().find_map(|(p, _)| p.currency));
     let from_visible = |f: &money::Found| Price {
         amount: f.amount.clone(),
-        // An amount shown without its currency is in the page's others'.
+        // An amount shown without its currency is in the page's others',
+        // else in the one its place pays in (`nl-NL`: euros).
         currency: settle(f.named, declared, place)
             .map(str::to_string)
-            .or_else(|| shown_currency(vis, place)),
+            .or_else(|| shown_currency(vis, place))
+            .or_else(|| {
+                (f.named == Named::Unshown)
+                    .then(|| place.currency().map(str::to_string))
+                    .flatten()
+            }),
         raw: f.raw.clone(),
         source: Source::Visible,
     };

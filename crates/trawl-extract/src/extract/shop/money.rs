@@ -246,6 +246,62 @@ impl Place {
         };
         Place { primary, region }
     }
+
+    /// The currency the place pays in, when it says so alone: its region's
+    /// (`nl-NL`, `.co.uk`), else a language spoken in one currency's lands
+    /// only (`ja`, `pl`, `nl`; not `de`, `fr`, `es`, `en`, `ru`, `zh`).
+    pub(crate) fn currency(&self) -> Option<&'static str> {
+        let by_region = match self.region.as_str() {
+            "at" | "be" | "cy" | "de" | "ee" | "es" | "fi" | "fr" | "gr" | "hr" | "ie" | "it"
+            | "lt" | "lu" | "lv" | "mt" | "nl" | "pt" | "si" | "sk" => Some("EUR"),
+            "gb" | "uk" => Some("GBP"),
+            "us" => Some("USD"),
+            "ca" => Some("CAD"),
+            "au" => Some("AUD"),
+            "nz" => Some("NZD"),
+            "ch" => Some("CHF"),
+            "jp" => Some("JPY"),
+            "cn" => Some("CNY"),
+            "kr" => Some("KRW"),
+            "in" => Some("INR"),
+            "pl" => Some("PLN"),
+            "cz" => Some("CZK"),
+            "hu" => Some("HUF"),
+            "se" => Some("SEK"),
+            "dk" => Some("DKK"),
+            "no" => Some("NOK"),
+            "tr" => Some("TRY"),
+            "ua" => Some("UAH"),
+            "il" => Some("ILS"),
+            "th" => Some("THB"),
+            "vn" => Some("VND"),
+            "id" => Some("IDR"),
+            "br" => Some("BRL"),
+            "mx" => Some("MXN"),
+            "za" => Some("ZAR"),
+            "ro" => Some("RON"),
+            _ => None,
+        };
+        by_region.or(match self.primary.as_str() {
+            "nl" | "fi" | "el" | "et" | "lv" | "lt" | "sk" | "sl" => Some("EUR"),
+            "ja" => Some("JPY"),
+            "ko" => Some("KRW"),
+            "pl" => Some("PLN"),
+            "cs" => Some("CZK"),
+            "hu" => Some("HUF"),
+            "sv" => Some("SEK"),
+            "da" => Some("DKK"),
+            "nb" | "nn" | "no" => Some("NOK"),
+            "tr" => Some("TRY"),
+            "uk" => Some("UAH"),
+            "he" => Some("ILS"),
+            "th" => Some("THB"),
+            "vi" => Some("VND"),
+            "id" => Some("IDR"),
+            "ro" => Some("RON"),
+            _ => None,
+        })
+    }
 }
 
 /// The country code an address's host ends in (`www.shop.com.au` → "au"),
@@ -749,6 +805,15 @@ mod tests {
             settle(Named::Unshown, None, &Place::of(Some("en"), None)),
             None
         );
+        // The currency a place pays in, when it says so alone.
+        assert_eq!(Place::of(Some("nl-NL"), None).currency(), Some("EUR"));
+        assert_eq!(Place::of(Some("ja"), None).currency(), Some("JPY"));
+        assert_eq!(
+            Place::of(Some("en"), Some("https://shop.co.uk/p")).currency(),
+            Some("GBP")
+        );
+        assert_eq!(Place::of(Some("de"), None).currency(), None);
+        assert_eq!(Place::of(Some("en"), None).currency(), None);
         assert_eq!(code_of(" eur "), Some("EUR"));
         assert_eq!(code_of("€"), Some("EUR"));
         assert!(same_amount("17.00", "17.0"));
