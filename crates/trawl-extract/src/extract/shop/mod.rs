@@ -50,10 +50,13 @@ pub(crate) fn own_cart_buttons(doc: &Doc) -> usize {
 /// or on a page with no enabled one, greyed out: a disabled button, "Sold
 /// out" where the button was, "Notify me when available"; on a page with
 /// several, the one left past the blocks beside the product and a sticky
-/// bar repeating it), and a price shown by the product's heading (not struck through, not in a link or a
-/// carousel), at most `within` visible characters from it, or with no price
-/// shown and `within` unbounded, a price the enabled button carries. A page
-/// with one is a product page whatever else it holds.
+/// bar repeating it), and a price shown by the product's heading (not
+/// struck through, not in a link or a carousel), at most `within` visible
+/// characters from it, or with no price shown and `within` unbounded, a
+/// price the enabled button carries or the Open Graph product tags state.
+/// With no control at all (a script draws it), one stock line after the
+/// heading stands for the button. A page with one is a product page
+/// whatever else it holds.
 pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within: u64) -> bool {
     let one = |b: Boxes| match b.enabled {
         0 => b.greyed == 1,
