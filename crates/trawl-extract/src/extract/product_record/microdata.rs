@@ -8,7 +8,7 @@
 use super::availability::Availability;
 use super::record::{Partial, StructuredPrice};
 use crate::extract::metadata::meta_get;
-use crate::extract::shop::money::code_of;
+use crate::extract::shop::money::{code_of, OPEN_GRAPH_PRICE_KEYS};
 use crate::extract::shop::visible::clean;
 use crate::html::{Doc, NodeId, Tag};
 
@@ -200,11 +200,7 @@ pub(crate) fn read_opengraph(doc: &Doc) -> Partial {
         })
     };
     let mut p = Partial::default();
-    let amount = meta(&[
-        "product:sale_price:amount",
-        "product:price:amount",
-        "og:price:amount",
-    ]);
+    let amount = meta(&OPEN_GRAPH_PRICE_KEYS);
     let currency = meta(&[
         "product:sale_price:currency",
         "product:price:currency",

@@ -104,9 +104,11 @@ pub(super) fn pick_price(
             .map(str::to_string)
             .or_else(|| shown_currency(vis, place))
             .or_else(|| {
-                (f.named == Named::Unshown)
-                    .then(|| place.currency().map(str::to_string))
+                let unshown = f.named == Named::Unshown;
+                unshown
+                    .then(|| place.currency())
                     .flatten()
+                    .map(str::to_string)
             }),
         raw: f.raw.clone(),
         source: Source::Visible,

@@ -497,13 +497,7 @@ impl LineText {
             doc.plain_text_into(i, &mut self.raw);
             &self.raw
         };
-        self.lower.clear();
-        if raw.is_ascii() {
-            self.lower.push_str(raw);
-            self.lower.make_ascii_lowercase();
-        } else {
-            self.lower.push_str(&raw.to_lowercase());
-        }
+        lowered_into(raw, &mut self.lower);
         &self.lower
     }
 
@@ -512,6 +506,18 @@ impl LineText {
     pub(crate) fn opening(&mut self, doc: &Doc, i: NodeId) -> &str {
         self.read(doc, i)
             .trim_start_matches(|c: char| !c.is_alphanumeric())
+    }
+}
+
+/// `raw` lower-cased into `out` (cleared first), as `str::to_lowercase`
+/// writes it; ASCII without a new string.
+pub(crate) fn lowered_into(raw: &str, out: &mut String) {
+    out.clear();
+    if raw.is_ascii() {
+        out.push_str(raw);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&raw.to_lowercase());
     }
 }
 

@@ -56,13 +56,14 @@ pub(super) fn formers_beside(doc: &Doc, boxes: &[PriceBox], beside: &[bool]) -> 
     out
 }
 
-/// The pairs of nearby boxes (`k`, `j`) whose one amount `k`'s is higher
-/// than `j`'s, in the same currency, with the price block the two share.
+/// The pairs of nearby boxes (`k`, `j`) whose one amount `k`'s (`x`) is
+/// higher than `j`'s (`y`), in the same currency, with the price block the
+/// two share: `(k, j, block, x, y)`.
 fn higher_beside<'a>(
     doc: &'a Doc,
     boxes: &'a [PriceBox],
     amounts: &'a [Option<f64>],
-) -> impl Iterator<Item = (usize, usize, NodeId)> + 'a {
+) -> impl Iterator<Item = (usize, usize, NodeId, f64, f64)> + 'a {
     boxes.iter().enumerate().flat_map(move |(k, high)| {
         let near = k.saturating_sub(NEAR_BOXES)..(k + NEAR_BOXES + 1).min(boxes.len());
         near.filter_map(move |j| {
@@ -71,7 +72,7 @@ fn higher_beside<'a>(
             if j == k || y >= x || low.found[0].named != high.found[0].named {
                 return None;
             }
-            shared(doc, high.id, low.id).map(|block| (k, j, block))
+            shared(doc, high.id, low.id).map(|block| (k, j, block, x, y))
         })
     })
 }
@@ -85,14 +86,11 @@ fn before_discount(doc: &Doc, boxes: &[PriceBox], amounts: &[Option<f64>]) -> Ve
     let mut out = vec![false; boxes.len()];
     // The text of each block read, read once.
     let mut blocks: Vec<(NodeId, String)> = Vec::new();
-    for (k, j, block) in higher_beside(doc, boxes, amounts) {
+    for (k, j, block, x, y) in higher_beside(doc, boxes, amounts) {
         if out[k] {
             continue;
         }
         let (high, low) = (&boxes[k], &boxes[j]);
-        let (Some(x), Some(y)) = (amounts[k], amounts[j]) else {
-            continue;
-        };
         let at = match blocks.iter().position(|(id, _)| *id == block) {
             Some(at) => at,
             None => {
@@ -129,7 +127,7 @@ fn above_sale(doc: &Doc, boxes: &[PriceBox], amounts: &[Option<f64>]) -> Vec<boo
     if !sale.contains(&true) {
         return out;
     }
-    for (k, j, _) in higher_beside(doc, boxes, amounts) {
+    for (k, j, ..) in higher_beside(doc, boxes, amounts) {
         if sale[j] && !sale[k] {
             out[k] = true;
         }

@@ -101,12 +101,10 @@ pub(crate) fn has_buy_box(doc: &Doc, counted: &OnceLock<(usize, usize)>, within:
 /// Whether the page's Open Graph product tags state a price above nought.
 fn meta_price(doc: &Doc) -> bool {
     doc.meta.metas.iter().any(|(k, v)| {
-        matches!(
-            k.as_str(),
-            "product:price:amount" | "product:sale_price:amount" | "og:price:amount"
-        ) && money::parse_amount(v, true)
-            .and_then(|a| a.parse::<f64>().ok())
-            .is_some_and(|a| a > 0.0)
+        money::OPEN_GRAPH_PRICE_KEYS.contains(&k.as_str())
+            && money::parse_amount(v, true)
+                .and_then(|a| a.parse::<f64>().ok())
+                .is_some_and(|a| a > 0.0)
     })
 }
 
@@ -135,13 +133,7 @@ fn one_stock_line(doc: &Doc) -> bool {
         if !stock_words::may_say(text) || parent == u32::MAX || doc.tag(parent) == Tag::A {
             continue;
         }
-        line.clear();
-        if text.is_ascii() {
-            line.push_str(text);
-            line.make_ascii_lowercase();
-        } else {
-            line.extend(text.chars().flat_map(char::to_lowercase));
-        }
+        controls::lowered_into(text, &mut line);
         if stock_words::says(&line).is_none() || visible::in_chrome(doc, i) {
             continue;
         }

@@ -132,6 +132,14 @@ const CODES: &[&str] = &[
     "BYN", "GEL", "AZN", "MAD", "LKR", "NPR", "OMR", "BHD", "JOD",
 ];
 
+/// The Open Graph (and Facebook catalogue) tags that state a product's
+/// price, the sale price first.
+pub(crate) const OPEN_GRAPH_PRICE_KEYS: [&str; 3] = [
+    "product:sale_price:amount",
+    "product:price:amount",
+    "og:price:amount",
+];
+
 /// A currency the text names or implies, and how sure that is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Named {
