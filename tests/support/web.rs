@@ -96,49 +96,76 @@ pub fn generated_web(prefix: &str, hosts: usize, pages: usize) -> Vec<Host> {
 /// them, or lose time on their 404s), the page's generated links put in
 /// at the start of its body.
 pub fn real_page(saved: &[u8], host: usize, i: usize, pages: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(saved.len() + 2048);
-    let mut at = 0;
-    while at < saved.len() {
-        let rest = &saved[at..];
-        // The name, then `=` after any spaces.
-        let inert = [&b"href"[..], b"http-equiv"].into_iter().find(|w| {
-            rest.len() > w.len()
-                && rest[..w.len()].eq_ignore_ascii_case(w)
-                && rest[w.len()..]
-                    .iter()
-                    .find(|b| !b.is_ascii_whitespace())
-                    .is_some_and(|&b| b == b'=')
-        });
-        match inert {
-            Some(w) => {
-                out.extend_from_slice(b"data-x");
-                at += w.len();
-            }
-            None => {
-                out.push(saved[at]);
-                at += 1;
+    InertPage::new(saved).with_links(host, i, pages)
+}
+
+/// A saved page with its own links made inert, and where its body opens:
+/// made once when the web starts, so serving a page is one copy with the
+/// site's links put in (the bench measures the crawler, not its server).
+pub struct InertPage {
+    bytes: Vec<u8>,
+    body_at: usize,
+}
+
+impl InertPage {
+    pub fn new(saved: &[u8]) -> InertPage {
+        let mut out = Vec::with_capacity(saved.len() + 64);
+        let mut at = 0;
+        while at < saved.len() {
+            let rest = &saved[at..];
+            // The name, then `=` after any spaces.
+            let inert = [&b"href"[..], b"http-equiv"].into_iter().find(|w| {
+                rest.len() > w.len()
+                    && rest[..w.len()].eq_ignore_ascii_case(w)
+                    && rest[w.len()..]
+                        .iter()
+                        .find(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|&b| b == b'=')
+            });
+            match inert {
+                Some(w) => {
+                    out.extend_from_slice(b"data-x");
+                    at += w.len();
+                }
+                None => {
+                    out.push(saved[at]);
+                    at += 1;
+                }
             }
         }
+        // Just inside `<body>`: a page's end may be inside an element left
+        // open, hidden, or a script's string that says `</body>`.
+        let body = out.windows(6).position(|w| {
+            w.eq_ignore_ascii_case(b"<body>")
+                || w[..5].eq_ignore_ascii_case(b"<body") && w[5].is_ascii_whitespace()
+        });
+        let body_at = body
+            .and_then(|b| out[b..].iter().position(|&c| c == b'>').map(|e| b + e + 1))
+            .unwrap_or(out.len());
+        InertPage {
+            bytes: out,
+            body_at,
+        }
     }
-    let (nav, related) = links(host, i, pages);
-    let block = format!("<nav><ul>{nav}</ul></nav><aside><ul>{related}</ul></aside>");
-    // Just inside `<body>`: a page's end may be inside an element left
-    // open, hidden, or a script's string that says `</body>`.
-    let body = out.windows(6).position(|w| {
-        w.eq_ignore_ascii_case(b"<body>")
-            || w[..5].eq_ignore_ascii_case(b"<body") && w[5].is_ascii_whitespace()
-    });
-    let at = body
-        .and_then(|b| out[b..].iter().position(|&c| c == b'>').map(|e| b + e + 1))
-        .unwrap_or(out.len());
-    out.splice(at..at, block.into_bytes());
-    out
+
+    /// Page `i` of site `host`: the saved bytes with the site's links at
+    /// the start of the body.
+    pub fn with_links(&self, host: usize, i: usize, pages: usize) -> Vec<u8> {
+        let (nav, related) = links(host, i, pages);
+        let block = format!("<nav><ul>{nav}</ul></nav><aside><ul>{related}</ul></aside>");
+        let mut out = Vec::with_capacity(self.bytes.len() + block.len());
+        out.extend_from_slice(&self.bytes[..self.body_at]);
+        out.extend_from_slice(block.as_bytes());
+        out.extend_from_slice(&self.bytes[self.body_at..]);
+        out
+    }
 }
 
 /// Starts a web of saved pages (`saved`, cycled): page `i` of host `h` is
 /// `saved[(h * pages + i) % saved.len()]`, served as `text/html` with no
 /// charset (the page's own declaration or its bytes tell it).
 pub fn real_web(prefix: &str, hosts: usize, pages: usize, saved: Vec<Vec<u8>>) -> Vec<Host> {
+    let saved: Vec<InertPage> = saved.into_iter().map(|p| InertPage::new(&p)).collect();
     let saved = std::sync::Arc::new(saved);
     (0..hosts)
         .map(|h| {
@@ -155,7 +182,7 @@ pub fn real_web(prefix: &str, hosts: usize, pages: usize, saved: Vec<Vec<u8>>) -
                 Reply::Status(
                     200,
                     vec![("Content-Type".into(), "text/html".into())],
-                    real_page(page, h, i, pages),
+                    page.with_links(h, i, pages),
                 )
             })
         })
