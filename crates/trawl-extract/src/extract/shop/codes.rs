@@ -37,7 +37,8 @@ fn code_pattern() -> &'static Regex {
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
                 r"|num[ée]ro\s+d['’]article|n°\s*d['’]article|n[úu]mero\s+de\s+art[íi]culo|numero\s+(?:di\s+)?articolo|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
-                r"|型番|品番|商品コード|品號|货号|貨號|商品编号|商品編號|型号|型號|条形码|條碼|상품번호|품번|모델명|артикул|код\s+товара|номер\s+товара|код\s*:|штрих-?код",
+                // (Chinese writes no space between words: "商品貨號", "产品型号" open with the goods' own word)
+                r"|型番|品番|商品コード|品號|(?:商品|產品|产品)?(?:货号|貨號|型号|型號|条形码|條碼|条码)|商品编号|商品編號|产品编号|產品編號|상품번호|품번|모델명|артикул|код\s+товара|номер\s+товара|код\s*:|штрих-?код",
                 // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
                 // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
                 r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|kod\s+producenta|k[óo]d\s+v[ýy]robc[eu]|k[óo]d\s*:|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
@@ -175,6 +176,11 @@ fn fill_codes(v: &mut Codes, text: &str) {
             continue;
         }
         let label = label.as_str().to_lowercase();
+        // "商品型號" is a 型號, "产品条码" a 条码.
+        let label = ["商品", "產品", "产品"]
+            .iter()
+            .find_map(|p| label.strip_prefix(p))
+            .map_or(label.as_str(), |rest| rest);
         let slot = if [
             "upc",
             "ean",
@@ -183,6 +189,7 @@ fn fill_codes(v: &mut Codes, text: &str) {
             "jan",
             "条形码",
             "條碼",
+            "条码",
             "штрих",
             "barcode",
             "streckkod",
@@ -325,6 +332,10 @@ mod tests {
             ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
             ("货号：A123456", (s("A123456"), None, None)),
             ("商品编号：100012043978", (s("100012043978"), None, None)),
+            // The goods' own word before the label, no space between.
+            ("商品貨號：TB-2201", (s("TB-2201"), None, None)),
+            ("产品型号：KJ-45X2", (None, s("KJ-45X2"), None)),
+            ("商品條碼：4901234567894", (None, None, s("4901234567894"))),
             ("Код товара: 310021", (s("310021"), None, None)),
             ("Артикул: 7-880-12", (s("7-880-12"), None, None)),
             ("상품번호: 62811", (s("62811"), None, None)),
