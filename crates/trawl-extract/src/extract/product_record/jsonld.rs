@@ -372,7 +372,7 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
         }
     }
     let holders = std::iter::once(*main)
-        .chain(variants)
+        .chain(variants.iter().copied())
         .chain(products.iter().skip(1).copied());
     for holder in holders {
         // A new item's offer before a used or refurbished one's.
@@ -408,9 +408,28 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
         if p.brand.is_none() {
             p.brand = brand_of(&objs, holder);
         }
+        p.other_offers = other_offers(main, &variants, offer);
         break;
     }
     p
+}
+
+/// The priced offers of `main` and its variants but `taken`, in order.
+fn other_offers(
+    main: &Map<String, Value>,
+    variants: &[&Map<String, Value>],
+    taken: &Map<String, Value>,
+) -> Vec<(StructuredPrice, Option<Availability>)> {
+    std::iter::once(main)
+        .chain(variants.iter().copied())
+        .flat_map(offers)
+        .filter(|o| !std::ptr::eq(*o, taken) && !second_hand(o))
+        .filter_map(|o| {
+            let price = offer_price(o)?;
+            let availability = get(o, &["availability"]).and_then(|a| Availability::parse(&a));
+            Some((price, availability))
+        })
+        .collect()
 }
 
 /// Whether a structured product's name is the one page `doc` sells: its

@@ -288,6 +288,12 @@ fn combine(
     let [ld, md, og] = sources;
     let beside = crate::extract::shop::beside::beside(doc);
     let vis = visible::of(doc);
+    let shows_in_stock = || {
+        let chrome = |id: NodeId| beside[id as usize] || visible::in_chrome(doc, id);
+        availability::shown(doc, &chrome, vis.anchor) == Some(Availability::InStock)
+    };
+    let shown = price::shown_offer(ld, vis, &shows_in_stock);
+    let ld = shown.as_ref().unwrap_or(ld);
     let place = Place::of(doc.meta.lang.as_deref(), url);
 
     let structured_name = ld.name.as_deref().or(md.name.as_deref());

@@ -4,7 +4,8 @@
 //! the price an add-to-cart control carries, and the currency of the
 //! prices the page shows.
 
-use super::record::{Partial, Price, Source};
+use super::availability::Availability;
+use super::record::{Partial, Price, Source, StructuredPrice};
 use crate::extract::shop::money::{self, same_amount, settle, Named, Place};
 use crate::extract::shop::visible;
 use crate::html::{Doc, NodeId};
@@ -83,6 +84,50 @@ pub(super) fn shown_currency(vis: &visible::Visible, place: &Place) -> Option<St
     let mut codes = vis.all.iter().filter_map(|f| settle(f.named, None, place));
     let first = codes.next()?;
     codes.all(|c| c == first).then(|| first.to_string())
+}
+
+/// The structured data with the offer the buy box shows: when the buy box's
+/// price is not the first offer's but is another of the product's own offers'
+/// (another seller's in a marketplace's list, another size's), that offer is
+/// the one sold, its availability with it. When the first offer is sold out
+/// and the page shows the product in stock (`shows_in_stock`: its cart
+/// control), the first offer in stock at the buy box's price is the one
+/// sold (a shop selects the first size it has: Shopify's "first available
+/// variant"). `None` when the first offer is the one shown.
+pub(super) fn shown_offer(
+    ld: &Partial,
+    vis: &visible::Visible,
+    shows_in_stock: &dyn Fn() -> bool,
+) -> Option<Partial> {
+    let (first, buy) = (ld.price.as_ref()?, vis.price.as_ref()?);
+    if ld.other_offers.is_empty() {
+        return None;
+    }
+    let at_buy = |o: &StructuredPrice| {
+        same_amount(&buy.amount, &o.amount)
+            && (o.currency.is_none() || first.currency.is_none() || o.currency == first.currency)
+    };
+    let (price, availability) = if !same_amount(&buy.amount, &first.amount) {
+        ld.other_offers.iter().find(|(o, _)| at_buy(o))?
+    } else if ld.availability == Some(Availability::OutOfStock) {
+        let in_stock = ld
+            .other_offers
+            .iter()
+            .find(|(o, a)| *a == Some(Availability::InStock) && at_buy(o))?;
+        if !shows_in_stock() {
+            return None;
+        }
+        in_stock
+    } else {
+        return None;
+    };
+    Some(Partial {
+        price: Some(price.clone()),
+        availability: *availability,
+        list_price: None,
+        high_price: None,
+        ..ld.clone()
+    })
 }
 
 /// The price: the most trusted structured price unless the page contradicts

@@ -148,6 +148,10 @@ pub(crate) struct Partial {
     pub rating: Option<String>,
     pub review_count: Option<u64>,
     pub variants: Vec<Variant>,
+    /// Every priced offer of the product and its variants after the one
+    /// `price` comes from, in order, with its availability: another seller's,
+    /// another size's (the page's buy box may show one of them).
+    pub other_offers: Vec<(StructuredPrice, Option<Availability>)>,
 }
 
 /// One variant of a product (a size, a colour) as its page lists it.

@@ -1,0 +1,114 @@
+//! Which of a product's structured offers the page sells (issue 59): a
+//! marketplace lists other sellers' offers beside its own, and a shop lists
+//! one offer per size or colour, in the order of its catalogue. The buy box
+//! shows the offer sold; the record follows it.
+//!
+//! Each page below read the first offer before: another seller's price, or
+//! a sold-out first size on a page whose cart button is live.
+
+use trawl_extract::{extract, Availability, Options, PageType, Product};
+
+fn product(html: &str) -> Product {
+    let r = extract(html.as_bytes(), &Options::default()).expect("extracts");
+    assert_eq!(r.page_type, PageType::Product, "{html}");
+    r.product.expect("a product record")
+}
+
+/// A product page: `offers` as JSON-LD, `buy_box` under the heading, and a
+/// cart button saying `cart` (enabled unless `sold_out` says what it reads).
+fn page(lang: &str, offers: &str, buy_box: &str, cart: &str, sold_out: Option<&str>) -> String {
+    let button = match sold_out {
+        Some(label) => format!("<button class=add-to-cart type=submit disabled>{label}</button>"),
+        None => format!("<button class=add-to-cart type=submit>{cart}</button>"),
+    };
+    format!(
+        r#"<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Trail Runner 3</title>
+<script type="application/ld+json">{{"@context":"https://schema.org","@type":"Product","name":"Trail Runner 3","sku":"TR3","offers":[{offers}]}}</script></head>
+<body><header><a href="/">Shop</a><nav><a href="/a">A</a> <a href="/b">B</a></nav></header>
+<main><h1>Trail Runner 3</h1><div class="price">{buy_box}</div>{button}
+<p>A light trail shoe with a rock plate, a grippy outsole and a mesh upper that dries fast.</p></main></body></html>"#
+    )
+}
+
+fn offer(price: &str, currency: &str, availability: &str, seller: &str) -> String {
+    format!(
+        r#"{{"@type":"Offer","price":"{price}","priceCurrency":"{currency}","availability":"https://schema.org/{availability}","seller":{{"@type":"Organization","name":"{seller}"}}}}"#
+    )
+}
+
+#[test]
+fn the_buy_box_names_which_sellers_offer_is_sold() {
+    // (lang, currency, first seller's price, the buy box's, as shown, cart label)
+    let cases = [
+        ("en", "USD", "149.00", "119.00", "$119.00", "Add to cart"),
+        (
+            "de",
+            "EUR",
+            "139.90",
+            "124.95",
+            "124,95 €",
+            "In den Warenkorb",
+        ),
+        ("ja", "JPY", "16800", "14980", "￥14,980", "カートに入れる"),
+        ("pt-BR", "BRL", "899.90", "749.00", "R$ 749,00", "Comprar"),
+        ("ru", "RUB", "12990", "10490", "10 490 ₽", "В корзину"),
+    ];
+    for (lang, cur, first, sold, shown, cart) in cases {
+        let offers = [
+            offer(first, cur, "InStock", "Other Store"),
+            offer(sold, cur, "InStock", "Shop"),
+        ]
+        .join(",");
+        let p = product(&page(lang, &offers, shown, cart, None));
+        let price = p.price.expect("a price");
+        assert!(
+            price.amount.trim_end_matches(".00") == sold.trim_end_matches(".00"),
+            "{lang}: {} (want {sold})",
+            price.amount
+        );
+        assert_eq!(price.currency.as_deref(), Some(cur), "{lang}");
+    }
+}
+
+#[test]
+fn the_first_offer_stays_when_the_buy_box_shows_it() {
+    let offers = [
+        offer("149.00", "USD", "InStock", "Shop"),
+        offer("119.00", "USD", "InStock", "Other Store"),
+    ]
+    .join(",");
+    let p = product(&page("en", &offers, "$149.00", "Add to cart", None));
+    assert_eq!(p.price.expect("a price").amount, "149.00");
+}
+
+#[test]
+fn a_sold_out_first_size_gives_way_to_the_first_in_stock_when_the_cart_is_live() {
+    // (lang, sold-out label, cart label)
+    let cases = [
+        ("en", "Sold out", "Add to cart"),
+        ("fr", "Épuisé", "Ajouter au panier"),
+        ("ja", "売り切れ", "カートに追加する"),
+        ("es", "Agotado", "Añadir al carrito"),
+        ("pl", "Wyprzedane", "Dodaj do koszyka"),
+    ];
+    for (lang, sold_label, cart) in cases {
+        let offers = [
+            offer("129.00", "EUR", "OutOfStock", "Shop"),
+            offer("129.00", "EUR", "InStock", "Shop"),
+        ]
+        .join(",");
+        let live = product(&page(lang, &offers, "129,00 €", cart, None));
+        assert_eq!(
+            live.availability,
+            Some(Availability::InStock),
+            "{lang}: the cart button is live"
+        );
+        // Every size gone: the button says so, and the record with it.
+        let gone = product(&page(lang, &offers, "129,00 €", cart, Some(sold_label)));
+        assert_eq!(
+            gone.availability,
+            Some(Availability::OutOfStock),
+            "{lang}: the cart button is disabled"
+        );
+    }
+}
