@@ -37,7 +37,9 @@
 //!   button: no record before; so did a price only the Open Graph product
 //!   tags state, beside a cart button;
 //! - an amount without its currency whose cents are raised ("17<sup>99</sup>"),
-//!   its currency the one its place pays in (`nl-NL`: euros).
+//!   its currency the one its place pays in (`nl-NL`: euros);
+//! - a quick-shop modal's cart button (`quick-cart`) counted as a second
+//!   buy box: no record before.
 
 use std::path::Path;
 
@@ -705,5 +707,43 @@ fn bare_amounts_with_their_cents_raised() {
         let price = p.price.as_ref().map(|x| x.amount.as_str());
         assert_eq!(price, Some(amount), "{lang}: price");
         assert_eq!(p.currency.as_deref(), currency, "{lang}: currency");
+    }
+}
+
+/// A product page with its buy box, a sticky bar repeating it, and a
+/// quick-shop modal's empty form (`quick-cart`) a script fills for the
+/// cards of other pages, in five languages: before, the quick-shop button
+/// counted as a second buy box, the page was typed a service and got no
+/// record.
+#[test]
+fn a_quick_shop_control_is_not_a_second_buy_box() {
+    for (lang, cart) in [
+        ("en", "Add to cart"),
+        ("de", "In den Warenkorb"),
+        ("fr", "Ajouter au panier"),
+        ("es", "Añadir al carrito"),
+        ("nl", "In winkelwagen"),
+    ] {
+        let html = format!(
+            "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+             <title>Nano Puff Jacket - Outdoor Store</title></head><body>\
+             <header><a href=\"/\">Outdoor Store</a><nav><ul><li><a href=\"/men\">Men</a></li>\
+             <li><a href=\"/women\">Women</a></li></ul></nav></header>\
+             <div class=\"sticky-bar\"><span>Nano Puff Jacket</span><span class=\"price\">$229.00</span>\
+             <a href=\"/cart/add/1140/\" class=\"button trigger-add-to-cart\">{cart}</a></div>\
+             <main><h1>Nano Puff Jacket</h1><div class=\"product-price\"><span class=\"price\">$229.00</span></div>\
+             <form action=\"/cart/add/1140/\" method=\"post\"><input type=\"number\" name=\"qty\" value=\"1\">\
+             <button type=\"submit\" class=\"button add-to-cart-button\">{cart}</button></form>\
+             <p>Warm, windproof and water-resistant, the jacket packs into its own pocket.</p></main>\
+             <footer><p>© Outdoor Store</p></footer>\
+             <div class=\"modal\"><form id=\"qs-form\" method=\"post\" action=\"\"><input type=\"number\" name=\"qty\" value=\"1\">\
+             <button type=\"submit\" class=\"button quick-cart add-to-cart-button\">{cart}</button></form></div>\
+             </body></html>"
+        );
+        let r =
+            extract(html.as_bytes(), &Options::default()).unwrap_or_else(|e| panic!("{lang}: {e}"));
+        assert_eq!(r.page_type, PageType::Product, "{lang}");
+        let price = r.product.and_then(|p| p.price).map(|p| p.amount);
+        assert_eq!(price.as_deref(), Some("229.00"), "{lang}");
     }
 }

@@ -30,8 +30,22 @@ fn mark_beside(doc: &Doc) -> Vec<bool> {
 
 /// Class/id fragments of a bar that repeats the buy box as the shopper
 /// scrolls (`sticky-add-to-cart`, `product-sticky`): a copy, not a second
-/// product.
-const COPY_NAMES: &[&str] = &["sticky"];
+/// product; and of a quick-shop control (`quick-cart`, `quickview`,
+/// `quick-add`), which buys from a card or a modal a script fills, never
+/// the page's own product.
+const COPY_NAMES: &[&str] = &[
+    "sticky",
+    "quick-cart",
+    "quickcart",
+    "quick-shop",
+    "quickshop",
+    "quick-view",
+    "quickview",
+    "quick-add",
+    "quickadd",
+    "quick-buy",
+    "quickbuy",
+];
 
 /// Everything beside the product ([`beside`]) and the bars that repeat its
 /// buy box ([`COPY_NAMES`]): what a page with several buy boxes leaves out
