@@ -31,19 +31,19 @@ fn code_pattern() -> &'static Regex {
                 // is not "Código"), and a maker's number that holds "Artikelnummer"
                 r"c[óo]digo\s+(?:ean|de\s+barras)|code\s+ean|codice\s+ean|kod\s+ean|ean[\s-]*code|barcode|streckkod|hersteller-?\s*artikel-?\s*nummer|",
                 // English
-                r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*code|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model(?:lo|l|o|nummer|nr\.?)?\s*(?:#|no\.?|number)?|mod[èe]le|модель|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
+                r"sku|item\s*(?:#|no\.?|number|id|code)|stock\s*(?:code|#|no\.|number)|internet\s*#|article\s*(?:#|no\.?|number)|mfr\.?\s*(?:part\s*)?(?:#|no\.?|number)|product\s*(?:code|id|#|no\.?|number)|catalog(?:ue)?\s*(?:#|no\.?|number)|ref\s*[:#]|style\s*(?:#|no\.?)|mpn|model(?:lo|l|o|nummer|nr\.?)?\s*(?:#|no\.?|number)?|mod[èe]le|модель|part\s*(?:#|no\.?|number)|upc|ean(?:13|8)?|gtin|isbn(?:-1[03])?|jan(?:\s*code|コード)?",
                 // German, Dutch, Polish: Artikelnummer, Art.-Nr., Bestellnummer, Produktnummer (Shopware's), Herstellernummer, Artikelcode, Kod produktu
-                r"|artikel\s*:|artnr\.?|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell\s*-?\s*(?:nr\.?|nummer)|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|artikelcode|kod\s+produktu|nr\s+katalogowy",
+                r"|artikel\s*:|artnr\.?|herstellernummer|hersteller-?nr\.?|art(?:ikel)?\.?\s*-?\s*(?:nr\.?|nummer)|bestell?\s*-?\s*(?:nr\.?|nummer)|teilenummer|best\.-nr\.?|produkt\s*-?\s*(?:nr\.?|nummer)|productcode|productnummer|artikelcode|kod\s+produktu|nr\s+katalogowy|symbol\s*:|indeks\s*:",
                 // French, Spanish, Italian, Portuguese: Réf. fabricant, Réf., Référence, Código, Cod. articolo
-                r"|num[ée]ro\s+d['’]article|n°\s*d['’]article|n[úu]mero\s+de\s+art[íi]culo|numero\s+(?:di\s+)?articolo|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|code\s+article",
+                r"|r[ée]f\.?\s+produit|num[ée]ro\s+d['’]article|n°\s*d['’]article|n[úu]mero\s+de\s+art[íi]culo|numero\s+(?:di\s+)?articolo|r[ée]f(?:[ée]rence)?\.?\s*fabricant|r[ée]f[ée]rence(?:\s+(?:interne|produit|article))?|r[ée]f\.|referencia(?:\s+(?:interna|del\s+producto))?|ref\.|refer[êe]ncia|c[óo]digo(?:\s+de\s+(?:producto|art[íi]culo|produto))?|cod\.\s*(?:prodotto|articolo|art\.)|c[óo]d\.|codice(?:\s+(?:articolo|prodotto))?|riferimento|code\s+(?:article|produit)",
                 // Japanese, Chinese, Korean, Russian: 型番, 品番, 商品コード, 货号, 商品编号, 型号, 条形码, 상품번호, 모델명, Артикул, Код товара, Штрихкод
                 // (Chinese writes no space between words: "商品貨號", "产品型号" open with the goods' own word)
-                r"|型番|品番|商品コード|品號|(?:商品|產品|产品)?(?:货号|貨號|型号|型號|条形码|條碼|条码)|商品编号|商品編號|产品编号|產品編號|상품번호|품번|모델명|артикул|код\s+товара|номер\s+товара|код\s*:|штрих-?код",
+                r"|型番|品番|商品コード|品號|(?:商品|產品|产品)?(?:货号|貨號|型号|型號|条形码|條碼|条码)|商品编号|商品編號|产品编号|產品編號|(?:商品)?管理番号|상품번호|제품번호|품번|모델명|모델번호|артикул|код\s+товара|номер\s+товара|код\s*:|штрих-?код",
                 // Nordic, Central and Eastern European, Greek, Turkish: Varenummer,
                 // Tuotenumero, Kód produktu, Šifra, Cikkszám, Cod produs, Ürün kodu, Κωδικός
-                r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|kod\s+producenta|k[óo]d\s+v[ýy]robc[eu]|k[óo]d\s*:|katalogov[ée]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
+                r"|varenummer|varenr\.?|tuotenumero|tuotekoodi|k[óo]d\s+produktu|kod\s+producenta|k[óo]d\s+v[ýy]robc[eu]|k[óo]d\s*:|katalogov[ée]\s+[čc][íi]slo|objednac[íi]\s+[čc][íi]slo|[šs]ifra(?:\s+proizvoda)?|cikksz[áa]m|term[ée]kk[óo]d|cod\s+produs|[üu]r[üu]n\s+kodu|stok\s+kodu|κωδικός(?:\s+προϊόντος)?|код\s+товару",
                 // Arabic, Hebrew, Indonesian, Vietnamese, Thai, Chinese, Korean, Japanese
-                r"|رمز\s+المنتج|رقم\s+المنتج|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|รหัสสินค้า|料號|자체상품코드|상품코드|製品番号|商品番号",
+                r"|رمز\s+المنتج|رقم\s+المنتج|كود\s+المنتج|رقم\s+الموديل|מק״ט|מק\x22ט|kode\s+produk|m[ãa]\s+s[ảa]n\s+ph[ẩa]m|m[ãa]\s+h[àa]ng|รหัสสินค้า|料號|자체상품코드|상품코드|製品番号|商品番号",
                 // A label in brackets after the shop's own ("رمز المنتج (SKU):")
                 r")\)?\s*[:#.：]?\s*([A-Za-z0-9][A-Za-z0-9\-_./]*)",
             ]
@@ -220,6 +220,9 @@ fn fill_codes(v: &mut Codes, text: &str) {
             "型号",
             "型號",
             "모델명",
+            "모델번호",
+            "رقم الموديل",
+            "teilenummer",
         ]
         .iter()
         .any(|l| label.starts_with(l))
@@ -328,6 +331,22 @@ mod tests {
             ("Item Code: 88-1020", (s("88-1020"), None, None)),
             ("Stock Code: 88-1020", (s("88-1020"), None, None)),
             ("Cod. prodotto: LT-220", (s("LT-220"), None, None)),
+            // Labels read since the seventy-second session.
+            ("Stock #: 88120", (s("88120"), None, None)),
+            ("Internet # 312345678", (s("312345678"), None, None)),
+            ("Bestelnummer: NL-2041", (s("NL-2041"), None, None)),
+            ("Teilenummer: 0986494524", (None, s("0986494524"), None)),
+            ("Symbol: KP-1200", (s("KP-1200"), None, None)),
+            ("Indeks: 100234", (s("100234"), None, None)),
+            ("Code produit : FR-7788", (s("FR-7788"), None, None)),
+            ("Réf. produit : 100234", (s("100234"), None, None)),
+            ("Riferimento: IT-5521", (s("IT-5521"), None, None)),
+            ("Objednací číslo: CZ-4410", (s("CZ-4410"), None, None)),
+            ("商品管理番号：abc-1234", (s("abc-1234"), None, None)),
+            ("제품번호: 62811", (s("62811"), None, None)),
+            ("모델번호: SM-G991", (None, s("SM-G991"), None)),
+            ("كود المنتج: 77120", (s("77120"), None, None)),
+            ("Mã hàng: VN-2231", (s("VN-2231"), None, None)),
             ("Referência: BR-5521", (s("BR-5521"), None, None)),
             ("型番：KJ-45X2", (None, s("KJ-45X2"), None)),
             ("货号：A123456", (s("A123456"), None, None)),
