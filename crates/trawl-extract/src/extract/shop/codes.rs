@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use super::money::NO_LETTER;
 use crate::html::{Doc, Kind, NodeId};
 
 /// The codes a page shows under their labels.
@@ -26,7 +27,11 @@ fn code_pattern() -> &'static Regex {
     RE.get_or_init(|| {
         Regex::new(
             &[
-                r"(?i)(?:^|[^\p{L}])(",
+                // A label starts the text or follows a character that is
+                // no letter.
+                r"(?i)(?:^|",
+                NO_LETTER,
+                r")(",
                 // Barcode labels that open like a longer one ("Código EAN"
                 // is not "Código"), and a maker's number that holds "Artikelnummer"
                 r"c[óo]digo\s+(?:ean|de\s+barras)|code\s+ean|codice\s+ean|kod\s+ean|ean[\s-]*code|barcode|streckkod|hersteller-?\s*artikel-?\s*nummer|",
@@ -299,6 +304,29 @@ mod tests {
             read_all("<p>商品番号：DR-1200</p>").sku.as_deref(),
             Some("DR-1200")
         );
+    }
+
+    /// A label opens the text or follows a character that is no letter
+    /// (a bullet, CJK punctuation, an emoji); inside a word it is none.
+    #[test]
+    fn a_label_follows_no_letter() {
+        let sku = |line: &str| read_all(&format!("<h1>Item</h1><p>{line}</p>")).sku;
+        for line in [
+            "•SKU: AB-123",
+            "📦SKU: AB-123",
+            "，货号：AB-123",
+            "(SKU: AB-123)",
+        ] {
+            assert_eq!(sku(line).as_deref(), Some("AB-123"), "{line}");
+        }
+        for line in [
+            "Boxsku: AB-123",
+            "Ωsku: AB-123",
+            "Ésku: AB-123",
+            "µsku: AB-123",
+        ] {
+            assert_eq!(sku(line), None, "{line}");
+        }
     }
 
     /// Issue 59: codes under labels in more languages, and GTINs checked.

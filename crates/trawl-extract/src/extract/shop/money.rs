@@ -402,6 +402,27 @@ pub(crate) struct Found {
     pub at: usize,
 }
 
+/// A character that is no letter, for a pattern's word edge: ASCII's and
+/// Latin-1's punctuation, spaces and digits; Arabic's and Hebrew's
+/// punctuation, the danda; the general and CJK punctuation, symbols, arrows,
+/// fullwidth punctuation and emoji. Letterlike symbols (the Kelvin sign)
+/// are left out, and the class is kept out of `(?i)`: no letter folds into
+/// it. Listed as ranges, not as `[^\p{L}]`: that class took 50 KB of
+/// automata in each pattern that held it, to tell the same characters.
+pub(super) const NO_LETTER: &str = r"(?-i:[\x00-\x40\x5B-\x60\x7B-\xA9\xAB-\xB4\xB6-\xB9\xBB-\xBF\x{5BE}\x{5C0}\x{5C3}\x{5C6}\x{5F3}\x{5F4}\x{600}-\x{60F}\x{61B}-\x{61F}\x{66A}-\x{66D}\x{6D4}\x{964}\x{965}\x{2000}-\x{20FF}\x{2190}-\x{2BFF}\x{3000}-\x{303F}\x{FEFF}\x{FF00}-\x{FF20}\x{FF3B}-\x{FF40}\x{FF5B}-\x{FF65}\x{1F000}-\x{1FAFF}])";
+
+/// Any digit a shop writes a price in: ASCII's and [`DIGIT_ZEROS`]' runs,
+/// the digits [`parse_amount`] reads (`\d`'s every script took 100 KB of
+/// automata, for digits no amount could be read in).
+fn digit_class() -> String {
+    let mut class = String::from("[0-9");
+    for z in DIGIT_ZEROS {
+        class.push_str(&format!("\\x{{{z:X}}}-\\x{{{:X}}}", z + 9));
+    }
+    class.push(']');
+    class
+}
+
 fn price_pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -411,18 +432,20 @@ fn price_pattern() -> &'static Regex {
         let codes = CODES.join("|");
         // Symbol before or after a number; a word boundary keeps "kr" out of
         // "krone" and codes out of longer words.
-        // (`\d` is any script's digit; Arabic and fullwidth separators too.)
+        // (`\d` is any script's digit `parse_amount` reads; Arabic and
+        // fullwidth separators too.)
         // Indian grouping first: lakhs and crores in pairs ("₹1,29,999").
         // A whole amount may end in ",-" before its symbol ("1.234,- €",
         // "1.299,- kr.": German, Dutch and Nordic shops).
-        let num = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?";
+        let num = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’ \u{a0}\u{202f}\u{66c}\u{ff0c}]\d{3})+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?|\d+(?:[.,\u{66b}\u{ff0e}]\d{1,2})?"
+            .replace(r"\d", &digit_class());
         // South Africa's rand as a bare "R" before the amount, only in a
         // money's own form: thousands grouped or two decimals ("R1,299",
         // "R 1 299.00", "R89,95"), so a model ("EOS R5") is none.
         // ASCII digits and an ASCII word boundary keep the branch small.
         let rand = r"R\s?(?P<n3>[0-9]{1,3}(?:[, \u{a0}\u{202f}][0-9]{3})+(?:[.,][0-9]{2})?|[0-9]+[.,][0-9]{2})(?-u:\b)";
         Regex::new(&format!(
-            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})(?:[.,][-–])?\s?(?P<post>{sym})(?:[^\p{{L}}]|$))|(?:{rand})"
+            r"(?:(?P<pre>{sym})\s?(?P<n1>{num})(?:\s?(?:{codes})\b)?)|(?:(?P<n2>{num})(?:[.,][-–])?\s?(?P<post>{sym})(?:{NO_LETTER}|$))|(?:{rand})"
         ))
         .unwrap_or_else(|e| panic!("price pattern: {e}"))
     })
@@ -560,6 +583,34 @@ pub(crate) fn same_amount(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pattern's own digit class and word edge, written as ranges: an
+    /// amount in every script `parse_amount` reads is found, and a symbol
+    /// glued to a letter after it is no currency (punctuation of every
+    /// script the edge lists is).
+    #[test]
+    fn every_script_s_digits_and_the_edge_after_a_symbol() {
+        for z in DIGIT_ZEROS {
+            let digit = |d: u32| char::from_u32(z + d).unwrap_or('?');
+            let amount: String = [1, 2, 9].into_iter().map(digit).collect();
+            let f = find_prices(&format!("€ {amount}"));
+            assert_eq!(
+                f.first().map(|x| x.amount.as_str()),
+                Some("129.00"),
+                "{z:X}"
+            );
+        }
+        for after in [" ", "،", "。", "）", "\u{a0}", "\u{feff}", "!", "📦", "״"] {
+            let f = find_prices(&format!("129 kr{after}"));
+            assert_eq!(f.len(), 1, "kr{after}");
+        }
+        for after in ["one", "é", "Ω", "ø", "ب", "語"] {
+            assert!(
+                find_prices(&format!("129 kr{after}")).is_empty(),
+                "kr{after}"
+            );
+        }
+    }
 
     #[test]
     fn amounts_in_many_locales() {
