@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::extract::month_names::month_of;
+use crate::extract::month_names::{month_of, MONTH_LETTER};
 use crate::html::{Doc, NodeId};
 
 /// A calendar day.
@@ -183,7 +183,7 @@ const EVIDENCE: usize = 20_000;
 fn patterns() -> &'static [Regex; 7] {
     static P: OnceLock<[Regex; 7]> = OnceLock::new();
     P.get_or_init(|| {
-        let month = r"(\p{L}{3,}\.?)";
+        let month = format!(r"({MONTH_LETTER}{{3,}}\.?)");
         // ASCII word boundaries and digits: a Unicode `\b` keeps the
         // regex engine off its fast path on pages that are not ASCII.
         let re = |s: &str| Regex::new(s).unwrap_or_else(|e| unreachable!("date pattern: {e}"));
