@@ -28,20 +28,21 @@ use regex::Regex;
 use crate::html::{Doc, NodeId, Selection};
 
 /// Whole-line labels, one alternative each (matched case-insensitively
-/// against the trimmed line).
+/// against the trimmed line). English, so its numbers are in ASCII digits
+/// (`\d`, any script's, is 6 KB of automata each time it is written).
 const LABELS: &[&str] = &[
     // Reading times.
-    r"\d+\s*min(?:ute)?s?\.?\s+read",
-    r"(?:last )?updated(?: on)?:? .{0,20}\d{4}",
+    r"[0-9]+\s*min(?:ute)?s?\.?\s+read",
+    r"(?:last )?updated(?: on)?:? .{0,20}[0-9]{4}",
     // Counters.
-    r"\d+ (?:likes?|replies|views|comments?|reviews?|answers?|ratings?)",
-    r"(?:loaded|showing) \d+(?: of \d+)? results",
+    r"[0-9]+ (?:likes?|replies|views|comments?|reviews?|answers?|ratings?)",
+    r"(?:loaded|showing) [0-9]+(?: of [0-9]+)? results",
     // Calls to action.
     "apply now|join now|shop now|learn more|read more|get started|contact us|sign up|subscribe",
     r"read (?:the )?full (?:article|story)",
     "share(?: this)?(?: article| post)?",
     "view all|see all|see more|show more|load more|view (?:full )?details",
-    r"see all \d+ .{0,30}",
+    r"see all [0-9]+ .{0,30}",
     "add to (?:cart|bag|basket)|compare|open in desktop app",
     // Shop and forum furniture.
     "sort by|sort best match|filters?|recently viewed|go to topic listing",

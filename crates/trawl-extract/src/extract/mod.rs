@@ -13,6 +13,7 @@ pub(crate) mod algorithms;
 pub(crate) mod auto;
 mod body_names;
 pub(crate) mod bylines;
+mod char_class;
 pub(crate) mod chrome;
 mod credits;
 pub(crate) mod dates;

@@ -7,11 +7,12 @@
 //! years ago ("11 years, 9 months ago") name no day and are left alone, as
 //! are "today" words, which stories use in their sentences.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex::Regex;
 
-use std::ops::Range;
+use crate::extract::char_class::NO_LETTER_OR_DIGIT;
 
 const MINUTE: i64 = 60;
 const HOUR: i64 = 3_600;
@@ -111,10 +112,10 @@ fn patterns() -> &'static [Regex; 3] {
             // 3 days ago, an hour ago; vor 2 Tagen; il y a 3 jours; hace 2 días;
             // há 2 dias; před 2 dny; acum 3 zile; 3 дня назад; 3 gün önce
             re(&format!(
-                r"(?i)(?-u:\b)(?:(vor|il\s+y\s+a|hace|há|před|acum)\s+)?([0-9]{{1,3}}|an?|one|einer|einem|une?|una)\s+{units}(?:\s+(ago|назад|тому|temu|önce|geleden|fa|siden|sedan))?(?:[^\p{{L}}\p{{N}}]|$)"
+                r"(?i)(?-u:\b)(?:(vor|il\s+y\s+a|hace|há|před|acum)\s+)?([0-9]{{1,3}}|an?|one|einer|einem|une?|una)\s+{units}(?:\s+(ago|назад|тому|temu|önce|geleden|fa|siden|sedan))?(?:{NO_LETTER_OR_DIGIT}|$)"
             )),
             // yesterday, gestern, ayer, …
-            re(r"(?i)(?:^|[^\p{L}\p{N}])(yesterday|gestern|ayer|ieri|ontem|gisteren|igår|i går|wczoraj|včera|dün|вчера|вчора)(?:[^\p{L}\p{N}]|$)"),
+            re(&format!(r"(?i)(?:^|{NO_LETTER_OR_DIGIT})(yesterday|gestern|ayer|ieri|ontem|gisteren|igår|i går|wczoraj|včera|dün|вчера|вчора)(?:{NO_LETTER_OR_DIGIT}|$)")),
             // 3天前, 2小时前, 昨天; 3時間前, 2週間前, 昨日; 3시간 전, 어제
             re(r"([0-9]{1,3})\s*(分钟|小时|天|周|分|時間|週間|분|시간|일|주)\s*[前전]|(昨天|昨日|어제)"),
         ]

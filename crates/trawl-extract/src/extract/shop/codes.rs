@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::money::NO_LETTER;
+use crate::extract::char_class::NO_LETTER;
 use crate::html::{Doc, Kind, NodeId};
 
 /// The codes a page shows under their labels.

@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::extract::char_class::NO_LETTER;
+
 /// An amount normalised to a plain decimal with at least two decimals
 /// (`"1299.00"`), from text in any common locale.
 ///
@@ -401,15 +403,6 @@ pub(crate) struct Found {
     /// Byte offset of the match in the text searched.
     pub at: usize,
 }
-
-/// A character that is no letter, for a pattern's word edge: ASCII's and
-/// Latin-1's punctuation, spaces and digits; Arabic's and Hebrew's
-/// punctuation, the danda; the general and CJK punctuation, symbols, arrows,
-/// fullwidth punctuation and emoji. Letterlike symbols (the Kelvin sign)
-/// are left out, and the class is kept out of `(?i)`: no letter folds into
-/// it. Listed as ranges, not as `[^\p{L}]`: that class took 50 KB of
-/// automata in each pattern that held it, to tell the same characters.
-pub(super) const NO_LETTER: &str = r"(?-i:[\x00-\x40\x5B-\x60\x7B-\xA9\xAB-\xB4\xB6-\xB9\xBB-\xBF\x{5BE}\x{5C0}\x{5C3}\x{5C6}\x{5F3}\x{5F4}\x{600}-\x{60F}\x{61B}-\x{61F}\x{66A}-\x{66D}\x{6D4}\x{964}\x{965}\x{2000}-\x{20FF}\x{2190}-\x{2BFF}\x{3000}-\x{303F}\x{FEFF}\x{FF00}-\x{FF20}\x{FF3B}-\x{FF40}\x{FF5B}-\x{FF65}\x{1F000}-\x{1FAFF}])";
 
 /// Any digit a shop writes a price in: ASCII's and [`DIGIT_ZEROS`]' runs,
 /// the digits [`parse_amount`] reads (`\d`'s every script took 100 KB of
