@@ -2,8 +2,8 @@
 //! where pages put the characters a rule tells apart. Unicode's whole
 //! categories (`[^\p{L}]`, `\d`) compile to tens of kilobytes of automata,
 //! forward and reverse, in every pattern that holds one, for characters
-//! no rule reads: with three date patterns, the price pattern and the code
-//! labels, they were most of an extraction thread's heap.
+//! no rule reads: in three date patterns, the price pattern and the code
+//! labels they were a third of an extraction thread's heap peak.
 
 /// A character that is no letter, for a pattern's word edge: any non-letter
 /// of Latin, Greek, Cyrillic, Armenian, Hebrew and Arabic (U+0000–U+06FF),
