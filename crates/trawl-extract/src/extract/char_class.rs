@@ -5,16 +5,23 @@
 //! no rule reads: in three date patterns, the price pattern and the code
 //! labels they were a third of an extraction thread's heap peak.
 
+/// The blocks the classes below are bounded to, one list for both.
+macro_rules! blocks {
+    () => {
+        r"\x00-\x{6FF}\x{964}\x{965}\x{2000}-\x{2BFF}\x{3000}-\x{303F}\x{FEFF}\x{FF00}-\x{FF65}\x{1F000}-\x{1FAFF}"
+    };
+}
+
 /// A character that is no letter, for a pattern's word edge: any non-letter
 /// of Latin, Greek, Cyrillic, Armenian, Hebrew and Arabic (U+0000–U+06FF),
 /// the danda, the general and CJK punctuation, symbols and arrows, the
 /// byte-order mark, fullwidth forms and emoji. Kept out of `(?i)`: no
 /// letter folds into it.
-pub(crate) const NO_LETTER: &str = r"(?-i:[\x00-\x{6FF}\x{964}\x{965}\x{2000}-\x{2BFF}\x{3000}-\x{303F}\x{FEFF}\x{FF00}-\x{FF65}\x{1F000}-\x{1FAFF}&&[^\p{L}]])";
+pub(crate) const NO_LETTER: &str = concat!("(?-i:[", blocks!(), r"&&[^\p{L}]])");
 
 /// [`NO_LETTER`] without digits: a character that is neither a letter nor a
 /// number.
-pub(crate) const NO_LETTER_OR_DIGIT: &str = r"(?-i:[\x00-\x{6FF}\x{964}\x{965}\x{2000}-\x{2BFF}\x{3000}-\x{303F}\x{FEFF}\x{FF00}-\x{FF65}\x{1F000}-\x{1FAFF}&&[^\p{L}\p{N}]])";
+pub(crate) const NO_LETTER_OR_DIGIT: &str = concat!("(?-i:[", blocks!(), r"&&[^\p{L}\p{N}]])");
 
 #[cfg(test)]
 mod tests {
