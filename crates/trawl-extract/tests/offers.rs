@@ -3,13 +3,20 @@
 //! one offer per size or colour, in the order of its catalogue. The buy box
 //! shows the offer sold; the record follows it.
 //!
-//! Each page below read the first offer before: another seller's price, or
-//! a sold-out first size on a page whose cart button is live.
+//! Each page below read the first offer before: another seller's price, a
+//! sold-out first size on a page whose cart button is live, or the first
+//! size where the page's URL or the product's code selects another.
 
 use trawl_extract::{extract, Availability, Options, PageType, Product};
 
 fn product(html: &str) -> Product {
-    let r = extract(html.as_bytes(), &Options::default()).expect("extracts");
+    product_at(html, None)
+}
+
+fn product_at(html: &str, url: Option<&str>) -> Product {
+    let mut options = Options::default();
+    options.url = url.map(str::to_string);
+    let r = extract(html.as_bytes(), &options).expect("extracts");
     assert_eq!(r.page_type, PageType::Product, "{html}");
     r.product.expect("a product record")
 }
@@ -109,6 +116,124 @@ fn a_sold_out_first_size_gives_way_to_the_first_in_stock_when_the_cart_is_live()
             gone.availability,
             Some(Availability::OutOfStock),
             "{lang}: the cart button is disabled"
+        );
+    }
+}
+
+/// A shop's page for one product in three sizes, each size an offer with its
+/// own URL and code (the shape Shopify themes write); `own_sku` is the code
+/// the product states, `buy_box` the price as shown (empty: a script fills
+/// it), `button` the cart control.
+fn sizes_page(
+    lang: &str,
+    own_sku: Option<&str>,
+    sizes: &[(&str, &str, &str)],
+    buy_box: &str,
+    button: &str,
+) -> String {
+    let own = own_sku.map_or(String::new(), |s| format!(r#""sku":"{s}","#));
+    let offers: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, (price, cur, availability))| {
+            format!(
+                r#"{{"@type":"Offer","sku":"TR3-{i}","url":"https://shop.test/products/trail-runner-3?variant=40{i}","price":"{price}","priceCurrency":"{cur}","availability":"http://schema.org/{availability}"}}"#
+            )
+        })
+        .collect();
+    format!(
+        r#"<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Trail Runner 3</title>
+<script type="application/ld+json">{{"@context":"http://schema.org/","@type":"Product","name":"Trail Runner 3",{own}"brand":{{"@type":"Brand","name":"Northwind"}},"offers":[{}]}}</script></head>
+<body><header><a href="/">Shop</a><nav><a href="/a">A</a> <a href="/b">B</a></nav></header>
+<main><h1>Trail Runner 3</h1><div class="price">{buy_box}</div>{button}
+<p>A light trail shoe with a rock plate, a grippy outsole and a mesh upper that dries fast.</p></main></body></html>"#,
+        offers.join(",")
+    )
+}
+
+#[test]
+fn the_pages_url_selects_its_sizes_offer() {
+    // (lang, currency, the three sizes' prices, cart label)
+    let cases = [
+        ("en", "USD", ["119.00", "129.00", "139.00"], "Add to cart"),
+        (
+            "de",
+            "EUR",
+            ["119.95", "129.95", "139.95"],
+            "In den Warenkorb",
+        ),
+        ("ja", "JPY", ["14800", "15800", "16800"], "カートに入れる"),
+        ("ko", "KRW", ["119000", "129000", "139000"], "장바구니 담기"),
+        ("ru", "RUB", ["11990", "12990", "13990"], "В корзину"),
+    ];
+    for (lang, cur, prices, cart) in cases {
+        let sizes = [
+            (prices[0], cur, "InStock"),
+            (prices[1], cur, "InStock"),
+            (prices[2], cur, "OutOfStock"),
+        ];
+        let button = format!("<button class=add-to-cart type=submit>{cart}</button>");
+        let html = sizes_page(lang, None, &sizes, "", &button);
+        let at = |v: usize| {
+            let url =
+                format!("https://shop.test/products/trail-runner-3?variant=40{v}&utm_source=mail");
+            product_at(&html, Some(&url))
+        };
+        for (v, want) in prices.iter().enumerate() {
+            let p = at(v);
+            let price = p.price.expect("a price");
+            assert_eq!(
+                price.amount.trim_end_matches(".00"),
+                want.trim_end_matches(".00"),
+                "{lang}: size {v}"
+            );
+            assert_eq!(price.currency.as_deref(), Some(cur), "{lang}");
+            assert_eq!(p.sku, Some(format!("TR3-{v}")), "{lang}: size {v}");
+            let stock = if v == 2 {
+                Availability::OutOfStock
+            } else {
+                Availability::InStock
+            };
+            assert_eq!(p.availability, Some(stock), "{lang}: size {v}");
+        }
+        // The product's own URL selects no size: the first offer's.
+        let p = product_at(&html, Some("https://shop.test/products/trail-runner-3"));
+        assert_eq!(
+            p.price.expect("a price").amount.trim_end_matches(".00"),
+            prices[0].trim_end_matches(".00"),
+            "{lang}"
+        );
+    }
+}
+
+#[test]
+fn the_products_own_code_selects_its_sizes_offer() {
+    // (lang, currency, price, sold-out label)
+    let cases = [
+        ("en", "USD", "129.00", "Sold out"),
+        ("fr", "EUR", "129.00", "Épuisé"),
+        ("ja", "JPY", "15800", "売り切れ"),
+        ("zh-TW", "TWD", "3980", "已售完"),
+        ("pl", "PLN", "549.00", "Wyprzedane"),
+    ];
+    for (lang, cur, price, sold_label) in cases {
+        // The second size is the one the page shows: sold out, while the
+        // first and third are in stock at the same price.
+        let sizes = [
+            (price, cur, "InStock"),
+            (price, cur, "OutOfStock"),
+            (price, cur, "InStock"),
+        ];
+        let button =
+            format!("<button class=add-to-cart type=submit disabled>{sold_label}</button>");
+        let html = sizes_page(lang, Some("TR3-1"), &sizes, "", &button);
+        let p = product(&html);
+        assert_eq!(p.availability, Some(Availability::OutOfStock), "{lang}");
+        assert_eq!(p.sku.as_deref(), Some("TR3-1"), "{lang}");
+        assert_eq!(
+            p.price.expect("a price").amount.trim_end_matches(".00"),
+            price.trim_end_matches(".00"),
+            "{lang}"
         );
     }
 }

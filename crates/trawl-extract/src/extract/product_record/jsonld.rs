@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::availability::Availability;
 use super::record::{Partial, StructuredPrice};
+use super::selected::{self, By, Candidate};
 use crate::extract::shop::money::code_of;
 use crate::extract::shop::visible::clean;
 use crate::html::{Doc, NodeId, Tag};
@@ -313,14 +314,19 @@ fn breadcrumbs(objs: &[Map<String, Value>]) -> Vec<String> {
 /// product object. A group without its own offer takes the first variant's
 /// (`hasVariant`, or a later product object carrying an offer).
 pub(crate) fn read(json_ld: &[String]) -> Partial {
-    read_on(json_ld, &|_| true)
+    read_on(json_ld, &|_| true, None)
 }
 
 /// [`read`] on a page that names its product: when the first product
 /// object's name is not the page's (`names_page`) and a later one's is, the
 /// later one is the main product (a page listing an accessory or a bundle's
-/// parts before the product it sells).
-pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> Partial {
+/// parts before the product it sells). `page_url` selects among several
+/// offers the one it names.
+pub(crate) fn read_on(
+    json_ld: &[String],
+    names_page: &dyn Fn(&str) -> bool,
+    page_url: Option<&str>,
+) -> Partial {
     let objs = objects(json_ld);
     let mut p = Partial {
         breadcrumbs: breadcrumbs(&objs),
@@ -371,6 +377,14 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
                 .collect();
         }
     }
+    // The offer the page selects (its URL's variant, the product's own
+    // code), else the first priced one: the main product's, its variants',
+    // the next product object's.
+    if let Some((holder, offer, price)) = selected_offer(main, &variants, page_url, &mut p) {
+        take(&mut p, &objs, holder, offer, price);
+        p.other_offers = other_offers(main, &variants, offer);
+        return p;
+    }
     let holders = std::iter::once(*main)
         .chain(variants.iter().copied())
         .chain(products.iter().skip(1).copied());
@@ -384,34 +398,95 @@ pub(crate) fn read_on(json_ld: &[String], names_page: &dyn Fn(&str) -> bool) -> 
         else {
             continue;
         };
-        p.price = Some(price);
-        p.list_price = list_price(offer);
-        p.high_price = get(offer, &["highPrice"]).and_then(|raw| {
-            StructuredPrice::parse(
-                raw,
-                get(offer, &["priceCurrency"]).and_then(|c| code_of(&c)),
-            )
-        });
-        p.availability = get(offer, &["availability"]).and_then(|a| Availability::parse(&a));
-        if p.sku.is_none() {
-            p.sku = get(offer, &["sku"]).or_else(|| get(holder, &["sku"]));
-        }
-        // Codes the main product leaves to its offer or to the variant
-        // that is sold (a product group's `hasVariant`).
-        if p.gtin.is_none() {
-            p.gtin = get(offer, &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"])
-                .or_else(|| get(holder, &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"]));
-        }
-        if p.mpn.is_none() {
-            p.mpn = get(offer, &["mpn"]).or_else(|| get(holder, &["mpn"]));
-        }
-        if p.brand.is_none() {
-            p.brand = brand_of(&objs, holder);
-        }
+        take(&mut p, &objs, holder, offer, price);
         p.other_offers = other_offers(main, &variants, offer);
         break;
     }
     p
+}
+
+/// A JSON object.
+type Obj = Map<String, Value>;
+
+/// Fills `p` from the offer it takes (`offer` of `holder`, at `price`):
+/// its price and stock, and the codes and brand the main product leaves to
+/// its offer or to the variant sold (a product group's `hasVariant`).
+fn take(
+    p: &mut Partial,
+    objs: &[Map<String, Value>],
+    holder: &Map<String, Value>,
+    offer: &Map<String, Value>,
+    price: StructuredPrice,
+) {
+    p.price = Some(price);
+    p.list_price = list_price(offer);
+    p.high_price = get(offer, &["highPrice"]).and_then(|raw| {
+        StructuredPrice::parse(
+            raw,
+            get(offer, &["priceCurrency"]).and_then(|c| code_of(&c)),
+        )
+    });
+    p.availability = get(offer, &["availability"]).and_then(|a| Availability::parse(&a));
+    if p.sku.is_none() {
+        p.sku = get(offer, &["sku"]).or_else(|| get(holder, &["sku"]));
+    }
+    const GTINS: &[&str] = &["gtin13", "gtin", "gtin12", "gtin14", "gtin8"];
+    if p.gtin.is_none() {
+        p.gtin = get(offer, GTINS).or_else(|| get(holder, GTINS));
+    }
+    if p.mpn.is_none() {
+        p.mpn = get(offer, &["mpn"]).or_else(|| get(holder, &["mpn"]));
+    }
+    if p.brand.is_none() {
+        p.brand = brand_of(objs, holder);
+    }
+}
+
+/// The priced offer the page selects among the product's and its
+/// variants' (see [`selected`]), with its holder. A code the product states
+/// that is another offer's is the selected one's instead (a theme writing
+/// the first variant's code on the product); `p.selected` is set.
+fn selected_offer<'a>(
+    main: &'a Map<String, Value>,
+    variants: &[&'a Map<String, Value>],
+    page_url: Option<&str>,
+    p: &mut Partial,
+) -> Option<(&'a Obj, &'a Obj, StructuredPrice)> {
+    let pairs: Vec<(&Obj, &Obj)> = std::iter::once(main)
+        .chain(variants.iter().copied())
+        .flat_map(|h| offers(h).into_iter().map(move |o| (h, o)))
+        .filter(|(_, o)| !second_hand(o))
+        .collect();
+    if pairs.len() < 2 {
+        return None;
+    }
+    let cands: Vec<Candidate> = pairs
+        .iter()
+        .map(|&(h, o)| {
+            let own = !std::ptr::eq(h, main);
+            let of_variant = |keys: &[&str]| own.then(|| get(h, keys)).flatten();
+            Candidate {
+                url: get(o, &["url"]).or_else(|| of_variant(&["url", "@id"])),
+                sku: get(o, &["sku"]).or_else(|| of_variant(&["sku"])),
+            }
+        })
+        .collect();
+    let own_sku = get(main, &["sku"]);
+    let (i, by) = selected::select(&cands, page_url, own_sku.as_deref())?;
+    let (holder, offer) = pairs[i];
+    let price = offer_price(offer)?;
+    let code = cands[i].sku.as_deref();
+    let elsewhere = |s: &str| cands.iter().any(|c| c.sku.as_deref() == Some(s));
+    if by == By::Url
+        && code.is_some()
+        && p.sku
+            .as_deref()
+            .is_some_and(|s| Some(s) != code && elsewhere(s))
+    {
+        p.sku = code.map(str::to_string);
+    }
+    p.selected = true;
+    Some((holder, offer, price))
 }
 
 /// The priced offers of `main` and its variants but `taken`, in order.
@@ -513,11 +588,11 @@ mod tests {
             "offers":{"@type":"Offer","price":"129.00","priceCurrency":"USD"}}]"#
             .to_string()];
         let page = |n: &str| "cordless drill 20v | shop".contains(&n.to_lowercase());
-        let p = read_on(&ld, &page);
+        let p = read_on(&ld, &page, None);
         assert_eq!(p.sku.as_deref(), Some("DR20"));
         assert_eq!(p.price.map(|x| x.amount), Some("129.00".to_string()));
         // A page naming neither (or both) keeps the first.
-        assert_eq!(read_on(&ld, &|_| false).sku.as_deref(), Some("BP1"));
+        assert_eq!(read_on(&ld, &|_| false, None).sku.as_deref(), Some("BP1"));
         assert_eq!(read(&ld).sku.as_deref(), Some("BP1"));
     }
 
@@ -581,6 +656,28 @@ mod tests {
         assert_eq!(p.name.as_deref(), Some("Buckle"));
         assert_eq!(p.sku.as_deref(), Some("TXSB06"));
         assert_eq!(p.price.unwrap().amount, "335.00");
+    }
+
+    /// Issue 59: a product group's page at one variant's URL read the first
+    /// variant's price, stock and code.
+    #[test]
+    fn the_variant_the_pages_url_names_is_the_one_read() {
+        let ld = [r#"{"@type":"ProductGroup","name":"Runner","sku":"R-40","hasVariant":[
+            {"@type":"Product","@id":"/p/runner?variant=1#variant","sku":"R-40",
+             "offers":{"@type":"Offer","price":"90.00","priceCurrency":"EUR","availability":"https://schema.org/InStock"}},
+            {"@type":"Product","@id":"/p/runner?variant=2#variant","sku":"R-41",
+             "offers":{"@type":"Offer","price":"95.00","priceCurrency":"EUR","availability":"https://schema.org/OutOfStock"}}]}"#
+            .to_string()];
+        let p = read_on(&ld, &|_| true, Some("https://s.test/p/runner?variant=2"));
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("95.00"));
+        assert_eq!(p.availability, Some(Availability::OutOfStock));
+        // The group's code was the first variant's: the one shown is read.
+        assert_eq!(p.sku.as_deref(), Some("R-41"));
+        assert_eq!(p.other_offers.len(), 1);
+        // At the group's own URL, the first variant's.
+        let p = read_on(&ld, &|_| true, Some("https://s.test/p/runner"));
+        assert_eq!(p.price.map(|x| x.amount).as_deref(), Some("90.00"));
+        assert_eq!(p.sku.as_deref(), Some("R-40"));
     }
 
     /// Issue 59: a brand given as a reference into the page's graph was

@@ -17,6 +17,7 @@ pub(crate) mod microdata;
 mod own_shop;
 mod price;
 mod record;
+mod selected;
 mod stated;
 
 pub use availability::Availability;
@@ -245,7 +246,7 @@ pub fn read_from(
             .iter()
             .any(|j| j.contains("roduct") || j.contains("ffer") || j.contains("rice"));
     let ld = if maybe_product {
-        jsonld::read_on(&doc.meta.json_ld, &jsonld::names_page(doc))
+        jsonld::read_on(&doc.meta.json_ld, &jsonld::names_page(doc), url)
     } else {
         Partial::default()
     };

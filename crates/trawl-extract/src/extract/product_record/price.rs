@@ -100,7 +100,7 @@ pub(super) fn shown_offer(
     shows_in_stock: &dyn Fn() -> bool,
 ) -> Option<Partial> {
     let (first, buy) = (ld.price.as_ref()?, vis.price.as_ref()?);
-    if ld.other_offers.is_empty() {
+    if ld.other_offers.is_empty() || ld.selected {
         return None;
     }
     let at_buy = |o: &StructuredPrice| {

@@ -152,6 +152,9 @@ pub(crate) struct Partial {
     /// `price` comes from, in order, with its availability: another seller's,
     /// another size's (the page's buy box may show one of them).
     pub other_offers: Vec<(StructuredPrice, Option<Availability>)>,
+    /// The page selects the offer `price` comes from (its URL or the
+    /// product's code names it): the buy box's price does not move it.
+    pub selected: bool,
 }
 
 /// One variant of a product (a size, a colour) as its page lists it.

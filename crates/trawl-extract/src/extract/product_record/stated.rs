@@ -18,7 +18,7 @@ use crate::html::Doc;
 /// The page's structured product, as far as the page shows it; `None` when
 /// the markup declares no price the page shows.
 pub fn stated(doc: &Doc) -> Option<Product> {
-    let ld = jsonld::read_on(&doc.meta.json_ld, &jsonld::names_page(doc));
+    let ld = jsonld::read_on(&doc.meta.json_ld, &jsonld::names_page(doc), None);
     let md = microdata::read(doc);
     let (sp, source) = [(&ld, Source::JsonLd), (&md, Source::Microdata)]
         .into_iter()
