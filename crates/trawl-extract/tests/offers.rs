@@ -237,3 +237,36 @@ fn the_products_own_code_selects_its_sizes_offer() {
         );
     }
 }
+
+/// A product group whose variants carry the codes: the first size sold out,
+/// the second in stock at the same price, the page's cart button live.
+#[test]
+fn the_size_a_live_cart_sells_brings_its_own_code() {
+    // (lang, currency, price as stated, as shown, cart label)
+    let cases = [
+        ("en", "USD", "90.00", "$90.00", "Add to cart"),
+        ("nl", "EUR", "90.00", "€ 90,00", "In winkelwagen"),
+        ("ja", "JPY", "9800", "¥9,800", "カートに入れる"),
+        ("tr", "TRY", "1299.90", "1.299,90 TL", "Sepete ekle"),
+        ("sv", "SEK", "899.00", "899 kr", "Lägg i varukorgen"),
+    ];
+    for (lang, cur, price, shown, cart) in cases {
+        let variant = |size: u32, availability: &str| {
+            format!(
+                r#"{{"@type":"Product","sku":"RUN-{size}","name":"Runner - {size}","offers":{{"@type":"Offer","price":"{price}","priceCurrency":"{cur}","availability":"https://schema.org/{availability}"}}}}"#
+            )
+        };
+        let html = format!(
+            r#"<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Runner</title>
+<script type="application/ld+json">{{"@context":"https://schema.org","@type":"ProductGroup","name":"Runner","productGroupID":"9001","hasVariant":[{},{}]}}</script></head>
+<body><header><a href="/">Shop</a><nav><a href="/a">A</a> <a href="/b">B</a></nav></header>
+<main><h1>Runner</h1><div class="price">{shown}</div><button class=add-to-cart type=submit>{cart}</button>
+<p>A light trail shoe with a rock plate, a grippy outsole and a mesh upper that dries fast.</p></main></body></html>"#,
+            variant(7, "OutOfStock"),
+            variant(8, "InStock"),
+        );
+        let p = product(&html);
+        assert_eq!(p.availability, Some(Availability::InStock), "{lang}");
+        assert_eq!(p.sku.as_deref(), Some("RUN-8"), "{lang}");
+    }
+}

@@ -8,7 +8,7 @@ use std::cell::OnceCell;
 use serde_json::{Map, Value};
 
 use super::availability::Availability;
-use super::record::{Partial, StructuredPrice};
+use super::record::{OtherOffer, Partial, StructuredPrice};
 use super::selected::{self, By, Candidate};
 use crate::extract::shop::money::code_of;
 use crate::extract::shop::visible::clean;
@@ -381,7 +381,7 @@ pub(crate) fn read_on(
     // code), else the first priced one: the main product's, its variants',
     // the next product object's.
     if let Some((holder, offer, price)) = selected_offer(main, &variants, page_url, &mut p) {
-        take(&mut p, &objs, holder, offer, price);
+        take(&mut p, &objs, main, holder, offer, price);
         p.other_offers = other_offers(main, &variants, offer);
         return p;
     }
@@ -398,7 +398,7 @@ pub(crate) fn read_on(
         else {
             continue;
         };
-        take(&mut p, &objs, holder, offer, price);
+        take(&mut p, &objs, main, holder, offer, price);
         p.other_offers = other_offers(main, &variants, offer);
         break;
     }
@@ -413,12 +413,14 @@ type Obj = Map<String, Value>;
 /// its offer or to the variant sold (a product group's `hasVariant`).
 fn take(
     p: &mut Partial,
-    objs: &[Map<String, Value>],
-    holder: &Map<String, Value>,
-    offer: &Map<String, Value>,
+    objs: &[Obj],
+    main: &Obj,
+    holder: &Obj,
+    offer: &Obj,
     price: StructuredPrice,
 ) {
     p.price = Some(price);
+    p.offer_sku = offer_code(main, holder, offer);
     p.list_price = list_price(offer);
     p.high_price = get(offer, &["highPrice"]).and_then(|raw| {
         StructuredPrice::parse(
@@ -464,10 +466,9 @@ fn selected_offer<'a>(
         .iter()
         .map(|&(h, o)| {
             let own = !std::ptr::eq(h, main);
-            let of_variant = |keys: &[&str]| own.then(|| get(h, keys)).flatten();
             Candidate {
-                url: get(o, &["url"]).or_else(|| of_variant(&["url", "@id"])),
-                sku: get(o, &["sku"]).or_else(|| of_variant(&["sku"])),
+                url: get(o, &["url"]).or_else(|| own.then(|| get(h, &["url", "@id"])).flatten()),
+                sku: offer_code(main, h, o),
             }
         })
         .collect();
@@ -490,21 +491,29 @@ fn selected_offer<'a>(
 }
 
 /// The priced offers of `main` and its variants but `taken`, in order.
-fn other_offers(
-    main: &Map<String, Value>,
-    variants: &[&Map<String, Value>],
-    taken: &Map<String, Value>,
-) -> Vec<(StructuredPrice, Option<Availability>)> {
+fn other_offers(main: &Obj, variants: &[&Obj], taken: &Obj) -> Vec<OtherOffer> {
     std::iter::once(main)
         .chain(variants.iter().copied())
-        .flat_map(offers)
-        .filter(|o| !std::ptr::eq(*o, taken) && !second_hand(o))
-        .filter_map(|o| {
-            let price = offer_price(o)?;
-            let availability = get(o, &["availability"]).and_then(|a| Availability::parse(&a));
-            Some((price, availability))
+        .flat_map(|h| offers(h).into_iter().map(move |o| (h, o)))
+        .filter(|(_, o)| !std::ptr::eq(*o, taken) && !second_hand(o))
+        .filter_map(|(h, o)| {
+            Some(OtherOffer {
+                price: offer_price(o)?,
+                availability: get(o, &["availability"]).and_then(|a| Availability::parse(&a)),
+                sku: offer_code(main, h, o),
+            })
         })
         .collect()
+}
+
+/// An offer's own code, else its variant's (`holder`, when it is not the
+/// `main` product).
+fn offer_code(main: &Obj, holder: &Obj, offer: &Obj) -> Option<String> {
+    get(offer, &["sku"]).or_else(|| {
+        (!std::ptr::eq(holder, main))
+            .then(|| get(holder, &["sku"]))
+            .flatten()
+    })
 }
 
 /// Whether a structured product's name is the one page `doc` sells: its

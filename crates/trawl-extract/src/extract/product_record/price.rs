@@ -107,13 +107,13 @@ pub(super) fn shown_offer(
         same_amount(&buy.amount, &o.amount)
             && (o.currency.is_none() || first.currency.is_none() || o.currency == first.currency)
     };
-    let (price, availability) = if !same_amount(&buy.amount, &first.amount) {
-        ld.other_offers.iter().find(|(o, _)| at_buy(o))?
+    let shown = if !same_amount(&buy.amount, &first.amount) {
+        ld.other_offers.iter().find(|o| at_buy(&o.price))?
     } else if ld.availability == Some(Availability::OutOfStock) {
         let in_stock = ld
             .other_offers
             .iter()
-            .find(|(o, a)| *a == Some(Availability::InStock) && at_buy(o))?;
+            .find(|o| o.availability == Some(Availability::InStock) && at_buy(&o.price))?;
         if !shows_in_stock() {
             return None;
         }
@@ -121,11 +121,18 @@ pub(super) fn shown_offer(
     } else {
         return None;
     };
+    // A code that was the first offer's goes with it; the product's own stays.
+    let sku = match &shown.sku {
+        Some(code) if ld.sku.is_some() && ld.sku == ld.offer_sku => Some(code.clone()),
+        _ => ld.sku.clone(),
+    };
     Some(Partial {
-        price: Some(price.clone()),
-        availability: *availability,
+        price: Some(shown.price.clone()),
+        availability: shown.availability,
         list_price: None,
         high_price: None,
+        offer_sku: shown.sku.clone(),
+        sku,
         ..ld.clone()
     })
 }

@@ -151,10 +151,21 @@ pub(crate) struct Partial {
     /// Every priced offer of the product and its variants after the one
     /// `price` comes from, in order, with its availability: another seller's,
     /// another size's (the page's buy box may show one of them).
-    pub other_offers: Vec<(StructuredPrice, Option<Availability>)>,
+    pub other_offers: Vec<OtherOffer>,
+    /// The code of the offer `price` comes from (its own or its variant's).
+    pub offer_sku: Option<String>,
     /// The page selects the offer `price` comes from (its URL or the
     /// product's code names it): the buy box's price does not move it.
     pub selected: bool,
+}
+
+/// Another priced offer of a product: another seller's, another size's.
+#[derive(Debug, Clone)]
+pub(crate) struct OtherOffer {
+    pub price: StructuredPrice,
+    pub availability: Option<Availability>,
+    /// Its code (its own or its variant's).
+    pub sku: Option<String>,
 }
 
 /// One variant of a product (a size, a colour) as its page lists it.
