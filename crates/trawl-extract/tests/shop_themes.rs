@@ -39,7 +39,10 @@
 //! - an amount without its currency whose cents are raised ("17<sup>99</sup>"),
 //!   its currency the one its place pays in (`nl-NL`: euros);
 //! - a quick-shop modal's cart button (`quick-cart`) counted as a second
-//!   buy box: no record before.
+//!   buy box: no record before;
+//! - a buy button labelled in a language the phrase list lacks, in a form
+//!   that adds to the cart (Shopify's `/cart/add`), and cart phrases in
+//!   more languages: no record before.
 
 use std::path::Path;
 
@@ -745,5 +748,102 @@ fn a_quick_shop_control_is_not_a_second_buy_box() {
         assert_eq!(r.page_type, PageType::Product, "{lang}");
         let price = r.product.and_then(|p| p.price).map(|p| p.amount);
         assert_eq!(price.as_deref(), Some("229.00"), "{lang}");
+    }
+}
+
+/// A Shopify-style product page: `button` inside the form `action` names.
+fn cart_form_page(lang: &str, action: &str, button: &str) -> trawl_extract::Extracted {
+    let html = format!(
+        r#"<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Kaffeemühle Handmade – Shop</title></head>
+<body><header><a href="/">Shop</a><nav><a href="/collections/all">All</a> <a href="/pages/about">About</a></nav></header>
+<main><div class="product__info-wrapper"><h1 class="product__title">Kaffeemühle Handmade</h1>
+<div class="price"><span class="price-item price-item--regular">129,00 €</span></div>
+<form method="post" action="{action}" id="product-form-main" class="form" enctype="multipart/form-data">
+<input type="hidden" name="id" value="41405018112090"><div class="product-form__buttons">{button}</div></form>
+<p>A hand grinder with a steel burr, an oak body and a drawer that holds a day's coffee.</p></div></main>
+<footer><p>© Shop</p></footer></body></html>"#
+    );
+    extract(html.as_bytes(), &Options::default()).unwrap_or_else(|e| panic!("{lang}: {e}"))
+}
+
+/// The record of a [`cart_form_page`] typed a product page, at its price.
+fn priced_at_129(r: trawl_extract::Extracted, what: &str) -> Product {
+    assert_eq!(r.page_type, PageType::Product, "{what}");
+    let p = r.product.unwrap_or_else(|| panic!("{what}: no record"));
+    let price = p.price.as_ref().map(|x| x.amount.as_str());
+    assert_eq!(price, Some("129.00"), "{what}");
+    p
+}
+
+#[test]
+fn a_cart_forms_submit_is_a_buy_button_whatever_its_label_says() {
+    // Labels no phrase list of ours holds: Amharic, Sinhala, Lao, Yoruba, Hausa.
+    for (lang, label) in [
+        ("am", "ወደ ጋሪ ጨምር"),
+        ("si", "කරත්තයට එක් කරන්න"),
+        ("lo", "ເພີ່ມໃສ່ກະຕ່າ"),
+        ("yo", "Fi kún agbọ̀n"),
+        ("ha", "Saka a kwando"),
+    ] {
+        let button = format!(
+            r#"<button type="submit" name="add" class="product-form__submit button"><span>{label}</span></button>"#
+        );
+        let p = priced_at_129(cart_form_page(lang, "/cart/add", &button), lang);
+        assert_eq!(p.availability, Some(Availability::InStock), "{lang}");
+        // Magento's action and an image submit read the same.
+        let r = cart_form_page(
+            lang,
+            "https://shop.test/checkout/cart/add/uenc/aHR0/product/7/",
+            &button,
+        );
+        assert_eq!(r.page_type, PageType::Product, "{lang}: Magento's action");
+        // A plus button (`type="button"`), a cart page's form and a
+        // wishlist's submit nothing to the cart.
+        let plus =
+            format!(r#"<button type="button" class="product-form__submit">{label}</button>"#);
+        assert_ne!(
+            cart_form_page(lang, "/cart/add", &plus).page_type,
+            PageType::Product,
+            "{lang}: type=button"
+        );
+        assert_ne!(
+            cart_form_page(lang, "/cart", &button).page_type,
+            PageType::Product,
+            "{lang}: /cart"
+        );
+        assert_ne!(
+            cart_form_page(lang, "/wishlist/add", &button).page_type,
+            PageType::Product,
+            "{lang}: wishlist"
+        );
+    }
+}
+
+#[test]
+fn cart_phrases_in_more_languages_make_a_product_page() {
+    for (lang, label) in [
+        ("cs", "Přidat do košíku"),
+        ("nl", "In winkelmandje"),
+        ("da", "Læg i indkøbskurven"),
+        ("nb", "Legg i handlekurven"),
+        ("fi", "Lisää koriin"),
+        ("lt", "Pridėti į krepšelį"),
+        ("id", "Tambahkan ke keranjang"),
+        ("kk", "Себетке қосу"),
+        ("az", "Səbətə əlavə et"),
+        ("ka", "კალათაში დამატება"),
+        ("mn", "Сагсанд нэмэх"),
+        ("is", "Setja í körfu"),
+        ("ca", "Afegeix a la cistella"),
+        ("sq", "Shto në shportë"),
+        ("mk", "Додади во кошничка"),
+        ("bn", "কার্টে যোগ করুন"),
+        ("ur", "کارٹ میں شامل کریں"),
+        ("sw", "Ongeza kwenye kikapu"),
+        ("tl", "Idagdag sa cart"),
+    ] {
+        // A script's button, in no form.
+        let button = format!(r#"<button type="button" class="btn btn-primary">{label}</button>"#);
+        priced_at_129(cart_form_page(lang, "", &button), label);
     }
 }

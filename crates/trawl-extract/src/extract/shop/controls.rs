@@ -161,6 +161,72 @@ const CART: &[&str] = &[
     "เพิ่มลงตะกร้า",
     "ซื้อเลย",
     "ซื้อทันที",
+    // Longer forms of the phrases above (an ASCII phrase must end at a word's
+    // end: "in winkelmand" is not "in winkelmandje") and the languages of
+    // the Caucasus, Central and South Asia, the Baltics, the Balkans and
+    // East Africa.
+    "přidat do košíku",
+    "lisää koriin",
+    "lisa korvi",
+    "pridėti į krepšelį",
+    "tilføj til indkøbskurv",
+    "læg i indkøbskurv",
+    "legg i handlekurven",
+    "legg i kurven",
+    "legg i kurv",
+    "in winkelmandje",
+    "toevoegen aan winkelmandje",
+    "toevoegen aan winkelmand",
+    "in de winkelwagen",
+    "dodaj do košarice",
+    "vložiť do košíka",
+    "tambahkan ke keranjang",
+    "masukkan ke troli",
+    "setja í körfu",
+    "bæta í körfu",
+    "afegeix a la cistella",
+    "afegir a la cistella",
+    "afegeix al carret",
+    "engadir ao carro",
+    "engadir á cesta",
+    "saskira gehitu",
+    "shto në shportë",
+    "shto ne shporte",
+    "додади во кошничка",
+    "додај во кошничка",
+    "у кошык",
+    "дадаць у кошык",
+    "себетке қосу",
+    "себетке салу",
+    "səbətə əlavə et",
+    "səbətə at",
+    "კალათაში დამატება",
+    "კალათაში",
+    "ավելացնել զամբյուղ",
+    "savatga qo'shish",
+    "savatga qo‘shish",
+    "саватга қўшиш",
+    "сагсанд нэмэх",
+    "сагсанд хийх",
+    "کارٹ میں شامل کریں",
+    "کارٹ میں ڈالیں",
+    "কার্টে যোগ করুন",
+    "কার্টে যোগ",
+    "கூடையில் சேர்",
+    "கார்ட்டில் சேர்",
+    "कार्टमा थप्नुहोस्",
+    "idagdag sa cart",
+    "idagdag sa basket",
+    "ongeza kwenye kikapu",
+    "weka kwenye kikapu",
+    "voeg by mandjie",
+    "voeg by trollie",
+    "ychwanegu i'r fasged",
+    "ychwanegu at y fasged",
+    "cuir sa chiseán",
+    "បញ្ចូលទៅកន្ត្រក",
+    "ដាក់ចូលកន្ត្រក",
+    "ခြင်းထဲထည့်",
     // An auction's bid button: the lot is for sale now, its price the
     // current bid.
     "place bid",
@@ -220,7 +286,54 @@ fn own_control(doc: &Doc, i: NodeId) -> bool {
 /// whole text on a control of the page's own.
 pub(crate) fn buys(doc: &Doc, i: NodeId, text: &str) -> bool {
     let text = past_spinner(text);
-    CART_PHRASES.starts(text) || own_control(doc, i) && BUY_WORDS.contains(&text.trim_end())
+    CART_PHRASES.starts(text)
+        || own_control(doc, i)
+            && (BUY_WORDS.contains(&text.trim_end()) || submits_to_cart(doc, i, text))
+}
+
+/// What the `action` of a form that adds to a cart holds, in the URL a
+/// shop's platform writes whatever language its labels are in (Shopify's
+/// `/cart/add`, Magento's `checkout/cart/add/`, `basket/add`,
+/// `add-to-cart`); a cart page's own form (`/cart`) and a wishlist's
+/// (`wishlist/add`) are none.
+const CART_ACTIONS: &[&str] = &[
+    "cart/add",
+    "basket/add",
+    "bag/add",
+    "add-to-cart",
+    "add_to_cart",
+    "addtocart",
+];
+
+/// Levels above a control searched for the form it submits.
+const FORM_LEVELS: usize = 12;
+
+/// Whether own control `i`, reading `text`, submits a form that adds to
+/// the cart: a buy button in a language [`CART`] does not hold. A
+/// `type="button"` (a quantity's plus and minus) submits nothing, and a
+/// submit saying the product is sold out or offering a notice is no buy.
+fn submits_to_cart(doc: &Doc, i: NodeId, text: &str) -> bool {
+    let submits = doc.attr(i, "type").is_none_or(|t| {
+        let t = t.trim();
+        t.eq_ignore_ascii_case("submit") || t.eq_ignore_ascii_case("image")
+    });
+    if !submits || OUT_PHRASES.starts(text) || NOTIFY_PHRASES.starts(text) {
+        return false;
+    }
+    let mut n = doc.nodes[i as usize].parent;
+    for _ in 0..FORM_LEVELS {
+        if n == u32::MAX {
+            return false;
+        }
+        if doc.tag(n) == Tag::Form {
+            return doc.attr(n, "action").is_some_and(|a| {
+                let a = a.to_ascii_lowercase();
+                CART_ACTIONS.iter().any(|c| a.contains(c))
+            });
+        }
+        n = doc.nodes[n as usize].parent;
+    }
+    false
 }
 
 /// A button's text past the spinner a UI kit puts before its label, with

@@ -1,6 +1,6 @@
 //! Phrases matched at the start of a control's or a stock line's text
 //! ("add to cart", "sold out"). Every short link of every page is read
-//! against the add-to-cart list (148 phrases in many languages) and the
+//! against the add-to-cart list (about 200 phrases in many languages) and the
 //! sold-out one, so the long lists are indexed once by their first byte:
 //! a text is compared with the few phrases that can open it.
 
