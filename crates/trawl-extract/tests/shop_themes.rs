@@ -847,3 +847,35 @@ fn cart_phrases_in_more_languages_make_a_product_page() {
         priced_at_129(cart_form_page(lang, "", &button), label);
     }
 }
+
+#[test]
+fn a_cart_forms_disabled_submit_says_sold_out_in_any_language() {
+    // Sold-out labels the stock words gained, and two no list of ours holds
+    // (Amharic, Yoruba): a disabled submit of a cart form reads out of stock.
+    for (lang, label) in [
+        ("ka", "ამოიწურა"),
+        ("is", "Uppselt"),
+        ("ca", "Esgotat"),
+        ("mk", "Распродадено"),
+        ("et", "Välja müüdud"),
+        ("lv", "Izpārdots"),
+        ("sw", "Imeisha"),
+        ("am", "ተሽጧል"),
+        ("yo", "Ó ti tán"),
+    ] {
+        let button = format!(
+            r#"<button type="submit" name="add" class="product-form__submit button" disabled><span>{label}</span></button>"#
+        );
+        let p = priced_at_129(cart_form_page(lang, "/cart/add", &button), label);
+        assert_eq!(
+            p.availability,
+            Some(Availability::OutOfStock),
+            "{lang}: {label}"
+        );
+    }
+    // A disabled "Add to cart" still offers the product (a theme greys it
+    // until a size is chosen).
+    let button = r#"<button type="submit" name="add" class="product-form__submit" disabled>Add to cart</button>"#;
+    let p = priced_at_129(cart_form_page("en", "/cart/add", button), "en");
+    assert_eq!(p.availability, Some(Availability::InStock));
+}

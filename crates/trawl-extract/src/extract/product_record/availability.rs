@@ -9,7 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::shop::controls::{buys, is_button, starts, LineText, LINE_CHARS};
+use crate::extract::shop::controls::{
+    buys, buys_in_words, is_button, starts, LineText, LINE_CHARS,
+};
 use crate::extract::shop::stock_words::{
     after_label, past_subject, BACK, DISCONTINUED, FEW_LEFT, IN_PHRASES, LEFT_COUNT,
     NOTIFY_PHRASES, OUT_PHRASES, PRE,
@@ -138,6 +140,8 @@ pub(super) fn shown(
     let mut line: Option<(bool, Availability)> = None;
     let mut cart = false;
     let mut enabled = false;
+    // A cart form's disabled submit whose label says no buying we read.
+    let mut closed_unread = false;
     let mut notice = false;
     let mut line_text = LineText::default();
     for i in 0..doc.len() as NodeId {
@@ -165,16 +169,19 @@ pub(super) fn shown(
         notice |= NOTIFY_PHRASES.starts(text);
         if button && chars <= LINE_CHARS && buys(doc, i, text) {
             cart = true;
-            enabled |= doc.attr(i, "disabled").is_none();
+            let open = doc.attr(i, "disabled").is_none();
+            enabled |= open;
+            closed_unread |= !open && !buys_in_words(doc, i, text);
         }
     }
     // A restock notice beside an enabled "Add to cart" is a theme's form
     // for variants that may sell out, shown by script; alone, it says the
     // product is out. A disabled "Add to cart" still offers the product:
     // themes disable it until a size or colour is chosen (a sold-out one
-    // says so).
+    // says so). A cart form's disabled submit in words we do not read is a
+    // theme's "Sold out" in a language we lack: it reads no "Add to cart".
     url.or(line.map(|(_, a)| a))
-        .or((notice && !enabled).then_some(Availability::OutOfStock))
+        .or(((notice || closed_unread) && !enabled).then_some(Availability::OutOfStock))
         .or(cart.then_some(Availability::InStock))
 }
 

@@ -285,10 +285,14 @@ fn own_control(doc: &Doc, i: NodeId) -> bool {
 /// `text`, asks to buy: an add-to-cart phrase, or a one-word buy button's
 /// whole text on a control of the page's own.
 pub(crate) fn buys(doc: &Doc, i: NodeId, text: &str) -> bool {
+    buys_in_words(doc, i, text)
+        || own_control(doc, i) && submits_to_cart(doc, i, past_spinner(text))
+}
+
+/// [`buys`] by its label alone: a phrase or a one-word buy button.
+pub(crate) fn buys_in_words(doc: &Doc, i: NodeId, text: &str) -> bool {
     let text = past_spinner(text);
-    CART_PHRASES.starts(text)
-        || own_control(doc, i)
-            && (BUY_WORDS.contains(&text.trim_end()) || submits_to_cart(doc, i, text))
+    CART_PHRASES.starts(text) || own_control(doc, i) && BUY_WORDS.contains(&text.trim_end())
 }
 
 /// What the `action` of a form that adds to a cart holds, in the URL a
