@@ -775,6 +775,19 @@ fn priced_at_129(r: trawl_extract::Extracted, what: &str) -> Product {
     p
 }
 
+/// A Shopify theme's submit reading `label`, with `state` (` disabled`).
+fn submit(label: &str, state: &str) -> String {
+    format!(
+        r#"<button type="submit" name="add" class="product-form__submit button"{state}><span>{label}</span></button>"#
+    )
+}
+
+/// The record of a [`cart_form_page`] holding `button` is `want`.
+fn stocked(lang: &str, button: &str, want: Availability) {
+    let p = priced_at_129(cart_form_page(lang, "/cart/add", button), lang);
+    assert_eq!(p.availability, Some(want), "{lang}: {button}");
+}
+
 #[test]
 fn a_cart_forms_submit_is_a_buy_button_whatever_its_label_says() {
     // Labels no phrase list of ours holds: Amharic, Sinhala, Lao, Yoruba, Hausa.
@@ -785,11 +798,8 @@ fn a_cart_forms_submit_is_a_buy_button_whatever_its_label_says() {
         ("yo", "Fi kún agbọ̀n"),
         ("ha", "Saka a kwando"),
     ] {
-        let button = format!(
-            r#"<button type="submit" name="add" class="product-form__submit button"><span>{label}</span></button>"#
-        );
-        let p = priced_at_129(cart_form_page(lang, "/cart/add", &button), lang);
-        assert_eq!(p.availability, Some(Availability::InStock), "{lang}");
+        let button = submit(label, "");
+        stocked(lang, &button, Availability::InStock);
         // Magento's action and an image submit read the same.
         let r = cart_form_page(
             lang,
@@ -863,19 +873,13 @@ fn a_cart_forms_disabled_submit_says_sold_out_in_any_language() {
         ("am", "ተሽጧል"),
         ("yo", "Ó ti tán"),
     ] {
-        let button = format!(
-            r#"<button type="submit" name="add" class="product-form__submit button" disabled><span>{label}</span></button>"#
-        );
-        let p = priced_at_129(cart_form_page(lang, "/cart/add", &button), label);
-        assert_eq!(
-            p.availability,
-            Some(Availability::OutOfStock),
-            "{lang}: {label}"
-        );
+        stocked(lang, &submit(label, " disabled"), Availability::OutOfStock);
     }
     // A disabled "Add to cart" still offers the product (a theme greys it
     // until a size is chosen).
-    let button = r#"<button type="submit" name="add" class="product-form__submit" disabled>Add to cart</button>"#;
-    let p = priced_at_129(cart_form_page("en", "/cart/add", button), "en");
-    assert_eq!(p.availability, Some(Availability::InStock));
+    stocked(
+        "en",
+        &submit("Add to cart", " disabled"),
+        Availability::InStock,
+    );
 }
