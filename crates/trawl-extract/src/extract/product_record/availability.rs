@@ -206,7 +206,7 @@ fn stated_apart(doc: &Doc, i: NodeId) -> Option<Availability> {
 }
 
 /// Whether `i` or an ancestor opens a microdata item (`itemscope`).
-fn in_item(doc: &Doc, i: NodeId) -> bool {
+pub(super) fn in_item(doc: &Doc, i: NodeId) -> bool {
     let mut cur = i;
     while cur != u32::MAX {
         if doc.attr(cur, "itemscope").is_some() {

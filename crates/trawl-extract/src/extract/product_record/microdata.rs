@@ -5,7 +5,7 @@
 //! `<meta itemprop>` tags in the body never reach the flat tree (they are
 //! invisible); their values come through the page's collected `<meta>` list.
 
-use super::availability::Availability;
+use super::availability::{in_item, Availability};
 use super::record::{Partial, StructuredPrice};
 use crate::extract::metadata::meta_get;
 use crate::extract::shop::money::{code_of, OPEN_GRAPH_PRICE_KEYS};
@@ -150,6 +150,7 @@ pub(crate) fn read(doc: &Doc) -> Partial {
             }
         }
     }
+    loose_codes(doc, structured, &mut p);
     // Loose properties: body <meta itemprop> (collected, not in the tree).
     let meta = |keys: &[&str]| {
         doc.meta
@@ -186,6 +187,27 @@ pub(crate) fn read(doc: &Doc) -> Partial {
     p.currency = currency;
     p.found |= p.price.is_some();
     p
+}
+
+/// Codes in properties no item holds: a theme's stray
+/// `<span itemprop="sku">TL-400</span>` outside any `itemscope`, which
+/// microdata, reading items, never sees. `structured` are the page's
+/// elements carrying structured data.
+fn loose_codes(doc: &Doc, structured: &[NodeId], p: &mut Partial) {
+    if p.sku.is_some() && p.mpn.is_some() && p.gtin.is_some() {
+        return;
+    }
+    for &id in structured {
+        let slot = match prop(doc, id) {
+            Some("sku") => &mut p.sku,
+            Some("mpn") => &mut p.mpn,
+            Some("gtin13" | "gtin" | "gtin12" | "gtin14" | "gtin8" | "isbn") => &mut p.gtin,
+            _ => continue,
+        };
+        if slot.is_none() && !in_item(doc, id) {
+            *slot = named_value(doc, id);
+        }
+    }
 }
 
 /// Reads the OpenGraph (and Facebook catalogue) product tags.
@@ -355,6 +377,26 @@ mod tests {
               <span itemprop="manufacturer">Acme Tools Inc.</span><span itemprop="brand">Acme</span></div>"#,
         );
         assert_eq!(read(&both).brand.as_deref(), Some("Acme"));
+    }
+
+    /// Issue 59: a theme's stray code property, outside any item, was not
+    /// read; one inside another item (a related product) is that item's.
+    #[test]
+    fn a_code_property_no_item_holds_is_read() {
+        let doc = Doc::parse_str(
+            r#"<h1>Lantern</h1><meta itemprop="price" content="39.90"><span itemprop="sku">TL-400</span>
+            <p>EAN: <span itemprop="gtin13">4006381333931</span></p>"#,
+        );
+        let p = read(&doc);
+        assert_eq!(p.sku.as_deref(), Some("TL-400"));
+        assert_eq!(p.gtin.as_deref(), Some("4006381333931"));
+        // The item's own code comes first.
+        let doc = Doc::parse_str(
+            r#"<span itemprop="sku">LOOSE-1</span><div itemscope itemtype="https://schema.org/Product">
+            <h1 itemprop="name">Lantern</h1><div itemscope itemtype="https://schema.org/Offer">
+            <span itemprop="sku">IN-ITEM</span></div></div>"#,
+        );
+        assert_eq!(read(&doc).sku.as_deref(), Some("IN-ITEM"));
     }
 
     #[test]
