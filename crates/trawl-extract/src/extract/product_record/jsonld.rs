@@ -449,8 +449,8 @@ fn take(
 /// that is another offer's is the selected one's instead (a theme writing
 /// the first variant's code on the product); `p.selected` is set.
 fn selected_offer<'a>(
-    main: &'a Map<String, Value>,
-    variants: &[&'a Map<String, Value>],
+    main: &'a Obj,
+    variants: &[&'a Obj],
     page_url: Option<&str>,
     p: &mut Partial,
 ) -> Option<(&'a Obj, &'a Obj, StructuredPrice)> {

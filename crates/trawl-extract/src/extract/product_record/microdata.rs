@@ -380,7 +380,7 @@ mod tests {
     }
 
     /// Issue 59: a theme's stray code property, outside any item, was not
-    /// read; one inside another item (a related product) is that item's.
+    /// read; an item's own code still comes first.
     #[test]
     fn a_code_property_no_item_holds_is_read() {
         let doc = Doc::parse_str(

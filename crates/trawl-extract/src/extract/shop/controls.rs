@@ -1,8 +1,9 @@
 //! A shop page's controls: its add-to-cart buttons in the common phrases
 //! of the languages shops write in ("Add to cart", "In den Warenkorb",
-//! "カートに入れる", an auction's "Place bid"). A product page has one buy
-//! box; a grid of products has a button per card. Page typing, the shell
-//! test and the product record's availability read them.
+//! "カートに入れる", an auction's "Place bid"), and the submits of forms
+//! that add to the cart whatever language their label is in. A product
+//! page has one buy box; a grid of products has a button per card. Page
+//! typing, the shell test and the product record's availability read them.
 
 use std::sync::LazyLock;
 
