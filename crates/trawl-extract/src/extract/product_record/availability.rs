@@ -2,10 +2,11 @@
 //! `ItemAvailability`), and the one a page shows rather than declares: a schema.org
 //! availability URL in an attribute outside microdata's items (`data-stock=…/InStock`, a
 //! stray `itemprop=availability`), the stock line of its buy box ("In
-//! stock", "Ausverkauft", "在庫切れ"), and last its add-to-cart button. The
-//! words are the common phrases of the languages shops write in; a phrase
-//! starts a short element (a line, a badge, a button), never inside a
-//! sentence.
+//! stock", "Ausverkauft", "在庫切れ"), the stock class a shop platform sets
+//! on the product's container (`onbackorder`), and last its add-to-cart
+//! button. The words are the common phrases of the languages shops write
+//! in; a phrase starts a short element (a line, a badge, a button), never
+//! inside a sentence.
 
 use serde::{Deserialize, Serialize};
 
@@ -180,7 +181,10 @@ pub(super) fn shown(
     // themes disable it until a size or colour is chosen (a sold-out one
     // says so). A cart form's disabled submit in words we do not read is a
     // theme's "Sold out" in a language we lack: it reads no "Add to cart".
+    // A platform's stock class on the product's container comes after the
+    // lines the reader sees, before what the controls imply.
     url.or(line.map(|(_, a)| a))
+        .or_else(|| anchor.and_then(|a| stated_by_class(doc, a)))
         .or(((notice || closed_unread) && !enabled).then_some(Availability::OutOfStock))
         .or(cart.then_some(Availability::InStock))
 }
@@ -203,6 +207,45 @@ fn stated_apart(doc: &Doc, i: NodeId) -> Option<Availability> {
             .and_then(Availability::parse),
         Some(_) => None,
     }
+}
+
+/// Class tokens a shop platform sets on the product's own container from
+/// its stock, unlike a badge printed on every page: WooCommerce's
+/// `instock`, `outofstock` and `onbackorder` on the product's wrapper
+/// (`<div id="product-12" class="product type-product … onbackorder">`),
+/// Squarespace's `sold-out` on its product article, and their spelled-out
+/// forms.
+const STATE_CLASSES: &[(&str, Availability)] = &[
+    ("instock", Availability::InStock),
+    ("in-stock", Availability::InStock),
+    ("outofstock", Availability::OutOfStock),
+    ("out-of-stock", Availability::OutOfStock),
+    ("sold-out", Availability::OutOfStock),
+    ("soldout", Availability::OutOfStock),
+    ("onbackorder", Availability::BackOrder),
+];
+
+/// The stock state the nearest container of the product's heading
+/// (`anchor`, itself included) names in its class ([`STATE_CLASSES`]). A
+/// related product's card carries such a class too, but holds no heading
+/// of the product's.
+fn stated_by_class(doc: &Doc, anchor: NodeId) -> Option<Availability> {
+    let mut cur = anchor;
+    while cur != u32::MAX {
+        let state = doc.class_id(cur).0.and_then(|class| {
+            class.split_ascii_whitespace().find_map(|token| {
+                STATE_CLASSES
+                    .iter()
+                    .find(|(c, _)| token.eq_ignore_ascii_case(c))
+                    .map(|&(_, a)| a)
+            })
+        });
+        if state.is_some() {
+            return state;
+        }
+        cur = doc.nodes[cur as usize].parent;
+    }
+    None
 }
 
 /// Whether `i` or an ancestor opens a microdata item (`itemscope`).
