@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use super::money::Found;
 use super::price_labels;
+use super::unit_price;
 use crate::extract::noise::matches_any_token;
 use crate::html::{Doc, Kind, NodeId};
 
@@ -63,7 +64,17 @@ pub(super) fn box_price<'a>(
             let in_box = text.get(..f.at).unwrap_or_default().trim_end();
             let before_text = if in_box.is_empty() { prev } else { in_box };
             let before_lower = before_text.to_lowercase();
+            // A unit price: its measure after it, or its label since the
+            // box's last price, or before the box when no other box ends
+            // with that text ("£3.00 per kg" is no label of "£1.50").
+            let unit = unit_price::per_measure(&after.to_lowercase())
+                || if k > 0 || !in_box.is_empty() {
+                    unit_price::of_measure(text, found, k)
+                } else {
+                    prev_own && unit_price::labelled(&before_lower)
+                };
             let price = !is_rate(after)
+                && !unit
                 && !before_text.ends_with('+')
                 && !before_text.ends_with("(+")
                 && !price_labels::threshold(&before_lower)

@@ -16,6 +16,7 @@ mod phrases;
 mod price_boxes;
 pub(crate) mod price_labels;
 pub(crate) mod stock_words;
+mod unit_price;
 pub(crate) mod visible;
 
 use std::sync::OnceLock;

@@ -6,6 +6,7 @@
 
 use super::box_price::cents_joined;
 use super::money::{find_prices, joins_range, Found};
+use super::unit_price;
 use crate::extract::noise::{class_id_role, matches_any_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -97,13 +98,15 @@ pub(super) fn named_like(doc: &Doc, id: NodeId, names: &[&str], up: usize) -> bo
 }
 
 /// A price box: the smallest element whose text shows a price, its prices
-/// and its text; or an element whose only boxes are struck through, with the
-/// prices it shows beside them ("MRP: <s>₹5,999</s> ₹4,499").
+/// and its text; or an element whose only boxes are struck through or unit
+/// prices, with the prices it shows beside them ("MRP: <s>₹5,999</s>
+/// ₹4,499", "1,49 € <span>(2,98 € / kg)</span>").
 pub(super) struct PriceBox {
     pub(super) id: NodeId,
     pub(super) found: Vec<Found>,
     pub(super) text: String,
-    /// The box holds struck boxes: their label ("Was") is theirs.
+    /// The box holds struck boxes (or unit prices): their label ("Was")
+    /// is theirs.
     pub(super) beside_struck: bool,
 }
 
@@ -344,10 +347,14 @@ pub(super) fn price_boxes(doc: &Doc, german: bool, digit: &[bool]) -> Vec<PriceB
             continue;
         }
         let struck = !beside_struck && (struck_tag(doc, id, 2) || struck_named(doc, id, 1));
+        // A unit price set in the price's own block ("1,49 € <span>(2,98 €
+        // / kg)</span>") leaves the block a box of the price beside it, as
+        // a struck price does.
+        let unit = (0..found.len()).all(|k| unit_price::of_measure(&text, &found, k));
         holds[i] = true;
         if parent < n {
             holds[parent] = true;
-            plain[parent] |= !struck;
+            plain[parent] |= !struck && !unit;
         }
         boxes.push(PriceBox {
             id,
