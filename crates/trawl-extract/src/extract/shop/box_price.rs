@@ -32,17 +32,72 @@ pub(super) fn around(doc: &Doc, id: NodeId) -> Around {
     (prev, next, prev_at, next_at)
 }
 
+/// Words right after an amount that make it a monthly rate ("4,17 €
+/// monatlich", "16,66 € par mois") or a loyalty point's worth ("（￥50相当）").
+const RATE_AFTER: &[&str] = &[
+    "a month",
+    "monthly",
+    "monatlich",
+    "mtl.",
+    "pro monat",
+    "im monat",
+    "par mois",
+    "al mes",
+    "por mes",
+    "al mese",
+    "per maand",
+    "miesięcznie",
+    "в месяц",
+    "i måneden",
+    "i månaden",
+    "相当",
+];
+
 /// Whether the text right after a price makes it a rate or a discount
-/// ("/month", "per meal", "off").
+/// ("/month", "per meal", "off", "monatlich").
 fn is_rate(after: &str) -> bool {
-    let a = after.trim_start().to_lowercase();
+    let a = after
+        .trim_start_matches(|c: char| c.is_whitespace() || c == ')' || c == '）')
+        .to_lowercase();
     a.starts_with('/')
         || a.starts_with("per ")
-        || a.starts_with("a month")
         || a.starts_with("off")
         || a.starts_with("mo ")
-        || a.starts_with("/mo")
+        || RATE_AFTER.iter().any(|w| a.starts_with(w))
 }
+/// Whether price `k` of a box's `text` (its prices `found`) is never the
+/// price paid by what the box itself says: a unit price, or a label since
+/// the box's last price of a saving, an instalment, an add-on or a
+/// threshold ("zzgl. 0,25 € Pfand", "(2,98 € / kg)"). A block holding the
+/// price and such a box is a box of the price.
+pub(super) fn never_paid(text: &str, found: &[Found], k: usize) -> bool {
+    let Some(f) = found.get(k) else {
+        return false;
+    };
+    if unit_price::of_measure(text, found, k) {
+        return true;
+    }
+    let from = k
+        .checked_sub(1)
+        .and_then(|j| found.get(j))
+        .map_or(0, |last| last.at + last.raw.len());
+    let before = text.get(from..f.at).unwrap_or_default().trim();
+    if before.is_empty() {
+        return false;
+    }
+    let lower = before.to_lowercase();
+    add_on(before) || price_labels::not_the_price(&lower) || price_labels::threshold(&lower)
+}
+
+/// Whether the text before a price makes it an add-on ("+ $5.00", "(+
+/// 2,00 €)"); a quantity's tier ("10+ $9.00") is a price.
+fn add_on(before: &str) -> bool {
+    let b = before
+        .strip_suffix("(+")
+        .or_else(|| before.strip_suffix('+'));
+    b.is_some_and(|rest| !rest.ends_with(|c: char| c.is_ascii_digit()))
+}
+
 /// The price of one small box (`text`, its prices `found`, the text
 /// nodes before and after it), and whether it is labelled as before tax:
 /// of several, the lower is what is paid now ("£114.90 £94.90 -17%"), and
@@ -67,7 +122,7 @@ pub(super) fn box_price<'a>(
             // A unit price: its measure after it, or its label since the
             // box's last price, or before the box when no other box ends
             // with that text ("£3.00 per kg" is no label of "£1.50").
-            let unit = unit_price::per_measure(&after.to_lowercase())
+            let unit = unit_price::per_measure(after)
                 || if k > 0 || !in_box.is_empty() {
                     unit_price::of_measure(text, found, k)
                 } else {
@@ -75,8 +130,7 @@ pub(super) fn box_price<'a>(
                 };
             let price = !is_rate(after)
                 && !unit
-                && !before_text.ends_with('+')
-                && !before_text.ends_with("(+")
+                && !add_on(before_text)
                 && !price_labels::threshold(&before_lower)
                 && !price_labels::not_the_price(&before_lower);
             if !price {
@@ -263,7 +317,30 @@ pub(super) fn buy_box_price(
 
 #[cfg(test)]
 mod tests {
+    use super::super::money::find_prices;
     use super::*;
+
+    #[test]
+    fn an_add_on_and_a_quantitys_tier() {
+        assert!(add_on("+"));
+        assert!(add_on("gift wrap (+"));
+        assert!(!add_on("10+"));
+        assert!(!add_on("price"));
+        assert!(is_rate(" monatlich"));
+        assert!(is_rate("相当）"));
+        assert!(!is_rate(" inkl. MwSt."));
+    }
+
+    #[test]
+    fn a_box_holding_only_what_is_never_paid() {
+        let text = "zzgl. 0,25 € Pfand";
+        let found = find_prices(text);
+        assert!(never_paid(text, &found, 0));
+        let text = "(2,98 € / 1 kg)";
+        assert!(never_paid(text, &find_prices(text), 0));
+        let text = "1,49 €";
+        assert!(!never_paid(text, &find_prices(text), 0));
+    }
 
     /// Issue 59: cents or the decimal mark in elements of their own,
     /// whatever their class: "1 099," then "00" read 0.00 (Allegro), "12"

@@ -4,9 +4,8 @@
 //! such as `old-price`). `visible` reads the boxes by the product's heading;
 //! `box_price` decides which of a box's prices is paid.
 
-use super::box_price::cents_joined;
+use super::box_price::{cents_joined, never_paid};
 use super::money::{find_prices, joins_range, Found};
-use super::unit_price;
 use crate::extract::noise::{class_id_role, matches_any_token};
 use crate::html::{Doc, Kind, NodeId, Tag};
 
@@ -347,10 +346,10 @@ pub(super) fn price_boxes(doc: &Doc, german: bool, digit: &[bool]) -> Vec<PriceB
             continue;
         }
         let struck = !beside_struck && (struck_tag(doc, id, 2) || struck_named(doc, id, 1));
-        // A unit price set in the price's own block ("1,49 € <span>(2,98 €
-        // / kg)</span>") leaves the block a box of the price beside it, as
-        // a struck price does.
-        let unit = (0..found.len()).all(|k| unit_price::of_measure(&text, &found, k));
+        // A unit price or an add-on set in the price's own block ("1,49 €
+        // <span>(2,98 € / kg)</span>") leaves the block a box of the price
+        // beside it, as a struck price does.
+        let unit = (0..found.len()).all(|k| never_paid(&text, &found, k));
         holds[i] = true;
         if parent < n {
             holds[parent] = true;

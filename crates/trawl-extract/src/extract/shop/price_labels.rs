@@ -266,6 +266,20 @@ const THRESHOLD_BEFORE: &[&str] = &[
     "oltre",
     "vanaf",
     "от суммы",
+    // Free delivery "from" a sum, where "from" alone opens a price.
+    "dostawa od",
+    "wysyłka od",
+    "zdarma od",
+    "gratis fra",
+    "gratis från",
+    "yli",
+    "över",
+    "versandkostenfrei ab",
+    "kostenloser versand ab",
+    "envío gratis desde",
+    "spedizione gratuita da",
+    "acima de",
+    "бесплатная доставка от",
 ];
 
 /// Whether an amount whose preceding text (lower-cased) is `before` is a
@@ -314,12 +328,29 @@ const PART_OF_PRICE: &[&str] = &[
     "节省",
     "お得",
     "절약",
+    // Instalments in more words ("12 cuotas sin interés de $ 4.166",
+    // "12 meses sin intereses de").
+    "sin interés de",
+    "sin intereses de",
+    "sem juros de",
+    // An add-on charged beside the price ("zzgl. 0,25 € Pfand", "dont
+    // éco-participation 0,50 €"); a deposit's label needs its colon
+    // (`DELIVERY`).
+    "zzgl.",
+    "éco-participation",
+    "eco-participation",
+    "écotaxe",
 ];
 
 /// Labels of a delivery charge, read only when a colon ends them
 /// ("Shipping: $5.99", "Versandkosten: 4,95 €"): a badge's "Free shipping"
 /// before a price box does not label it.
 const DELIVERY: &[&str] = &[
+    // And a deposit ("Deposit: $0.10", "Pfand: 0,25 €").
+    "deposit",
+    "pfand",
+    "statiegeld",
+    "pant",
     "shipping",
     "shipping cost",
     "delivery",
@@ -348,16 +379,51 @@ pub(crate) fn not_the_price(before: &str) -> bool {
     if labelled("", before, &[], PART_OF_PRICE) {
         return true;
     }
-    // "10x de R$ 43,90": a count of instalments glued to its "x".
-    let instalments = before
-        .trim_end()
-        .strip_suffix("x de")
-        .is_some_and(|rest| rest.ends_with(|c: char| c.is_ascii_digit()));
-    if instalments {
+    // "10x de R$ 43,90", "ou 3x 16,66 €", "3 × 16,66 €": a count of
+    // instalments (two or more) and its "x".
+    let b = before.trim_end();
+    let b = b.strip_suffix(" de").unwrap_or(b);
+    let instalments = b
+        .strip_suffix(['x', '×'])
+        .map(str::trim_end)
+        .is_some_and(|rest| {
+            let count: String = rest
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let whole = rest[..rest.len() - count.len()]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric());
+            whole
+                && count
+                    .chars()
+                    .rev()
+                    .collect::<String>()
+                    .parse::<u32>()
+                    .is_ok_and(|n| n >= 2)
+        });
+    if instalments || loyalty_points(before) {
         return true;
     }
     let b = before.trim_end();
     b.ends_with([':', '：']) && labelled("", b, &[], DELIVERY)
+}
+
+/// Words of loyalty points, after their count.
+const POINTS: &[&str] = &[
+    "points", "pts", "punkte", "punten", "puntos", "punti", "pontos",
+];
+
+/// A loyalty reward's worth: the text before ends with a count of points
+/// and perhaps a bracket ("Earn 50 points ($0.50)").
+fn loyalty_points(before: &str) -> bool {
+    let b = before.trim_end_matches([' ', '(', '（', ':']);
+    POINTS.iter().any(|w| {
+        b.strip_suffix(w)
+            .is_some_and(|rest| rest.trim_end().ends_with(|c: char| c.is_ascii_digit()))
+    })
 }
 
 /// Labels of a price before tax ("£25.00 ex VAT", "Prix HT", "zzgl.
@@ -518,6 +584,34 @@ const LABEL_BYTES: usize = 80;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instalment_counts_and_loyalty_points_are_not_the_price() {
+        for before in [
+            "10x de",
+            "ou 3x",
+            "3 ×",
+            "12 x",
+            "earn 50 points (",
+            "sammle 50 punkte (",
+            "zzgl.",
+            "12 cuotas sin interés de",
+            "deposit:",
+        ] {
+            assert!(not_the_price(before), "{before}");
+        }
+        // One of a thing, a size or a model, and points without a count.
+        for before in [
+            "1x",
+            "box",
+            "size xx",
+            "max",
+            "acupressure points",
+            "deposit box",
+        ] {
+            assert!(!not_the_price(before), "{before}");
+        }
+    }
 
     #[test]
     fn former_labels_open_the_box_or_end_the_text_before() {

@@ -140,10 +140,20 @@ fn ends_with_measure(text: &str) -> bool {
         .any(|&s| opens_with_measure(&text[s..]).is_some_and(|n| s + n == text.len()))
 }
 
-/// Whether the text right after an amount (lower-cased) gives the measure
+/// Whether the text right after an amount (as written) gives the measure
 /// it is the price of: "/ kg", "/100g", "je 1 kg", "le kilo", "за кг".
+/// Most prices are followed by nothing of the kind, and their text is
+/// lower-cased only when it opens as a word of [`PER`] does.
 pub(super) fn per_measure(after: &str) -> bool {
     let a = after.trim_start();
+    let Some(first) = a.chars().next() else {
+        return false;
+    };
+    let first = first.to_lowercase().next().unwrap_or(first);
+    if !PER.iter().any(|p| p.starts_with(first)) {
+        return false;
+    }
+    let a = a.to_lowercase();
     PER.iter().any(|p| {
         a.strip_prefix(p).is_some_and(|rest| {
             let spaced = rest.starts_with(char::is_whitespace);
@@ -164,12 +174,9 @@ pub(super) fn of_measure(text: &str, found: &[Found], k: usize) -> bool {
         .checked_sub(1)
         .and_then(|j| found.get(j))
         .map_or(0, |last| last.at + last.raw.len());
-    let before = text.get(from..f.at).unwrap_or_default().to_lowercase();
-    let after = text
-        .get(f.at + f.raw.len()..)
-        .unwrap_or_default()
-        .to_lowercase();
-    labelled(&before) || per_measure(&after)
+    let before = text.get(from..f.at).unwrap_or_default();
+    let after = text.get(f.at + f.raw.len()..).unwrap_or_default();
+    (!before.trim().is_empty() && labelled(&before.to_lowercase())) || per_measure(after)
 }
 
 /// Whether the text before an amount (lower-cased) labels it a unit price:
